@@ -1,0 +1,101 @@
+# sqlite-quant: a SQLite extension for quantizing float tensors stored as BLOBs.
+#
+#   make             dist/quant.so
+#   make test        the Tcl suite on every kernel path, plus the kernel unit tests
+#   make test-asan   the same suite against an AddressSanitizer + UBSan build
+#   make demo        the main job (examples/demo.sql)
+#   make bench       benchmark tables
+#   make clean
+#
+# Missing system packages are installed by tests/ensure-deps.sh when run as
+# root or with sudo; otherwise it prints the apt-get line to run.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+QUANT_CFLAGS = -std=c11 -ffp-contract=off -fPIC -fvisibility=hidden \
+               -Wall -Wextra -Wdouble-promotion -Wshadow -Iinclude -Iext -Iext/kernels
+LDLIBS  = -lm
+
+KERNEL_SRC = $(wildcard ext/kernels/*.c)
+CORE_SRC   = $(wildcard ext/*.c)
+SRC        = $(CORE_SRC) $(KERNEL_SRC)
+HDR        = $(wildcard include/*.h ext/*.h ext/kernels/*.h)
+
+OBJ      = $(SRC:%.c=build/obj/%.o)
+ASAN_OBJ = $(SRC:%.c=build/asan/%.o)
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+            -fno-omit-frame-pointer
+
+DEPS = sh tests/ensure-deps.sh
+
+.PHONY: all test test-asan test-tcl kernel-test kernel-test-aarch64 demo bench \
+        deps clean
+all: dist/quant.so
+
+build/obj/%.o: %.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(QUANT_CFLAGS) -c $< -o $@
+
+build/asan/%.o: %.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+dist/quant.so: $(OBJ)
+	@mkdir -p dist
+	$(CC) $(CFLAGS) -shared -o $@ $(OBJ) $(LDLIBS)
+
+build/asan/quant.so: $(ASAN_OBJ)
+	$(CC) -shared $(SAN_FLAGS) -o $@ $(ASAN_OBJ) $(LDLIBS)
+
+deps:
+	@$(DEPS) test
+
+# Kernel unit tests: every vector path against the scalar reference.
+build/kernel_test: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
+	@mkdir -p build
+	$(CC) $(CFLAGS) $(QUANT_CFLAGS) -o $@ tests/kernel_test.c $(KERNEL_SRC) $(LDLIBS)
+
+kernel-test: build/kernel_test
+	./build/kernel_test
+
+# The NEON path, proven on an aarch64 build under qemu-user.
+build/kernel_test_aarch64: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
+	@$(DEPS) aarch64
+	@mkdir -p build
+	aarch64-linux-gnu-gcc -static $(CFLAGS) $(QUANT_CFLAGS) -o $@ \
+	    tests/kernel_test.c $(KERNEL_SRC) $(LDLIBS)
+
+kernel-test-aarch64: build/kernel_test_aarch64
+	qemu-aarch64 ./build/kernel_test_aarch64
+
+test-tcl: dist/quant.so
+	tclsh tests/run.tcl dist/quant.so
+
+test: deps
+	@$(MAKE) --no-print-directory kernel-test
+	@$(MAKE) --no-print-directory test-tcl
+
+# tclsh is not instrumented, so the sanitizer runtime is preloaded.
+test-asan: deps build/asan/quant.so
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+	    tclsh tests/run.tcl build/asan/quant.so
+
+demo: dist/quant.so
+	@$(DEPS) demo
+	sqlite3 -bail :memory: '.load dist/quant' '.read examples/demo.sql'
+
+bench: dist/quant.so
+	@$(DEPS) bench
+	@$(MAKE) --no-print-directory build/bench_kernels
+	./build/bench_kernels
+	tclsh bench/bench_sql.tcl dist/quant.so
+
+build/bench_kernels: bench/bench_kernels.c $(KERNEL_SRC) $(HDR)
+	@mkdir -p build
+	$(CC) -O2 $(QUANT_CFLAGS) -o $@ bench/bench_kernels.c $(KERNEL_SRC) $(LDLIBS)
+
+clean:
+	rm -rf build dist

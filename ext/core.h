@@ -1,0 +1,173 @@
+/*
+** core.h: the core layer.  Turns bytes, text and numbers into checked
+** descriptions (tensors, dtypes, options, shapes, parameters) and runs the
+** kernels over them.  Errors are reported into an sq_status as a message
+** without the function name; the SQL layer adds the name and raises it.
+*/
+#ifndef SQ_CORE_H
+#define SQ_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "sq_sqlite.h"
+#include "sqlite_quant.h"
+
+/* ---- status --------------------------------------------------------------- */
+
+enum { SQ_OK = 0, SQ_INVALID, SQ_NOMEM, SQ_TOOBIG, SQ_NULL };
+
+typedef struct sq_status {
+  int code;                 /* SQ_OK, SQ_INVALID, SQ_NOMEM, SQ_TOOBIG */
+  sqlite3_int64 max_bytes;  /* largest value allowed (SQLITE_LIMIT_LENGTH) */
+  char msg[256];
+} sq_status;
+
+/* Records a formatted SQ_INVALID message (first one wins); returns SQ_INVALID. */
+int sq_fail(sq_status *st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int sq_nomem(sq_status *st);
+/* Allocates a result of nbytes (at least 1 byte is allocated), refusing sizes
+** over st->max_bytes with SQ_TOOBIG.  Free with sqlite3_free. */
+void *sq_alloc(sq_status *st, uint64_t nbytes);
+/* Overflow-checked a*b; returns 0 and fails with "what" on overflow. */
+int sq_mul_size(sq_status *st, uint64_t a, uint64_t b, uint64_t *out);
+
+/* ---- dtypes ----------------------------------------------------------------- */
+
+typedef enum sq_format_kind { SQ_FMT_CODE, SQ_FMT_FLOAT } sq_format_kind;
+
+typedef struct sq_dtype {
+  const char *name;         /* canonical name: int8, uint4, f32, ... */
+  const char *alias;        /* PyTorch name, or NULL */
+  sq_format_kind kind;
+  int bits;                 /* 4, 8, 16, 32 or 64 */
+  int is_signed;
+  int64_t qmin, qmax;       /* code range (codes only) */
+  sq_code_type code;        /* storage the kernels write (4-bit: I8/U8) */
+} sq_dtype;
+
+extern const sq_dtype sq_dtype_int8, sq_dtype_f32;
+
+/* Looks a dtype up by name, case-insensitively.  want_float selects which
+** family is valid: 0 codes only, 1 floats (f32, f16, bf16) or codes,
+** 2 floats only (including f64). */
+const sq_dtype *sq_dtype_find(const char *name, int family, sq_status *st);
+/* Bytes needed for n elements (4-bit: ceil(n/2)). */
+uint64_t sq_dtype_bytes(const sq_dtype *dt, uint64_t n);
+
+/* ---- options -------------------------------------------------------------- */
+
+typedef struct sq_options {
+  int has_quant_min, has_quant_max;
+  int64_t quant_min, quant_max;
+  int reduce_range;
+  int rounding_onnx;
+} sq_options;
+
+int sq_options_parse(const char *text, sq_options *o, sq_status *st);
+
+/* The integer range a dtype gives under the options (SPEC 2.4). */
+typedef struct sq_range {
+  int64_t qmin, qmax;
+  int is_default;           /* no quant_min/quant_max/reduce_range given */
+  const sq_dtype *dtype;
+} sq_range;
+
+int sq_range_resolve(const sq_dtype *dt, const sq_options *o, sq_range *r,
+                     sq_status *st);
+
+/* ---- tensors ---------------------------------------------------------------- */
+
+/* A float32 tensor: n little-endian floats at data (any alignment). */
+typedef struct sq_tensor {
+  const void *data;
+  size_t n;
+  void *owned;              /* sqlite3_free'd by sq_tensor_free */
+} sq_tensor;
+
+/* Decodes a float tensor argument (BLOB of float32 or JSON array text).
+** Returns SQ_OK, SQ_NULL for a NULL value, or an error in st. */
+int sq_tensor_from_value(sqlite3_value *v, const char *argname, sq_tensor *t,
+                         sq_status *st);
+void sq_tensor_free(sq_tensor *t);
+
+/* JSON arrays of numbers, flattened.  out receives sqlite3_malloc'd
+** little-endian float32; *n the count. */
+int sq_json_parse_floats(const char *text, size_t len, const char *argname,
+                         void **out, size_t *n, sq_status *st);
+/* Appends the shortest decimal that reads back as the same float32. */
+int sq_format_f32(float f, char *buf);
+
+/* A blob of any element format, readable element by element (q_json, q_each,
+** q_length).  Half formats are widened to float32 once; codes stay packed. */
+typedef struct sq_elements {
+  const sq_dtype *dt;
+  sq_tensor f32;            /* float formats, as float32 */
+  const unsigned char *codes;
+  size_t n;
+} sq_elements;
+
+/* count >= 0 gives the element count of an odd-length 4-bit blob. */
+int sq_elements_from_value(const sq_kernels *k, sqlite3_value *v,
+                           const sq_dtype *dt, int64_t count, sq_elements *e,
+                           sq_status *st);
+void sq_elements_free(sq_elements *e);
+float sq_element_float(const sq_elements *e, size_t i);
+int64_t sq_element_code(const sq_elements *e, size_t i);
+
+/* Converts n float64 (little-endian) to float32, rounding to nearest. */
+void sq_f64_to_f32(const void *src, size_t n, void *dst);
+
+/* Shapes (SPEC 1.5). */
+#define SQ_MAX_DIMS 32
+typedef struct sq_shape {
+  int ndim;
+  int64_t dim[SQ_MAX_DIMS];
+  uint64_t count;           /* product of dims */
+} sq_shape;
+
+int sq_shape_from_value(sqlite3_value *v, sq_shape *s, sq_status *st);
+
+/* A tensor viewed as outer x channels x inner around one axis. */
+typedef struct sq_layout {
+  size_t outer, channels, inner;
+  int axis;                 /* normalised, 0 <= axis < ndim */
+} sq_layout;
+
+int sq_layout_make(const sq_shape *s, sqlite3_int64 axis, sq_layout *l,
+                   sq_status *st);
+
+/* ---- parameters --------------------------------------------------------------- */
+
+/* min/max of a tensor; NaN or inf is an error naming the element. */
+int sq_tensor_minmax(const sq_kernels *k, const void *x, size_t n,
+                     size_t index_base, float *mn, float *mx, sq_status *st);
+
+/* SPEC 3.3: scale and zero point from a range that is widened to hold 0. */
+int sq_choose_qparams(float mn, float mx, const sq_range *r, int symmetric,
+                      float *scale, int32_t *zp, sq_status *st);
+
+/* SPEC 3.5 checks on a user-given scale and zero point, then the kernel
+** parameters.  `which` names the channel in messages (-1 for per-tensor). */
+int sq_check_scale(double scale, int64_t channel, float *out, sq_status *st);
+int sq_check_zero_point(int64_t zp, const sq_range *r, int64_t channel,
+                        sq_status *st);
+void sq_qparams_make(float scale, int32_t zp, const sq_range *r, int divide,
+                     sq_qparams *p);
+
+/* ---- per-tensor operations ------------------------------------------------------- */
+
+/* Quantizes x into codes (sq_dtype_bytes(dt, x->n) bytes). */
+int sq_quantize(const sq_kernels *k, const sq_tensor *x, const sq_range *r,
+                const sq_qparams *p, void *codes, sq_status *st);
+/* out = dequantize(quantize(x)) in one pass over x. */
+int sq_fake_quantize(const sq_kernels *k, const sq_tensor *x, const sq_range *r,
+                     const sq_qparams *p, void *out, sq_status *st);
+/* Dequantizes n codes into n little-endian float32. */
+void sq_dequantize(const sq_kernels *k, const void *codes, size_t n,
+                   const sq_dtype *dt, float scale, int32_t zp, void *out);
+
+#endif

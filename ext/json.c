@@ -1,0 +1,162 @@
+/*
+** json.c: the strict JSON reader and the float32 writer.
+**
+**   1. a float tensor in text form is a JSON array of numbers; nested arrays
+**      are flattened in order ('[[1,2],[3,4]]' is 4 elements);
+**   2. numbers follow the JSON grammar exactly (no NaN, Infinity, hex, '+',
+**      leading zeros or bare '.'); each is rounded once, to nearest float32;
+**      a number beyond float32's range is an error, not inf;
+**   3. anything else, a missing bracket or trailing text is an error that gives
+**      the byte offset; nesting deeper than 64 is an error;
+**   4. a float32 is written as the shortest decimal that reads back to the
+**      same float32 (0.1, not 0.100000001).
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core.h"
+#include "kernels/kernels_internal.h"
+
+#define SQ_JSON_MAX_DEPTH 64
+
+static int sq_is_ws(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Length of a JSON number at s (0 if there is none). */
+static size_t sq_json_number_len(const char *s, size_t len) {
+  size_t i = 0;
+  if (i < len && s[i] == '-') i++;
+  if (i < len && s[i] == '0') {
+    i++;
+  } else if (i < len && s[i] >= '1' && s[i] <= '9') {
+    while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+  } else {
+    return 0;
+  }
+  if (i < len && s[i] == '.') {
+    size_t d = ++i;
+    while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+    if (i == d) return 0;
+  }
+  if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+    i++;
+    if (i < len && (s[i] == '+' || s[i] == '-')) i++;
+    size_t d = i;
+    while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+    if (i == d) return 0;
+  }
+  return i;
+}
+
+/* Rounds a validated JSON number to float32.  Returns 0 when it overflows. */
+static int sq_json_number_value(const char *s, size_t len, float *out) {
+  char small[64];
+  char *buf = len < sizeof small ? small : malloc(len + 1);
+  if (!buf) return -1;
+  memcpy(buf, s, len);
+  buf[len] = 0;
+  errno = 0;
+  float f = strtof(buf, NULL);
+  if (buf != small) free(buf);
+  *out = f;
+  return !(f > 3.4028235e38f || f < -3.4028235e38f);
+}
+
+int sq_json_parse_floats(const char *s, size_t len, const char *argname,
+                         void **out, size_t *n, sq_status *st) {
+  size_t i = 0, count = 0, depth = 0;
+  /* Every element needs a digit and a separator: len/2 + 1 bounds the count. */
+  unsigned char *buf = sqlite3_malloc64(((uint64_t)len / 2 + 1) * 4);
+  if (!buf) return sq_nomem(st);
+  enum { VALUE_OR_CLOSE, VALUE, COMMA_OR_CLOSE } want = VALUE;
+  while (i < len && sq_is_ws(s[i])) i++;
+  if (i == len || s[i] != '[') {
+    sqlite3_free(buf);
+    return sq_fail(st, "%s is not a JSON array", argname);
+  }
+  for (;;) {
+    while (i < len && sq_is_ws(s[i])) i++;
+    if (i == len) break;
+    char c = s[i];
+    if (want != COMMA_OR_CLOSE && c == '[') {
+      if (++depth > SQ_JSON_MAX_DEPTH) {
+        sqlite3_free(buf);
+        return sq_fail(st, "JSON array %s is nested deeper than %d levels",
+                       argname, SQ_JSON_MAX_DEPTH);
+      }
+      want = VALUE_OR_CLOSE;
+      i++;
+    } else if (want != VALUE && c == ']') {
+      i++;
+      want = COMMA_OR_CLOSE;
+      if (--depth == 0) break;
+    } else if (want == COMMA_OR_CLOSE && c == ',') {
+      want = VALUE;
+      i++;
+    } else if (want != COMMA_OR_CLOSE) {
+      size_t k = sq_json_number_len(s + i, len - i);
+      if (k == 0) {
+        int is_value = c == '"' || c == 't' || c == 'f' || c == 'n' ||
+                       c == '{' || c == 'N' || c == 'I';
+        sqlite3_free(buf);
+        if (is_value)
+          return sq_fail(st, "element %zu of %s is not a number", count,
+                         argname);
+        return sq_fail(st, "malformed JSON in %s at offset %zu", argname, i);
+      }
+      float f;
+      int ok = sq_json_number_value(s + i, k, &f);
+      if (ok <= 0) {
+        sqlite3_free(buf);
+        if (ok < 0) return sq_nomem(st);
+        return sq_fail(st, "element %zu of %s (%.*s) is out of float32 range",
+                       count, argname, (int)(k > 30 ? 30 : k), s + i);
+      }
+      sq_store_f32(buf + 4 * count++, f);
+      i += k;
+      want = COMMA_OR_CLOSE;
+    } else {
+      sqlite3_free(buf);
+      return sq_fail(st, "malformed JSON in %s at offset %zu", argname, i);
+    }
+  }
+  if (depth != 0) {
+    sqlite3_free(buf);
+    return sq_fail(st, "malformed JSON in %s: unexpected end at offset %zu",
+                   argname, len);
+  }
+  while (i < len && sq_is_ws(s[i])) i++;
+  if (i != len) {
+    sqlite3_free(buf);
+    return sq_fail(st, "malformed JSON in %s: trailing characters at offset %zu",
+                   argname, i);
+  }
+  *out = buf;
+  *n = count;
+  return SQ_OK;
+}
+
+int sq_format_f32(float f, char *buf) {
+  char tmp[32];
+  int len = 0;
+  /* The first precision whose text reads back as f is the shortest. */
+  for (int prec = 1; prec <= 9; prec++) {
+    len = snprintf(tmp, sizeof tmp, "%.*g", prec, (double)f);
+    if (strtof(tmp, NULL) == f) break;
+  }
+  /* Tidy the exponent: "1e-07" -> "1e-7", "1e+20" -> "1e20". */
+  int o = 0;
+  for (int i = 0; i < len; i++) {
+    buf[o++] = tmp[i];
+    if (tmp[i] == 'e') {
+      i++;
+      if (tmp[i] == '-') buf[o++] = '-';
+      else if (tmp[i] != '+') i--;
+      while (tmp[i + 1] == '0' && tmp[i + 2]) i++;
+    }
+  }
+  buf[o] = 0;
+  return o;
+}

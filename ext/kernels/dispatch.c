@@ -1,0 +1,138 @@
+/*
+** dispatch.c: choose the kernel table once, from what the CPU can run.
+**
+** Rules:
+**   1. features come from CPUID + XGETBV on x86-64 (the OS must save the
+**      vector state, not just the CPU support it) and HWCAP on aarch64;
+**   2. SQLITE_QUANT_KERNEL=scalar|avx2|avx512|neon asks for a path; the answer
+**      is capped at what the CPU has (avx512 on an AVX2-only CPU gives avx2),
+**      and a name this architecture has no path for gives scalar;
+**   3. the choice is made on first use and never changes in the process, so
+**      every statement of a connection sees one path.
+** No ifunc or target_clones: they are missing on musl, macOS and Windows, and
+** give no way to force a path for testing.
+*/
+#include <stdlib.h>
+#include <string.h>
+#include "kernels_internal.h"
+
+#if !defined(SQ_SCALAR_ONLY) && (defined(__x86_64__) || defined(_M_X64))
+#define SQ_X86 1
+#include <cpuid.h>
+#elif !defined(SQ_SCALAR_ONLY) && defined(__aarch64__) && !SQ_BIG_ENDIAN
+#define SQ_ARM 1
+#if defined(__linux__)
+#include <sys/auxv.h>
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1 << 1)
+#endif
+#endif
+#endif
+
+/* Every path this build and CPU can run, slowest first. */
+static const sq_kernels *sq_paths[4];
+static const char *sq_path_names[5];
+static size_t sq_path_count;
+static const sq_kernels *sq_active;
+static int sq_state;          /* 0: not started, 1: being chosen, 2: ready */
+
+#ifdef SQ_X86
+static uint64_t sq_xgetbv0(void) {
+  uint32_t lo, hi;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return ((uint64_t)hi << 32) | lo;
+}
+
+static void sq_detect_x86(int *avx2, int *avx512) {
+  unsigned a, b, c, d;
+  *avx2 = *avx512 = 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return;
+  int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1, f16c = (c >> 29) & 1;
+  if (!osxsave || !avx) return;
+  uint64_t xcr0 = sq_xgetbv0();
+  if ((xcr0 & 0x6) != 0x6) return;              /* XMM and YMM state */
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return;
+  *avx2 = ((b >> 5) & 1) && f16c;
+  int f = (b >> 16) & 1, dq = (b >> 17) & 1, bw = (b >> 30) & 1,
+      vl = (b >> 31) & 1;
+  *avx512 = *avx2 && f && dq && bw && vl && (xcr0 & 0xe0) == 0xe0;
+}
+#endif
+
+static void sq_add_path(const sq_kernels *k) {
+  sq_paths[sq_path_count] = k;
+  sq_path_names[sq_path_count] = k->name;
+  sq_path_count++;
+}
+
+static void sq_init_paths(void) {
+  sq_add_path(&sq_kernels_scalar);
+#ifdef SQ_X86
+  int avx2, avx512;
+  sq_detect_x86(&avx2, &avx512);
+  if (avx2) sq_add_path(&sq_kernels_avx2);
+  if (avx512) sq_add_path(&sq_kernels_avx512);
+#elif defined(SQ_ARM)
+#if defined(__linux__)
+  if (getauxval(AT_HWCAP) & HWCAP_ASIMD) sq_add_path(&sq_kernels_neon);
+#else
+  sq_add_path(&sq_kernels_neon);               /* AdvSIMD is baseline */
+#endif
+#endif
+  sq_path_names[sq_path_count] = NULL;
+}
+
+/* Rank of a path name on this architecture, or -1 if it has none. */
+static int sq_rank(const char *name) {
+  static const char *const order[] = {"scalar",
+#ifdef SQ_ARM
+                                      "neon",
+#else
+                                      "avx2", "avx512",
+#endif
+                                      NULL};
+  for (int i = 0; order[i]; i++)
+    if (strcmp(order[i], name) == 0) return i;
+  return -1;
+}
+
+static void sq_init(void) {
+  if (__atomic_load_n(&sq_state, __ATOMIC_ACQUIRE) == 2) return;
+  /* One thread chooses; any other that arrives meanwhile waits for it (the
+  ** choice takes microseconds and happens once per process). */
+  int expected = 0;
+  if (!__atomic_compare_exchange_n(&sq_state, &expected, 1, 0,
+                                   __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+    while (__atomic_load_n(&sq_state, __ATOMIC_ACQUIRE) != 2) {
+    }
+    return;
+  }
+  sq_init_paths();
+  const sq_kernels *pick = sq_paths[sq_path_count - 1];
+  const char *want = getenv("SQLITE_QUANT_KERNEL");
+  if (want && *want) {
+    int rank = sq_rank(want);
+    pick = &sq_kernels_scalar;
+    for (size_t i = 0; rank >= 0 && i < sq_path_count; i++)
+      if (sq_rank(sq_paths[i]->name) <= rank) pick = sq_paths[i];
+  }
+  sq_active = pick;
+  __atomic_store_n(&sq_state, 2, __ATOMIC_RELEASE);
+}
+
+const sq_kernels *sq_kernels_active(void) {
+  sq_init();
+  return sq_active;
+}
+
+const sq_kernels *sq_kernels_by_name(const char *name) {
+  sq_init();
+  for (size_t i = 0; i < sq_path_count; i++)
+    if (strcmp(sq_paths[i]->name, name) == 0) return sq_paths[i];
+  return NULL;
+}
+
+const char *const *sq_kernels_available(void) {
+  sq_init();
+  return sq_path_names;
+}

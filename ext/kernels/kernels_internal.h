@@ -1,0 +1,75 @@
+/*
+** kernels_internal.h: what the kernel files share and the dispatcher needs.
+** No SQLite here, no allocation.
+*/
+#ifndef SQ_KERNELS_INTERNAL_H
+#define SQ_KERNELS_INTERNAL_H
+
+#include <string.h>
+#include "sqlite_quant.h"
+
+/* Little-endian loads and stores that tolerate any alignment.  On a
+** little-endian host they compile to plain moves. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define SQ_BIG_ENDIAN 1
+#else
+#define SQ_BIG_ENDIAN 0
+#endif
+
+static inline uint32_t sq_load_u32(const void *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+#if SQ_BIG_ENDIAN
+  v = __builtin_bswap32(v);
+#endif
+  return v;
+}
+static inline void sq_store_u32(void *p, uint32_t v) {
+#if SQ_BIG_ENDIAN
+  v = __builtin_bswap32(v);
+#endif
+  memcpy(p, &v, 4);
+}
+static inline uint16_t sq_load_u16(const void *p) {
+  uint16_t v;
+  memcpy(&v, p, 2);
+#if SQ_BIG_ENDIAN
+  v = __builtin_bswap16(v);
+#endif
+  return v;
+}
+static inline void sq_store_u16(void *p, uint16_t v) {
+#if SQ_BIG_ENDIAN
+  v = __builtin_bswap16(v);
+#endif
+  memcpy(p, &v, 2);
+}
+static inline float sq_load_f32(const void *p) {
+  uint32_t u = sq_load_u32(p);
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+static inline void sq_store_f32(void *p, float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  sq_store_u32(p, u);
+}
+
+/* The scalar reference path, always built.  Vector paths reuse its entry
+** points for tails and for the shapes they do not specialise. */
+extern const sq_kernels sq_kernels_scalar;
+
+/* Scalar element conversions shared by the vector paths' tails. */
+float sq_f16_to_f32_scalar(uint16_t h);
+uint16_t sq_f32_to_f16_scalar(float f);
+float sq_bf16_to_f32_scalar(uint16_t h);
+uint16_t sq_f32_to_bf16_scalar(float f);
+
+/* Vector paths: each is NULL-safe to reference; a build without the ISA
+** defines the symbol as a table whose name is NULL. */
+extern const sq_kernels sq_kernels_avx2;
+extern const sq_kernels sq_kernels_avx512;
+extern const sq_kernels sq_kernels_neon;
+
+#endif

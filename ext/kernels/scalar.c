@@ -1,0 +1,329 @@
+/*
+** scalar.c: the reference implementation of every kernel.
+**
+** This file *is* the numeric contract of SPEC section 3 and 5: the vector
+** paths must return exactly what these loops return, for every input.
+** Rules it follows, and that the others copy:
+**   1. quantize: NaN check, y = x*inv (or x/scale), clamp y in float to
+**      [qmin-zp, qmax-zp], round half to even, add zp as an integer;
+**      32-bit codes round, then add zp and clamp in double;
+**   2. rounding to an integer never consults the FPU rounding mode
+**      (sq_round_even below is built from truncation and comparisons);
+**   3. no FMA: the build uses -ffp-contract=off.
+*/
+#include "kernels_internal.h"
+
+static inline int sq_is_finite_bits(uint32_t u) {
+  return (u & 0x7f800000u) != 0x7f800000u;
+}
+
+/* Round half to even without the FPU rounding mode.  Values of magnitude
+** 2^23 or more are already integers (or infinite) and pass through. */
+static inline float sq_round_even(float y) {
+  if (!(y < 0x1p23f && y > -0x1p23f)) return y;
+  float t = (float)(int32_t)y;          /* truncation toward zero: exact */
+  float d = y - t;                      /* exact, |d| < 1 */
+  int odd = (int32_t)t & 1;
+  if (d > 0.5f || (d == 0.5f && odd)) t += 1.0f;
+  else if (d < -0.5f || (d == -0.5f && odd)) t -= 1.0f;
+  return t;
+}
+
+/* Clamped and rounded code before the zero point, for codes up to 16 bits:
+** lo and hi are integers, so clamping before rounding equals clamping after. */
+static inline int32_t sq_code_small(float v, float scale, float inv, float lo,
+                                    float hi, int divide) {
+  float y = divide ? v / scale : v * inv;
+  if (y < lo) y = lo;
+  if (y > hi) y = hi;
+  return (int32_t)sq_round_even(y);
+}
+
+/* 32-bit codes: round in float, add the zero point and clamp in double so that
+** every representable code is exact (SPEC 3.1). */
+static inline int32_t sq_code_i32(float v, float scale, float inv, int32_t zp,
+                                  int32_t qmin, int32_t qmax, int divide) {
+  float y = divide ? v / scale : v * inv;
+  double d = (double)sq_round_even(y) + (double)zp;
+  if (d < (double)qmin) d = (double)qmin;
+  if (d > (double)qmax) d = (double)qmax;
+  return (int32_t)d;
+}
+
+static void sq_store_i8(void *q, size_t i, int32_t c) {
+  ((unsigned char *)q)[i] = (unsigned char)(c & 0xff);
+}
+static void sq_store_i16(void *q, size_t i, int32_t c) {
+  sq_store_u16((unsigned char *)q + 2 * i, (uint16_t)(c & 0xffff));
+}
+static void sq_store_i32(void *q, size_t i, int32_t c) {
+  sq_store_u32((unsigned char *)q + 4 * i, (uint32_t)c);
+}
+
+/* ---- min / max ---------------------------------------------------------- */
+
+static size_t minmax_scalar(const void *x, size_t n, float *mn, float *mx) {
+  const unsigned char *p = x;
+  float lo = sq_load_f32(p), hi = lo;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t u = sq_load_u32(p + 4 * i);
+    if (!sq_is_finite_bits(u)) return i;
+    float v;
+    memcpy(&v, &u, 4);
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  *mn = lo;
+  *mx = hi;
+  return n;
+}
+
+static size_t minmax_interleaved_scalar(const void *x, size_t rows,
+                                        size_t channels, float *mn, float *mx) {
+  const unsigned char *p = x;
+  for (size_t r = 0; r < rows; r++) {
+    for (size_t c = 0; c < channels; c++) {
+      size_t i = r * channels + c;
+      uint32_t u = sq_load_u32(p + 4 * i);
+      if (!sq_is_finite_bits(u)) return i;
+      float v;
+      memcpy(&v, &u, 4);
+      if (v < mn[c]) mn[c] = v;
+      if (v > mx[c]) mx[c] = v;
+    }
+  }
+  return rows * channels;
+}
+
+/* ---- quantize ------------------------------------------------------------ */
+
+#define SQ_DEFINE_QUANTIZE_SMALL(NAME, STORE)                                  \
+  static size_t NAME(const void *x, size_t n, const sq_qparams *p, void *q) {  \
+    const unsigned char *src = x;                                              \
+    for (size_t i = 0; i < n; i++) {                                           \
+      float v = sq_load_f32(src + 4 * i);                                      \
+      if (v != v) return i;                                                    \
+      STORE(q, i, sq_code_small(v, p->scale, p->inv, p->lo, p->hi,             \
+                                p->divide) + p->zp);                           \
+    }                                                                          \
+    return n;                                                                  \
+  }                                                                            \
+  static size_t NAME##_interleaved(const void *x, size_t rows,                 \
+                                   const sq_channel_params *p, void *q) {      \
+    const unsigned char *src = x;                                              \
+    size_t i = 0;                                                              \
+    for (size_t r = 0; r < rows; r++) {                                        \
+      for (size_t c = 0; c < p->channels; c++, i++) {                          \
+        float v = sq_load_f32(src + 4 * i);                                    \
+        if (v != v) return i;                                                  \
+        STORE(q, i, sq_code_small(v, p->scale[c], p->inv[c], p->lo[c],         \
+                                  p->hi[c], p->divide) + p->zp[c]);            \
+      }                                                                        \
+    }                                                                          \
+    return i;                                                                  \
+  }
+
+SQ_DEFINE_QUANTIZE_SMALL(quantize_i8_scalar, sq_store_i8)
+SQ_DEFINE_QUANTIZE_SMALL(quantize_i16_scalar, sq_store_i16)
+
+static size_t quantize_i32_scalar(const void *x, size_t n, const sq_qparams *p,
+                                  void *q) {
+  const unsigned char *src = x;
+  for (size_t i = 0; i < n; i++) {
+    float v = sq_load_f32(src + 4 * i);
+    if (v != v) return i;
+    sq_store_i32(q, i, sq_code_i32(v, p->scale, p->inv, p->zp, p->qmin,
+                                   p->qmax, p->divide));
+  }
+  return n;
+}
+
+static size_t quantize_i32_scalar_interleaved(const void *x, size_t rows,
+                                              const sq_channel_params *p,
+                                              void *q) {
+  const unsigned char *src = x;
+  size_t i = 0;
+  for (size_t r = 0; r < rows; r++) {
+    for (size_t c = 0; c < p->channels; c++, i++) {
+      float v = sq_load_f32(src + 4 * i);
+      if (v != v) return i;
+      sq_store_i32(q, i, sq_code_i32(v, p->scale[c], p->inv[c], p->zp[c],
+                                     p->qmin, p->qmax, p->divide));
+    }
+  }
+  return i;
+}
+
+/* ---- dequantize ---------------------------------------------------------- */
+
+static inline int32_t sq_load_code(const unsigned char *q, size_t i,
+                                   sq_code_type t) {
+  switch (t) {
+    case SQ_CODE_I8: return (int8_t)q[i];
+    case SQ_CODE_U8: return q[i];
+    case SQ_CODE_I16: return (int16_t)sq_load_u16(q + 2 * i);
+    case SQ_CODE_U16: return sq_load_u16(q + 2 * i);
+    default: return (int32_t)sq_load_u32(q + 4 * i);
+  }
+}
+
+/* (q - zp) is formed in 64 bits: for 32-bit codes it can exceed int32. */
+static inline float sq_dequant_one(int32_t code, float scale, int32_t zp) {
+  return (float)((int64_t)code - zp) * scale;
+}
+
+#define SQ_DEFINE_DEQUANTIZE(NAME, TYPE)                                       \
+  static void NAME(const void *q, size_t n, float scale, int32_t zp,           \
+                   void *y) {                                                  \
+    unsigned char *dst = y;                                                    \
+    for (size_t i = 0; i < n; i++)                                             \
+      sq_store_f32(dst + 4 * i, sq_dequant_one(sq_load_code(q, i, TYPE),       \
+                                               scale, zp));                    \
+  }                                                                            \
+  static void NAME##_interleaved(const void *q, size_t rows,                   \
+                                 const sq_channel_params *p, void *y) {        \
+    unsigned char *dst = y;                                                    \
+    size_t i = 0;                                                              \
+    for (size_t r = 0; r < rows; r++)                                          \
+      for (size_t c = 0; c < p->channels; c++, i++)                            \
+        sq_store_f32(dst + 4 * i,                                              \
+                     sq_dequant_one(sq_load_code(q, i, TYPE), p->scale[c],     \
+                                    p->zp[c]));                                \
+  }
+
+SQ_DEFINE_DEQUANTIZE(dequantize_i8_scalar, SQ_CODE_I8)
+SQ_DEFINE_DEQUANTIZE(dequantize_u8_scalar, SQ_CODE_U8)
+SQ_DEFINE_DEQUANTIZE(dequantize_i16_scalar, SQ_CODE_I16)
+SQ_DEFINE_DEQUANTIZE(dequantize_u16_scalar, SQ_CODE_U16)
+SQ_DEFINE_DEQUANTIZE(dequantize_i32_scalar, SQ_CODE_I32)
+
+/* ---- 4-bit packing ------------------------------------------------------- */
+
+static void pack4_scalar(const void *codes, size_t n, void *packed) {
+  const unsigned char *c = codes;
+  unsigned char *dst = packed;
+  for (size_t i = 0; i + 1 < n; i += 2)
+    dst[i / 2] = (unsigned char)((c[i] & 0x0f) | ((c[i + 1] & 0x0f) << 4));
+  if (n & 1) dst[n / 2] = (unsigned char)(c[n - 1] & 0x0f);
+}
+
+static void unpack4_scalar(const void *packed, size_t n, int is_signed,
+                           void *codes) {
+  const unsigned char *src = packed;
+  unsigned char *c = codes;
+  for (size_t i = 0; i < n; i++) {
+    unsigned nib = (src[i / 2] >> ((i & 1) * 4)) & 0x0f;
+    c[i] = (unsigned char)(is_signed && nib >= 8 ? nib | 0xf0 : nib);
+  }
+}
+
+/* ---- half formats -------------------------------------------------------- */
+
+float sq_f16_to_f32_scalar(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu, bits;
+  if (exp == 0x1f) {                      /* inf, or NaN made quiet */
+    bits = sign | 0x7f800000u | (man << 13) | (man ? 0x00400000u : 0);
+  } else if (exp != 0) {                  /* normal: rebias 15 -> 127 */
+    bits = sign | ((exp + 112u) << 23) | (man << 13);
+  } else if (man == 0) {
+    bits = sign;
+  } else {                                /* subnormal: normalise */
+    uint32_t e = 113;
+    while (!(man & 0x400u)) {
+      man <<= 1;
+      e--;
+    }
+    bits = sign | (e << 23) | ((man & 0x3ffu) << 13);
+  }
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint16_t sq_f32_to_f16_scalar(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+  uint32_t ax = x & 0x7fffffffu;
+  if (ax > 0x7f800000u)                   /* NaN: quiet, top payload bits */
+    return (uint16_t)(sign | 0x7e00u | ((ax >> 13) & 0x3ffu));
+  if (ax >= 0x477ff000u)                  /* >= 65520 rounds to inf */
+    return (uint16_t)(sign | 0x7c00u);
+  if (ax >= 0x38800000u) {                /* f16 normal range */
+    uint32_t r = ax - 0x38000000u;        /* rebias 127 -> 15 */
+    r += 0xfffu + ((r >> 13) & 1u);       /* round half to even */
+    return (uint16_t)(sign | (r >> 13));
+  }
+  if (ax <= 0x33000000u) return sign;     /* <= 2^-25 rounds to zero */
+  uint32_t e = ax >> 23, m = (ax & 0x7fffffu) | 0x800000u;
+  uint32_t shift = 126u - e;              /* 14..24 */
+  uint32_t q = m >> shift, rem = m & ((1u << shift) - 1u);
+  uint32_t half = 1u << (shift - 1u);
+  if (rem > half || (rem == half && (q & 1u))) q++;
+  return (uint16_t)(sign | q);
+}
+
+float sq_bf16_to_f32_scalar(uint16_t h) {
+  uint32_t bits = (uint32_t)h << 16;
+  if ((bits & 0x7fffffffu) > 0x7f800000u) bits |= 0x00400000u;
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint16_t sq_f32_to_bf16_scalar(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x0040u);
+  x += 0x7fffu + ((x >> 16) & 1u);        /* round half to even */
+  return (uint16_t)(x >> 16);
+}
+
+static void f16_to_f32_scalar(const void *h, size_t n, void *f) {
+  for (size_t i = 0; i < n; i++)
+    sq_store_f32((unsigned char *)f + 4 * i,
+                 sq_f16_to_f32_scalar(sq_load_u16((const unsigned char *)h + 2 * i)));
+}
+static void f32_to_f16_scalar(const void *f, size_t n, void *h) {
+  for (size_t i = 0; i < n; i++)
+    sq_store_u16((unsigned char *)h + 2 * i,
+                 sq_f32_to_f16_scalar(sq_load_f32((const unsigned char *)f + 4 * i)));
+}
+static void bf16_to_f32_scalar(const void *h, size_t n, void *f) {
+  for (size_t i = 0; i < n; i++)
+    sq_store_f32((unsigned char *)f + 4 * i,
+                 sq_bf16_to_f32_scalar(sq_load_u16((const unsigned char *)h + 2 * i)));
+}
+static void f32_to_bf16_scalar(const void *f, size_t n, void *h) {
+  for (size_t i = 0; i < n; i++)
+    sq_store_u16((unsigned char *)h + 2 * i,
+                 sq_f32_to_bf16_scalar(sq_load_f32((const unsigned char *)f + 4 * i)));
+}
+
+const sq_kernels sq_kernels_scalar = {
+  .name = "scalar",
+  .minmax = minmax_scalar,
+  .minmax_interleaved = minmax_interleaved_scalar,
+  .quantize = {quantize_i8_scalar, quantize_i8_scalar, quantize_i16_scalar,
+               quantize_i16_scalar, quantize_i32_scalar},
+  .quantize_interleaved = {quantize_i8_scalar_interleaved,
+                           quantize_i8_scalar_interleaved,
+                           quantize_i16_scalar_interleaved,
+                           quantize_i16_scalar_interleaved,
+                           quantize_i32_scalar_interleaved},
+  .dequantize = {dequantize_i8_scalar, dequantize_u8_scalar,
+                 dequantize_i16_scalar, dequantize_u16_scalar,
+                 dequantize_i32_scalar},
+  .dequantize_interleaved = {dequantize_i8_scalar_interleaved,
+                             dequantize_u8_scalar_interleaved,
+                             dequantize_i16_scalar_interleaved,
+                             dequantize_u16_scalar_interleaved,
+                             dequantize_i32_scalar_interleaved},
+  .pack4 = pack4_scalar,
+  .unpack4 = unpack4_scalar,
+  .f16_to_f32 = f16_to_f32_scalar,
+  .f32_to_f16 = f32_to_f16_scalar,
+  .bf16_to_f32 = bf16_to_f32_scalar,
+  .f32_to_bf16 = f32_to_bf16_scalar,
+};

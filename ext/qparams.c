@@ -1,0 +1,107 @@
+/*
+** qparams.c: scale and zero point (SPEC 3.3, 3.5).
+**
+**   1. the observed range always holds 0: min_neg = min(min, 0),
+**      max_pos = max(max, 0);
+**   2. affine: scale = max((max_pos - min_neg) / (float)(qmax - qmin), eps),
+**      zp = clamp(qmin - round_half_even(min_neg / scale), qmin, qmax);
+**   3. symmetric: scale = max(max(-min_neg, max_pos) / ((float)(qmax - qmin) / 2),
+**      eps); zp = 0 for signed dtypes, 128 for uint8 on its default range,
+**      else (qmin + qmax) / 2;
+**   4. eps = 2^-23 (FLT_EPSILON); every step is float32, as PyTorch's
+**      observers compute it;
+**   5. a scale given by the user must be a finite float32 > 0 whose
+**      reciprocal is finite; a zero point must lie in [qmin, qmax].
+*/
+#include <float.h>
+#include <math.h>
+#include "core.h"
+
+/* round half to even for a float known to be at most ~2^33 in magnitude. */
+static int64_t sq_round_even_i64(float y) {
+  double d = (double)y;
+  double t = trunc(d);
+  double frac = d - t;
+  int64_t r = (int64_t)t;
+  if (frac > 0.5 || (frac == 0.5 && (r & 1))) r++;
+  else if (frac < -0.5 || (frac == -0.5 && (r & 1))) r--;
+  return r;
+}
+
+int sq_choose_qparams(float mn, float mx, const sq_range *r, int symmetric,
+                      float *scale, int32_t *zp, sq_status *st) {
+  float min_neg = mn < 0.0f ? mn : 0.0f;
+  float max_pos = mx > 0.0f ? mx : 0.0f;
+  float levels = (float)(r->qmax - r->qmin);
+  float s;
+  int64_t z;
+  if (symmetric) {
+    float amax = -min_neg > max_pos ? -min_neg : max_pos;
+    s = amax / (levels / 2.0f);
+    if (s < FLT_EPSILON) s = FLT_EPSILON;
+    if (r->dtype->is_signed)
+      z = 0;
+    else if (r->dtype->bits == 8 && r->is_default)
+      z = 128;
+    else
+      z = (r->qmin + r->qmax) / 2;
+    if (z < r->qmin || z > r->qmax)
+      return sq_fail(st, "symmetric zero point %lld is outside the range %lld..%lld",
+                     (long long)z, (long long)r->qmin, (long long)r->qmax);
+  } else {
+    s = (max_pos - min_neg) / levels;
+    if (s < FLT_EPSILON) s = FLT_EPSILON;
+    if (isinf(s))
+      return sq_fail(st, "range %g..%g overflows float32", (double)mn, (double)mx);
+    z = r->qmin - sq_round_even_i64(min_neg / s);
+    if (z < r->qmin) z = r->qmin;
+    if (z > r->qmax) z = r->qmax;
+  }
+  *scale = s;
+  *zp = (int32_t)z;
+  return SQ_OK;
+}
+
+static void sq_channel_prefix(char *buf, size_t size, int64_t channel) {
+  if (channel < 0) buf[0] = 0;
+  else sqlite3_snprintf((int)size, buf, " of channel %lld", (long long)channel);
+}
+
+int sq_check_scale(double scale, int64_t channel, float *out, sq_status *st) {
+  char ch[48];
+  sq_channel_prefix(ch, sizeof ch, channel);
+  if (scale != scale) return sq_fail(st, "scale%s is NaN", ch);
+  if (!(scale > 0.0))
+    return sq_fail(st, "scale%s must be greater than 0, got %.9g", ch, scale);
+  if (scale > (double)FLT_MAX)
+    return sq_fail(st, "scale%s must be a finite float32, got %.9g", ch, scale);
+  float f = (float)scale;
+  if (!(f > 0.0f) || isinf(1.0f / f))
+    return sq_fail(st, "scale%s %.9g is too small (its float32 reciprocal overflows)",
+                   ch, scale);
+  *out = f;
+  return SQ_OK;
+}
+
+int sq_check_zero_point(int64_t zp, const sq_range *r, int64_t channel,
+                        sq_status *st) {
+  char ch[48];
+  sq_channel_prefix(ch, sizeof ch, channel);
+  if (zp < r->qmin || zp > r->qmax)
+    return sq_fail(st, "zero_point%s %lld is out of range for %s (%lld..%lld)",
+                   ch, (long long)zp, r->dtype->name, (long long)r->qmin,
+                   (long long)r->qmax);
+  return SQ_OK;
+}
+
+void sq_qparams_make(float scale, int32_t zp, const sq_range *r, int divide,
+                     sq_qparams *p) {
+  p->scale = scale;
+  p->inv = 1.0f / scale;
+  p->zp = zp;
+  p->qmin = (int32_t)r->qmin;
+  p->qmax = (int32_t)r->qmax;
+  p->lo = (float)(r->qmin - zp);
+  p->hi = (float)(r->qmax - zp);
+  p->divide = divide;
+}

@@ -1,0 +1,37 @@
+/*
+** quant.c: the extension's entry point.  sqlite3_quant_init registers every
+** function and table-valued function; SQLite finds it from the file name
+** (quant.so -> sqlite3_quant_init).  The kernel path is chosen here, once.
+*/
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT1
+#include "sql.h"
+
+#ifdef _WIN32
+__declspec(dllexport)
+#else
+__attribute__((visibility("default")))
+#endif
+int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
+                       const sqlite3_api_routines *pApi) {
+  SQLITE_EXTENSION_INIT2(pApi);
+  static const struct {
+    const char *what;
+    int (*reg)(sqlite3 *);
+  } parts[] = {
+    {"tensor functions", sq_register_tensor_functions},
+    {"per-tensor functions", sq_register_per_tensor_functions},
+    {"q_each", sq_register_each},
+  };
+  (void)sq_kernels_active();
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+    int rc = parts[i].reg(db);
+    if (rc != SQLITE_OK) {
+      if (pzErrMsg)
+        *pzErrMsg = sqlite3_mprintf("sqlite-quant: cannot register %s: %s",
+                                    parts[i].what, sqlite3_errstr(rc));
+      return rc;
+    }
+  }
+  return SQLITE_OK;
+}

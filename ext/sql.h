@@ -1,0 +1,59 @@
+/*
+** sql.h: what the SQL-surface files share: argument decoding, results and
+** errors.  No numeric loop lives in the SQL layer.
+*/
+#ifndef SQ_SQL_H
+#define SQ_SQL_H
+#include "core.h"
+
+/* Each function's user data: its SQL name (for messages) and a variant. */
+typedef struct sq_fn {
+  const char *name;
+  int variant;
+} sq_fn;
+
+/* Start a call: fills st (limit from the connection) and returns the name. */
+const char *sq_begin(sqlite3_context *ctx, sq_status *st);
+/* Any NULL argument makes the result NULL (returns 1 when so). */
+int sq_any_null(int argc, sqlite3_value **argv);
+/* Raises st as the function's error: "<name>: <message>", nomem or toobig. */
+void sq_result_status(sqlite3_context *ctx, const char *name, const sq_status *st);
+/* Hands an sqlite3_malloc'd buffer to SQLite as a BLOB result. */
+void sq_result_blob(sqlite3_context *ctx, void *buf, uint64_t nbytes,
+                    const sq_status *st);
+
+/* Optional arguments: argv[i] when i < argc, else the default. */
+const sq_dtype *sq_arg_dtype(int argc, sqlite3_value **argv, int i, int family,
+                             const sq_dtype *dflt, sq_status *st);
+int sq_arg_scheme(int argc, sqlite3_value **argv, int i, int *symmetric,
+                  sq_status *st);
+int sq_arg_options(int argc, sqlite3_value **argv, int i, sq_options *o,
+                   sq_status *st);
+/* A required text argument. */
+const char *sq_arg_text(sqlite3_value *v, const char *what, sq_status *st);
+/* Numbers: REAL or INTEGER for a scale; INTEGER (or an integral REAL) else. */
+int sq_arg_double(sqlite3_value *v, const char *what, double *out, sq_status *st);
+int sq_arg_int(sqlite3_value *v, const char *what, int64_t *out, sq_status *st);
+/* A code blob (codes must be a BLOB). */
+int sq_arg_codes(sqlite3_value *v, const sq_dtype *dt, const void **data,
+                 size_t *nbytes, sq_status *st);
+/* Element count of a code blob, checking its length (and count, if >= 0). */
+int sq_codes_count(const sq_dtype *dt, size_t nbytes, int64_t count, size_t *n,
+                   sq_status *st);
+
+/* Registration of each file's functions. */
+int sq_register_tensor_functions(sqlite3 *db);
+int sq_register_per_tensor_functions(sqlite3 *db);
+int sq_register_per_channel_functions(sqlite3 *db);
+int sq_register_each(sqlite3 *db);
+int sq_register_channels(sqlite3 *db);
+
+/* A row of a registration table: arities nmin..nmax share one xFunc. */
+typedef struct sq_fn_def {
+  sq_fn fn;
+  int nmin, nmax;
+  void (*xFunc)(sqlite3_context *, int, sqlite3_value **);
+} sq_fn_def;
+int sq_register_table(sqlite3 *db, const sq_fn_def *defs, size_t count);
+
+#endif

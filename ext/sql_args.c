@@ -1,0 +1,179 @@
+/*
+** sql_args.c: argument decoding, results and errors for every SQL function.
+**
+**   1. a NULL in any argument gives a NULL result;
+**   2. errors read "<function>: <what is wrong>[, got <value>]" (SPEC 4);
+**   3. out of memory raises sqlite3_result_error_nomem, a result larger than
+**      SQLITE_LIMIT_LENGTH raises sqlite3_result_error_toobig.
+*/
+#include <math.h>
+#include <string.h>
+#include "sql.h"
+
+const char *sq_begin(sqlite3_context *ctx, sq_status *st) {
+  st->code = SQ_OK;
+  st->msg[0] = 0;
+  st->max_bytes = sqlite3_limit(sqlite3_context_db_handle(ctx),
+                                SQLITE_LIMIT_LENGTH, -1);
+  const sq_fn *fn = sqlite3_user_data(ctx);
+  return fn->name;
+}
+
+int sq_any_null(int argc, sqlite3_value **argv) {
+  for (int i = 0; i < argc; i++)
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return 1;
+  return 0;
+}
+
+void sq_result_status(sqlite3_context *ctx, const char *name,
+                      const sq_status *st) {
+  if (st->code == SQ_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else if (st->code == SQ_TOOBIG) {
+    sqlite3_result_error_toobig(ctx);
+  } else {
+    char *msg = sqlite3_mprintf("%s: %s", name, st->msg);
+    if (!msg) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+  }
+}
+
+void sq_result_blob(sqlite3_context *ctx, void *buf, uint64_t nbytes,
+                    const sq_status *st) {
+  if (nbytes > (uint64_t)st->max_bytes) {
+    sqlite3_free(buf);
+    sqlite3_result_error_toobig(ctx);
+    return;
+  }
+  sqlite3_result_blob64(ctx, buf, nbytes, sqlite3_free);
+}
+
+const char *sq_arg_text(sqlite3_value *v, const char *what, sq_status *st) {
+  if (sqlite3_value_type(v) != SQLITE_TEXT) {
+    sq_fail(st, "%s must be text", what);
+    return NULL;
+  }
+  const char *s = (const char *)sqlite3_value_text(v);
+  if (!s) sq_nomem(st);
+  return s;
+}
+
+const sq_dtype *sq_arg_dtype(int argc, sqlite3_value **argv, int i, int family,
+                             const sq_dtype *dflt, sq_status *st) {
+  if (i >= argc) return dflt;
+  const char *s = sq_arg_text(argv[i], "dtype", st);
+  return s ? sq_dtype_find(s, family, st) : NULL;
+}
+
+int sq_arg_scheme(int argc, sqlite3_value **argv, int i, int *symmetric,
+                  sq_status *st) {
+  *symmetric = 0;
+  if (i >= argc) return SQ_OK;
+  const char *s = sq_arg_text(argv[i], "scheme", st);
+  if (!s) return st->code;
+  if (sqlite3_stricmp(s, "affine") == 0) return SQ_OK;
+  if (sqlite3_stricmp(s, "symmetric") == 0) {
+    *symmetric = 1;
+    return SQ_OK;
+  }
+  return sq_fail(st, "unknown scheme '%.40s' (expected affine or symmetric)", s);
+}
+
+int sq_arg_options(int argc, sqlite3_value **argv, int i, sq_options *o,
+                   sq_status *st) {
+  if (i >= argc) return sq_options_parse(NULL, o, st);
+  const char *s = sq_arg_text(argv[i], "options", st);
+  return s ? sq_options_parse(s, o, st) : st->code;
+}
+
+static const char *sq_value_type_name(sqlite3_value *v) {
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER: return "integer";
+    case SQLITE_FLOAT: return "real";
+    case SQLITE_TEXT: return "text";
+    case SQLITE_BLOB: return "blob";
+    default: return "null";
+  }
+}
+
+int sq_arg_double(sqlite3_value *v, const char *what, double *out,
+                  sq_status *st) {
+  int t = sqlite3_value_type(v);
+  if (t != SQLITE_FLOAT && t != SQLITE_INTEGER)
+    return sq_fail(st, "%s must be a number, got %s", what,
+                   sq_value_type_name(v));
+  *out = sqlite3_value_double(v);
+  return SQ_OK;
+}
+
+int sq_arg_int(sqlite3_value *v, const char *what, int64_t *out, sq_status *st) {
+  int t = sqlite3_value_type(v);
+  if (t == SQLITE_INTEGER) {
+    *out = sqlite3_value_int64(v);
+    return SQ_OK;
+  }
+  if (t == SQLITE_FLOAT) {
+    double d = sqlite3_value_double(v);
+    if (d == floor(d) && fabs(d) < 9.0e15) {
+      *out = (int64_t)d;
+      return SQ_OK;
+    }
+    return sq_fail(st, "%s must be an integer, got %.17g", what, d);
+  }
+  return sq_fail(st, "%s must be an integer, got %s", what,
+                 sq_value_type_name(v));
+}
+
+int sq_arg_codes(sqlite3_value *v, const sq_dtype *dt, const void **data,
+                 size_t *nbytes, sq_status *st) {
+  if (sqlite3_value_type(v) != SQLITE_BLOB)
+    return sq_fail(st, "codes must be a blob of %s, got %s", dt->name,
+                   sq_value_type_name(v));
+  const void *p = sqlite3_value_blob(v);
+  *nbytes = (size_t)sqlite3_value_bytes(v);
+  *data = p ? p : (const void *)"";
+  return SQ_OK;
+}
+
+int sq_codes_count(const sq_dtype *dt, size_t nbytes, int64_t count, size_t *n,
+                   sq_status *st) {
+  if (dt->bits == 4) {
+    size_t full = nbytes * 2;
+    if (count < 0) {
+      *n = full;
+    } else if ((uint64_t)count == full || (nbytes > 0 && (uint64_t)count == full - 1)) {
+      *n = (size_t)count;
+    } else {
+      return sq_fail(st, "count %lld does not fit a %s blob of %zu bytes "
+                         "(expected %zu or %zu)",
+                     (long long)count, dt->name, nbytes, full ? full - 1 : 0, full);
+    }
+    return SQ_OK;
+  }
+  size_t size = (size_t)dt->bits / 8;
+  if (nbytes % size)
+    return sq_fail(st, "%s blob length %zu is not a multiple of %zu", dt->name,
+                   nbytes, size);
+  *n = nbytes / size;
+  if (count >= 0 && (uint64_t)count != *n)
+    return sq_fail(st, "count %lld does not match the %zu elements of the %s blob",
+                   (long long)count, *n, dt->name);
+  return SQ_OK;
+}
+
+int sq_register_table(sqlite3 *db, const sq_fn_def *defs, size_t count) {
+  const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+  for (size_t i = 0; i < count; i++) {
+    for (int n = defs[i].nmin; n <= defs[i].nmax; n++) {
+      int rc = sqlite3_create_function(db, defs[i].fn.name, n, flags,
+                                       (void *)&defs[i].fn, defs[i].xFunc,
+                                       NULL, NULL);
+      if (rc != SQLITE_OK) return rc;
+    }
+  }
+  return SQLITE_OK;
+}

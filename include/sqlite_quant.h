@@ -1,0 +1,129 @@
+/*
+** sqlite_quant.h: public interface of sqlite-quant.
+**
+** Two things live here:
+**   1. sqlite3_quant_init(), the entry point SQLite calls when the extension is
+**      loaded (or that a program calls to register it statically);
+**   2. the kernel API: plain C over pointers and lengths, no SQLite, no
+**      allocation, no error strings.  A C program can quantize with it directly.
+**
+** Kernel conventions (every path: scalar, AVX2, AVX-512, NEON):
+**   - float and code buffers are little-endian and may be unaligned;
+**   - results are bit-identical on every path and independent of the host's
+**     floating-point rounding mode;
+**   - a kernel never reads or writes outside [ptr, ptr + n elements).
+*/
+#ifndef SQLITE_QUANT_H
+#define SQLITE_QUANT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SQLITE_QUANT_VERSION "0.1.0"
+
+/* Entry point.  Declared with plain types so this header does not need
+** sqlite3ext.h; the definition uses the real ones. */
+struct sqlite3;
+struct sqlite3_api_routines;
+int sqlite3_quant_init(struct sqlite3 *db, char **pzErrMsg,
+                       const struct sqlite3_api_routines *pApi);
+
+/* Integer code types that kernels write whole bytes of.  The 4-bit dtypes are
+** quantized as SQ_CODE_I8/SQ_CODE_U8 with a 4-bit range and then packed with
+** pack4 (element 2i in the low nibble, 2i+1 in the high nibble). */
+typedef enum sq_code_type {
+  SQ_CODE_I8 = 0,
+  SQ_CODE_U8,
+  SQ_CODE_I16,
+  SQ_CODE_U16,
+  SQ_CODE_I32,
+  SQ_CODE_NTYPES
+} sq_code_type;
+
+/* One scale's worth of quantization parameters, prepared by the caller.
+**   q = clamp(round_half_even(x * inv), lo, hi) + zp        (divide == 0)
+**   q = clamp(round_half_even(x / scale), lo, hi) + zp      (divide == 1)
+** lo = qmin - zp and hi = qmax - zp (exact in float for codes up to 16 bits).
+** SQ_CODE_I32 instead rounds, adds zp and clamps to [qmin, qmax] in double. */
+typedef struct sq_qparams {
+  float scale;        /* finite, >= FLT_MIN */
+  float inv;          /* 1.0f / scale, computed once by the caller */
+  float lo, hi;       /* clamp bounds before the zero point is added */
+  int32_t zp;
+  int32_t qmin, qmax;
+  int divide;         /* 0: multiply by inv (PyTorch), 1: divide (ONNX) */
+} sq_qparams;
+
+/* Per-channel parameters for an interleaved layout: a rows x channels matrix,
+** row-major, where element (r, c) uses entry c of each array. */
+typedef struct sq_channel_params {
+  size_t channels;
+  const float *scale;
+  const float *inv;
+  const float *lo, *hi;
+  const int32_t *zp;
+  int32_t qmin, qmax; /* shared by every channel */
+  int divide;
+} sq_channel_params;
+
+typedef struct sq_kernels {
+  const char *name;   /* "scalar", "avx2", "avx512", "neon" */
+
+  /* Min and max of n >= 1 floats.  Returns n when every element is finite,
+  ** otherwise the index of the first NaN or infinity (*mn, *mx unspecified). */
+  size_t (*minmax)(const void *x, size_t n, float *mn, float *mx);
+
+  /* x is rows x channels (row-major).  Folds every row into mn[c], mx[c],
+  ** which the caller seeds.  Returns rows*channels when all are finite, else
+  ** the flat index of the first non-finite element. */
+  size_t (*minmax_interleaved)(const void *x, size_t rows, size_t channels,
+                               float *mn, float *mx);
+
+  /* Quantize n floats to codes of one type.  Returns n, or the index of the
+  ** first NaN (the output is then unspecified). */
+  size_t (*quantize[SQ_CODE_NTYPES])(const void *x, size_t n,
+                                     const sq_qparams *p, void *q);
+  size_t (*quantize_interleaved[SQ_CODE_NTYPES])(const void *x, size_t rows,
+                                                 const sq_channel_params *p,
+                                                 void *q);
+
+  /* y = (float)(q - zp) * scale, one float32 rounding. */
+  void (*dequantize[SQ_CODE_NTYPES])(const void *q, size_t n, float scale,
+                                     int32_t zp, void *y);
+  void (*dequantize_interleaved[SQ_CODE_NTYPES])(const void *q, size_t rows,
+                                                 const sq_channel_params *p,
+                                                 void *y);
+
+  /* 4-bit packing of 8-bit codes (values already in 4-bit range); an odd n
+  ** leaves 0 in the last high nibble.  unpack4 sign-extends when is_signed. */
+  void (*pack4)(const void *codes, size_t n, void *packed);
+  void (*unpack4)(const void *packed, size_t n, int is_signed, void *codes);
+
+  /* Half formats: to f32 is exact (NaN made quiet); from f32 rounds to
+  ** nearest even, overflow gives inf, NaN stays NaN (quiet). */
+  void (*f16_to_f32)(const void *h, size_t n, void *f);
+  void (*f32_to_f16)(const void *f, size_t n, void *h);
+  void (*bf16_to_f32)(const void *h, size_t n, void *f);
+  void (*f32_to_bf16)(const void *f, size_t n, void *h);
+} sq_kernels;
+
+/* The kernel table chosen at load time: the best the CPU runs, or the one
+** named by the environment variable SQLITE_QUANT_KERNEL (capped at what the
+** CPU supports). */
+const sq_kernels *sq_kernels_active(void);
+
+/* A specific path by name, or NULL when it is not built in or the CPU lacks
+** it.  "scalar" always exists. */
+const sq_kernels *sq_kernels_by_name(const char *name);
+
+/* Names of every path this build and CPU can run, best last, NULL-terminated. */
+const char *const *sq_kernels_available(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SQLITE_QUANT_H */

@@ -1,0 +1,44 @@
+#!/bin/sh
+# ensure-deps.sh WHAT: make sure the Debian packages WHAT needs are installed.
+#   test     build and run the Tcl suite
+#   aarch64  cross-build the kernel tests and run them under qemu-user
+#   demo     the demo (adds what the real-model demo needs)
+#   bench    the benchmark (numpy and PyTorch rows are optional)
+# Installs what is missing when run as root or with password-less sudo;
+# otherwise prints the exact apt-get line and fails.
+set -eu
+what=${1:-test}
+base="gcc make libc6-dev libsqlite3-dev sqlite3 tcl libsqlite3-tcl"
+case "$what" in
+  test)    pkgs="$base" ;;
+  aarch64) pkgs="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
+  demo)    pkgs="$base" ;;
+  bench)   pkgs="$base" ;;
+  *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
+esac
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "ensure-deps.sh: not a Debian system; make sure these (or your system's equivalents) are installed: $pkgs" >&2
+  exit 0
+fi
+
+missing=""
+for p in $pkgs; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  case "$status" in *"install ok installed"*) ;; *) missing="$missing $p" ;; esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" = 0 ]; then
+  sudo=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  sudo="sudo"
+else
+  echo "ensure-deps.sh: missing packages:$missing" >&2
+  echo "install them with:  sudo apt-get install -y$missing" >&2
+  exit 1
+fi
+echo "ensure-deps.sh: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends $missing
