@@ -98,6 +98,9 @@ void sq_tensor_free(sq_tensor *t);
 ** little-endian float32; *n the count. */
 int sq_json_parse_floats(const char *text, size_t len, const char *argname,
                          void **out, size_t *n, sq_status *st);
+/* The same for integers that fit int32 (little-endian int32 out). */
+int sq_json_parse_ints(const char *text, size_t len, const char *argname,
+                       void **out, size_t *n, sq_status *st);
 /* Appends the shortest decimal that reads back as the same float32. */
 int sq_format_f32(float f, char *buf);
 
@@ -169,5 +172,42 @@ int sq_fake_quantize(const sq_kernels *k, const sq_tensor *x, const sq_range *r,
 /* Dequantizes n codes into n little-endian float32. */
 void sq_dequantize(const sq_kernels *k, const void *codes, size_t n,
                    const sq_dtype *dt, float scale, int32_t zp, void *out);
+void sq_channel_errors(const void *x, const void *y, const sq_layout *l,
+                       double *sum_x2, double *sum_d2);
+
+/* ---- per-channel operations (SPEC 2.3, 3.4) -------------------------------- */
+
+/* Checked parameters of every channel, in both layouts the kernels take. */
+typedef struct sq_channel_set {
+  sq_channel_params p;      /* arrays for the interleaved kernels */
+  sq_qparams *each;         /* one struct per channel for contiguous runs */
+  void *mem;
+} sq_channel_set;
+
+/* scales: little-endian float32, zps: little-endian int32, `channels` each. */
+int sq_channel_set_make(const void *scales, const void *zps, size_t channels,
+                        const sq_range *r, int divide, sq_channel_set *cs,
+                        sq_status *st);
+void sq_channel_set_free(sq_channel_set *cs);
+
+/* Decodes a zero-point list: int32 blob or JSON array of integers. */
+int sq_int32s_from_value(sqlite3_value *v, const char *argname, sq_tensor *t,
+                         sq_status *st);
+
+int sq_channel_minmax(const sq_kernels *k, const sq_tensor *x,
+                      const sq_layout *l, float *mn, float *mx, sq_status *st);
+int sq_quantize_channels(const sq_kernels *k, const sq_tensor *x,
+                         const sq_layout *l, const sq_range *r,
+                         const sq_channel_set *cs, void *codes, sq_status *st);
+int sq_dequantize_channels(const sq_kernels *k, const void *codes,
+                           const sq_layout *l, const sq_dtype *dt,
+                           const sq_channel_set *cs, void *out, sq_status *st);
+int sq_fake_quantize_channels(const sq_kernels *k, const sq_tensor *x,
+                              const sq_layout *l, const sq_range *r,
+                              const sq_channel_set *cs, void *out,
+                              sq_status *st);
+/* Sum of x^2 and of (x - y)^2 per channel, in double. */
+void sq_channel_errors(const void *x, const void *y, const sq_layout *l,
+                       double *sum_x2, double *sum_d2);
 
 #endif

@@ -64,8 +64,44 @@ static int sq_json_number_value(const char *s, size_t len, float *out) {
   return !(f > 3.4028235e38f || f < -3.4028235e38f);
 }
 
-int sq_json_parse_floats(const char *s, size_t len, const char *argname,
-                         void **out, size_t *n, sq_status *st) {
+/* Reads one validated number token into element `index` of the output. */
+typedef int (*sq_json_emit)(const char *tok, size_t len, size_t index,
+                            unsigned char *out, const char *argname,
+                            sq_status *st);
+
+static int sq_emit_f32(const char *tok, size_t len, size_t index,
+                       unsigned char *out, const char *argname,
+                       sq_status *st) {
+  float f;
+  int ok = sq_json_number_value(tok, len, &f);
+  if (ok < 0) return sq_nomem(st);
+  if (ok == 0)
+    return sq_fail(st, "element %zu of %s (%.*s) is out of float32 range",
+                   index, argname, (int)(len > 30 ? 30 : len), tok);
+  sq_store_f32(out + 4 * index, f);
+  return SQ_OK;
+}
+
+static int sq_emit_i32(const char *tok, size_t len, size_t index,
+                       unsigned char *out, const char *argname,
+                       sq_status *st) {
+  size_t i = tok[0] == '-';
+  int64_t v = 0;
+  for (; i < len && tok[i] >= '0' && tok[i] <= '9' && v <= 0x80000000LL; i++)
+    v = v * 10 + (tok[i] - '0');
+  if (tok[0] == '-') v = -v;
+  if (i != len || v < INT32_MIN || v > INT32_MAX)
+    return sq_fail(st, "element %zu of %s (%.*s) is not a 32-bit integer",
+                   index, argname, (int)(len > 30 ? 30 : len), tok);
+  sq_store_u32(out + 4 * index, (uint32_t)(int32_t)v);
+  return SQ_OK;
+}
+
+/* Walks a JSON array (nested arrays flattened) and emits each number into a
+** 4-byte slot of a freshly allocated buffer. */
+static int sq_json_parse(const char *s, size_t len, const char *argname,
+                         sq_json_emit emit, void **out, size_t *n,
+                         sq_status *st) {
   size_t i = 0, count = 0, depth = 0;
   /* Every element needs a digit and a separator: len/2 + 1 bounds the count. */
   unsigned char *buf = sqlite3_malloc64(((uint64_t)len / 2 + 1) * 4);
@@ -106,15 +142,11 @@ int sq_json_parse_floats(const char *s, size_t len, const char *argname,
                          argname);
         return sq_fail(st, "malformed JSON in %s at offset %zu", argname, i);
       }
-      float f;
-      int ok = sq_json_number_value(s + i, k, &f);
-      if (ok <= 0) {
+      if (emit(s + i, k, count, buf, argname, st)) {
         sqlite3_free(buf);
-        if (ok < 0) return sq_nomem(st);
-        return sq_fail(st, "element %zu of %s (%.*s) is out of float32 range",
-                       count, argname, (int)(k > 30 ? 30 : k), s + i);
+        return st->code;
       }
-      sq_store_f32(buf + 4 * count++, f);
+      count++;
       i += k;
       want = COMMA_OR_CLOSE;
     } else {
@@ -136,6 +168,16 @@ int sq_json_parse_floats(const char *s, size_t len, const char *argname,
   *out = buf;
   *n = count;
   return SQ_OK;
+}
+
+int sq_json_parse_floats(const char *s, size_t len, const char *argname,
+                         void **out, size_t *n, sq_status *st) {
+  return sq_json_parse(s, len, argname, sq_emit_f32, out, n, st);
+}
+
+int sq_json_parse_ints(const char *s, size_t len, const char *argname,
+                       void **out, size_t *n, sq_status *st) {
+  return sq_json_parse(s, len, argname, sq_emit_i32, out, n, st);
 }
 
 int sq_format_f32(float f, char *buf) {

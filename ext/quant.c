@@ -21,7 +21,9 @@ int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
   } parts[] = {
     {"tensor functions", sq_register_tensor_functions},
     {"per-tensor functions", sq_register_per_tensor_functions},
+    {"per-channel functions", sq_register_per_channel_functions},
     {"q_each", sq_register_each},
+    {"q_channels", sq_register_channels},
   };
   (void)sq_kernels_active();
   for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {

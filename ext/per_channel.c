@@ -1,0 +1,222 @@
+/*
+** per_channel.c: one scale and zero point per index along an axis (SPEC 3.4).
+**
+** A row-major tensor around `axis` is outer x channels x inner.  Two walks,
+** neither of which transposes:
+**   - inner > 1 (e.g. axis 0 of a conv weight): each (outer, channel) pair is
+**     a contiguous run of `inner` elements with one set of parameters, so the
+**     per-tensor kernels run on it directly;
+**   - inner == 1 (the last axis): the tensor is an outer x channels matrix
+**     and the interleaved kernels vectorise across channels.
+** 4-bit codes are produced as 8-bit codes in a temporary and packed in one
+** pass at the end (runs can start on an odd element, mid-byte).
+*/
+#include <string.h>
+#include "core.h"
+#include "kernels/kernels_internal.h"
+
+int sq_channel_set_make(const void *scales, const void *zps, size_t channels,
+                        const sq_range *r, int divide, sq_channel_set *cs,
+                        sq_status *st) {
+  memset(cs, 0, sizeof *cs);
+  uint64_t bytes = (uint64_t)channels * (5 * 4 + sizeof(sq_qparams));
+  unsigned char *mem = sqlite3_malloc64(bytes ? bytes : 1);
+  if (!mem) return sq_nomem(st);
+  cs->mem = mem;
+  cs->each = (sq_qparams *)mem;
+  float *scale = (float *)(cs->each + channels);
+  float *inv = scale + channels, *lo = inv + channels, *hi = lo + channels;
+  int32_t *zp = (int32_t *)(hi + channels);
+  for (size_t c = 0; c < channels; c++) {
+    float s;
+    int32_t z = (int32_t)sq_load_u32((const unsigned char *)zps + 4 * c);
+    if (sq_check_scale((double)sq_load_f32((const unsigned char *)scales + 4 * c),
+                       (int64_t)c, &s, st) ||
+        sq_check_zero_point(z, r, (int64_t)c, st))
+      return st->code;
+    sq_qparams_make(s, z, r, divide, &cs->each[c]);
+    scale[c] = s;
+    inv[c] = cs->each[c].inv;
+    lo[c] = cs->each[c].lo;
+    hi[c] = cs->each[c].hi;
+    zp[c] = z;
+  }
+  cs->p = (sq_channel_params){channels, scale, inv, lo, hi, zp,
+                              (int32_t)r->qmin, (int32_t)r->qmax, divide};
+  return SQ_OK;
+}
+
+void sq_channel_set_free(sq_channel_set *cs) {
+  sqlite3_free(cs->mem);
+  cs->mem = NULL;
+}
+
+int sq_int32s_from_value(sqlite3_value *v, const char *argname, sq_tensor *t,
+                         sq_status *st) {
+  memset(t, 0, sizeof *t);
+  int type = sqlite3_value_type(v);
+  if (type == SQLITE_NULL) return SQ_NULL;
+  if (type == SQLITE_BLOB) {
+    const void *p = sqlite3_value_blob(v);
+    int nb = sqlite3_value_bytes(v);
+    if (nb % 4)
+      return sq_fail(st, "int32 blob length %d is not a multiple of 4", nb);
+    t->data = p ? p : (const void *)"";
+    t->n = (size_t)nb / 4;
+    return SQ_OK;
+  }
+  if (type == SQLITE_TEXT) {
+    const char *s = (const char *)sqlite3_value_text(v);
+    if (!s) return sq_nomem(st);
+    void *buf;
+    int rc = sq_json_parse_ints(s, (size_t)sqlite3_value_bytes(v), argname,
+                                &buf, &t->n, st);
+    if (rc) return rc;
+    t->data = t->owned = buf;
+    return SQ_OK;
+  }
+  return sq_fail(st, "%s must be an int32 blob or a JSON array, got %s",
+                 argname, type == SQLITE_INTEGER ? "integer" : "real");
+}
+
+int sq_channel_minmax(const sq_kernels *k, const sq_tensor *x,
+                      const sq_layout *l, float *mn, float *mx,
+                      sq_status *st) {
+  const unsigned char *p = x->data;
+  size_t C = l->channels;
+  for (size_t c = 0; c < C; c++) {
+    mn[c] = __builtin_inff();
+    mx[c] = -__builtin_inff();
+  }
+  if (l->inner == 1) {
+    size_t bad = k->minmax_interleaved(p, l->outer, C, mn, mx);
+    if (bad < x->n) return sq_tensor_minmax(k, p, x->n, 0, mn, mx, st);
+    return SQ_OK;
+  }
+  for (size_t o = 0; o < l->outer; o++) {
+    for (size_t c = 0; c < C; c++) {
+      size_t base = (o * C + c) * l->inner;
+      float lo, hi;
+      if (sq_tensor_minmax(k, p + 4 * base, l->inner, base, &lo, &hi, st))
+        return st->code;
+      if (lo < mn[c]) mn[c] = lo;
+      if (hi > mx[c]) mx[c] = hi;
+    }
+  }
+  return SQ_OK;
+}
+
+/* Codes of every element as whole bytes/words (4-bit: one byte each). */
+static int sq_quantize_unpacked(const sq_kernels *k, const sq_tensor *x,
+                                const sq_layout *l, sq_code_type code,
+                                const sq_channel_set *cs, void *dst,
+                                size_t code_size, sq_status *st) {
+  const unsigned char *p = x->data;
+  unsigned char *q = dst;
+  size_t C = l->channels, bad = x->n;
+  if (l->inner == 1) {
+    bad = k->quantize_interleaved[code](p, l->outer, &cs->p, q);
+  } else {
+    for (size_t o = 0; o < l->outer && bad == x->n; o++) {
+      for (size_t c = 0; c < C; c++) {
+        size_t base = (o * C + c) * l->inner;
+        size_t b = k->quantize[code](p + 4 * base, l->inner, &cs->each[c],
+                                     q + code_size * base);
+        if (b < l->inner) {
+          bad = base + b;
+          break;
+        }
+      }
+    }
+  }
+  if (bad < x->n) return sq_fail(st, "element %zu is NaN", bad);
+  return SQ_OK;
+}
+
+int sq_quantize_channels(const sq_kernels *k, const sq_tensor *x,
+                         const sq_layout *l, const sq_range *r,
+                         const sq_channel_set *cs, void *codes,
+                         sq_status *st) {
+  const sq_dtype *dt = r->dtype;
+  if (dt->bits != 4)
+    return sq_quantize_unpacked(k, x, l, dt->code, cs, codes,
+                                (size_t)dt->bits / 8, st);
+  unsigned char *tmp = sqlite3_malloc64(x->n ? x->n : 1);
+  if (!tmp) return sq_nomem(st);
+  int rc = sq_quantize_unpacked(k, x, l, dt->code, cs, tmp, 1, st);
+  if (!rc) k->pack4(tmp, x->n, codes);
+  sqlite3_free(tmp);
+  return rc;
+}
+
+static void sq_dequantize_unpacked(const sq_kernels *k, const unsigned char *q,
+                                   const sq_layout *l, sq_code_type code,
+                                   size_t code_size, const sq_channel_set *cs,
+                                   unsigned char *out) {
+  size_t C = l->channels;
+  if (l->inner == 1) {
+    k->dequantize_interleaved[code](q, l->outer, &cs->p, out);
+    return;
+  }
+  for (size_t o = 0; o < l->outer; o++) {
+    for (size_t c = 0; c < C; c++) {
+      size_t base = (o * C + c) * l->inner;
+      k->dequantize[code](q + code_size * base, l->inner, cs->p.scale[c],
+                          cs->p.zp[c], out + 4 * base);
+    }
+  }
+}
+
+int sq_dequantize_channels(const sq_kernels *k, const void *codes,
+                           const sq_layout *l, const sq_dtype *dt,
+                           const sq_channel_set *cs, void *out,
+                           sq_status *st) {
+  size_t n = l->outer * l->channels * l->inner;
+  if (dt->bits != 4) {
+    sq_dequantize_unpacked(k, codes, l, dt->code, (size_t)dt->bits / 8, cs, out);
+    return SQ_OK;
+  }
+  unsigned char *tmp = sqlite3_malloc64(n ? n : 1);
+  if (!tmp) return sq_nomem(st);
+  k->unpack4(codes, n, dt->is_signed, tmp);
+  sq_dequantize_unpacked(k, tmp, l, dt->code, 1, cs, out);
+  sqlite3_free(tmp);
+  return SQ_OK;
+}
+
+/* Quantize into a code-sized temporary, then dequantize it: bit for bit the
+** two-step route, without packing 4-bit codes in between. */
+int sq_fake_quantize_channels(const sq_kernels *k, const sq_tensor *x,
+                              const sq_layout *l, const sq_range *r,
+                              const sq_channel_set *cs, void *out,
+                              sq_status *st) {
+  const sq_dtype *dt = r->dtype;
+  size_t size = dt->bits == 4 ? 1 : (size_t)dt->bits / 8;
+  unsigned char *tmp = sqlite3_malloc64(x->n ? (uint64_t)x->n * size : 1);
+  if (!tmp) return sq_nomem(st);
+  int rc = sq_quantize_unpacked(k, x, l, dt->code, cs, tmp, size, st);
+  if (!rc) sq_dequantize_unpacked(k, tmp, l, dt->code, size, cs, out);
+  sqlite3_free(tmp);
+  return rc;
+}
+
+/* Sum of x^2 and of (x - y)^2 per channel, in double, for q_channels. */
+void sq_channel_errors(const void *x, const void *y, const sq_layout *l,
+                       double *sum_x2, double *sum_d2) {
+  const unsigned char *a = x, *b = y;
+  size_t C = l->channels, i = 0;
+  for (size_t c = 0; c < C; c++) sum_x2[c] = sum_d2[c] = 0.0;
+  for (size_t o = 0; o < l->outer; o++) {
+    for (size_t c = 0; c < C; c++) {
+      double sx = 0.0, sd = 0.0;
+      for (size_t e = 0; e < l->inner; e++, i++) {
+        double u = (double)sq_load_f32(a + 4 * i);
+        double d = u - (double)sq_load_f32(b + 4 * i);
+        sx += u * u;
+        sd += d * d;
+      }
+      sum_x2[c] += sx;
+      sum_d2[c] += sd;
+    }
+  }
+}

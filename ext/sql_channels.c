@@ -1,0 +1,244 @@
+/*
+** sql_channels.c: q_channels(x, shape, axis [, dtype [, scheme [, options]]]),
+** one row per channel: channel, min, max, scale, zero_point, mse, sqnr_db.
+**
+**   1. min and max are the channel's observed range; scale and zero point are
+**      q_per_channel_scales / q_per_channel_zero_points for the same arguments;
+**   2. mse and sqnr_db measure that channel's round trip through the codes:
+**      mse = mean((x - x')^2), sqnr_db = 10*log10(sum x^2 / sum (x - x')^2),
+**      +Inf when the round trip is exact;
+**   3. x, shape and axis are required; a NULL argument gives no rows.
+*/
+#include <math.h>
+#include <string.h>
+#include "sql.h"
+
+enum {
+  SQ_CH_CHANNEL, SQ_CH_MIN, SQ_CH_MAX, SQ_CH_SCALE, SQ_CH_ZP, SQ_CH_MSE,
+  SQ_CH_SQNR, SQ_CH_ARG0 /* x, shape, axis, dtype, scheme, options */
+};
+#define SQ_CH_NARGS 6
+
+typedef struct sq_channel_row {
+  float min, max, scale;
+  int32_t zp;
+  double mse, sqnr_db;
+} sq_channel_row;
+
+typedef struct sq_channels_cursor {
+  sqlite3_vtab_cursor base;
+  sq_channel_row *rows;
+  size_t n, i;
+} sq_channels_cursor;
+
+static int sq_channels_connect(sqlite3 *db, void *aux, int argc,
+                               const char *const *argv, sqlite3_vtab **vt,
+                               char **err) {
+  (void)aux;
+  (void)argc;
+  (void)argv;
+  (void)err;
+  int rc = sqlite3_declare_vtab(
+      db, "CREATE TABLE x(channel INTEGER, min REAL, max REAL, scale REAL, "
+          "zero_point INTEGER, mse REAL, sqnr_db REAL, x HIDDEN, shape HIDDEN, "
+          "axis HIDDEN, dtype HIDDEN, scheme HIDDEN, options HIDDEN)");
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
+  if (!v) return SQLITE_NOMEM;
+  memset(v, 0, sizeof *v);
+  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+  *vt = v;
+  return SQLITE_OK;
+}
+
+static int sq_channels_disconnect(sqlite3_vtab *v) {
+  sqlite3_free(v);
+  return SQLITE_OK;
+}
+
+static int sq_channels_open(sqlite3_vtab *v, sqlite3_vtab_cursor **cur) {
+  (void)v;
+  sq_channels_cursor *c = sqlite3_malloc(sizeof *c);
+  if (!c) return SQLITE_NOMEM;
+  memset(c, 0, sizeof *c);
+  *cur = &c->base;
+  return SQLITE_OK;
+}
+
+static int sq_channels_close(sqlite3_vtab_cursor *cur) {
+  sqlite3_free(((sq_channels_cursor *)cur)->rows);
+  sqlite3_free(cur);
+  return SQLITE_OK;
+}
+
+/* Hidden arguments must be given left to right; idxNum counts them. */
+static int sq_channels_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
+  int slot[SQ_CH_NARGS];
+  for (int j = 0; j < SQ_CH_NARGS; j++) slot[j] = -1;
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+    if (k->iColumn < SQ_CH_ARG0) continue;
+    if (!k->usable) return SQLITE_CONSTRAINT;
+    if (k->op == SQLITE_INDEX_CONSTRAINT_EQ) slot[k->iColumn - SQ_CH_ARG0] = i;
+  }
+  int nargs = 0;
+  while (nargs < SQ_CH_NARGS && slot[nargs] >= 0) nargs++;
+  if (nargs < 3) {
+    sqlite3_free(v->zErrMsg);
+    v->zErrMsg = sqlite3_mprintf("q_channels: x, shape and axis are required");
+    return SQLITE_ERROR;
+  }
+  for (int j = 0; j < nargs; j++) {
+    info->aConstraintUsage[slot[j]].argvIndex = j + 1;
+    info->aConstraintUsage[slot[j]].omit = 1;
+  }
+  info->idxNum = nargs;
+  info->estimatedCost = 1000.0;
+  return SQLITE_OK;
+}
+
+static int sq_channels_compute(sq_channels_cursor *c, int argc,
+                               sqlite3_value **argv, sq_status *st) {
+  sq_tensor x = {0};
+  sq_shape shape;
+  sq_layout l;
+  sq_options o;
+  sq_range r;
+  sq_channel_set cs = {0};
+  int symmetric;
+  int64_t axis;
+  float *mm = NULL, *fake = NULL;
+  double *sums = NULL;
+  unsigned char *params = NULL;
+  const sq_dtype *dt;
+  if (sq_tensor_from_value(argv[0], "x", &x, st) ||
+      sq_shape_from_value(argv[1], &shape, st) ||
+      sq_arg_int(argv[2], "axis", &axis, st) ||
+      sq_layout_make(&shape, axis, &l, st))
+    goto done;
+  if (shape.count != x.n) {
+    sq_fail(st, "shape holds %llu elements but x has %zu",
+            (unsigned long long)shape.count, x.n);
+    goto done;
+  }
+  if (!(dt = sq_arg_dtype(argc, argv, 3, 0, &sq_dtype_int8, st)) ||
+      sq_arg_scheme(argc, argv, 4, &symmetric, st) ||
+      sq_arg_options(argc, argv, 5, &o, st) ||
+      sq_range_resolve(dt, &o, &r, st))
+    goto done;
+  size_t C = l.channels;
+  mm = sqlite3_malloc64((uint64_t)C * 8);
+  params = sqlite3_malloc64((uint64_t)C * 8);
+  sums = sqlite3_malloc64((uint64_t)C * 16);
+  fake = sqlite3_malloc64((uint64_t)x.n * 4 + 4);
+  c->rows = sqlite3_malloc64((uint64_t)C * sizeof *c->rows);
+  if (!mm || !params || !sums || !fake || !c->rows) {
+    sq_nomem(st);
+    goto done;
+  }
+  const sq_kernels *k = sq_kernels_active();
+  if (sq_channel_minmax(k, &x, &l, mm, mm + C, st)) goto done;
+  for (size_t ch = 0; ch < C; ch++) {
+    sq_channel_row *row = &c->rows[ch];
+    row->min = mm[ch];
+    row->max = mm[C + ch];
+    if (sq_choose_qparams(row->min, row->max, &r, symmetric, &row->scale,
+                          &row->zp, st))
+      goto done;
+    memcpy(params + 4 * ch, &row->scale, 4);
+    memcpy(params + 4 * (C + ch), &row->zp, 4);
+  }
+  if (sq_channel_set_make(params, params + 4 * C, C, &r, o.rounding_onnx, &cs,
+                          st) ||
+      sq_fake_quantize_channels(k, &x, &l, &r, &cs, fake, st))
+    goto done;
+  sq_channel_errors(x.data, fake, &l, sums, sums + C);
+  double per_channel = (double)(l.outer * l.inner);
+  for (size_t ch = 0; ch < C; ch++) {
+    double sx = sums[ch], sd = sums[C + ch];
+    c->rows[ch].mse = sd / per_channel;
+    c->rows[ch].sqnr_db = sd == 0.0 ? HUGE_VAL : 10.0 * log10(sx / sd);
+  }
+  c->n = C;
+done:
+  sq_channel_set_free(&cs);
+  sqlite3_free(mm);
+  sqlite3_free(params);
+  sqlite3_free(sums);
+  sqlite3_free(fake);
+  sq_tensor_free(&x);
+  return st->code;
+}
+
+static int sq_channels_filter(sqlite3_vtab_cursor *cur, int idxNum,
+                              const char *idxStr, int argc,
+                              sqlite3_value **argv) {
+  (void)idxStr;
+  (void)idxNum;
+  sq_channels_cursor *c = (sq_channels_cursor *)cur;
+  sqlite3_free(c->rows);
+  c->rows = NULL;
+  c->n = c->i = 0;
+  if (sq_any_null(argc, argv)) return SQLITE_OK;
+  sq_status st = {0};
+  st.max_bytes = 0x7fffffff;
+  if (sq_channels_compute(c, argc, argv, &st) == SQ_OK) return SQLITE_OK;
+  sqlite3_free(c->rows);
+  c->rows = NULL;
+  c->n = 0;
+  if (st.code == SQ_NOMEM) return SQLITE_NOMEM;
+  if (st.code == SQ_TOOBIG) return SQLITE_TOOBIG;
+  sqlite3_free(cur->pVtab->zErrMsg);
+  cur->pVtab->zErrMsg = sqlite3_mprintf("q_channels: %s", st.msg);
+  return SQLITE_ERROR;
+}
+
+static int sq_channels_next(sqlite3_vtab_cursor *cur) {
+  ((sq_channels_cursor *)cur)->i++;
+  return SQLITE_OK;
+}
+
+static int sq_channels_eof(sqlite3_vtab_cursor *cur) {
+  sq_channels_cursor *c = (sq_channels_cursor *)cur;
+  return c->i >= c->n;
+}
+
+static int sq_channels_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
+                              int col) {
+  sq_channels_cursor *c = (sq_channels_cursor *)cur;
+  const sq_channel_row *row = &c->rows[c->i];
+  switch (col) {
+    case SQ_CH_CHANNEL: sqlite3_result_int64(ctx, (sqlite3_int64)c->i); break;
+    case SQ_CH_MIN: sqlite3_result_double(ctx, (double)row->min); break;
+    case SQ_CH_MAX: sqlite3_result_double(ctx, (double)row->max); break;
+    case SQ_CH_SCALE: sqlite3_result_double(ctx, (double)row->scale); break;
+    case SQ_CH_ZP: sqlite3_result_int64(ctx, row->zp); break;
+    case SQ_CH_MSE: sqlite3_result_double(ctx, row->mse); break;
+    case SQ_CH_SQNR: sqlite3_result_double(ctx, row->sqnr_db); break;
+    default: break;
+  }
+  return SQLITE_OK;
+}
+
+static int sq_channels_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
+  *rowid = (sqlite3_int64)((sq_channels_cursor *)cur)->i;
+  return SQLITE_OK;
+}
+
+static sqlite3_module sq_channels_module = {
+  .iVersion = 0,
+  .xConnect = sq_channels_connect,
+  .xBestIndex = sq_channels_best_index,
+  .xDisconnect = sq_channels_disconnect,
+  .xOpen = sq_channels_open,
+  .xClose = sq_channels_close,
+  .xFilter = sq_channels_filter,
+  .xNext = sq_channels_next,
+  .xEof = sq_channels_eof,
+  .xColumn = sq_channels_column,
+  .xRowid = sq_channels_rowid,
+};
+
+int sq_register_channels(sqlite3 *db) {
+  return sqlite3_create_module(db, "q_channels", &sq_channels_module, NULL);
+}
