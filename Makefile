@@ -72,8 +72,8 @@ test-tcl: dist/quant.so
 	tclsh tests/run.tcl dist/quant.so
 
 test: deps
-	@$(MAKE) --no-print-directory kernel-test
-	@$(MAKE) --no-print-directory test-tcl
+	@$(MAKE) --no-print-directory dist/quant.so build/kernel_test
+	tclsh tests/run.tcl -kernels build/kernel_test dist/quant.so
 
 # tclsh is not instrumented, so the sanitizer runtime is preloaded.
 test-asan: deps build/asan/quant.so

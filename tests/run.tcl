@@ -3,6 +3,8 @@
 #   tclsh tests/run.tcl EXT [FILE...]        every kernel path the CPU has,
 #                                            each in its own process
 #   tclsh tests/run.tcl -path P EXT [FILE...] one path (SQLITE_QUANT_KERNEL=P)
+#   tclsh tests/run.tcl -kernels BIN EXT ...  also runs the C kernel tests BIN
+#                                            and counts them in the total
 #
 # EXT is the extension to load (dist/quant.so).  Exit status is non-zero when
 # any test fails or a test file cannot run.
@@ -24,8 +26,13 @@ proc run_files {files} {
 }
 
 set path ""
-if {[lindex $argv 0] eq "-path"} {
-  set path [lindex $argv 1]
+set kernel_tests ""
+while {[string match -* [lindex $argv 0]]} {
+  switch -- [lindex $argv 0] {
+    -path { set path [lindex $argv 1] }
+    -kernels { set kernel_tests [lindex $argv 1] }
+    default { puts stderr "run.tcl: unknown option [lindex $argv 0]"; exit 2 }
+  }
   set argv [lrange $argv 2 end]
 }
 set ::quant_ext [file normalize [lindex $argv 0]]
@@ -50,17 +57,29 @@ db close
 regexp {"kernels":\[([^\]]*)\]} $info -> names
 set total_passed 0
 set total_failed 0
+
+# Counts the last "N passed, N failed" line of a child's output.
+proc count_child {rc out} {
+  if {[regexp {(\d+) passed, (\d+) failed\s*$} $out -> np nf]} {
+    incr ::total_passed $np
+    incr ::total_failed $nf
+    if {$rc && $nf == 0} { incr ::total_failed }
+  } else {
+    incr ::total_failed
+  }
+}
+
+if {$kernel_tests ne ""} {
+  set rc [catch {exec $kernel_tests 2>@1} out]
+  puts $out
+  count_child $rc $out
+}
+
 foreach p [split [string map {\" ""} $names] ,] {
   set rc [catch {exec [info nameofexecutable] [info script] -path $p \
                      $::quant_ext {*}$files 2>@1} out]
   puts $out
-  if {[regexp {(\d+) passed, (\d+) failed\s*$} $out -> np nf]} {
-    incr total_passed $np
-    incr total_failed $nf
-  } else {
-    incr total_failed
-  }
-  if {$rc && ![regexp {failed\s*$} $out]} { incr total_failed }
+  count_child $rc $out
 }
 puts "$total_passed passed, $total_failed failed"
 exit [expr {$total_failed ? 1 : 0}]
