@@ -60,14 +60,49 @@ uint64_t sq_dtype_bytes(const sq_dtype *dt, uint64_t n);
 
 /* ---- options -------------------------------------------------------------- */
 
+/* Option keys, as bits: each function passes the set it accepts. */
+enum {
+  SQ_OPT_QUANT_MIN = 1 << 0,
+  SQ_OPT_QUANT_MAX = 1 << 1,
+  SQ_OPT_REDUCE_RANGE = 1 << 2,
+  SQ_OPT_ROUNDING = 1 << 3,
+  SQ_OPT_METHOD = 1 << 4,
+  SQ_OPT_PERCENTILE = 1 << 5,
+  SQ_OPT_OBSERVER = 1 << 6,
+  SQ_OPT_AVERAGING = 1 << 7,
+  SQ_OPT_DTYPES = 1 << 8,
+  SQ_OPT_SCHEMES = 1 << 9,
+  SQ_OPT_BLOCKS = 1 << 10,
+  SQ_OPT_METHODS = 1 << 11,
+};
+#define SQ_OPTS_RANGE (SQ_OPT_QUANT_MIN | SQ_OPT_QUANT_MAX | SQ_OPT_REDUCE_RANGE)
+/* Functions that quantize with given parameters. */
+#define SQ_OPTS_QUANTIZE (SQ_OPTS_RANGE | SQ_OPT_ROUNDING)
+/* Functions that choose parameters (rounding matters to mse calibration). */
+#define SQ_OPTS_CALIBRATE (SQ_OPTS_QUANTIZE | SQ_OPT_METHOD | SQ_OPT_PERCENTILE)
+#define SQ_OPTS_OBSERVE (SQ_OPTS_CALIBRATE | SQ_OPT_OBSERVER | SQ_OPT_AVERAGING)
+#define SQ_OPTS_COMPARE (SQ_OPTS_QUANTIZE | SQ_OPT_PERCENTILE | SQ_OPT_DTYPES | \
+                         SQ_OPT_SCHEMES | SQ_OPT_BLOCKS | SQ_OPT_METHODS)
+
+enum { SQ_METHOD_MINMAX = 0, SQ_METHOD_PERCENTILE, SQ_METHOD_MSE };
+
 typedef struct sq_options {
-  int has_quant_min, has_quant_max;
+  unsigned given;           /* SQ_OPT_* bits of the keys present */
   int64_t quant_min, quant_max;
   int reduce_range;
   int rounding_onnx;
+  int method;               /* SQ_METHOD_* */
+  double percentile;        /* default 99.99 */
+  int moving_average;       /* observer=moving_average */
+  double averaging_constant; /* default 0.01 */
+  char dtypes[64], schemes[64], blocks[64], methods[64];
 } sq_options;
 
-int sq_options_parse(const char *text, sq_options *o, sq_status *st);
+int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
+                     sq_status *st);
+/* "minmax", "percentile", "mse" -> SQ_METHOD_*; 0 when unknown. */
+int sq_method_parse(const char *s, size_t len, int *method);
+
 
 /* The integer range a dtype gives under the options (SPEC 2.4). */
 typedef struct sq_range {
@@ -209,5 +244,16 @@ int sq_fake_quantize_channels(const sq_kernels *k, const sq_tensor *x,
 /* Sum of x^2 and of (x - y)^2 per channel, in double. */
 void sq_channel_errors(const void *x, const void *y, const sq_layout *l,
                        double *sum_x2, double *sum_d2);
+
+/* ---- error metrics ------------------------------------------------------------ */
+
+/* Sums of a against b (same length, at least 1, all finite).  Messages name
+** the argument: "a has 3 elements but b has 4", "element 2 of b is NaN". */
+int sq_error_between(const sq_kernels *k, const sq_tensor *a,
+                     const sq_tensor *b, sq_error_sums *e, sq_status *st);
+/* SQNR in dB from the sums: +inf for an exact match. */
+double sq_sqnr_db(double sum_a2, double sum_d2);
+/* Cosine similarity, eps 1e-8 on the norm product (torch.ao.ns). */
+double sq_cosine(const sq_error_sums *e);
 
 #endif

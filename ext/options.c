@@ -9,13 +9,37 @@
 **      after quant_min/quant_max, as PyTorch does (int8 -64..63, uint8 0..127);
 **   4. rounding=torch|onnx: multiply by 1/scale (PyTorch) or divide by the
 **      scale (ONNX QuantizeLinear);
-**   5. an unknown key, a missing '=', or a bad value is an error.
+**   5. calibration: method=minmax|percentile|mse, percentile=P (0 < P <= 100,
+**      default 99.99); observer=minmax|moving_average, averaging_constant=C
+**      (0 < C <= 1, default 0.01) for the aggregates;
+**   6. q_compare: dtypes=, schemes=, blocks=, methods= (lists joined by '+' or
+**      '|', e.g. dtypes=int8+int4);
+**   7. each function accepts the keys that mean something to it; any other key
+**      is an error that lists the valid ones.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core.h"
 
-static const char sq_option_keys[] = "quant_min, quant_max, reduce_range, rounding";
+static const struct {
+  const char *name;
+  unsigned bit;
+} sq_option_keys[] = {
+  {"quant_min", SQ_OPT_QUANT_MIN},
+  {"quant_max", SQ_OPT_QUANT_MAX},
+  {"reduce_range", SQ_OPT_REDUCE_RANGE},
+  {"rounding", SQ_OPT_ROUNDING},
+  {"method", SQ_OPT_METHOD},
+  {"percentile", SQ_OPT_PERCENTILE},
+  {"observer", SQ_OPT_OBSERVER},
+  {"averaging_constant", SQ_OPT_AVERAGING},
+  {"dtypes", SQ_OPT_DTYPES},
+  {"schemes", SQ_OPT_SCHEMES},
+  {"blocks", SQ_OPT_BLOCKS},
+  {"methods", SQ_OPT_METHODS},
+};
+#define SQ_NKEYS (sizeof sq_option_keys / sizeof sq_option_keys[0])
 
 static int sq_is_sep(char c) {
   return c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '\r';
@@ -36,58 +60,148 @@ static int sq_parse_int(const char *s, size_t len, int64_t *out) {
   return 1;
 }
 
-static int sq_key_is(const char *key, size_t klen, const char *name) {
-  return strlen(name) == klen && memcmp(key, name, klen) == 0;
+/* A decimal number: digits with an optional fraction, nothing else. */
+static int sq_parse_real(const char *s, size_t len, double *out) {
+  char buf[48];
+  if (len == 0 || len >= sizeof buf) return 0;
+  for (size_t i = 0; i < len; i++)
+    if (!((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == 'e' ||
+          s[i] == 'E' || s[i] == '-' || s[i] == '+'))
+      return 0;
+  memcpy(buf, s, len);
+  buf[len] = 0;
+  char *end;
+  *out = strtod(buf, &end);
+  return *end == 0;
 }
 
-int sq_options_parse(const char *text, sq_options *o, sq_status *st) {
+static int sq_word_is(const char *s, size_t len, const char *word) {
+  return strlen(word) == len && sqlite3_strnicmp(s, word, (int)len) == 0;
+}
+
+static void sq_valid_keys(unsigned allowed, char *buf, size_t size) {
+  size_t o = 0;
+  buf[0] = 0;
+  for (size_t i = 0; i < SQ_NKEYS; i++) {
+    if (!(allowed & sq_option_keys[i].bit)) continue;
+    int w = snprintf(buf + o, size - o, "%s%s", o ? ", " : "",
+                     sq_option_keys[i].name);
+    if (w < 0 || (size_t)w >= size - o) break;
+    o += (size_t)w;
+  }
+}
+
+int sq_method_parse(const char *s, size_t len, int *method) {
+  if (sq_word_is(s, len, "minmax")) *method = SQ_METHOD_MINMAX;
+  else if (sq_word_is(s, len, "percentile")) *method = SQ_METHOD_PERCENTILE;
+  else if (sq_word_is(s, len, "mse")) *method = SQ_METHOD_MSE;
+  else return 0;
+  return 1;
+}
+
+int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
+                     sq_status *st) {
   memset(o, 0, sizeof *o);
-  int seen_reduce = 0, seen_rounding = 0;
+  o->percentile = 99.99;
+  o->averaging_constant = 0.01;
   const char *p = text ? text : "";
   for (;;) {
     while (*p && sq_is_sep(*p)) p++;
     if (!*p) break;
     const char *key = p;
     while (*p && !sq_is_sep(*p) && *p != '=') p++;
-    size_t klen = (size_t)(p - key);
+    int klen = (int)(p - key);
+    int kshow = klen > 40 ? 40 : klen;
     if (*p != '=' || klen == 0)
-      return sq_fail(st, "malformed option '%.*s' (expected key=value)",
-                     (int)(klen > 40 ? 40 : klen), key);
+      return sq_fail(st, "malformed option '%.*s' (expected key=value)", kshow, key);
     const char *val = ++p;
     while (*p && !sq_is_sep(*p)) p++;
     size_t vlen = (size_t)(p - val);
     int vshow = (int)(vlen > 40 ? 40 : vlen);
+    unsigned bit = 0;
+    for (size_t i = 0; i < SQ_NKEYS; i++)
+      if (strlen(sq_option_keys[i].name) == (size_t)klen &&
+          memcmp(sq_option_keys[i].name, key, (size_t)klen) == 0)
+        bit = sq_option_keys[i].bit;
+    if (!(bit & allowed)) {
+      char valid[256];
+      sq_valid_keys(allowed, valid, sizeof valid);
+      if (bit)
+        return sq_fail(st, "option '%.*s' does not apply here (expected one of %s)",
+                       kshow, key, valid);
+      return sq_fail(st, "unknown option '%.*s' (expected one of %s)", kshow,
+                     key, valid);
+    }
+    if (o->given & bit)
+      return sq_fail(st, "option '%.*s' is given twice", kshow, key);
+    o->given |= bit;
     int64_t iv;
-    if (sq_key_is(key, klen, "quant_min") || sq_key_is(key, klen, "quant_max")) {
-      int is_min = key[7] == 'i';
-      int *has = is_min ? &o->has_quant_min : &o->has_quant_max;
-      if (*has) return sq_fail(st, "option '%.*s' is given twice", (int)klen, key);
-      if (!sq_parse_int(val, vlen, &iv))
-        return sq_fail(st, "option %.*s needs an integer, got '%.*s'",
-                       (int)klen, key, vshow, val);
-      *has = 1;
-      *(is_min ? &o->quant_min : &o->quant_max) = iv;
-    } else if (sq_key_is(key, klen, "reduce_range")) {
-      if (seen_reduce++) return sq_fail(st, "option 'reduce_range' is given twice");
-      if (!sq_parse_int(val, vlen, &iv) || (iv != 0 && iv != 1))
-        return sq_fail(st, "option reduce_range must be 0 or 1, got '%.*s'",
-                       vshow, val);
-      o->reduce_range = (int)iv;
-    } else if (sq_key_is(key, klen, "rounding")) {
-      if (seen_rounding++) return sq_fail(st, "option 'rounding' is given twice");
-      if (vlen == 5 && sqlite3_strnicmp(val, "torch", 5) == 0) {
-        o->rounding_onnx = 0;
-      } else if (vlen == 4 && sqlite3_strnicmp(val, "onnx", 4) == 0) {
-        o->rounding_onnx = 1;
-      } else {
-        return sq_fail(st, "option rounding must be torch or onnx, got '%.*s'",
-                       vshow, val);
-      }
-    } else {
-      return sq_fail(st, "unknown option '%.*s' (expected one of %s)",
-                     (int)(klen > 40 ? 40 : klen), key, sq_option_keys);
+    double dv;
+    switch (bit) {
+      case SQ_OPT_QUANT_MIN:
+      case SQ_OPT_QUANT_MAX:
+        if (!sq_parse_int(val, vlen, &iv))
+          return sq_fail(st, "option %.*s needs an integer, got '%.*s'", kshow,
+                         key, vshow, val);
+        *(bit == SQ_OPT_QUANT_MIN ? &o->quant_min : &o->quant_max) = iv;
+        break;
+      case SQ_OPT_REDUCE_RANGE:
+        if (!sq_parse_int(val, vlen, &iv) || (iv != 0 && iv != 1))
+          return sq_fail(st, "option reduce_range must be 0 or 1, got '%.*s'",
+                         vshow, val);
+        o->reduce_range = (int)iv;
+        break;
+      case SQ_OPT_ROUNDING:
+        if (sq_word_is(val, vlen, "torch")) o->rounding_onnx = 0;
+        else if (sq_word_is(val, vlen, "onnx")) o->rounding_onnx = 1;
+        else
+          return sq_fail(st, "option rounding must be torch or onnx, got '%.*s'",
+                         vshow, val);
+        break;
+      case SQ_OPT_METHOD:
+        if (!sq_method_parse(val, vlen, &o->method))
+          return sq_fail(st, "option method must be minmax, percentile or mse, "
+                             "got '%.*s'", vshow, val);
+        break;
+      case SQ_OPT_PERCENTILE:
+        if (!sq_parse_real(val, vlen, &dv) || !(dv > 0.0 && dv <= 100.0))
+          return sq_fail(st, "option percentile must be a number in (0, 100], "
+                             "got '%.*s'", vshow, val);
+        o->percentile = dv;
+        break;
+      case SQ_OPT_OBSERVER:
+        if (sq_word_is(val, vlen, "minmax")) o->moving_average = 0;
+        else if (sq_word_is(val, vlen, "moving_average")) o->moving_average = 1;
+        else
+          return sq_fail(st, "option observer must be minmax or moving_average, "
+                             "got '%.*s'", vshow, val);
+        break;
+      case SQ_OPT_AVERAGING:
+        if (!sq_parse_real(val, vlen, &dv) || !(dv > 0.0 && dv <= 1.0))
+          return sq_fail(st, "option averaging_constant must be a number in "
+                             "(0, 1], got '%.*s'", vshow, val);
+        o->averaging_constant = dv;
+        break;
+      default: /* lists for q_compare: kept as text, checked by the caller */
+        if (vlen == 0 || vlen >= sizeof o->dtypes)
+          return sq_fail(st, "option %.*s needs a list, got '%.*s'", kshow, key,
+                         vshow, val);
+        {
+          char *dst = bit == SQ_OPT_DTYPES    ? o->dtypes
+                      : bit == SQ_OPT_SCHEMES ? o->schemes
+                      : bit == SQ_OPT_BLOCKS  ? o->blocks
+                                              : o->methods;
+          memcpy(dst, val, vlen);
+          dst[vlen] = 0;
+        }
+        break;
     }
   }
+  if ((o->given & SQ_OPT_PERCENTILE) && o->method != SQ_METHOD_PERCENTILE &&
+      !(allowed & SQ_OPT_METHODS))
+    return sq_fail(st, "option percentile needs method=percentile");
+  if ((o->given & SQ_OPT_AVERAGING) && !o->moving_average)
+    return sq_fail(st, "option averaging_constant needs observer=moving_average");
   return SQ_OK;
 }
 
@@ -96,18 +210,20 @@ static int64_t sq_floor_half(int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2
 
 int sq_range_resolve(const sq_dtype *dt, const sq_options *o, sq_range *r,
                      sq_status *st) {
+  int has_min = (o->given & SQ_OPT_QUANT_MIN) != 0;
+  int has_max = (o->given & SQ_OPT_QUANT_MAX) != 0;
   r->dtype = dt;
   r->qmin = dt->qmin;
   r->qmax = dt->qmax;
-  r->is_default = !o->has_quant_min && !o->has_quant_max && !o->reduce_range;
-  if (o->has_quant_min) {
+  r->is_default = !has_min && !has_max && !o->reduce_range;
+  if (has_min) {
     if (o->quant_min < dt->qmin || o->quant_min > dt->qmax)
       return sq_fail(st, "quant_min %lld is outside the %s range %lld..%lld",
                      (long long)o->quant_min, dt->name, (long long)dt->qmin,
                      (long long)dt->qmax);
     r->qmin = o->quant_min;
   }
-  if (o->has_quant_max) {
+  if (has_max) {
     if (o->quant_max < dt->qmin || o->quant_max > dt->qmax)
       return sq_fail(st, "quant_max %lld is outside the %s range %lld..%lld",
                      (long long)o->quant_max, dt->name, (long long)dt->qmin,

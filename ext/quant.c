@@ -22,6 +22,7 @@ int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
     {"tensor functions", sq_register_tensor_functions},
     {"per-tensor functions", sq_register_per_tensor_functions},
     {"per-channel functions", sq_register_per_channel_functions},
+    {"metric functions", sq_register_metric_functions},
     {"q_each", sq_register_each},
     {"q_channels", sq_register_channels},
   };

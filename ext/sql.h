@@ -27,8 +27,8 @@ const sq_dtype *sq_arg_dtype(int argc, sqlite3_value **argv, int i, int family,
                              const sq_dtype *dflt, sq_status *st);
 int sq_arg_scheme(int argc, sqlite3_value **argv, int i, int *symmetric,
                   sq_status *st);
-int sq_arg_options(int argc, sqlite3_value **argv, int i, sq_options *o,
-                   sq_status *st);
+int sq_arg_options(int argc, sqlite3_value **argv, int i, unsigned allowed,
+                   sq_options *o, sq_status *st);
 /* A required text argument. */
 const char *sq_arg_text(sqlite3_value *v, const char *what, sq_status *st);
 /* Numbers: REAL or INTEGER for a scale; INTEGER (or an integral REAL) else. */
@@ -45,6 +45,7 @@ int sq_codes_count(const sq_dtype *dt, size_t nbytes, int64_t count, size_t *n,
 int sq_register_tensor_functions(sqlite3 *db);
 int sq_register_per_tensor_functions(sqlite3 *db);
 int sq_register_per_channel_functions(sqlite3 *db);
+int sq_register_metric_functions(sqlite3 *db);
 int sq_register_each(sqlite3 *db);
 int sq_register_channels(sqlite3 *db);
 

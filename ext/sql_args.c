@@ -83,11 +83,11 @@ int sq_arg_scheme(int argc, sqlite3_value **argv, int i, int *symmetric,
   return sq_fail(st, "unknown scheme '%.40s' (expected affine or symmetric)", s);
 }
 
-int sq_arg_options(int argc, sqlite3_value **argv, int i, sq_options *o,
-                   sq_status *st) {
-  if (i >= argc) return sq_options_parse(NULL, o, st);
+int sq_arg_options(int argc, sqlite3_value **argv, int i, unsigned allowed,
+                   sq_options *o, sq_status *st) {
+  if (i >= argc) return sq_options_parse(NULL, allowed, o, st);
   const char *s = sq_arg_text(argv[i], "options", st);
-  return s ? sq_options_parse(s, o, st) : st->code;
+  return s ? sq_options_parse(s, allowed, o, st) : st->code;
 }
 
 static const char *sq_value_type_name(sqlite3_value *v) {

@@ -123,7 +123,7 @@ static int sq_channels_compute(sq_channels_cursor *c, int argc,
   }
   if (!(dt = sq_arg_dtype(argc, argv, 3, 0, &sq_dtype_int8, st)) ||
       sq_arg_scheme(argc, argv, 4, &symmetric, st) ||
-      sq_arg_options(argc, argv, 5, &o, st) ||
+      sq_arg_options(argc, argv, 5, SQ_OPTS_CALIBRATE, &o, st) ||
       sq_range_resolve(dt, &o, &r, st))
     goto done;
   size_t C = l.channels;

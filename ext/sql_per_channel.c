@@ -67,7 +67,7 @@ static void sq_pc_qparams_func(sqlite3_context *ctx, int argc,
   if (sq_pc_tensor(argv, 0, 1, 2, &x, &shape, &l, &st)) goto done;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, 3, 0, &sq_dtype_int8, &st);
   if (!dt || sq_arg_scheme(argc, argv, 4, &symmetric, &st) ||
-      sq_arg_options(argc, argv, 5, &o, &st) ||
+      sq_arg_options(argc, argv, 5, SQ_OPTS_CALIBRATE, &o, &st) ||
       sq_range_resolve(dt, &o, &r, &st))
     goto done;
   if (!(mm = sqlite3_malloc64((uint64_t)l.channels * 8))) {
@@ -115,7 +115,7 @@ static void sq_pc_quantize_func(sqlite3_context *ctx, int argc,
   uint64_t nbytes = 0;
   if (sq_pc_tensor(argv, 0, 3, 4, &x, &shape, &l, &st)) goto done;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, 5, 0, &sq_dtype_int8, &st);
-  if (!dt || sq_arg_options(argc, argv, 6, &o, &st) ||
+  if (!dt || sq_arg_options(argc, argv, 6, SQ_OPTS_QUANTIZE, &o, &st) ||
       sq_range_resolve(dt, &o, &r, &st) ||
       sq_pc_params(argv, 1, 2, &l, &r, o.rounding_onnx, &scales, &zps, &cs, &st))
     goto done;
@@ -169,7 +169,7 @@ static void sq_pc_dequantize_func(sqlite3_context *ctx, int argc,
             dt->name);
     goto done;
   }
-  if (sq_options_parse(NULL, &none, &st) || sq_range_resolve(dt, &none, &r, &st) ||
+  if (sq_options_parse(NULL, 0, &none, &st) || sq_range_resolve(dt, &none, &r, &st) ||
       sq_pc_params(argv, 1, 2, &l, &r, 0, &scales, &zps, &cs, &st) ||
       !(out = sq_alloc(&st, shape.count * 4)) ||
       sq_dequantize_channels(sq_kernels_active(), codes, &l, dt, &cs, out, &st))

@@ -30,7 +30,7 @@ static void sq_qparams_func(sqlite3_context *ctx, int argc,
   if (sq_tensor_from_value(argv[0], "x", &x, &st)) goto done;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, 1, 0, &sq_dtype_int8, &st);
   if (!dt || sq_arg_scheme(argc, argv, 2, &symmetric, &st) ||
-      sq_arg_options(argc, argv, 3, &o, &st) ||
+      sq_arg_options(argc, argv, 3, SQ_OPTS_CALIBRATE, &o, &st) ||
       sq_range_resolve(dt, &o, &r, &st))
     goto done;
   if (x.n == 0) {
@@ -58,7 +58,7 @@ static int sq_quantize_args(int argc, sqlite3_value **argv, sq_tensor *x,
   float scale;
   if (sq_tensor_from_value(argv[0], "x", x, st)) return st->code;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, 3, 0, &sq_dtype_int8, st);
-  if (!dt || sq_arg_options(argc, argv, 4, &o, st) ||
+  if (!dt || sq_arg_options(argc, argv, 4, SQ_OPTS_QUANTIZE, &o, st) ||
       sq_range_resolve(dt, &o, r, st) ||
       sq_arg_double(argv[1], "scale", &scale_arg, st) ||
       sq_check_scale(scale_arg, -1, &scale, st) ||
@@ -136,7 +136,7 @@ static void sq_dequantize_func(sqlite3_context *ctx, int argc,
     goto done;
   }
   if (sq_codes_count(dt, nbytes, count, &n, &st) ||
-      sq_options_parse(NULL, &none, &st) ||
+      sq_options_parse(NULL, 0, &none, &st) ||
       sq_range_resolve(dt, &none, &r, &st) ||
       sq_arg_double(argv[1], "scale", &scale_arg, &st) ||
       sq_check_scale(scale_arg, -1, &scale, &st) ||

@@ -70,6 +70,18 @@ typedef struct sq_channel_params {
   int divide;
 } sq_channel_params;
 
+/* Error sums of two float32 tensors a (reference) and b, in double.  Element
+** i is accumulated into lane i % SQ_ERROR_LANES and the lanes are added in a
+** fixed order, so every path returns the same bits. */
+#define SQ_ERROR_LANES 16
+typedef struct sq_error_sums {
+  double sum_a2;      /* sum a^2 */
+  double sum_b2;      /* sum b^2 */
+  double sum_ab;      /* sum a*b */
+  double sum_d2;      /* sum (a-b)^2 */
+  double max_abs_d;   /* max |a-b| */
+} sq_error_sums;
+
 typedef struct sq_kernels {
   const char *name;   /* "scalar", "avx2", "avx512", "neon" */
 

@@ -66,6 +66,18 @@ uint16_t sq_f32_to_f16_scalar(float f);
 float sq_bf16_to_f32_scalar(uint16_t h);
 uint16_t sq_f32_to_bf16_scalar(float f);
 
+/* Error sums (see sq_error_sums); a and b hold n float32 each.  Non-finite
+** inputs give non-finite sums; callers check. */
+void sq_error_sums_scalar(const void *a, const void *b, size_t n,
+                          sq_error_sums *out);
+/* Adds the 16 lanes of one sum in the fixed order every path uses. */
+static inline double sq_lanes_total(const double *lane) {
+  double s8[8], s4[4];
+  for (int i = 0; i < 8; i++) s8[i] = lane[i] + lane[i + 8];
+  for (int i = 0; i < 4; i++) s4[i] = s8[i] + s8[i + 4];
+  return (s4[0] + s4[2]) + (s4[1] + s4[3]);
+}
+
 /* Vector paths: each is NULL-safe to reference; a build without the ISA
 ** defines the symbol as a table whose name is NULL. */
 extern const sq_kernels sq_kernels_avx2;

@@ -301,6 +301,33 @@ static void f32_to_bf16_scalar(const void *f, size_t n, void *h) {
                  sq_f32_to_bf16_scalar(sq_load_f32((const unsigned char *)f + 4 * i)));
 }
 
+/* ---- error sums ------------------------------------------------------------ */
+
+void sq_error_sums_scalar(const void *a, const void *b, size_t n,
+                          sq_error_sums *out) {
+  const unsigned char *pa = a, *pb = b;
+  double a2[SQ_ERROR_LANES] = {0}, b2[SQ_ERROR_LANES] = {0},
+         ab[SQ_ERROR_LANES] = {0}, d2[SQ_ERROR_LANES] = {0};
+  double mx = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    size_t l = i % SQ_ERROR_LANES;
+    double u = (double)sq_load_f32(pa + 4 * i);
+    double v = (double)sq_load_f32(pb + 4 * i);
+    double d = u - v;
+    a2[l] += u * u;
+    b2[l] += v * v;
+    ab[l] += u * v;
+    d2[l] += d * d;
+    double ad = d < 0 ? -d : d;
+    if (ad > mx) mx = ad;
+  }
+  out->sum_a2 = sq_lanes_total(a2);
+  out->sum_b2 = sq_lanes_total(b2);
+  out->sum_ab = sq_lanes_total(ab);
+  out->sum_d2 = sq_lanes_total(d2);
+  out->max_abs_d = mx;
+}
+
 const sq_kernels sq_kernels_scalar = {
   .name = "scalar",
   .minmax = minmax_scalar,

@@ -1,0 +1,804 @@
+/*
+** x86_avx2.c: the AVX2 + F16C kernel path (sq_kernels_avx2).
+**
+** Every function returns exactly the bytes and the value scalar.c returns, for
+** every input.  How, kernel by kernel:
+**   1. quantize: NaN test on x (one unordered compare per two vectors, one
+**      branch per 32 elements; on a hit the scalar kernel redoes the rest, so
+**      the index and the bytes written before it are scalar's), y = x*inv or
+**      x/scale, clamp with max_ps(lo, y) / min_ps(hi, y) (the same operand
+**      order as scalar's "if (y < lo) y = lo"), round with an explicit
+**      round-to-nearest-even immediate, convert, add zp as an integer, narrow
+**      by truncation (and + packus, then a permute to undo the lane
+**      interleave).  32-bit codes: round in float, add zp and clamp in double;
+**   2. dequantize: 8/16-bit codes widen to int32, subtract zp (the call falls
+**      back to scalar when zp is so extreme that q - zp could overflow int32),
+**      convert (one rounding, as scalar's int64 -> float); 32-bit codes
+**      subtract in double (exact) and convert double -> float once;
+**   3. minmax: lane accumulators min_ps(x, acc) keep the first occurrence of
+**      their extreme, exactly as scalar's strict compare; non-finite values
+**      are caught per block and located by a scalar scan of that block; a
+**      zero extreme whose lanes disagree on the sign is settled by finding the
+**      first zero in the data.  Under MXCSR.DAZ min_ps returns flushed zeros
+**      where scalar keeps the denormal's bits, so that mode uses scalar;
+**   4. f16 via F16C with immediate rounding 0 (its NaN and subnormal results
+**      equal scalar's, and it ignores DAZ/FTZ); bf16 by integer rounding;
+**   5. tails and odd shapes go to the scalar table on offset pointers.
+** Compiled with a target pragma, never -mavx2: only dispatch.c decides
+** whether these functions may run.
+*/
+#include "kernels_internal.h"
+
+#if defined(__x86_64__) && !defined(SQ_SCALAR_ONLY)
+
+#include <immintrin.h>
+
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,f16c"))), \
+                             apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2,f16c")
+#endif
+
+#define SQ_AI static inline __attribute__((always_inline))
+#define SQ_RNE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+
+/* Elements between two non-finite checks in minmax. */
+#define SQ_MM_BLOCK 4096
+/* Longest widened row for small channel counts (see sq_widen). */
+#define SQ_MAXL 256
+
+typedef const unsigned char *sq_cb;
+typedef unsigned char *sq_b;
+
+static const size_t sq_esize[SQ_CODE_NTYPES] = {1, 1, 2, 2, 4};
+
+SQ_AI __m256 ldf(sq_cb p) { return _mm256_loadu_ps((const float *)(const void *)p); }
+SQ_AI void stf(sq_b p, __m256 v) { _mm256_storeu_ps((float *)(void *)p, v); }
+SQ_AI __m256i ldi(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
+SQ_AI void sti(void *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
+SQ_AI __m128i ldi128(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
+SQ_AI void sti128(void *p, __m128i v) { _mm_storeu_si128((__m128i *)p, v); }
+
+/* ---- min / max ---------------------------------------------------------- */
+
+static size_t first_nonfinite(sq_cb p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((sq_load_u32(p + 4 * i) & 0x7f800000u) == 0x7f800000u) return i;
+  return n;
+}
+
+/* The first element equal to zero among n finite floats (one exists). */
+static float first_zero(sq_cb p, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    int m = _mm256_movemask_ps(
+        _mm256_cmp_ps(ldf(p + 4 * i), _mm256_setzero_ps(), _CMP_EQ_OQ));
+    if (m) return sq_load_f32(p + 4 * (i + (size_t)__builtin_ctz((unsigned)m)));
+  }
+  for (; i < n; i++) {
+    float v = sq_load_f32(p + 4 * i);
+    if (v == 0.0f) return v;
+  }
+  return 0.0f;
+}
+
+/* Reduce lane accumulators to scalar's answer.  Each lane holds the first
+** occurrence of its extreme, so the bit pattern is settled unless the extreme
+** is zero and the lanes holding it disagree on the sign: then scalar's answer
+** is the first zero of the data. */
+static float pick_extreme(const float *lanes, size_t nl, int is_max, sq_cb p,
+                          size_t n) {
+  float v = lanes[0];
+  for (size_t k = 1; k < nl; k++)
+    if (is_max ? lanes[k] > v : lanes[k] < v) v = lanes[k];
+  if (v != 0.0f) return v;
+  uint32_t b0 = 0, u;
+  int seen = 0;
+  for (size_t k = 0; k < nl; k++) {
+    if (lanes[k] != 0.0f) continue;
+    memcpy(&u, &lanes[k], 4);
+    if (!seen) {
+      b0 = u;
+      seen = 1;
+    } else if (u != b0) {
+      return first_zero(p, n);
+    }
+  }
+  memcpy(&v, &b0, 4);
+  return v;
+}
+
+static size_t minmax_avx2(const void *x, size_t n, float *mn, float *mx) {
+  sq_cb p = x;
+  if (n == 0) return 0;
+  if (_mm_getcsr() & 0x40) return sq_kernels_scalar.minmax(x, n, mn, mx);
+  size_t nv = n & ~(size_t)31;
+  float lo, hi;
+  if (nv) {
+    __m256 a0 = _mm256_set1_ps(sq_load_f32(p)), a1 = a0, a2 = a0, a3 = a0;
+    __m256 b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    const __m256 ninf = _mm256_set1_ps(-__builtin_inff());
+    const __m256 pinf = _mm256_set1_ps(__builtin_inff());
+    for (size_t blk = 0; blk < nv; blk += SQ_MM_BLOCK) {
+      size_t end = nv - blk > SQ_MM_BLOCK ? blk + SQ_MM_BLOCK : nv;
+      __m256 bad = _mm256_setzero_ps();
+      for (size_t i = blk; i < end; i += 32) {
+        sq_cb s = p + 4 * i;
+        __m256 x0 = ldf(s), x1 = ldf(s + 32), x2 = ldf(s + 64), x3 = ldf(s + 96);
+        a0 = _mm256_min_ps(x0, a0);
+        a1 = _mm256_min_ps(x1, a1);
+        a2 = _mm256_min_ps(x2, a2);
+        a3 = _mm256_min_ps(x3, a3);
+        b0 = _mm256_max_ps(x0, b0);
+        b1 = _mm256_max_ps(x1, b1);
+        b2 = _mm256_max_ps(x2, b2);
+        b3 = _mm256_max_ps(x3, b3);
+        bad = _mm256_or_ps(bad, _mm256_or_ps(_mm256_cmp_ps(x0, x1, _CMP_UNORD_Q),
+                                             _mm256_cmp_ps(x2, x3, _CMP_UNORD_Q)));
+      }
+      /* NaN was never taken into an accumulator; an infinity was. */
+      __m256 l = _mm256_min_ps(_mm256_min_ps(a0, a1), _mm256_min_ps(a2, a3));
+      __m256 h = _mm256_max_ps(_mm256_max_ps(b0, b1), _mm256_max_ps(b2, b3));
+      bad = _mm256_or_ps(bad, _mm256_or_ps(_mm256_cmp_ps(l, ninf, _CMP_EQ_OQ),
+                                           _mm256_cmp_ps(h, pinf, _CMP_EQ_OQ)));
+      if (_mm256_movemask_ps(bad))
+        return blk + first_nonfinite(p + 4 * blk, end - blk);
+    }
+    float la[32], ha[32];
+    _mm256_storeu_ps(la, a0);
+    _mm256_storeu_ps(la + 8, a1);
+    _mm256_storeu_ps(la + 16, a2);
+    _mm256_storeu_ps(la + 24, a3);
+    _mm256_storeu_ps(ha, b0);
+    _mm256_storeu_ps(ha + 8, b1);
+    _mm256_storeu_ps(ha + 16, b2);
+    _mm256_storeu_ps(ha + 24, b3);
+    lo = pick_extreme(la, 32, 0, p, nv);
+    hi = pick_extreme(ha, 32, 1, p, nv);
+  } else {
+    lo = hi = sq_load_f32(p);
+  }
+  for (size_t i = nv; i < n; i++) {
+    uint32_t u = sq_load_u32(p + 4 * i);
+    if ((u & 0x7f800000u) == 0x7f800000u) return i;
+    float v;
+    memcpy(&v, &u, 4);
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  *mn = lo;
+  *mx = hi;
+  return n;
+}
+
+/* Non-finite lanes of x: |x| > FLT_MAX or unordered. */
+SQ_AI __m256 nonfinite(__m256 v) {
+  const __m256 absm = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  return _mm256_cmp_ps(_mm256_and_ps(v, absm), _mm256_set1_ps(3.40282347e38f),
+                       _CMP_NLE_UQ);
+}
+
+/* One column block of a row: mn = min_ps(x, mn) keeps the old value on ties
+** and ignores a NaN seed's replacement exactly like scalar's "if (v < mn)". */
+SQ_AI void fold8(sq_cb s, float *mn, float *mx) {
+  __m256 v = ldf(s);
+  _mm256_storeu_ps(mn, _mm256_min_ps(v, _mm256_loadu_ps(mn)));
+  _mm256_storeu_ps(mx, _mm256_max_ps(v, _mm256_loadu_ps(mx)));
+}
+
+static size_t minmax_interleaved_avx2(const void *x, size_t rows,
+                                      size_t channels, float *mn, float *mx) {
+  sq_cb p = x;
+  if (channels < 8 || (_mm_getcsr() & 0x40))
+    return sq_kernels_scalar.minmax_interleaved(x, rows, channels, mn, mx);
+  for (size_t r = 0; r < rows; r++) {
+    sq_cb row = p + 4 * r * channels;
+    size_t c = 0;
+    for (; c + 32 <= channels; c += 32) {
+      sq_cb s = row + 4 * c;
+      __m256 bad = _mm256_or_ps(
+          _mm256_or_ps(nonfinite(ldf(s)), nonfinite(ldf(s + 32))),
+          _mm256_or_ps(nonfinite(ldf(s + 64)), nonfinite(ldf(s + 96))));
+      if (_mm256_movemask_ps(bad)) break;
+      fold8(s, mn + c, mx + c);
+      fold8(s + 32, mn + c + 8, mx + c + 8);
+      fold8(s + 64, mn + c + 16, mx + c + 16);
+      fold8(s + 96, mn + c + 24, mx + c + 24);
+    }
+    for (; c + 8 <= channels; c += 8) {
+      if (_mm256_movemask_ps(nonfinite(ldf(row + 4 * c)))) break;
+      fold8(row + 4 * c, mn + c, mx + c);
+    }
+    if (c < channels) {
+      size_t k = sq_kernels_scalar.minmax_interleaved(row + 4 * c, 1,
+                                                      channels - c, mn + c,
+                                                      mx + c);
+      if (k < channels - c) return r * channels + c + k;
+    }
+  }
+  return rows * channels;
+}
+
+/* ---- quantize ------------------------------------------------------------ */
+
+SQ_AI __m256 scale_y(__m256 v, __m256 m, int divide) {
+  return divide ? _mm256_div_ps(v, m) : _mm256_mul_ps(v, m);
+}
+
+/* Codes up to 16 bits: clamp in float, round half to even, add zp. */
+SQ_AI __m256i code_small(__m256 v, __m256 m, __m256 lo, __m256 hi, __m256i zp,
+                         int divide) {
+  __m256 y = scale_y(v, m, divide);
+  y = _mm256_max_ps(lo, y);
+  y = _mm256_min_ps(hi, y);
+  y = _mm256_round_ps(y, SQ_RNE);
+  return _mm256_add_epi32(_mm256_cvttps_epi32(y), zp);
+}
+
+/* 32-bit codes: round in float, then add zp and clamp in double. */
+SQ_AI __m128i code_i32_half(__m128 r, __m256d zpd, __m256d qmin, __m256d qmax) {
+  __m256d d = _mm256_add_pd(_mm256_cvtps_pd(r), zpd);
+  d = _mm256_max_pd(qmin, d);
+  d = _mm256_min_pd(qmax, d);
+  return _mm256_cvttpd_epi32(d);
+}
+SQ_AI __m256i code_i32(__m256 v, __m256 m, __m256d zlo, __m256d zhi,
+                       __m256d qmin, __m256d qmax, int divide) {
+  __m256 r = _mm256_round_ps(scale_y(v, m, divide), SQ_RNE);
+  __m128i l = code_i32_half(_mm256_castps256_ps128(r), zlo, qmin, qmax);
+  __m128i h = code_i32_half(_mm256_extractf128_ps(r, 1), zhi, qmin, qmax);
+  return _mm256_set_m128i(h, l);
+}
+
+/* Narrowing by truncation (scalar stores c & 0xff / c & 0xffff).  packus on
+** 256-bit vectors works per 128-bit lane, hence the permutes. */
+SQ_AI void st_b32(sq_b d, __m256i c0, __m256i c1, __m256i c2, __m256i c3) {
+  const __m256i m = _mm256_set1_epi32(0xff);
+  __m256i a = _mm256_packus_epi32(_mm256_and_si256(c0, m), _mm256_and_si256(c1, m));
+  __m256i b = _mm256_packus_epi32(_mm256_and_si256(c2, m), _mm256_and_si256(c3, m));
+  __m256i r = _mm256_packus_epi16(a, b);
+  r = _mm256_permutevar8x32_epi32(r, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  sti(d, r);
+}
+SQ_AI void st_b8(sq_b d, __m256i c) {
+  c = _mm256_and_si256(c, _mm256_set1_epi32(0xff));
+  __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(c),
+                               _mm256_extracti128_si256(c, 1));
+  _mm_storeu_si64(d, _mm_packus_epi16(w, w));
+}
+SQ_AI void st_w16(sq_b d, __m256i c0, __m256i c1) {
+  const __m256i m = _mm256_set1_epi32(0xffff);
+  __m256i r = _mm256_packus_epi32(_mm256_and_si256(c0, m), _mm256_and_si256(c1, m));
+  sti(d, _mm256_permute4x64_epi64(r, 0xd8));
+}
+SQ_AI void st_w8(sq_b d, __m256i c) {
+  c = _mm256_and_si256(c, _mm256_set1_epi32(0xffff));
+  sti128(d, _mm_packus_epi32(_mm256_castsi256_si128(c),
+                             _mm256_extracti128_si256(c, 1)));
+}
+
+SQ_AI int has_nan2(__m256 a, __m256 b) {
+  return _mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q));
+}
+
+SQ_AI sq_code_type code_of(int bits) {
+  return bits == 8 ? SQ_CODE_I8 : bits == 16 ? SQ_CODE_I16 : SQ_CODE_I32;
+}
+
+/* Store 8 codes of the given width. */
+SQ_AI void st_8(sq_b d, __m256i c, int bits) {
+  if (bits == 8) st_b8(d, c);
+  else if (bits == 16) st_w8(d, c);
+  else sti(d, c);
+}
+/* Store 32 codes. */
+SQ_AI void st_32(sq_b d, __m256i c0, __m256i c1, __m256i c2, __m256i c3,
+                 int bits) {
+  if (bits == 8) {
+    st_b32(d, c0, c1, c2, c3);
+  } else if (bits == 16) {
+    st_w16(d, c0, c1);
+    st_w16(d + 32, c2, c3);
+  } else {
+    sti(d, c0);
+    sti(d + 32, c1);
+    sti(d + 64, c2);
+    sti(d + 96, c3);
+  }
+}
+
+SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
+                    int bits, int divide) {
+  const size_t es = (size_t)bits / 8;
+  const __m256 m = _mm256_set1_ps(divide ? p->scale : p->inv);
+  const __m256 lo = _mm256_set1_ps(p->lo), hi = _mm256_set1_ps(p->hi);
+  const __m256i zp = _mm256_set1_epi32(p->zp);
+  const __m256d zpd = _mm256_set1_pd((double)p->zp);
+  const __m256d qmin = _mm256_set1_pd((double)p->qmin);
+  const __m256d qmax = _mm256_set1_pd((double)p->qmax);
+#define SQ_CODE(v)                                                            \
+  (bits == 32 ? code_i32(v, m, zpd, zpd, qmin, qmax, divide)                  \
+              : code_small(v, m, lo, hi, zp, divide))
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    sq_cb s = src + 4 * i;
+    __m256 x0 = ldf(s), x1 = ldf(s + 32), x2 = ldf(s + 64), x3 = ldf(s + 96);
+    if (_mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(x0, x1, _CMP_UNORD_Q),
+                                        _mm256_cmp_ps(x2, x3, _CMP_UNORD_Q))))
+      break;
+    st_32(dst + es * i, SQ_CODE(x0), SQ_CODE(x1), SQ_CODE(x2), SQ_CODE(x3),
+          bits);
+  }
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = ldf(src + 4 * i);
+    if (has_nan2(v, v)) break;
+    st_8(dst + es * i, SQ_CODE(v), bits);
+  }
+#undef SQ_CODE
+  /* The tail, or everything from the vector holding the first NaN. */
+  return i + sq_kernels_scalar.quantize[code_of(bits)](src + 4 * i, n - i, p,
+                                                       dst + es * i);
+}
+
+static size_t quantize_i8_avx2(const void *x, size_t n, const sq_qparams *p,
+                               void *q) {
+  return p->divide ? q_body(x, n, p, q, 8, 1) : q_body(x, n, p, q, 8, 0);
+}
+static size_t quantize_i16_avx2(const void *x, size_t n, const sq_qparams *p,
+                                void *q) {
+  return p->divide ? q_body(x, n, p, q, 16, 1) : q_body(x, n, p, q, 16, 0);
+}
+static size_t quantize_i32_avx2(const void *x, size_t n, const sq_qparams *p,
+                                void *q) {
+  return p->divide ? q_body(x, n, p, q, 32, 1) : q_body(x, n, p, q, 32, 0);
+}
+
+/* ---- interleaved (per-channel, last axis) helpers ------------------------ */
+
+#define SQ_NEED_SCALE 1
+#define SQ_NEED_INV 2
+#define SQ_NEED_LOHI 4
+#define SQ_NEED_ZP 8
+
+/* Channels [c, c + k) of p, for the scalar kernels' row tails.  Arrays the
+** kernel does not use may be NULL and stay NULL. */
+static sq_channel_params sub_params(const sq_channel_params *p, size_t c,
+                                    size_t k) {
+  sq_channel_params s = *p;
+  s.channels = k;
+  if (s.scale) s.scale += c;
+  if (s.inv) s.inv += c;
+  if (s.lo) s.lo += c;
+  if (s.hi) s.hi += c;
+  if (s.zp) s.zp += c;
+  return s;
+}
+
+/* A small channel count that is not a multiple of the vector width is viewed
+** as g rows of L = g*channels channels (L a multiple of 8) with its parameter
+** arrays repeated g times: the same elements, the same flat indices, no
+** per-row tails. */
+typedef struct sq_wide {
+  float scale[SQ_MAXL], inv[SQ_MAXL], lo[SQ_MAXL], hi[SQ_MAXL];
+  int32_t zp[SQ_MAXL];
+  sq_channel_params p;
+  size_t g;
+} sq_wide;
+
+static int sq_widen(const sq_channel_params *p, size_t rows, int need,
+                    sq_wide *w) {
+  size_t ch = p->channels, g = 8;
+  if (ch == 0 || ch % 8 == 0) return 0;
+  while (ch % 2 == 0 && g > 1) {      /* g = 8 / gcd(ch, 8) */
+    ch /= 2;
+    g /= 2;
+  }
+  ch = p->channels;
+  if (ch * g > SQ_MAXL || rows < g) return 0;
+  w->g = g;
+  w->p = *p;
+  w->p.channels = ch * g;
+  w->p.scale = (need & SQ_NEED_SCALE) ? w->scale : NULL;
+  w->p.inv = (need & SQ_NEED_INV) ? w->inv : NULL;
+  w->p.lo = (need & SQ_NEED_LOHI) ? w->lo : NULL;
+  w->p.hi = (need & SQ_NEED_LOHI) ? w->hi : NULL;
+  w->p.zp = (need & SQ_NEED_ZP) ? w->zp : NULL;
+  for (size_t j = 0; j < ch * g; j++) {
+    size_t c = j % ch;
+    if (need & SQ_NEED_SCALE) w->scale[j] = p->scale[c];
+    if (need & SQ_NEED_INV) w->inv[j] = p->inv[c];
+    if (need & SQ_NEED_LOHI) {
+      w->lo[j] = p->lo[c];
+      w->hi[j] = p->hi[c];
+    }
+    if (need & SQ_NEED_ZP) w->zp[j] = p->zp[c];
+  }
+  return 1;
+}
+
+SQ_AI __m256i code_il(__m256 v, const sq_channel_params *p, const float *pm,
+                      size_t c, int bits, int divide) {
+  __m256 m = _mm256_loadu_ps(pm + c);
+  __m256i z = ldi(p->zp + c);
+  if (bits == 32) {
+    __m256d zlo = _mm256_cvtepi32_pd(_mm256_castsi256_si128(z));
+    __m256d zhi = _mm256_cvtepi32_pd(_mm256_extracti128_si256(z, 1));
+    return code_i32(v, m, zlo, zhi, _mm256_set1_pd((double)p->qmin),
+                    _mm256_set1_pd((double)p->qmax), divide);
+  }
+  return code_small(v, m, _mm256_loadu_ps(p->lo + c), _mm256_loadu_ps(p->hi + c),
+                    z, divide);
+}
+
+SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
+                     sq_b dst, int bits, int divide) {
+  const size_t es = (size_t)bits / 8, ch = p->channels;
+  const sq_code_type t = code_of(bits);
+  if (ch < 8) return sq_kernels_scalar.quantize_interleaved[t](src, rows, p, dst);
+  const float *pm = divide ? p->scale : p->inv;
+  for (size_t r = 0; r < rows; r++) {
+    sq_cb s = src + 4 * r * ch;
+    sq_b d = dst + es * r * ch;
+    size_t c = 0;
+    for (; c + 32 <= ch; c += 32) {
+      sq_cb sc = s + 4 * c;
+      __m256 x0 = ldf(sc), x1 = ldf(sc + 32), x2 = ldf(sc + 64), x3 = ldf(sc + 96);
+      if (_mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(x0, x1, _CMP_UNORD_Q),
+                                          _mm256_cmp_ps(x2, x3, _CMP_UNORD_Q))))
+        break;
+      st_32(d + es * c, code_il(x0, p, pm, c, bits, divide),
+            code_il(x1, p, pm, c + 8, bits, divide),
+            code_il(x2, p, pm, c + 16, bits, divide),
+            code_il(x3, p, pm, c + 24, bits, divide), bits);
+    }
+    for (; c + 8 <= ch; c += 8) {
+      __m256 v = ldf(s + 4 * c);
+      if (has_nan2(v, v)) break;
+      st_8(d + es * c, code_il(v, p, pm, c, bits, divide), bits);
+    }
+    if (c < ch) {
+      sq_channel_params sp = sub_params(p, c, ch - c);
+      size_t k = sq_kernels_scalar.quantize_interleaved[t](s + 4 * c, 1, &sp,
+                                                           d + es * c);
+      if (k < ch - c) return r * ch + c + k;
+    }
+  }
+  return rows * ch;
+}
+
+static size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
+                     sq_b dst, int bits) {
+  return p->divide ? qi_body(src, rows, p, dst, bits, 1)
+                   : qi_body(src, rows, p, dst, bits, 0);
+}
+
+static size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
+                       void *q, int bits) {
+  sq_cb src = x;
+  sq_b dst = q;
+  const size_t es = (size_t)bits / 8, ch = p->channels;
+  sq_wide w;
+  int need = (p->divide ? SQ_NEED_SCALE : SQ_NEED_INV) | SQ_NEED_ZP |
+             (bits == 32 ? 0 : SQ_NEED_LOHI);
+  if (sq_widen(p, rows, need, &w)) {
+    size_t vr = rows / w.g, done = vr * w.g;
+    size_t k = qi_run(src, vr, &w.p, dst, bits);
+    if (k < vr * w.p.channels) return k;
+    if (done == rows) return rows * ch;
+    return done * ch + qi_run(src + 4 * done * ch, rows - done, p,
+                              dst + es * done * ch, bits);
+  }
+  return qi_run(src, rows, p, dst, bits);
+}
+
+static size_t quantize_i8_il_avx2(const void *x, size_t rows,
+                                  const sq_channel_params *p, void *q) {
+  return qi_entry(x, rows, p, q, 8);
+}
+static size_t quantize_i16_il_avx2(const void *x, size_t rows,
+                                   const sq_channel_params *p, void *q) {
+  return qi_entry(x, rows, p, q, 16);
+}
+static size_t quantize_i32_il_avx2(const void *x, size_t rows,
+                                   const sq_channel_params *p, void *q) {
+  return qi_entry(x, rows, p, q, 32);
+}
+
+/* ---- dequantize ---------------------------------------------------------- */
+
+/* For 8/16-bit codes q - zp fits int32 (and converts with the same single
+** rounding as scalar's int64 -> float) unless zp is within 65536 of the int32
+** limits; such a zero point is out of every small dtype's range anyway, and
+** goes to scalar. */
+static int zp_small_ok(int32_t zp) {
+  return zp >= INT32_MIN + 65536 && zp <= INT32_MAX - 65536;
+}
+
+/* Eight codes of type t at element i, as int32. */
+SQ_AI __m256i ld_codes(sq_cb q, size_t i, sq_code_type t) {
+  switch (t) {
+    case SQ_CODE_I8: return _mm256_cvtepi8_epi32(_mm_loadu_si64(q + i));
+    case SQ_CODE_U8: return _mm256_cvtepu8_epi32(_mm_loadu_si64(q + i));
+    case SQ_CODE_I16: return _mm256_cvtepi16_epi32(ldi128(q + 2 * i));
+    case SQ_CODE_U16: return _mm256_cvtepu16_epi32(ldi128(q + 2 * i));
+    default: return ldi(q + 4 * i);
+  }
+}
+
+/* (float)(q - zp): int32 for small codes, exact double for 32-bit codes. */
+SQ_AI __m256 dq_conv(__m256i v, __m256i zp, sq_code_type t) {
+  if (t != SQ_CODE_I32) return _mm256_cvtepi32_ps(_mm256_sub_epi32(v, zp));
+  __m256d l = _mm256_sub_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(v)),
+                            _mm256_cvtepi32_pd(_mm256_castsi256_si128(zp)));
+  __m256d h = _mm256_sub_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1)),
+                            _mm256_cvtepi32_pd(_mm256_extracti128_si256(zp, 1)));
+  return _mm256_set_m128(_mm256_cvtpd_ps(h), _mm256_cvtpd_ps(l));
+}
+
+SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
+                   sq_code_type t) {
+  const size_t es = sq_esize[t];
+  if (t != SQ_CODE_I32 && !zp_small_ok(zp)) {
+    sq_kernels_scalar.dequantize[t](q, n, scale, zp, y);
+    return;
+  }
+  const __m256 s = _mm256_set1_ps(scale);
+  const __m256i z = _mm256_set1_epi32(zp);
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256 f0 = dq_conv(ld_codes(q, i, t), z, t);
+    __m256 f1 = dq_conv(ld_codes(q, i + 8, t), z, t);
+    __m256 f2 = dq_conv(ld_codes(q, i + 16, t), z, t);
+    __m256 f3 = dq_conv(ld_codes(q, i + 24, t), z, t);
+    stf(y + 4 * i, _mm256_mul_ps(f0, s));
+    stf(y + 4 * i + 32, _mm256_mul_ps(f1, s));
+    stf(y + 4 * i + 64, _mm256_mul_ps(f2, s));
+    stf(y + 4 * i + 96, _mm256_mul_ps(f3, s));
+  }
+  for (; i + 8 <= n; i += 8)
+    stf(y + 4 * i, _mm256_mul_ps(dq_conv(ld_codes(q, i, t), z, t), s));
+  if (i < n) sq_kernels_scalar.dequantize[t](q + es * i, n - i, scale, zp, y + 4 * i);
+}
+
+static void dequantize_i8_avx2(const void *q, size_t n, float scale, int32_t zp,
+                               void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_I8);
+}
+static void dequantize_u8_avx2(const void *q, size_t n, float scale, int32_t zp,
+                               void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_U8);
+}
+static void dequantize_i16_avx2(const void *q, size_t n, float scale,
+                                int32_t zp, void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_I16);
+}
+static void dequantize_u16_avx2(const void *q, size_t n, float scale,
+                                int32_t zp, void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_U16);
+}
+static void dequantize_i32_avx2(const void *q, size_t n, float scale,
+                                int32_t zp, void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_I32);
+}
+
+SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
+                    sq_code_type t) {
+  const size_t es = sq_esize[t], ch = p->channels;
+  int ok = ch >= 8;
+  for (size_t c = 0; ok && t != SQ_CODE_I32 && c < ch; c++)
+    ok = zp_small_ok(p->zp[c]);
+  if (!ok) {
+    sq_kernels_scalar.dequantize_interleaved[t](q, rows, p, y);
+    return;
+  }
+  for (size_t r = 0; r < rows; r++) {
+    sq_cb qr = q + es * r * ch;
+    sq_b yr = y + 4 * r * ch;
+    size_t c = 0;
+    for (; c + 8 <= ch; c += 8) {
+      __m256 f = dq_conv(ld_codes(qr, c, t), ldi(p->zp + c), t);
+      stf(yr + 4 * c, _mm256_mul_ps(f, _mm256_loadu_ps(p->scale + c)));
+    }
+    if (c < ch) {
+      sq_channel_params sp = sub_params(p, c, ch - c);
+      sq_kernels_scalar.dequantize_interleaved[t](qr + es * c, 1, &sp, yr + 4 * c);
+    }
+  }
+}
+
+static void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
+                      void *y, sq_code_type t) {
+  sq_cb src = q;
+  sq_b dst = y;
+  sq_wide w;
+  if (sq_widen(p, rows, SQ_NEED_SCALE | SQ_NEED_ZP, &w)) {
+    size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;
+    dqi_body(src, vr, &w.p, dst, t);
+    if (done < rows)
+      dqi_body(src + sq_esize[t] * done * ch, rows - done, p,
+               dst + 4 * done * ch, t);
+    return;
+  }
+  dqi_body(src, rows, p, dst, t);
+}
+
+static void dequantize_i8_il_avx2(const void *q, size_t rows,
+                                  const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_I8);
+}
+static void dequantize_u8_il_avx2(const void *q, size_t rows,
+                                  const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_U8);
+}
+static void dequantize_i16_il_avx2(const void *q, size_t rows,
+                                   const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_I16);
+}
+static void dequantize_u16_il_avx2(const void *q, size_t rows,
+                                   const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_U16);
+}
+static void dequantize_i32_il_avx2(const void *q, size_t rows,
+                                   const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_I32);
+}
+
+/* ---- 4-bit packing ------------------------------------------------------- */
+
+/* 32 codes -> 16 bytes: in each 16-bit pair, low byte | high byte << 4. */
+SQ_AI __m256i pack_pairs(__m256i v) {
+  __m256i w = _mm256_and_si256(v, _mm256_set1_epi8(0x0f));
+  w = _mm256_or_si256(w, _mm256_srli_epi16(w, 4));
+  return _mm256_and_si256(w, _mm256_set1_epi16(0x00ff));
+}
+
+static void pack4_avx2(const void *codes, size_t n, void *packed) {
+  sq_cb c = codes;
+  sq_b d = packed;
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    __m256i a = pack_pairs(ldi(c + i)), b = pack_pairs(ldi(c + i + 32));
+    sti(d + i / 2, _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xd8));
+  }
+  if (i < n) sq_kernels_scalar.pack4(c + i, n - i, d + i / 2);
+}
+
+static void unpack4_avx2(const void *packed, size_t n, int is_signed,
+                         void *codes) {
+  sq_cb s = packed;
+  sq_b d = codes;
+  const __m128i lowm = _mm_set1_epi8(0x0f), eight = _mm_set1_epi8(8);
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m128i b = ldi128(s + i / 2);
+    __m128i lo = _mm_and_si128(b, lowm);
+    __m128i hi = _mm_and_si128(_mm_srli_epi16(b, 4), lowm);
+    __m128i u0 = _mm_unpacklo_epi8(lo, hi), u1 = _mm_unpackhi_epi8(lo, hi);
+    if (is_signed) {      /* sign-extend the nibble: (v ^ 8) - 8 */
+      u0 = _mm_sub_epi8(_mm_xor_si128(u0, eight), eight);
+      u1 = _mm_sub_epi8(_mm_xor_si128(u1, eight), eight);
+    }
+    sti128(d + i, u0);
+    sti128(d + i + 16, u1);
+  }
+  if (i < n) sq_kernels_scalar.unpack4(s + i / 2, n - i, is_signed, d + i);
+}
+
+/* ---- half formats -------------------------------------------------------- */
+
+static void f16_to_f32_avx2(const void *h, size_t n, void *f) {
+  sq_cb s = h;
+  sq_b d = f;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m128i a = ldi128(s + 2 * i), b = ldi128(s + 2 * i + 16);
+    __m128i c = ldi128(s + 2 * i + 32), e = ldi128(s + 2 * i + 48);
+    stf(d + 4 * i, _mm256_cvtph_ps(a));
+    stf(d + 4 * i + 32, _mm256_cvtph_ps(b));
+    stf(d + 4 * i + 64, _mm256_cvtph_ps(c));
+    stf(d + 4 * i + 96, _mm256_cvtph_ps(e));
+  }
+  for (; i + 8 <= n; i += 8) stf(d + 4 * i, _mm256_cvtph_ps(ldi128(s + 2 * i)));
+  if (i < n) sq_kernels_scalar.f16_to_f32(s + 2 * i, n - i, d + 4 * i);
+}
+
+static void f32_to_f16_avx2(const void *f, size_t n, void *h) {
+  sq_cb s = f;
+  sq_b d = h;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m128i a = _mm256_cvtps_ph(ldf(s + 4 * i), 0);
+    __m128i b = _mm256_cvtps_ph(ldf(s + 4 * i + 32), 0);
+    __m128i c = _mm256_cvtps_ph(ldf(s + 4 * i + 64), 0);
+    __m128i e = _mm256_cvtps_ph(ldf(s + 4 * i + 96), 0);
+    sti128(d + 2 * i, a);
+    sti128(d + 2 * i + 16, b);
+    sti128(d + 2 * i + 32, c);
+    sti128(d + 2 * i + 48, e);
+  }
+  for (; i + 8 <= n; i += 8) sti128(d + 2 * i, _mm256_cvtps_ph(ldf(s + 4 * i), 0));
+  if (i < n) sq_kernels_scalar.f32_to_f16(s + 4 * i, n - i, d + 2 * i);
+}
+
+/* bf16 -> f32: shift into place, set the quiet bit of NaNs. */
+SQ_AI __m256i bf16_widen(__m128i h) {
+  __m256i b = _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16);
+  __m256i ax = _mm256_and_si256(b, _mm256_set1_epi32(0x7fffffff));
+  __m256i nan = _mm256_cmpgt_epi32(ax, _mm256_set1_epi32(0x7f800000));
+  return _mm256_or_si256(b, _mm256_and_si256(nan, _mm256_set1_epi32(0x00400000)));
+}
+
+static void bf16_to_f32_avx2(const void *h, size_t n, void *f) {
+  sq_cb s = h;
+  sq_b d = f;
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m256i v = ldi(s + 2 * i);
+    sti(d + 4 * i, bf16_widen(_mm256_castsi256_si128(v)));
+    sti(d + 4 * i + 32, bf16_widen(_mm256_extracti128_si256(v, 1)));
+  }
+  for (; i + 8 <= n; i += 8) sti(d + 4 * i, bf16_widen(ldi128(s + 2 * i)));
+  if (i < n) sq_kernels_scalar.bf16_to_f32(s + 2 * i, n - i, d + 4 * i);
+}
+
+/* f32 -> bf16 as 32-bit lanes holding the 16-bit result:
+** (x + 0x7fff + ((x >> 16) & 1)) >> 16, NaN -> (x >> 16) | 0x40. */
+SQ_AI __m256i bf16_round(__m256i x) {
+  __m256i ax = _mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff));
+  __m256i nan = _mm256_cmpgt_epi32(ax, _mm256_set1_epi32(0x7f800000));
+  __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
+  __m256i r = _mm256_add_epi32(x, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7fff)));
+  r = _mm256_srli_epi32(r, 16);
+  __m256i qn = _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40));
+  return _mm256_blendv_epi8(r, qn, nan);
+}
+
+static void f32_to_bf16_avx2(const void *f, size_t n, void *h) {
+  sq_cb s = f;
+  sq_b d = h;
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m256i a = bf16_round(ldi(s + 4 * i)), b = bf16_round(ldi(s + 4 * i + 32));
+    sti(d + 2 * i, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
+  }
+  for (; i + 8 <= n; i += 8) {
+    __m256i a = bf16_round(ldi(s + 4 * i));
+    sti128(d + 2 * i, _mm_packus_epi32(_mm256_castsi256_si128(a),
+                                       _mm256_extracti128_si256(a, 1)));
+  }
+  if (i < n) sq_kernels_scalar.f32_to_bf16(s + 4 * i, n - i, d + 2 * i);
+}
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+
+const sq_kernels sq_kernels_avx2 = {
+  .name = "avx2",
+  .minmax = minmax_avx2,
+  .minmax_interleaved = minmax_interleaved_avx2,
+  .quantize = {quantize_i8_avx2, quantize_i8_avx2, quantize_i16_avx2,
+               quantize_i16_avx2, quantize_i32_avx2},
+  .quantize_interleaved = {quantize_i8_il_avx2, quantize_i8_il_avx2,
+                           quantize_i16_il_avx2, quantize_i16_il_avx2,
+                           quantize_i32_il_avx2},
+  .dequantize = {dequantize_i8_avx2, dequantize_u8_avx2, dequantize_i16_avx2,
+                 dequantize_u16_avx2, dequantize_i32_avx2},
+  .dequantize_interleaved = {dequantize_i8_il_avx2, dequantize_u8_il_avx2,
+                             dequantize_i16_il_avx2, dequantize_u16_il_avx2,
+                             dequantize_i32_il_avx2},
+  .pack4 = pack4_avx2,
+  .unpack4 = unpack4_avx2,
+  .f16_to_f32 = f16_to_f32_avx2,
+  .f32_to_f16 = f32_to_f16_avx2,
+  .bf16_to_f32 = bf16_to_f32_avx2,
+  .f32_to_bf16 = f32_to_bf16_avx2,
+};
+
+#else
+typedef int sq_unused_avx2;
+#endif

@@ -1,0 +1,50 @@
+/*
+** metrics.c: how far a tensor b (e.g. a round trip) is from a reference a.
+** Definitions (torch.ao.ns.fx.utils), accumulated in double:
+**   mse       = sum (a-b)^2 / n
+**   sqnr_db   = 20*log10(||a|| / ||a-b||) = 10*log10(sum a^2 / sum (a-b)^2),
+**               +inf when a == b
+**   max_error = max |a-b|
+**   cosine    = sum a*b / sqrt(max(sum a^2 * sum b^2, eps^2)), eps = 1e-8
+** NaN or inf in either tensor is an error naming the element.
+*/
+#include <math.h>
+#include "core.h"
+#include "kernels/kernels_internal.h"
+
+static int sq_first_nonfinite(const sq_tensor *t, const char *name,
+                              sq_status *st) {
+  float mn, mx;
+  size_t bad = sq_kernels_scalar.minmax(t->data, t->n, &mn, &mx);
+  if (bad >= t->n) return SQ_OK;
+  float v = sq_load_f32((const unsigned char *)t->data + 4 * bad);
+  return sq_fail(st, "element %zu of %s is %s", bad, name,
+                 v != v ? "NaN" : v > 0 ? "inf" : "-inf");
+}
+
+int sq_error_between(const sq_kernels *k, const sq_tensor *a,
+                     const sq_tensor *b, sq_error_sums *e, sq_status *st) {
+  (void)k;
+  if (a->n != b->n)
+    return sq_fail(st, "a has %zu elements but b has %zu", a->n, b->n);
+  if (a->n == 0) return sq_fail(st, "a is an empty tensor");
+  sq_error_sums_scalar(a->data, b->data, a->n, e);
+  /* Float inputs cannot overflow these double sums: a non-finite sum means a
+  ** non-finite input, found and named by a second look. */
+  if (!isfinite(e->sum_a2 + e->sum_b2 + e->sum_d2)) {
+    if (sq_first_nonfinite(a, "a", st)) return st->code;
+    if (sq_first_nonfinite(b, "b", st)) return st->code;
+  }
+  return SQ_OK;
+}
+
+double sq_sqnr_db(double sum_a2, double sum_d2) {
+  if (sum_d2 == 0.0) return HUGE_VAL;
+  return 10.0 * log10(sum_a2 / sum_d2);
+}
+
+double sq_cosine(const sq_error_sums *e) {
+  double norms = e->sum_a2 * e->sum_b2;
+  const double eps2 = 1e-8 * 1e-8;
+  return e->sum_ab / sqrt(norms > eps2 ? norms : eps2);
+}
