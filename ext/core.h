@@ -256,4 +256,35 @@ double sq_sqnr_db(double sum_a2, double sum_d2);
 /* Cosine similarity, eps 1e-8 on the norm product (torch.ao.ns). */
 double sq_cosine(const sq_error_sums *e);
 
+/* ---- calibration ---------------------------------------------------------------- */
+
+/* The range [*lo, *hi] to choose parameters from, by o->method (minmax,
+** percentile, mse).  x must not be empty; NaN or inf is an error naming the
+** element (index_base + its index). */
+int sq_calibrate(const sq_kernels *k, const sq_tensor *x, size_t index_base,
+                 const sq_range *r, int symmetric, const sq_options *o,
+                 float *lo, float *hi, sq_status *st);
+
+/* Per-channel ranges by o->method (minmax is one pass; the others gather
+** each channel's values and calibrate them). */
+int sq_channel_ranges(const sq_kernels *k, const sq_tensor *x,
+                      const sq_layout *l, const sq_range *r, int symmetric,
+                      const sq_options *o, float *mn, float *mx,
+                      sq_status *st);
+
+/* ---- observers (calibration over rows) ------------------------------------------- */
+
+typedef struct sq_observer sq_observer;
+sq_observer *sq_observer_new(size_t channels, int moving, double averaging,
+                             int keep_values, sq_status *st);
+void sq_observer_free(sq_observer *ob);
+/* A row's per-channel min and max (and its values when kept). */
+int sq_observer_add(sq_observer *ob, const float *row_mn, const float *row_mx,
+                    const sq_tensor *row, sq_status *st);
+/* Drops the oldest row still observed. */
+int sq_observer_remove(sq_observer *ob, sq_status *st);
+int64_t sq_observer_rows(const sq_observer *ob);
+void sq_observer_range(sq_observer *ob, size_t channel, float *mn, float *mx);
+void sq_observer_values(const sq_observer *ob, sq_tensor *t);
+
 #endif

@@ -220,3 +220,25 @@ void sq_channel_errors(const void *x, const void *y, const sq_layout *l,
     }
   }
 }
+
+int sq_channel_ranges(const sq_kernels *k, const sq_tensor *x,
+                      const sq_layout *l, const sq_range *r, int symmetric,
+                      const sq_options *o, float *mn, float *mx,
+                      sq_status *st) {
+  if (sq_channel_minmax(k, x, l, mn, mx, st)) return st->code;
+  if (o->method == SQ_METHOD_MINMAX) return SQ_OK;
+  /* Other methods look at one channel's values at a time: gather them. */
+  size_t per = l->outer * l->inner;
+  unsigned char *buf = sqlite3_malloc64((uint64_t)per * 4);
+  if (!buf) return sq_nomem(st);
+  const unsigned char *p = x->data;
+  for (size_t c = 0; c < l->channels && !st->code; c++) {
+    for (size_t o2 = 0; o2 < l->outer; o2++)
+      memcpy(buf + 4 * o2 * l->inner, p + 4 * (o2 * l->channels + c) * l->inner,
+             4 * l->inner);
+    sq_tensor t = {buf, per, NULL};
+    sq_calibrate(k, &t, 0, r, symmetric, o, &mn[c], &mx[c], st);
+  }
+  sqlite3_free(buf);
+  return st->code;
+}

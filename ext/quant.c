@@ -23,6 +23,7 @@ int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
     {"per-tensor functions", sq_register_per_tensor_functions},
     {"per-channel functions", sq_register_per_channel_functions},
     {"metric functions", sq_register_metric_functions},
+    {"calibration aggregates", sq_register_observer_functions},
     {"q_each", sq_register_each},
     {"q_channels", sq_register_channels},
   };

@@ -46,6 +46,7 @@ int sq_register_tensor_functions(sqlite3 *db);
 int sq_register_per_tensor_functions(sqlite3 *db);
 int sq_register_per_channel_functions(sqlite3 *db);
 int sq_register_metric_functions(sqlite3 *db);
+int sq_register_observer_functions(sqlite3 *db);
 int sq_register_each(sqlite3 *db);
 int sq_register_channels(sqlite3 *db);
 

@@ -137,17 +137,29 @@ static int sq_channels_compute(sq_channels_cursor *c, int argc,
     goto done;
   }
   const sq_kernels *k = sq_kernels_active();
-  if (sq_channel_minmax(k, &x, &l, mm, mm + C, st)) goto done;
-  for (size_t ch = 0; ch < C; ch++) {
+  /* min and max columns show the observed range; the parameters come from
+  ** the calibrated one (the same unless method= clips it). */
+  float *lohi = sqlite3_malloc64((uint64_t)C * 8);
+  if (!lohi) {
+    sq_nomem(st);
+    goto done;
+  }
+  if (sq_channel_minmax(k, &x, &l, mm, mm + C, st) ||
+      sq_channel_ranges(k, &x, &l, &r, symmetric, &o, lohi, lohi + C, st)) {
+    sqlite3_free(lohi);
+    goto done;
+  }
+  for (size_t ch = 0; ch < C && !st->code; ch++) {
     sq_channel_row *row = &c->rows[ch];
     row->min = mm[ch];
     row->max = mm[C + ch];
-    if (sq_choose_qparams(row->min, row->max, &r, symmetric, &row->scale,
-                          &row->zp, st))
-      goto done;
+    sq_choose_qparams(lohi[ch], lohi[C + ch], &r, symmetric, &row->scale,
+                      &row->zp, st);
     memcpy(params + 4 * ch, &row->scale, 4);
     memcpy(params + 4 * (C + ch), &row->zp, 4);
   }
+  sqlite3_free(lohi);
+  if (st->code) goto done;
   if (sq_channel_set_make(params, params + 4 * C, C, &r, o.rounding_onnx, &cs,
                           st) ||
       sq_fake_quantize_channels(k, &x, &l, &r, &cs, fake, st))

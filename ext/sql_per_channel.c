@@ -75,7 +75,8 @@ static void sq_pc_qparams_func(sqlite3_context *ctx, int argc,
     goto done;
   }
   if (!(out = sq_alloc(&st, (uint64_t)l.channels * 4)) ||
-      sq_channel_minmax(sq_kernels_active(), &x, &l, mm, mm + l.channels, &st))
+      sq_channel_ranges(sq_kernels_active(), &x, &l, &r, symmetric, &o, mm,
+                        mm + l.channels, &st))
     goto done;
   for (size_t c = 0; c < l.channels; c++) {
     float scale;

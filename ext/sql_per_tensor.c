@@ -33,11 +33,8 @@ static void sq_qparams_func(sqlite3_context *ctx, int argc,
       sq_arg_options(argc, argv, 3, SQ_OPTS_CALIBRATE, &o, &st) ||
       sq_range_resolve(dt, &o, &r, &st))
     goto done;
-  if (x.n == 0) {
-    sq_fail(&st, "x is an empty tensor");
-    goto done;
-  }
-  if (sq_tensor_minmax(sq_kernels_active(), x.data, x.n, 0, &mn, &mx, &st) ||
+  if (sq_calibrate(sq_kernels_active(), &x, 0, &r, symmetric, &o, &mn, &mx,
+                   &st) ||
       sq_choose_qparams(mn, mx, &r, symmetric, &scale, &zp, &st))
     goto done;
   if (fn->variant == SQ_WANT_SCALE)

@@ -1,0 +1,188 @@
+/*
+** calibrate.c: the range a tensor is quantized with (SPEC 2.4 method=).
+**
+**   1. minmax: the observed min and max;
+**   2. percentile (percentile=P, default 99.99): the range is clipped to the
+**      P-th and (100-P)-th percentiles of the values (symmetric: the P-th
+**      percentile of |x|).  Percentile definition: linear interpolation
+**      between closest ranks, numpy's default: pos = P/100 * (n-1),
+**      v = x[floor(pos)] + frac(pos) * (x[floor(pos)+1] - x[floor(pos)]) over
+**      the sorted values, in double, rounded once to float32.  The ranks are
+**      found exactly by a two-pass radix select (no sort, no copy);
+**   3. mse: the range [a*min, a*max] for the a in {1.00, 0.99, ..., 0.21} whose
+**      round trip has the smallest mean squared error.  Candidates are ranked
+**      by an estimate from a 2048-bin histogram (one pass over x); then the
+**      best candidate and the minmax range are both measured exactly and the
+**      better one is kept (ties keep minmax), so mse is never worse than
+**      minmax.  Cost: about four passes over x.  Deterministic: the same
+**      arithmetic in the same order on every kernel path.
+** The range returned always holds 0 once SPEC 3.3 widens it.
+*/
+#include <math.h>
+#include <string.h>
+#include "core.h"
+#include "kernels/kernels_internal.h"
+
+/* Order-preserving map of float32 bits to unsigned keys. */
+static inline uint32_t sq_sort_key(uint32_t u, int absolute) {
+  if (absolute) u &= 0x7fffffffu;
+  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+static inline float sq_key_float(uint32_t k) {
+  uint32_t u = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+/* The value of the given rank (0-based) among x's n values. */
+static int sq_select_rank(const unsigned char *x, size_t n, int absolute,
+                          size_t rank, float *out, sq_status *st) {
+  uint32_t *hist = sqlite3_malloc64(65536 * sizeof *hist);
+  if (!hist) return sq_nomem(st);
+  memset(hist, 0, 65536 * sizeof *hist);
+  for (size_t i = 0; i < n; i++)
+    hist[sq_sort_key(sq_load_u32(x + 4 * i), absolute) >> 16]++;
+  uint32_t top = 0;
+  size_t below = 0;
+  while (below + hist[top] <= rank) below += hist[top++];
+  memset(hist, 0, 65536 * sizeof *hist);
+  for (size_t i = 0; i < n; i++) {
+    uint32_t k = sq_sort_key(sq_load_u32(x + 4 * i), absolute);
+    if (k >> 16 == top) hist[k & 0xffff]++;
+  }
+  uint32_t low = 0;
+  while (below + hist[low] <= rank) below += hist[low++];
+  sqlite3_free(hist);
+  *out = sq_key_float((top << 16) | low);
+  return SQ_OK;
+}
+
+static int sq_percentile(const unsigned char *x, size_t n, int absolute,
+                         double p, float *out, sq_status *st) {
+  double pos = p / 100.0 * (double)(n - 1);
+  size_t i = (size_t)pos;
+  double frac = pos - (double)i;
+  float lo, hi;
+  if (sq_select_rank(x, n, absolute, i, &lo, st)) return st->code;
+  if (frac == 0.0 || i + 1 >= n) {
+    *out = lo;
+    return SQ_OK;
+  }
+  if (sq_select_rank(x, n, absolute, i + 1, &hi, st)) return st->code;
+  *out = (float)((double)lo + frac * ((double)hi - (double)lo));
+  return SQ_OK;
+}
+
+/* Exact round-trip MSE of x under the parameters chosen for [lo, hi]. */
+static int sq_exact_mse(const sq_kernels *k, const sq_tensor *x,
+                        const sq_range *r, int symmetric, int divide, float lo,
+                        float hi, double *mse, sq_status *st) {
+  float scale;
+  int32_t zp;
+  sq_qparams p;
+  if (sq_choose_qparams(lo, hi, r, symmetric, &scale, &zp, st)) return st->code;
+  sq_qparams_make(scale, zp, r, divide, &p);
+  void *fake = sqlite3_malloc64((uint64_t)x->n * 4);
+  if (!fake) return sq_nomem(st);
+  int rc = sq_fake_quantize(k, x, r, &p, fake, st);
+  if (!rc) {
+    sq_error_sums e;
+    sq_error_sums_scalar(x->data, fake, x->n, &e);
+    *mse = e.sum_d2 / (double)x->n;
+  }
+  sqlite3_free(fake);
+  return rc;
+}
+
+#define SQ_HIST_BINS 2048
+#define SQ_MSE_CANDIDATES 80
+
+static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
+                        const sq_range *r, int symmetric, int divide, float mn,
+                        float mx, float *lo, float *hi, sq_status *st) {
+  float min_neg = mn < 0.0f ? mn : 0.0f, max_pos = mx > 0.0f ? mx : 0.0f;
+  double width = (double)max_pos - (double)min_neg;
+  *lo = mn;
+  *hi = mx;
+  if (width == 0.0) return SQ_OK;
+  double *hist = sqlite3_malloc64(SQ_HIST_BINS * 3 * sizeof *hist);
+  if (!hist) return sq_nomem(st);
+  memset(hist, 0, SQ_HIST_BINS * 3 * sizeof *hist);
+  const unsigned char *p = x->data;
+  double per_bin = SQ_HIST_BINS / width;
+  for (size_t i = 0; i < x->n; i++) {
+    double v = (double)sq_load_f32(p + 4 * i);
+    double pos = (v - (double)min_neg) * per_bin;
+    size_t b = pos <= 0.0 ? 0 : pos >= SQ_HIST_BINS ? SQ_HIST_BINS - 1 : (size_t)pos;
+    hist[3 * b] += 1.0;
+    hist[3 * b + 1] += v;
+    hist[3 * b + 2] += v * v;
+  }
+  /* Estimate: every value of a bin lands on the code of the bin's mean, which
+  ** is exact for bins that no rounding boundary crosses. */
+  int best = 0;
+  double best_err = HUGE_VAL;
+  for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
+    float a = 1.0f - (float)c / 100.0f;
+    float scale;
+    int32_t zp;
+    if (sq_choose_qparams(min_neg * a, max_pos * a, r, symmetric, &scale, &zp, st))
+      break;
+    double err = 0.0, inv = 1.0 / (double)scale;
+    for (int b = 0; b < SQ_HIST_BINS; b++) {
+      double cnt = hist[3 * b];
+      if (cnt == 0.0) continue;
+      double mean = hist[3 * b + 1] / cnt;
+      double q = nearbyint(mean * inv) + zp;
+      if (q < (double)r->qmin) q = (double)r->qmin;
+      if (q > (double)r->qmax) q = (double)r->qmax;
+      double y = (q - zp) * (double)scale;
+      err += hist[3 * b + 2] - 2.0 * y * hist[3 * b + 1] + cnt * y * y;
+    }
+    if (err < best_err) {
+      best_err = err;
+      best = c;
+    }
+  }
+  sqlite3_free(hist);
+  if (st->code) return st->code;
+  if (best == 0) return SQ_OK;
+  float a = 1.0f - (float)best / 100.0f;
+  double mse_minmax, mse_best;
+  if (sq_exact_mse(k, x, r, symmetric, divide, mn, mx, &mse_minmax, st) ||
+      sq_exact_mse(k, x, r, symmetric, divide, min_neg * a, max_pos * a,
+                   &mse_best, st))
+    return st->code;
+  if (mse_best < mse_minmax) {
+    *lo = min_neg * a;
+    *hi = max_pos * a;
+  }
+  return SQ_OK;
+}
+
+int sq_calibrate(const sq_kernels *k, const sq_tensor *x, size_t index_base,
+                 const sq_range *r, int symmetric, const sq_options *o,
+                 float *lo, float *hi, sq_status *st) {
+  if (x->n == 0) return sq_fail(st, "x is an empty tensor");
+  if (sq_tensor_minmax(k, x->data, x->n, index_base, lo, hi, st))
+    return st->code;
+  if (o->method == SQ_METHOD_PERCENTILE) {
+    double p = o->percentile;
+    if (symmetric) {
+      float a;
+      if (sq_percentile(x->data, x->n, 1, p, &a, st)) return st->code;
+      *lo = -a;
+      *hi = a;
+      return SQ_OK;
+    }
+    if (sq_percentile(x->data, x->n, 0, 100.0 - p, lo, st) ||
+        sq_percentile(x->data, x->n, 0, p, hi, st))
+      return st->code;
+    return SQ_OK;
+  }
+  if (o->method == SQ_METHOD_MSE)
+    return sq_mse_range(k, x, r, symmetric, o->rounding_onnx, *lo, *hi, lo, hi,
+                        st);
+  return SQ_OK;
+}

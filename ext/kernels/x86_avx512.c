@@ -1,0 +1,722 @@
+/*
+** x86_avx512.c: the AVX-512 (F, BW, VL, DQ) + F16C kernel path
+** (sq_kernels_avx512).
+**
+** Same contract and the same rules as x86_avx2.c (read its header comment);
+** what differs here:
+**   1. tails are masked loads and stores (no fault, no access past the end),
+**      so only a few shapes still go to scalar;
+**   2. quantize rounds with embedded rounding ({rn-sae}: round to nearest
+**      even, whatever MXCSR says) and narrows with vpmovdb/vpmovdw, which
+**      truncate exactly like scalar's c & 0xff / c & 0xffff;
+**   3. a NaN in a vector is located with its compare mask: the lanes before it
+**      are stored and its index returned, so the output equals scalar's;
+**   4. non-finite tests in minmax_interleaved use vfpclassps.
+** Compiled with a target pragma, never -mavx512f: only dispatch.c decides
+** whether these functions may run.
+*/
+#include "kernels_internal.h"
+
+#if defined(__x86_64__) && !defined(SQ_SCALAR_ONLY)
+
+#include <immintrin.h>
+
+#if defined(__clang__)
+#pragma clang attribute push(                                                \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,f16c"))), \
+    apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx2,f16c")
+#endif
+
+#define SQ_AI static inline __attribute__((always_inline))
+#define SQ_RNE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define SQ_MM_BLOCK 4096
+#define SQ_MAXL 256
+/* vfpclassps categories: QNaN | +inf | -inf | SNaN */
+#define SQ_CLASS_NONFINITE 0x99
+
+typedef const unsigned char *sq_cb;
+typedef unsigned char *sq_b;
+
+static const size_t sq_esize[SQ_CODE_NTYPES] = {1, 1, 2, 2, 4};
+
+SQ_AI __m512 ldf(sq_cb p) { return _mm512_loadu_ps((const void *)p); }
+SQ_AI void stf(sq_b p, __m512 v) { _mm512_storeu_ps((void *)p, v); }
+SQ_AI __m512 ldf_m(sq_cb p, __mmask16 k) { return _mm512_maskz_loadu_ps(k, (const void *)p); }
+SQ_AI void stf_m(sq_b p, __mmask16 k, __m512 v) { _mm512_mask_storeu_ps((void *)p, k, v); }
+SQ_AI __mmask16 mask16(size_t rem) {
+  return rem >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << rem) - 1u);
+}
+
+/* ---- min / max ---------------------------------------------------------- */
+
+static size_t first_nonfinite(sq_cb p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((sq_load_u32(p + 4 * i) & 0x7f800000u) == 0x7f800000u) return i;
+  return n;
+}
+
+static float first_zero(sq_cb p, size_t n) {
+  for (size_t i = 0; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    __mmask16 z = _mm512_mask_cmp_ps_mask(k, ldf_m(p + 4 * i, k),
+                                          _mm512_setzero_ps(), _CMP_EQ_OQ);
+    if (z) return sq_load_f32(p + 4 * (i + (size_t)__builtin_ctz((unsigned)z)));
+  }
+  return 0.0f;
+}
+
+/* See x86_avx2.c: lanes hold the first occurrence of their extreme; only a
+** zero extreme held with both signs needs the first zero of the data. */
+static float pick_extreme(const float *lanes, size_t nl, int is_max, sq_cb p,
+                          size_t n) {
+  float v = lanes[0];
+  for (size_t k = 1; k < nl; k++)
+    if (is_max ? lanes[k] > v : lanes[k] < v) v = lanes[k];
+  if (v != 0.0f) return v;
+  uint32_t b0 = 0, u;
+  int seen = 0;
+  for (size_t k = 0; k < nl; k++) {
+    if (lanes[k] != 0.0f) continue;
+    memcpy(&u, &lanes[k], 4);
+    if (!seen) {
+      b0 = u;
+      seen = 1;
+    } else if (u != b0) {
+      return first_zero(p, n);
+    }
+  }
+  memcpy(&v, &b0, 4);
+  return v;
+}
+
+static size_t minmax_avx512(const void *x, size_t n, float *mn, float *mx) {
+  sq_cb p = x;
+  if (n == 0) return 0;
+  if (_mm_getcsr() & 0x40) return sq_kernels_scalar.minmax(x, n, mn, mx);
+  size_t nv = n & ~(size_t)15;
+  float lo, hi;
+  if (nv) {
+    __m512 a0 = _mm512_set1_ps(sq_load_f32(p)), a1 = a0, a2 = a0, a3 = a0;
+    __m512 b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    const __m512 ninf = _mm512_set1_ps(-__builtin_inff());
+    const __m512 pinf = _mm512_set1_ps(__builtin_inff());
+    for (size_t blk = 0; blk < nv; blk += SQ_MM_BLOCK) {
+      size_t end = nv - blk > SQ_MM_BLOCK ? blk + SQ_MM_BLOCK : nv, i = blk;
+      __mmask16 bad = 0;
+      for (; i + 64 <= end; i += 64) {
+        sq_cb s = p + 4 * i;
+        __m512 x0 = ldf(s), x1 = ldf(s + 64), x2 = ldf(s + 128), x3 = ldf(s + 192);
+        a0 = _mm512_min_ps(x0, a0);
+        a1 = _mm512_min_ps(x1, a1);
+        a2 = _mm512_min_ps(x2, a2);
+        a3 = _mm512_min_ps(x3, a3);
+        b0 = _mm512_max_ps(x0, b0);
+        b1 = _mm512_max_ps(x1, b1);
+        b2 = _mm512_max_ps(x2, b2);
+        b3 = _mm512_max_ps(x3, b3);
+        bad |= (__mmask16)(_mm512_cmp_ps_mask(x0, x1, _CMP_UNORD_Q) |
+                           _mm512_cmp_ps_mask(x2, x3, _CMP_UNORD_Q));
+      }
+      for (; i < end; i += 16) {
+        __m512 v = ldf(p + 4 * i);
+        a0 = _mm512_min_ps(v, a0);
+        b0 = _mm512_max_ps(v, b0);
+        bad |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+      }
+      __m512 l = _mm512_min_ps(_mm512_min_ps(a0, a1), _mm512_min_ps(a2, a3));
+      __m512 h = _mm512_max_ps(_mm512_max_ps(b0, b1), _mm512_max_ps(b2, b3));
+      bad |= (__mmask16)(_mm512_cmp_ps_mask(l, ninf, _CMP_EQ_OQ) |
+                         _mm512_cmp_ps_mask(h, pinf, _CMP_EQ_OQ));
+      if (bad) return blk + first_nonfinite(p + 4 * blk, end - blk);
+    }
+    float la[64], ha[64];
+    _mm512_storeu_ps(la, a0);
+    _mm512_storeu_ps(la + 16, a1);
+    _mm512_storeu_ps(la + 32, a2);
+    _mm512_storeu_ps(la + 48, a3);
+    _mm512_storeu_ps(ha, b0);
+    _mm512_storeu_ps(ha + 16, b1);
+    _mm512_storeu_ps(ha + 32, b2);
+    _mm512_storeu_ps(ha + 48, b3);
+    lo = pick_extreme(la, 64, 0, p, nv);
+    hi = pick_extreme(ha, 64, 1, p, nv);
+  } else {
+    lo = hi = sq_load_f32(p);
+  }
+  for (size_t i = nv; i < n; i++) {
+    uint32_t u = sq_load_u32(p + 4 * i);
+    if ((u & 0x7f800000u) == 0x7f800000u) return i;
+    float v;
+    memcpy(&v, &u, 4);
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  *mn = lo;
+  *mx = hi;
+  return n;
+}
+
+static size_t minmax_interleaved_avx512(const void *x, size_t rows,
+                                        size_t channels, float *mn, float *mx) {
+  sq_cb p = x;
+  if (channels < 8 || (_mm_getcsr() & 0x40))
+    return sq_kernels_scalar.minmax_interleaved(x, rows, channels, mn, mx);
+  for (size_t r = 0; r < rows; r++) {
+    sq_cb row = p + 4 * r * channels;
+    size_t c = 0;
+    for (; c < channels; c += 16) {
+      __mmask16 k = mask16(channels - c);
+      __m512 v = ldf_m(row + 4 * c, k);
+      if (_mm512_mask_fpclass_ps_mask(k, v, SQ_CLASS_NONFINITE)) break;
+      stf_m((sq_b)(mn + c), k, _mm512_min_ps(v, ldf_m((sq_cb)(mn + c), k)));
+      stf_m((sq_b)(mx + c), k, _mm512_max_ps(v, ldf_m((sq_cb)(mx + c), k)));
+    }
+    if (c < channels) {
+      size_t k = sq_kernels_scalar.minmax_interleaved(row + 4 * c, 1,
+                                                      channels - c, mn + c,
+                                                      mx + c);
+      if (k < channels - c) return r * channels + c + k;
+    }
+  }
+  return rows * channels;
+}
+
+/* ---- quantize ------------------------------------------------------------ */
+
+SQ_AI __m512 scale_y(__m512 v, __m512 m, int divide) {
+  return divide ? _mm512_div_ps(v, m) : _mm512_mul_ps(v, m);
+}
+
+SQ_AI __m512i code_small(__m512 v, __m512 m, __m512 lo, __m512 hi, __m512i zp,
+                         int divide) {
+  __m512 y = scale_y(v, m, divide);
+  y = _mm512_max_ps(lo, y);
+  y = _mm512_min_ps(hi, y);
+  return _mm512_add_epi32(_mm512_cvt_roundps_epi32(y, SQ_RNE), zp);
+}
+
+SQ_AI __m256i code_i32_half(__m256 r, __m512d zpd, __m512d qmin, __m512d qmax) {
+  __m512d d = _mm512_add_pd(_mm512_cvtps_pd(r), zpd);
+  d = _mm512_max_pd(qmin, d);
+  d = _mm512_min_pd(qmax, d);
+  return _mm512_cvttpd_epi32(d);
+}
+SQ_AI __m512i code_i32(__m512 v, __m512 m, __m512d zlo, __m512d zhi,
+                       __m512d qmin, __m512d qmax, int divide) {
+  __m512 r = _mm512_roundscale_ps(scale_y(v, m, divide), SQ_RNE);
+  __m256i l = code_i32_half(_mm512_castps512_ps256(r), zlo, qmin, qmax);
+  __m256i h = code_i32_half(_mm512_extractf32x8_ps(r, 1), zhi, qmin, qmax);
+  return _mm512_inserti64x4(_mm512_castsi256_si512(l), h, 1);
+}
+
+/* Store 16 codes (the lanes of k) of the given width, truncating. */
+SQ_AI void st_codes(sq_b d, __mmask16 k, __m512i c, int bits) {
+  if (k == 0xffff) {
+    if (bits == 8) _mm_storeu_si128((__m128i *)(void *)d, _mm512_cvtepi32_epi8(c));
+    else if (bits == 16) _mm256_storeu_si256((__m256i *)(void *)d, _mm512_cvtepi32_epi16(c));
+    else _mm512_storeu_si512((void *)d, c);
+  } else {
+    if (bits == 8) _mm512_mask_cvtepi32_storeu_epi8((void *)d, k, c);
+    else if (bits == 16) _mm512_mask_cvtepi32_storeu_epi16((void *)d, k, c);
+    else _mm512_mask_storeu_epi32((void *)d, k, c);
+  }
+}
+
+SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
+                    int bits, int divide) {
+  const size_t es = (size_t)bits / 8;
+  const __m512 m = _mm512_set1_ps(divide ? p->scale : p->inv);
+  const __m512 lo = _mm512_set1_ps(p->lo), hi = _mm512_set1_ps(p->hi);
+  const __m512i zp = _mm512_set1_epi32(p->zp);
+  const __m512d zpd = _mm512_set1_pd((double)p->zp);
+  const __m512d qmin = _mm512_set1_pd((double)p->qmin);
+  const __m512d qmax = _mm512_set1_pd((double)p->qmax);
+#define SQ_CODE(v)                                                            \
+  (bits == 32 ? code_i32(v, m, zpd, zpd, qmin, qmax, divide)                  \
+              : code_small(v, m, lo, hi, zp, divide))
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    sq_cb s = src + 4 * i;
+    __m512 x0 = ldf(s), x1 = ldf(s + 64), x2 = ldf(s + 128), x3 = ldf(s + 192);
+    if (_mm512_cmp_ps_mask(x0, x1, _CMP_UNORD_Q) |
+        _mm512_cmp_ps_mask(x2, x3, _CMP_UNORD_Q))
+      break;
+    sq_b d = dst + es * i;
+    st_codes(d, 0xffff, SQ_CODE(x0), bits);
+    st_codes(d + 16 * es, 0xffff, SQ_CODE(x1), bits);
+    st_codes(d + 32 * es, 0xffff, SQ_CODE(x2), bits);
+    st_codes(d + 48 * es, 0xffff, SQ_CODE(x3), bits);
+  }
+  for (; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    __m512 v = ldf_m(src + 4 * i, k);           /* masked-off lanes are 0 */
+    __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    __m512i c = SQ_CODE(v);
+    if (nan) {
+      unsigned j = (unsigned)__builtin_ctz((unsigned)nan);
+      st_codes(dst + es * i, (__mmask16)((1u << j) - 1u), c, bits);
+      return i + j;
+    }
+    st_codes(dst + es * i, k, c, bits);
+  }
+#undef SQ_CODE
+  return n;
+}
+
+static size_t quantize_i8_avx512(const void *x, size_t n, const sq_qparams *p,
+                                 void *q) {
+  return p->divide ? q_body(x, n, p, q, 8, 1) : q_body(x, n, p, q, 8, 0);
+}
+static size_t quantize_i16_avx512(const void *x, size_t n, const sq_qparams *p,
+                                  void *q) {
+  return p->divide ? q_body(x, n, p, q, 16, 1) : q_body(x, n, p, q, 16, 0);
+}
+static size_t quantize_i32_avx512(const void *x, size_t n, const sq_qparams *p,
+                                  void *q) {
+  return p->divide ? q_body(x, n, p, q, 32, 1) : q_body(x, n, p, q, 32, 0);
+}
+
+/* ---- interleaved (per-channel, last axis) -------------------------------- */
+
+#define SQ_NEED_SCALE 1
+#define SQ_NEED_INV 2
+#define SQ_NEED_LOHI 4
+#define SQ_NEED_ZP 8
+
+/* See x86_avx2.c: g rows of a small channel count viewed as one row of
+** L = g*channels channels, L a multiple of 16, parameters repeated. */
+typedef struct sq_wide {
+  float scale[SQ_MAXL], inv[SQ_MAXL], lo[SQ_MAXL], hi[SQ_MAXL];
+  int32_t zp[SQ_MAXL];
+  sq_channel_params p;
+  size_t g;
+} sq_wide;
+
+static int sq_widen(const sq_channel_params *p, size_t rows, int need,
+                    sq_wide *w) {
+  size_t ch = p->channels, g = 16;
+  if (ch == 0 || ch % 16 == 0) return 0;
+  while (ch % 2 == 0 && g > 1) {
+    ch /= 2;
+    g /= 2;
+  }
+  ch = p->channels;
+  if (ch * g > SQ_MAXL || rows < g) return 0;
+  w->g = g;
+  w->p = *p;
+  w->p.channels = ch * g;
+  w->p.scale = (need & SQ_NEED_SCALE) ? w->scale : NULL;
+  w->p.inv = (need & SQ_NEED_INV) ? w->inv : NULL;
+  w->p.lo = (need & SQ_NEED_LOHI) ? w->lo : NULL;
+  w->p.hi = (need & SQ_NEED_LOHI) ? w->hi : NULL;
+  w->p.zp = (need & SQ_NEED_ZP) ? w->zp : NULL;
+  for (size_t j = 0; j < ch * g; j++) {
+    size_t c = j % ch;
+    if (need & SQ_NEED_SCALE) w->scale[j] = p->scale[c];
+    if (need & SQ_NEED_INV) w->inv[j] = p->inv[c];
+    if (need & SQ_NEED_LOHI) {
+      w->lo[j] = p->lo[c];
+      w->hi[j] = p->hi[c];
+    }
+    if (need & SQ_NEED_ZP) w->zp[j] = p->zp[c];
+  }
+  return 1;
+}
+
+SQ_AI __m512i code_il(__m512 v, const sq_channel_params *p, const float *pm,
+                      size_t c, __mmask16 k, int bits, int divide) {
+  /* masked-off lanes divide by 1, not 0: no spurious invalid flag */
+  __m512 m = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), k, (const void *)(pm + c));
+  __m512i z = _mm512_maskz_loadu_epi32(k, (const void *)(p->zp + c));
+  if (bits == 32) {
+    __m512d zlo = _mm512_cvtepi32_pd(_mm512_castsi512_si256(z));
+    __m512d zhi = _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(z, 1));
+    return code_i32(v, m, zlo, zhi, _mm512_set1_pd((double)p->qmin),
+                    _mm512_set1_pd((double)p->qmax), divide);
+  }
+  return code_small(v, m, ldf_m((sq_cb)(p->lo + c), k),
+                    ldf_m((sq_cb)(p->hi + c), k), z, divide);
+}
+
+SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
+                     sq_b dst, int bits, int divide) {
+  const size_t es = (size_t)bits / 8, ch = p->channels;
+  const float *pm = divide ? p->scale : p->inv;
+  for (size_t r = 0; r < rows; r++) {
+    sq_cb s = src + 4 * r * ch;
+    sq_b d = dst + es * r * ch;
+    for (size_t c = 0; c < ch; c += 16) {
+      __mmask16 k = mask16(ch - c);
+      __m512 v = ldf_m(s + 4 * c, k);
+      __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+      __m512i code = code_il(v, p, pm, c, k, bits, divide);
+      if (nan) {
+        unsigned j = (unsigned)__builtin_ctz((unsigned)nan);
+        st_codes(d + es * c, (__mmask16)((1u << j) - 1u), code, bits);
+        return r * ch + c + j;
+      }
+      st_codes(d + es * c, k, code, bits);
+    }
+  }
+  return rows * ch;
+}
+
+static size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
+                     sq_b dst, int bits) {
+  return p->divide ? qi_body(src, rows, p, dst, bits, 1)
+                   : qi_body(src, rows, p, dst, bits, 0);
+}
+
+static size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
+                       void *q, int bits) {
+  sq_cb src = x;
+  sq_b dst = q;
+  const size_t es = (size_t)bits / 8, ch = p->channels;
+  sq_wide w;
+  int need = (p->divide ? SQ_NEED_SCALE : SQ_NEED_INV) | SQ_NEED_ZP |
+             (bits == 32 ? 0 : SQ_NEED_LOHI);
+  if (sq_widen(p, rows, need, &w)) {
+    size_t vr = rows / w.g, done = vr * w.g;
+    size_t k = qi_run(src, vr, &w.p, dst, bits);
+    if (k < vr * w.p.channels) return k;
+    if (done == rows) return rows * ch;
+    return done * ch + qi_run(src + 4 * done * ch, rows - done, p,
+                              dst + es * done * ch, bits);
+  }
+  return qi_run(src, rows, p, dst, bits);
+}
+
+static size_t quantize_i8_il_avx512(const void *x, size_t rows,
+                                    const sq_channel_params *p, void *q) {
+  return qi_entry(x, rows, p, q, 8);
+}
+static size_t quantize_i16_il_avx512(const void *x, size_t rows,
+                                     const sq_channel_params *p, void *q) {
+  return qi_entry(x, rows, p, q, 16);
+}
+static size_t quantize_i32_il_avx512(const void *x, size_t rows,
+                                     const sq_channel_params *p, void *q) {
+  return qi_entry(x, rows, p, q, 32);
+}
+
+/* ---- dequantize ---------------------------------------------------------- */
+
+static int zp_small_ok(int32_t zp) {
+  return zp >= INT32_MIN + 65536 && zp <= INT32_MAX - 65536;
+}
+
+/* Sixteen codes of type t at element i (lanes of k), as int32. */
+SQ_AI __m512i ld_codes(sq_cb q, size_t i, __mmask16 k, sq_code_type t) {
+  const void *a = q + sq_esize[t] * i;
+  int full = k == 0xffff;
+  switch (t) {
+    case SQ_CODE_I8:
+      return _mm512_cvtepi8_epi32(full ? _mm_loadu_si128((const __m128i *)a)
+                                       : _mm_maskz_loadu_epi8(k, a));
+    case SQ_CODE_U8:
+      return _mm512_cvtepu8_epi32(full ? _mm_loadu_si128((const __m128i *)a)
+                                       : _mm_maskz_loadu_epi8(k, a));
+    case SQ_CODE_I16:
+      return _mm512_cvtepi16_epi32(full ? _mm256_loadu_si256((const __m256i *)a)
+                                        : _mm256_maskz_loadu_epi16(k, a));
+    case SQ_CODE_U16:
+      return _mm512_cvtepu16_epi32(full ? _mm256_loadu_si256((const __m256i *)a)
+                                        : _mm256_maskz_loadu_epi16(k, a));
+    default:
+      return full ? _mm512_loadu_si512(a) : _mm512_maskz_loadu_epi32(k, a);
+  }
+}
+
+SQ_AI __m512 dq_conv(__m512i v, __m512i zp, sq_code_type t) {
+  if (t != SQ_CODE_I32) return _mm512_cvtepi32_ps(_mm512_sub_epi32(v, zp));
+  __m512d l = _mm512_sub_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(v)),
+                            _mm512_cvtepi32_pd(_mm512_castsi512_si256(zp)));
+  __m512d h = _mm512_sub_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(v, 1)),
+                            _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(zp, 1)));
+  return _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(l)),
+                            _mm512_cvtpd_ps(h), 1);
+}
+
+SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
+                   sq_code_type t) {
+  if (t != SQ_CODE_I32 && !zp_small_ok(zp)) {
+    sq_kernels_scalar.dequantize[t](q, n, scale, zp, y);
+    return;
+  }
+  const __m512 s = _mm512_set1_ps(scale);
+  const __m512i z = _mm512_set1_epi32(zp);
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    __m512 f0 = dq_conv(ld_codes(q, i, 0xffff, t), z, t);
+    __m512 f1 = dq_conv(ld_codes(q, i + 16, 0xffff, t), z, t);
+    __m512 f2 = dq_conv(ld_codes(q, i + 32, 0xffff, t), z, t);
+    __m512 f3 = dq_conv(ld_codes(q, i + 48, 0xffff, t), z, t);
+    stf(y + 4 * i, _mm512_mul_ps(f0, s));
+    stf(y + 4 * i + 64, _mm512_mul_ps(f1, s));
+    stf(y + 4 * i + 128, _mm512_mul_ps(f2, s));
+    stf(y + 4 * i + 192, _mm512_mul_ps(f3, s));
+  }
+  for (; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    stf_m(y + 4 * i, k, _mm512_mul_ps(dq_conv(ld_codes(q, i, k, t), z, t), s));
+  }
+}
+
+static void dequantize_i8_avx512(const void *q, size_t n, float scale,
+                                 int32_t zp, void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_I8);
+}
+static void dequantize_u8_avx512(const void *q, size_t n, float scale,
+                                 int32_t zp, void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_U8);
+}
+static void dequantize_i16_avx512(const void *q, size_t n, float scale,
+                                  int32_t zp, void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_I16);
+}
+static void dequantize_u16_avx512(const void *q, size_t n, float scale,
+                                  int32_t zp, void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_U16);
+}
+static void dequantize_i32_avx512(const void *q, size_t n, float scale,
+                                  int32_t zp, void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_I32);
+}
+
+SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
+                    sq_code_type t) {
+  const size_t es = sq_esize[t], ch = p->channels;
+  int ok = 1;
+  for (size_t c = 0; t != SQ_CODE_I32 && c < ch; c++)
+    if (!zp_small_ok(p->zp[c])) ok = 0;
+  if (!ok) {
+    sq_kernels_scalar.dequantize_interleaved[t](q, rows, p, y);
+    return;
+  }
+  for (size_t r = 0; r < rows; r++) {
+    sq_cb qr = q + es * r * ch;
+    sq_b yr = y + 4 * r * ch;
+    for (size_t c = 0; c < ch; c += 16) {
+      __mmask16 k = mask16(ch - c);
+      __m512i z = _mm512_maskz_loadu_epi32(k, (const void *)(p->zp + c));
+      __m512 f = dq_conv(ld_codes(qr, c, k, t), z, t);
+      stf_m(yr + 4 * c, k, _mm512_mul_ps(f, ldf_m((sq_cb)(p->scale + c), k)));
+    }
+  }
+}
+
+static void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
+                      void *y, sq_code_type t) {
+  sq_cb src = q;
+  sq_b dst = y;
+  sq_wide w;
+  if (sq_widen(p, rows, SQ_NEED_SCALE | SQ_NEED_ZP, &w)) {
+    size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;
+    dqi_body(src, vr, &w.p, dst, t);
+    if (done < rows)
+      dqi_body(src + sq_esize[t] * done * ch, rows - done, p,
+               dst + 4 * done * ch, t);
+    return;
+  }
+  dqi_body(src, rows, p, dst, t);
+}
+
+static void dequantize_i8_il_avx512(const void *q, size_t rows,
+                                    const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_I8);
+}
+static void dequantize_u8_il_avx512(const void *q, size_t rows,
+                                    const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_U8);
+}
+static void dequantize_i16_il_avx512(const void *q, size_t rows,
+                                     const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_I16);
+}
+static void dequantize_u16_il_avx512(const void *q, size_t rows,
+                                     const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_U16);
+}
+static void dequantize_i32_il_avx512(const void *q, size_t rows,
+                                     const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_I32);
+}
+
+/* ---- 4-bit packing ------------------------------------------------------- */
+
+SQ_AI __mmask64 mask64(size_t rem) {
+  return rem >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << rem) - 1);
+}
+
+static void pack4_avx512(const void *codes, size_t n, void *packed) {
+  sq_cb c = codes;
+  sq_b d = packed;
+  const __m512i lowm = _mm512_set1_epi8(0x0f);
+  for (size_t i = 0; i < n; i += 64) {
+    size_t rem = n - i;
+    __m512i v = rem >= 64 ? _mm512_loadu_si512((const void *)(c + i))
+                          : _mm512_maskz_loadu_epi8(mask64(rem), c + i);
+    __m512i w = _mm512_and_si512(v, lowm);
+    w = _mm512_or_si512(w, _mm512_srli_epi16(w, 4));
+    if (rem >= 64) {
+      _mm256_storeu_si256((__m256i *)(void *)(d + i / 2), _mm512_cvtepi16_epi8(w));
+    } else {           /* an odd count leaves 0 in the last high nibble */
+      size_t nb = (rem + 1) / 2;
+      _mm512_mask_cvtepi16_storeu_epi8(d + i / 2, (__mmask32)(((uint64_t)1 << nb) - 1), w);
+    }
+  }
+}
+
+static void unpack4_avx512(const void *packed, size_t n, int is_signed,
+                           void *codes) {
+  sq_cb s = packed;
+  sq_b d = codes;
+  const __m512i lowm = _mm512_set1_epi16(0x0f), highm = _mm512_set1_epi16(0xf0);
+  const __m512i eight = _mm512_set1_epi8(8);
+  for (size_t i = 0; i < n; i += 64) {
+    size_t rem = n - i;
+    __m256i b;
+    if (rem >= 64) {
+      b = _mm256_loadu_si256((const __m256i *)(const void *)(s + i / 2));
+    } else {
+      size_t nb = (rem + 1) / 2;
+      b = _mm256_maskz_loadu_epi8((__mmask32)(((uint64_t)1 << nb) - 1), s + i / 2);
+    }
+    __m512i w = _mm512_cvtepu8_epi16(b);
+    /* each 16-bit lane: low nibble in its low byte, high nibble in its high */
+    w = _mm512_or_si512(_mm512_and_si512(w, lowm),
+                        _mm512_slli_epi16(_mm512_and_si512(w, highm), 4));
+    if (is_signed) w = _mm512_sub_epi8(_mm512_xor_si512(w, eight), eight);
+    if (rem >= 64) _mm512_storeu_si512((void *)(d + i), w);
+    else _mm512_mask_storeu_epi8(d + i, mask64(rem), w);
+  }
+}
+
+/* ---- half formats -------------------------------------------------------- */
+
+static void f16_to_f32_avx512(const void *h, size_t n, void *f) {
+  sq_cb s = h;
+  sq_b d = f;
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + 2 * i));
+    __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + 2 * i + 32));
+    __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(s + 2 * i + 64));
+    __m256i e = _mm256_loadu_si256((const __m256i *)(const void *)(s + 2 * i + 96));
+    stf(d + 4 * i, _mm512_cvtph_ps(a));
+    stf(d + 4 * i + 64, _mm512_cvtph_ps(b));
+    stf(d + 4 * i + 128, _mm512_cvtph_ps(c));
+    stf(d + 4 * i + 192, _mm512_cvtph_ps(e));
+  }
+  for (; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    stf_m(d + 4 * i, k, _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(k, s + 2 * i)));
+  }
+}
+
+static void f32_to_f16_avx512(const void *f, size_t n, void *h) {
+  sq_cb s = f;
+  sq_b d = h;
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    __m256i a = _mm512_cvtps_ph(ldf(s + 4 * i), 0);
+    __m256i b = _mm512_cvtps_ph(ldf(s + 4 * i + 64), 0);
+    __m256i c = _mm512_cvtps_ph(ldf(s + 4 * i + 128), 0);
+    __m256i e = _mm512_cvtps_ph(ldf(s + 4 * i + 192), 0);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i), a);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i + 32), b);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i + 64), c);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i + 96), e);
+  }
+  for (; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    _mm256_mask_storeu_epi16(d + 2 * i, k, _mm512_cvtps_ph(ldf_m(s + 4 * i, k), 0));
+  }
+}
+
+SQ_AI __m512i bf16_widen(__m256i h) {
+  __m512i b = _mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16);
+  __m512i ax = _mm512_and_si512(b, _mm512_set1_epi32(0x7fffffff));
+  __mmask16 nan = _mm512_cmpgt_epi32_mask(ax, _mm512_set1_epi32(0x7f800000));
+  return _mm512_mask_or_epi32(b, nan, b, _mm512_set1_epi32(0x00400000));
+}
+
+static void bf16_to_f32_avx512(const void *h, size_t n, void *f) {
+  sq_cb s = h;
+  sq_b d = f;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m512i v = _mm512_loadu_si512((const void *)(s + 2 * i));
+    _mm512_storeu_si512((void *)(d + 4 * i), bf16_widen(_mm512_castsi512_si256(v)));
+    _mm512_storeu_si512((void *)(d + 4 * i + 64),
+                        bf16_widen(_mm512_extracti64x4_epi64(v, 1)));
+  }
+  for (; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    _mm512_mask_storeu_epi32(d + 4 * i, k,
+                             bf16_widen(_mm256_maskz_loadu_epi16(k, s + 2 * i)));
+  }
+}
+
+SQ_AI __m512i bf16_round(__m512i x) {
+  __m512i ax = _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff));
+  __mmask16 nan = _mm512_cmpgt_epi32_mask(ax, _mm512_set1_epi32(0x7f800000));
+  __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+  __m512i r = _mm512_add_epi32(x, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7fff)));
+  r = _mm512_srli_epi32(r, 16);
+  __m512i qn = _mm512_or_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(0x40));
+  return _mm512_mask_blend_epi32(nan, r, qn);
+}
+
+static void f32_to_bf16_avx512(const void *f, size_t n, void *h) {
+  sq_cb s = f;
+  sq_b d = h;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i a = _mm512_cvtepi32_epi16(bf16_round(_mm512_loadu_si512((const void *)(s + 4 * i))));
+    __m256i b = _mm512_cvtepi32_epi16(bf16_round(_mm512_loadu_si512((const void *)(s + 4 * i + 64))));
+    _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i), a);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i + 32), b);
+  }
+  for (; i < n; i += 16) {
+    __mmask16 k = mask16(n - i);
+    __m512i x = _mm512_maskz_loadu_epi32(k, s + 4 * i);
+    _mm512_mask_cvtepi32_storeu_epi16(d + 2 * i, k, bf16_round(x));
+  }
+}
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+
+const sq_kernels sq_kernels_avx512 = {
+  .name = "avx512",
+  .minmax = minmax_avx512,
+  .minmax_interleaved = minmax_interleaved_avx512,
+  .quantize = {quantize_i8_avx512, quantize_i8_avx512, quantize_i16_avx512,
+               quantize_i16_avx512, quantize_i32_avx512},
+  .quantize_interleaved = {quantize_i8_il_avx512, quantize_i8_il_avx512,
+                           quantize_i16_il_avx512, quantize_i16_il_avx512,
+                           quantize_i32_il_avx512},
+  .dequantize = {dequantize_i8_avx512, dequantize_u8_avx512,
+                 dequantize_i16_avx512, dequantize_u16_avx512,
+                 dequantize_i32_avx512},
+  .dequantize_interleaved = {dequantize_i8_il_avx512, dequantize_u8_il_avx512,
+                             dequantize_i16_il_avx512, dequantize_u16_il_avx512,
+                             dequantize_i32_il_avx512},
+  .pack4 = pack4_avx512,
+  .unpack4 = unpack4_avx512,
+  .f16_to_f32 = f16_to_f32_avx512,
+  .f32_to_f16 = f32_to_f16_avx512,
+  .bf16_to_f32 = bf16_to_f32_avx512,
+  .f32_to_bf16 = f32_to_bf16_avx512,
+};
+
+#else
+typedef int sq_unused_avx512;
+#endif

@@ -1,0 +1,210 @@
+/*
+** sql_observe.c: calibration aggregates (PyTorch observers over rows).
+**
+**   q_scale_agg(x [, dtype [, scheme [, options]]])            -> REAL
+**   q_zero_point_agg(x [, dtype [, scheme [, options]]])       -> INTEGER
+**   q_per_channel_scales_agg(x, shape, axis [, dtype [, scheme [, options]]])
+**   q_per_channel_zero_points_agg(x, shape, axis [, ...])
+**
+** Rules:
+**   1. x per row is a float tensor (BLOB or JSON) or, for the per-tensor
+**      aggregates, a plain number; rows whose x is NULL are skipped; no rows
+**      gives NULL;
+**   2. dtype, scheme, options (and shape, axis) are read from the first row;
+**   3. options: those of q_scale plus observer=minmax|moving_average and
+**      averaging_constant=C; moving_average sees rows in the order SQLite
+**      feeds them, so give the aggregate an ORDER BY (SQLite 3.44+) or use it
+**      as a window function with ORDER BY;
+**   4. as window functions they slide exactly for observer=minmax; the other
+**      observers and calibration methods refuse a sliding frame.
+*/
+#include <string.h>
+#include "sql.h"
+
+typedef struct sq_agg {
+  sq_observer *ob;
+  int ready;
+  int symmetric;
+  sq_range r;
+  sq_options o;
+  sq_layout l;              /* per-channel; per-tensor: 1 x 1 x n */
+  uint64_t count;           /* per-channel: elements per row */
+} sq_agg;
+
+enum { SQ_AGG_SCALE, SQ_AGG_ZERO_POINT };
+
+static int sq_is_per_channel(sqlite3_context *ctx) {
+  const sq_fn *fn = sqlite3_user_data(ctx);
+  return fn->name[2] == 'p';  /* q_per_channel_... */
+}
+
+static int sq_agg_setup(sq_agg *a, int per_channel, int argc,
+                        sqlite3_value **argv, sq_status *st) {
+  int first_opt = per_channel ? 3 : 1;
+  size_t channels = 1;
+  if (per_channel) {
+    sq_shape shape;
+    int64_t axis;
+    if (sq_shape_from_value(argv[1], &shape, st) ||
+        sq_arg_int(argv[2], "axis", &axis, st) ||
+        sq_layout_make(&shape, axis, &a->l, st))
+      return st->code ? st->code : sq_fail(st, "shape must not be NULL");
+    a->count = shape.count;
+    channels = a->l.channels;
+  }
+  const sq_dtype *dt = sq_arg_dtype(argc, argv, first_opt, 0, &sq_dtype_int8, st);
+  if (!dt || sq_arg_scheme(argc, argv, first_opt + 1, &a->symmetric, st) ||
+      sq_arg_options(argc, argv, first_opt + 2, SQ_OPTS_OBSERVE, &a->o, st) ||
+      sq_range_resolve(dt, &a->o, &a->r, st))
+    return st->code;
+  if (a->o.moving_average && a->o.method != SQ_METHOD_MINMAX)
+    return sq_fail(st, "observer=moving_average keeps no values, so method must "
+                       "be minmax");
+  a->ob = sq_observer_new(channels, a->o.moving_average, a->o.averaging_constant,
+                          a->o.method != SQ_METHOD_MINMAX, st);
+  if (!a->ob) return st->code;
+  a->ready = 1;
+  return SQ_OK;
+}
+
+static void sq_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  sq_status st;
+  const char *name = sq_begin(ctx, &st);
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  sq_agg *a = sqlite3_aggregate_context(ctx, sizeof *a);
+  if (!a) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  int per_channel = sq_is_per_channel(ctx);
+  sq_tensor x = {0};
+  float one, *mm = NULL;
+  int type = sqlite3_value_type(argv[0]);
+  if (!a->ready && sq_agg_setup(a, per_channel, argc, argv, &st)) goto done;
+  if (!per_channel && (type == SQLITE_INTEGER || type == SQLITE_FLOAT)) {
+    double d = sqlite3_value_double(argv[0]);
+    one = d > 3.4028234663852886e38 ? 3.4028235e38f * 2.0f
+        : d < -3.4028234663852886e38 ? -3.4028235e38f * 2.0f : (float)d;
+    x.data = &one;
+    x.n = 1;
+  } else if (sq_tensor_from_value(argv[0], "x", &x, &st)) {
+    goto done;
+  }
+  if (x.n == 0) {
+    sq_fail(&st, "x is an empty tensor");
+    goto done;
+  }
+  if (per_channel && x.n != a->count) {
+    sq_fail(&st, "shape holds %llu elements but x has %zu",
+            (unsigned long long)a->count, x.n);
+    goto done;
+  }
+  size_t C = per_channel ? a->l.channels : 1;
+  if (!(mm = sqlite3_malloc64((uint64_t)C * 8))) {
+    sq_nomem(&st);
+    goto done;
+  }
+  const sq_kernels *k = sq_kernels_active();
+  if (per_channel ? sq_channel_minmax(k, &x, &a->l, mm, mm + C, &st)
+                  : sq_tensor_minmax(k, x.data, x.n, 0, mm, mm + 1, &st))
+    goto done;
+  sq_observer_add(a->ob, mm, mm + C, &x, &st);
+done:
+  sqlite3_free(mm);
+  sq_tensor_free(&x);
+  if (st.code) sq_result_status(ctx, name, &st);
+}
+
+static void sq_agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  sq_status st;
+  const char *name = sq_begin(ctx, &st);
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  sq_agg *a = sqlite3_aggregate_context(ctx, sizeof *a);
+  if (!a || !a->ready) return;
+  if (sq_observer_remove(a->ob, &st)) sq_result_status(ctx, name, &st);
+}
+
+static void sq_agg_value(sqlite3_context *ctx) {
+  sq_status st;
+  const char *name = sq_begin(ctx, &st);
+  const sq_fn *fn = sqlite3_user_data(ctx);
+  sq_agg *a = sqlite3_aggregate_context(ctx, 0);
+  if (!a || !a->ready || sq_observer_rows(a->ob) == 0) return;
+  int per_channel = sq_is_per_channel(ctx);
+  size_t C = per_channel ? a->l.channels : 1;
+  int want_scale = fn->variant == SQ_AGG_SCALE;
+  float *mm = sqlite3_malloc64((uint64_t)C * 8);
+  unsigned char *out = NULL;
+  if (!mm) {
+    sq_nomem(&st);
+    goto done;
+  }
+  if (a->o.method != SQ_METHOD_MINMAX) {
+    sq_tensor all;
+    sq_observer_values(a->ob, &all);
+    if (per_channel) {
+      sq_layout l = a->l;
+      l.outer *= (size_t)(all.n / a->count);
+      sq_channel_ranges(sq_kernels_active(), &all, &l, &a->r, a->symmetric, &a->o,
+                        mm, mm + C, &st);
+    } else {
+      sq_calibrate(sq_kernels_active(), &all, 0, &a->r, a->symmetric, &a->o, mm,
+                   mm + 1, &st);
+    }
+  } else {
+    for (size_t c = 0; c < C; c++) sq_observer_range(a->ob, c, &mm[c], &mm[C + c]);
+  }
+  if (st.code) goto done;
+  if (per_channel && !(out = sq_alloc(&st, (uint64_t)C * 4))) goto done;
+  for (size_t c = 0; c < C; c++) {
+    float scale;
+    int32_t zp;
+    if (sq_choose_qparams(mm[c], mm[C + c], &a->r, a->symmetric, &scale, &zp, &st))
+      goto done;
+    if (!per_channel) {
+      if (want_scale) sqlite3_result_double(ctx, (double)scale);
+      else sqlite3_result_int64(ctx, zp);
+      goto done;
+    }
+    uint32_t bits;
+    if (want_scale) memcpy(&bits, &scale, 4);
+    else bits = (uint32_t)zp;
+    for (int b = 0; b < 4; b++) out[4 * c + b] = (unsigned char)(bits >> (8 * b));
+  }
+  sq_result_blob(ctx, out, (uint64_t)C * 4, &st);
+  out = NULL;
+done:
+  sqlite3_free(out);
+  sqlite3_free(mm);
+  if (st.code) sq_result_status(ctx, name, &st);
+}
+
+static void sq_agg_final(sqlite3_context *ctx) {
+  sq_agg_value(ctx);
+  sq_agg *a = sqlite3_aggregate_context(ctx, 0);
+  if (a) sq_observer_free(a->ob);
+}
+
+static const struct {
+  sq_fn fn;
+  int nmin, nmax;
+} sq_agg_defs[] = {
+  {{"q_scale_agg", SQ_AGG_SCALE}, 1, 4},
+  {{"q_zero_point_agg", SQ_AGG_ZERO_POINT}, 1, 4},
+  {{"q_per_channel_scales_agg", SQ_AGG_SCALE}, 3, 6},
+  {{"q_per_channel_zero_points_agg", SQ_AGG_ZERO_POINT}, 3, 6},
+};
+
+int sq_register_observer_functions(sqlite3 *db) {
+  const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+  for (size_t i = 0; i < sizeof sq_agg_defs / sizeof sq_agg_defs[0]; i++) {
+    for (int n = sq_agg_defs[i].nmin; n <= sq_agg_defs[i].nmax; n++) {
+      int rc = sqlite3_create_window_function(
+          db, sq_agg_defs[i].fn.name, n, flags, (void *)&sq_agg_defs[i].fn,
+          sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse, NULL);
+      if (rc != SQLITE_OK) return rc;
+    }
+  }
+  return SQLITE_OK;
+}
