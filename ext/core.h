@@ -287,4 +287,30 @@ int64_t sq_observer_rows(const sq_observer *ob);
 void sq_observer_range(sq_observer *ob, size_t channel, float *mn, float *mx);
 void sq_observer_values(const sq_observer *ob, sq_tensor *t);
 
+/* ---- per-block operations (ONNX blocked quantization) ---------------------------- */
+
+typedef struct sq_block_layout {
+  size_t outer, len, inner;  /* len: the axis dimension */
+  size_t block, nblocks;     /* block clipped to len; nblocks = ceil(len/block) */
+  size_t nparams;            /* outer * nblocks * inner */
+  int axis;
+} sq_block_layout;
+
+int sq_block_layout_make(const sq_shape *s, sqlite3_int64 axis,
+                         sqlite3_int64 block_size, sq_block_layout *b,
+                         sq_status *st);
+/* mn/mx hold nparams entries, in parameter order. */
+int sq_block_ranges(const sq_kernels *k, const sq_tensor *x,
+                    const sq_block_layout *b, const sq_range *r, int symmetric,
+                    const sq_options *o, float *mn, float *mx, sq_status *st);
+int sq_quantize_blocks(const sq_kernels *k, const sq_tensor *x,
+                       const sq_block_layout *b, const sq_range *r,
+                       const sq_channel_set *cs, void *codes, sq_status *st);
+int sq_dequantize_blocks(const sq_kernels *k, const void *codes,
+                         const sq_block_layout *b, const sq_dtype *dt,
+                         const sq_channel_set *cs, void *out, sq_status *st);
+int sq_fake_quantize_blocks(const sq_kernels *k, const sq_tensor *x,
+                            const sq_block_layout *b, const sq_range *r,
+                            const sq_channel_set *cs, void *out, sq_status *st);
+
 #endif

@@ -188,6 +188,12 @@ int sq_format_f32(float f, char *buf) {
     len = snprintf(tmp, sizeof tmp, "%.*g", prec, (double)f);
     if (strtof(tmp, NULL) == f) break;
   }
+  /* Whole numbers read better without an exponent when no longer: 50, not 5e1. */
+  if (strchr(tmp, 'e') && f < 1e16f && f > -1e16f && f == (float)(int64_t)f) {
+    char whole[32];
+    int wlen = snprintf(whole, sizeof whole, "%.0f", (double)f);
+    if (wlen <= len + 1) return (int)strlen(strcpy(buf, whole));
+  }
   /* Tidy the exponent: "1e-07" -> "1e-7", "1e+20" -> "1e20". */
   int o = 0;
   for (int i = 0; i < len; i++) {

@@ -41,10 +41,25 @@ int sq_arg_codes(sqlite3_value *v, const sq_dtype *dt, const void **data,
 int sq_codes_count(const sq_dtype *dt, size_t nbytes, int64_t count, size_t *n,
                    sq_status *st);
 
+/* Per-channel or per-block parameters: `count` scales (f32 blob or JSON) and
+** zero points (i32 blob or JSON), checked into cs.  `why` explains the count
+** in a mismatch message ("scales has 3 entries, expected 4 (<why>)"). */
+int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
+                     const char *expected, const sq_range *r, int divide,
+                     sq_tensor *scales, sq_tensor *zps, sq_channel_set *cs,
+                     sq_status *st);
+/* Chooses parameters for `count` ranges and returns the scales (f32 blob) or
+** zero points (i32 blob). */
+void sq_result_params(sqlite3_context *ctx, const float *mn, const float *mx,
+                      size_t count, const sq_range *r, int symmetric,
+                      int want_scale, sq_status *st);
+
 /* Registration of each file's functions. */
 int sq_register_tensor_functions(sqlite3 *db);
 int sq_register_per_tensor_functions(sqlite3 *db);
 int sq_register_per_channel_functions(sqlite3 *db);
+int sq_register_per_block_functions(sqlite3 *db);
+int sq_register_compare(sqlite3 *db);
 int sq_register_metric_functions(sqlite3 *db);
 int sq_register_observer_functions(sqlite3 *db);
 int sq_register_each(sqlite3 *db);

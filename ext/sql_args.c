@@ -177,3 +177,39 @@ int sq_register_table(sqlite3 *db, const sq_fn_def *defs, size_t count) {
   }
   return SQLITE_OK;
 }
+
+int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
+                     const char *expected, const sq_range *r, int divide,
+                     sq_tensor *scales, sq_tensor *zps, sq_channel_set *cs,
+                     sq_status *st) {
+  if (sq_tensor_from_value(vscales, "scales", scales, st) ||
+      sq_int32s_from_value(vzps, "zero_points", zps, st))
+    return st->code;
+  if (scales->n != count)
+    return sq_fail(st, "scales has %zu entries, expected %zu (%s)", scales->n,
+                   count, expected);
+  if (zps->n != count)
+    return sq_fail(st, "zero_points has %zu entries, expected %zu (%s)", zps->n,
+                   count, expected);
+  return sq_channel_set_make(scales->data, zps->data, count, r, divide, cs, st);
+}
+
+void sq_result_params(sqlite3_context *ctx, const float *mn, const float *mx,
+                      size_t count, const sq_range *r, int symmetric,
+                      int want_scale, sq_status *st) {
+  unsigned char *out = sq_alloc(st, (uint64_t)count * 4);
+  if (!out) return;
+  for (size_t c = 0; c < count; c++) {
+    float scale;
+    int32_t zp;
+    if (sq_choose_qparams(mn[c], mx[c], r, symmetric, &scale, &zp, st)) {
+      sqlite3_free(out);
+      return;
+    }
+    uint32_t bits;
+    if (want_scale) memcpy(&bits, &scale, 4);
+    else bits = (uint32_t)zp;
+    for (int b = 0; b < 4; b++) out[4 * c + b] = (unsigned char)(bits >> (8 * b));
+  }
+  sq_result_blob(ctx, out, (uint64_t)count * 4, st);
+}

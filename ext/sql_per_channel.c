@@ -35,17 +35,10 @@ static int sq_pc_tensor(sqlite3_value **argv, int ix, int ishape, int iaxis,
 static int sq_pc_params(sqlite3_value **argv, int is, int iz, const sq_layout *l,
                         const sq_range *r, int divide, sq_tensor *scales,
                         sq_tensor *zps, sq_channel_set *cs, sq_status *st) {
-  if (sq_tensor_from_value(argv[is], "scales", scales, st) ||
-      sq_int32s_from_value(argv[iz], "zero_points", zps, st))
-    return st->code;
-  if (scales->n != l->channels)
-    return sq_fail(st, "scales has %zu entries but shape[%d] is %zu",
-                   scales->n, l->axis, l->channels);
-  if (zps->n != l->channels)
-    return sq_fail(st, "zero_points has %zu entries but shape[%d] is %zu",
-                   zps->n, l->axis, l->channels);
-  return sq_channel_set_make(scales->data, zps->data, l->channels, r, divide,
-                             cs, st);
+  char expected[48];
+  sqlite3_snprintf(sizeof expected, expected, "shape[%d]", l->axis);
+  return sq_arg_param_set(argv[is], argv[iz], l->channels, expected, r, divide,
+                          scales, zps, cs, st);
 }
 
 enum { SQ_WANT_SCALES, SQ_WANT_ZERO_POINTS };
@@ -63,7 +56,6 @@ static void sq_pc_qparams_func(sqlite3_context *ctx, int argc,
   sq_range r;
   int symmetric;
   float *mm = NULL;
-  unsigned char *out = NULL;
   if (sq_pc_tensor(argv, 0, 1, 2, &x, &shape, &l, &st)) goto done;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, 3, 0, &sq_dtype_int8, &st);
   if (!dt || sq_arg_scheme(argc, argv, 4, &symmetric, &st) ||
@@ -74,25 +66,12 @@ static void sq_pc_qparams_func(sqlite3_context *ctx, int argc,
     sq_nomem(&st);
     goto done;
   }
-  if (!(out = sq_alloc(&st, (uint64_t)l.channels * 4)) ||
-      sq_channel_ranges(sq_kernels_active(), &x, &l, &r, symmetric, &o, mm,
+  if (sq_channel_ranges(sq_kernels_active(), &x, &l, &r, symmetric, &o, mm,
                         mm + l.channels, &st))
     goto done;
-  for (size_t c = 0; c < l.channels; c++) {
-    float scale;
-    int32_t zp;
-    if (sq_choose_qparams(mm[c], mm[l.channels + c], &r, symmetric, &scale, &zp,
-                          &st))
-      goto done;
-    uint32_t bits;
-    if (fn->variant == SQ_WANT_SCALES) memcpy(&bits, &scale, 4);
-    else bits = (uint32_t)zp;
-    for (int b = 0; b < 4; b++) out[4 * c + b] = (unsigned char)(bits >> (8 * b));
-  }
-  sq_result_blob(ctx, out, (uint64_t)l.channels * 4, &st);
-  out = NULL;
+  sq_result_params(ctx, mm, mm + l.channels, l.channels, &r, symmetric,
+                   fn->variant == SQ_WANT_SCALES, &st);
 done:
-  sqlite3_free(out);
   sqlite3_free(mm);
   sq_tensor_free(&x);
   if (st.code) sq_result_status(ctx, name, &st);

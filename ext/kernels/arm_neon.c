@@ -1,0 +1,811 @@
+/*
+** arm_neon.c: the aarch64 AdvSIMD kernel path (sq_kernels_neon), little-endian
+** only (dispatch.c uses scalar on big-endian aarch64).
+**
+** Same contract as the x86 paths: exactly scalar's bytes and return values.
+** What is particular to NEON:
+**   1. quantize rounds with FCVTNS (vcvtnq_s32_f32: nearest, ties to even,
+**      whatever FPCR says) and narrows with XTN, which truncates like scalar's
+**      c & 0xff; 32-bit codes round with FRINTN and clamp in double;
+**   2. minmax accumulates with FMIN/FMAX, which propagate NaN (so non-finite
+**      values show up in the accumulators, checked once per block) and order
+**      -0 below +0: a zero extreme is therefore settled from the lanes only
+**      when they prove every zero of the data has one sign, else by finding
+**      the first zero.  With FPCR.FZ/FIZ/AH set FMIN/FMAX would differ from
+**      scalar's compares (flushed or reordered operands), so those modes use
+**      scalar; minmax_interleaved uses compare + select, which follows the
+**      same FPCR rules as scalar's compares;
+**   3. f16 uses FCVTL/FCVTN only when FPCR is in its default state (round to
+**      nearest, no flush, IEEE half format, NaN propagation); otherwise an
+**      integer conversion that equals scalar's, so results never depend on
+**      the rounding mode (SPEC 5, rule 3).  bf16 is always integer;
+**   4. no masked loads: tails (under 4 or 16 elements) go to the scalar
+**      table on offset pointers.
+*/
+#include "kernels_internal.h"
+
+#if defined(__aarch64__) && !defined(SQ_SCALAR_ONLY) && !SQ_BIG_ENDIAN
+
+#include <arm_neon.h>
+
+#define SQ_AI static inline __attribute__((always_inline))
+#define SQ_MM_BLOCK 4096
+#define SQ_MAXL 256
+
+/* FPCR bits that change what FCVT, FMIN and FMAX return: AHP (26), DN (25),
+** FZ (24), RMode (23:22), FZ16 (19), AH (1), FIZ (0). */
+#define SQ_FPCR_CVT ((1u << 26) | (1u << 25) | (1u << 24) | (3u << 22) | \
+                     (1u << 19) | (1u << 1) | 1u)
+#define SQ_FPCR_MINMAX ((1u << 24) | (1u << 1) | 1u)
+
+typedef const unsigned char *sq_cb;
+typedef unsigned char *sq_b;
+
+static const size_t sq_esize[SQ_CODE_NTYPES] = {1, 1, 2, 2, 4};
+
+static inline uint64_t sq_fpcr(void) {
+  uint64_t v;
+  __asm__ __volatile__("mrs %0, fpcr" : "=r"(v));
+  return v;
+}
+
+SQ_AI float32x4_t ldf(sq_cb p) { return vreinterpretq_f32_u8(vld1q_u8(p)); }
+SQ_AI void stf(sq_b p, float32x4_t v) { vst1q_u8(p, vreinterpretq_u8_f32(v)); }
+SQ_AI uint32x4_t ldu(sq_cb p) { return vreinterpretq_u32_u8(vld1q_u8(p)); }
+SQ_AI void stu(sq_b p, uint32x4_t v) { vst1q_u8(p, vreinterpretq_u8_u32(v)); }
+
+/* ---- min / max ---------------------------------------------------------- */
+
+static size_t first_nonfinite(sq_cb p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((sq_load_u32(p + 4 * i) & 0x7f800000u) == 0x7f800000u) return i;
+  return n;
+}
+
+static float first_zero(sq_cb p, size_t n) {
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    if (vmaxvq_u32(vceqzq_f32(ldf(p + 4 * i)))) break;
+  }
+  for (; i < n; i++) {
+    float v = sq_load_f32(p + 4 * i);
+    if (v == 0.0f) return v;
+  }
+  return 0.0f;
+}
+
+/* FMIN makes a lane -0 if any zero it saw was -0, FMAX makes it +0 if any was
+** +0.  So a zero minimum is +0 for sure only when no zero lane is -0, a zero
+** maximum -0 only when no zero lane is +0; otherwise scalar's answer (the
+** first occurrence) is the first zero of the data. */
+static float pick_extreme(const float *lanes, size_t nl, int is_max, sq_cb p,
+                          size_t n) {
+  float v = lanes[0];
+  for (size_t k = 1; k < nl; k++)
+    if (is_max ? lanes[k] > v : lanes[k] < v) v = lanes[k];
+  if (v != 0.0f) return v;
+  for (size_t k = 0; k < nl; k++) {
+    uint32_t u;
+    memcpy(&u, &lanes[k], 4);
+    if (lanes[k] == 0.0f && (u >> 31) == (is_max ? 0u : 1u))
+      return first_zero(p, n);
+  }
+  return is_max ? -0.0f : 0.0f;
+}
+
+static size_t minmax_neon(const void *x, size_t n, float *mn, float *mx) {
+  sq_cb p = x;
+  if (n == 0) return 0;
+  if (sq_fpcr() & SQ_FPCR_MINMAX) return sq_kernels_scalar.minmax(x, n, mn, mx);
+  size_t nv = n & ~(size_t)15;
+  float lo, hi;
+  if (nv) {
+    float32x4_t a0 = vdupq_n_f32(sq_load_f32(p)), a1 = a0, a2 = a0, a3 = a0;
+    float32x4_t b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    const float32x4_t ninf = vdupq_n_f32(-__builtin_inff());
+    const float32x4_t pinf = vdupq_n_f32(__builtin_inff());
+    for (size_t blk = 0; blk < nv; blk += SQ_MM_BLOCK) {
+      size_t end = nv - blk > SQ_MM_BLOCK ? blk + SQ_MM_BLOCK : nv;
+      for (size_t i = blk; i < end; i += 16) {
+        sq_cb s = p + 4 * i;
+        float32x4_t x0 = ldf(s), x1 = ldf(s + 16), x2 = ldf(s + 32), x3 = ldf(s + 48);
+        a0 = vminq_f32(a0, x0);
+        a1 = vminq_f32(a1, x1);
+        a2 = vminq_f32(a2, x2);
+        a3 = vminq_f32(a3, x3);
+        b0 = vmaxq_f32(b0, x0);
+        b1 = vmaxq_f32(b1, x1);
+        b2 = vmaxq_f32(b2, x2);
+        b3 = vmaxq_f32(b3, x3);
+      }
+      /* NaN propagated into the accumulators; infinities too. */
+      float32x4_t l = vminq_f32(vminq_f32(a0, a1), vminq_f32(a2, a3));
+      float32x4_t h = vmaxq_f32(vmaxq_f32(b0, b1), vmaxq_f32(b2, b3));
+      uint32x4_t ok = vandq_u32(vcgtq_f32(l, ninf), vcltq_f32(h, pinf));
+      if (vminvq_u32(ok) == 0) return blk + first_nonfinite(p + 4 * blk, end - blk);
+    }
+    float la[16], ha[16];
+    vst1q_f32(la, a0);
+    vst1q_f32(la + 4, a1);
+    vst1q_f32(la + 8, a2);
+    vst1q_f32(la + 12, a3);
+    vst1q_f32(ha, b0);
+    vst1q_f32(ha + 4, b1);
+    vst1q_f32(ha + 8, b2);
+    vst1q_f32(ha + 12, b3);
+    lo = pick_extreme(la, 16, 0, p, nv);
+    hi = pick_extreme(ha, 16, 1, p, nv);
+  } else {
+    lo = hi = sq_load_f32(p);
+  }
+  for (size_t i = nv; i < n; i++) {
+    uint32_t u = sq_load_u32(p + 4 * i);
+    if ((u & 0x7f800000u) == 0x7f800000u) return i;
+    float v;
+    memcpy(&v, &u, 4);
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  *mn = lo;
+  *mx = hi;
+  return n;
+}
+
+SQ_AI uint32x4_t nonfinite(float32x4_t v) {
+  const uint32x4_t e = vdupq_n_u32(0x7f800000u);
+  return vceqq_u32(vandq_u32(vreinterpretq_u32_f32(v), e), e);
+}
+
+/* Compare + select: "if (v < mn) mn = v" lane by lane, ties and NaN seeds
+** included. */
+SQ_AI void fold4(float32x4_t v, float *mn, float *mx) {
+  float32x4_t a = vld1q_f32(mn), b = vld1q_f32(mx);
+  vst1q_f32(mn, vbslq_f32(vcltq_f32(v, a), v, a));
+  vst1q_f32(mx, vbslq_f32(vcgtq_f32(v, b), v, b));
+}
+
+static size_t minmax_interleaved_neon(const void *x, size_t rows,
+                                      size_t channels, float *mn, float *mx) {
+  sq_cb p = x;
+  if (channels < 4)
+    return sq_kernels_scalar.minmax_interleaved(x, rows, channels, mn, mx);
+  for (size_t r = 0; r < rows; r++) {
+    sq_cb row = p + 4 * r * channels;
+    size_t c = 0;
+    for (; c + 16 <= channels; c += 16) {
+      sq_cb s = row + 4 * c;
+      float32x4_t x0 = ldf(s), x1 = ldf(s + 16), x2 = ldf(s + 32), x3 = ldf(s + 48);
+      uint32x4_t bad = vorrq_u32(vorrq_u32(nonfinite(x0), nonfinite(x1)),
+                                 vorrq_u32(nonfinite(x2), nonfinite(x3)));
+      if (vmaxvq_u32(bad)) break;
+      fold4(x0, mn + c, mx + c);
+      fold4(x1, mn + c + 4, mx + c + 4);
+      fold4(x2, mn + c + 8, mx + c + 8);
+      fold4(x3, mn + c + 12, mx + c + 12);
+    }
+    for (; c + 4 <= channels; c += 4) {
+      float32x4_t v = ldf(row + 4 * c);
+      if (vmaxvq_u32(nonfinite(v))) break;
+      fold4(v, mn + c, mx + c);
+    }
+    if (c < channels) {
+      size_t k = sq_kernels_scalar.minmax_interleaved(row + 4 * c, 1,
+                                                      channels - c, mn + c,
+                                                      mx + c);
+      if (k < channels - c) return r * channels + c + k;
+    }
+  }
+  return rows * channels;
+}
+
+/* ---- quantize ------------------------------------------------------------ */
+
+SQ_AI float32x4_t scale_y(float32x4_t v, float32x4_t m, int divide) {
+  return divide ? vdivq_f32(v, m) : vmulq_f32(v, m);
+}
+
+/* Codes up to 16 bits.  FMAX/FMIN differ from scalar's compares only on the
+** sign of a zero, which the conversion to an integer erases. */
+SQ_AI int32x4_t code_small(float32x4_t v, float32x4_t m, float32x4_t lo,
+                           float32x4_t hi, int32x4_t zp, int divide) {
+  float32x4_t y = scale_y(v, m, divide);
+  y = vminq_f32(hi, vmaxq_f32(lo, y));
+  return vaddq_s32(vcvtnq_s32_f32(y), zp);
+}
+
+SQ_AI int32x2_t code_i32_half(float64x2_t r, float64x2_t zpd, float64x2_t qmin,
+                              float64x2_t qmax) {
+  float64x2_t d = vaddq_f64(r, zpd);
+  d = vminq_f64(qmax, vmaxq_f64(qmin, d));
+  return vmovn_s64(vcvtq_s64_f64(d));
+}
+SQ_AI int32x4_t code_i32(float32x4_t v, float32x4_t m, float64x2_t zlo,
+                         float64x2_t zhi, float64x2_t qmin, float64x2_t qmax,
+                         int divide) {
+  float32x4_t r = vrndnq_f32(scale_y(v, m, divide));
+  return vcombine_s32(
+      code_i32_half(vcvt_f64_f32(vget_low_f32(r)), zlo, qmin, qmax),
+      code_i32_half(vcvt_high_f64_f32(r), zhi, qmin, qmax));
+}
+
+/* Store 4 or 16 codes, truncating (XTN). */
+SQ_AI void st_4(sq_b d, int32x4_t c, int bits) {
+  if (bits == 8) {
+    uint8x8_t b = vmovn_u16(vcombine_u16(vmovn_u32(vreinterpretq_u32_s32(c)),
+                                         vdup_n_u16(0)));
+    uint32_t w = vget_lane_u32(vreinterpret_u32_u8(b), 0);
+    memcpy(d, &w, 4);
+  } else if (bits == 16) {
+    vst1_u8(d, vreinterpret_u8_u16(vmovn_u32(vreinterpretq_u32_s32(c))));
+  } else {
+    vst1q_u8(d, vreinterpretq_u8_s32(c));
+  }
+}
+SQ_AI void st_16(sq_b d, int32x4_t c0, int32x4_t c1, int32x4_t c2,
+                 int32x4_t c3, int bits) {
+  if (bits == 8) {
+    int16x8_t a = vcombine_s16(vmovn_s32(c0), vmovn_s32(c1));
+    int16x8_t b = vcombine_s16(vmovn_s32(c2), vmovn_s32(c3));
+    vst1q_u8(d, vreinterpretq_u8_s8(vcombine_s8(vmovn_s16(a), vmovn_s16(b))));
+  } else if (bits == 16) {
+    vst1q_u8(d, vreinterpretq_u8_s16(vcombine_s16(vmovn_s32(c0), vmovn_s32(c1))));
+    vst1q_u8(d + 16, vreinterpretq_u8_s16(vcombine_s16(vmovn_s32(c2), vmovn_s32(c3))));
+  } else {
+    vst1q_u8(d, vreinterpretq_u8_s32(c0));
+    vst1q_u8(d + 16, vreinterpretq_u8_s32(c1));
+    vst1q_u8(d + 32, vreinterpretq_u8_s32(c2));
+    vst1q_u8(d + 48, vreinterpretq_u8_s32(c3));
+  }
+}
+
+SQ_AI uint32x4_t notnan(float32x4_t v) { return vceqq_f32(v, v); }
+
+SQ_AI sq_code_type code_of(int bits) {
+  return bits == 8 ? SQ_CODE_I8 : bits == 16 ? SQ_CODE_I16 : SQ_CODE_I32;
+}
+
+SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
+                    int bits, int divide) {
+  const size_t es = (size_t)bits / 8;
+  const float32x4_t m = vdupq_n_f32(divide ? p->scale : p->inv);
+  const float32x4_t lo = vdupq_n_f32(p->lo), hi = vdupq_n_f32(p->hi);
+  const int32x4_t zp = vdupq_n_s32(p->zp);
+  const float64x2_t zpd = vdupq_n_f64((double)p->zp);
+  const float64x2_t qmin = vdupq_n_f64((double)p->qmin);
+  const float64x2_t qmax = vdupq_n_f64((double)p->qmax);
+#define SQ_CODE(v)                                                            \
+  (bits == 32 ? code_i32(v, m, zpd, zpd, qmin, qmax, divide)                  \
+              : code_small(v, m, lo, hi, zp, divide))
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    sq_cb s = src + 4 * i;
+    float32x4_t x0 = ldf(s), x1 = ldf(s + 16), x2 = ldf(s + 32), x3 = ldf(s + 48);
+    uint32x4_t ok = vandq_u32(vandq_u32(notnan(x0), notnan(x1)),
+                              vandq_u32(notnan(x2), notnan(x3)));
+    if (vminvq_u32(ok) == 0) break;
+    st_16(dst + es * i, SQ_CODE(x0), SQ_CODE(x1), SQ_CODE(x2), SQ_CODE(x3), bits);
+  }
+  for (; i + 4 <= n; i += 4) {
+    float32x4_t v = ldf(src + 4 * i);
+    if (vminvq_u32(notnan(v)) == 0) break;
+    st_4(dst + es * i, SQ_CODE(v), bits);
+  }
+#undef SQ_CODE
+  return i + sq_kernels_scalar.quantize[code_of(bits)](src + 4 * i, n - i, p,
+                                                       dst + es * i);
+}
+
+static size_t quantize_i8_neon(const void *x, size_t n, const sq_qparams *p,
+                               void *q) {
+  return p->divide ? q_body(x, n, p, q, 8, 1) : q_body(x, n, p, q, 8, 0);
+}
+static size_t quantize_i16_neon(const void *x, size_t n, const sq_qparams *p,
+                                void *q) {
+  return p->divide ? q_body(x, n, p, q, 16, 1) : q_body(x, n, p, q, 16, 0);
+}
+static size_t quantize_i32_neon(const void *x, size_t n, const sq_qparams *p,
+                                void *q) {
+  return p->divide ? q_body(x, n, p, q, 32, 1) : q_body(x, n, p, q, 32, 0);
+}
+
+/* ---- interleaved (per-channel, last axis) -------------------------------- */
+
+#define SQ_NEED_SCALE 1
+#define SQ_NEED_INV 2
+#define SQ_NEED_LOHI 4
+#define SQ_NEED_ZP 8
+
+static sq_channel_params sub_params(const sq_channel_params *p, size_t c,
+                                    size_t k) {
+  sq_channel_params s = *p;
+  s.channels = k;
+  if (s.scale) s.scale += c;
+  if (s.inv) s.inv += c;
+  if (s.lo) s.lo += c;
+  if (s.hi) s.hi += c;
+  if (s.zp) s.zp += c;
+  return s;
+}
+
+/* See x86_avx2.c: g rows of a small channel count viewed as one row of
+** L = g*channels channels, L a multiple of 4, parameters repeated. */
+typedef struct sq_wide {
+  float scale[SQ_MAXL], inv[SQ_MAXL], lo[SQ_MAXL], hi[SQ_MAXL];
+  int32_t zp[SQ_MAXL];
+  sq_channel_params p;
+  size_t g;
+} sq_wide;
+
+static int sq_widen(const sq_channel_params *p, size_t rows, int need,
+                    sq_wide *w) {
+  size_t ch = p->channels, g = 4;
+  if (ch == 0 || ch % 4 == 0) return 0;
+  while (ch % 2 == 0 && g > 1) {
+    ch /= 2;
+    g /= 2;
+  }
+  ch = p->channels;
+  if (ch * g > SQ_MAXL || rows < g) return 0;
+  w->g = g;
+  w->p = *p;
+  w->p.channels = ch * g;
+  w->p.scale = (need & SQ_NEED_SCALE) ? w->scale : NULL;
+  w->p.inv = (need & SQ_NEED_INV) ? w->inv : NULL;
+  w->p.lo = (need & SQ_NEED_LOHI) ? w->lo : NULL;
+  w->p.hi = (need & SQ_NEED_LOHI) ? w->hi : NULL;
+  w->p.zp = (need & SQ_NEED_ZP) ? w->zp : NULL;
+  for (size_t j = 0; j < ch * g; j++) {
+    size_t c = j % ch;
+    if (need & SQ_NEED_SCALE) w->scale[j] = p->scale[c];
+    if (need & SQ_NEED_INV) w->inv[j] = p->inv[c];
+    if (need & SQ_NEED_LOHI) {
+      w->lo[j] = p->lo[c];
+      w->hi[j] = p->hi[c];
+    }
+    if (need & SQ_NEED_ZP) w->zp[j] = p->zp[c];
+  }
+  return 1;
+}
+
+SQ_AI int32x4_t code_il(float32x4_t v, const sq_channel_params *p,
+                        const float *pm, size_t c, int bits, int divide) {
+  float32x4_t m = vld1q_f32(pm + c);
+  int32x4_t z = vld1q_s32(p->zp + c);
+  if (bits == 32) {
+    float64x2_t zlo = vcvtq_f64_s64(vmovl_s32(vget_low_s32(z)));
+    float64x2_t zhi = vcvtq_f64_s64(vmovl_high_s32(z));
+    return code_i32(v, m, zlo, zhi, vdupq_n_f64((double)p->qmin),
+                    vdupq_n_f64((double)p->qmax), divide);
+  }
+  return code_small(v, m, vld1q_f32(p->lo + c), vld1q_f32(p->hi + c), z, divide);
+}
+
+SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
+                     sq_b dst, int bits, int divide) {
+  const size_t es = (size_t)bits / 8, ch = p->channels;
+  const sq_code_type t = code_of(bits);
+  if (ch < 4) return sq_kernels_scalar.quantize_interleaved[t](src, rows, p, dst);
+  const float *pm = divide ? p->scale : p->inv;
+  for (size_t r = 0; r < rows; r++) {
+    sq_cb s = src + 4 * r * ch;
+    sq_b d = dst + es * r * ch;
+    size_t c = 0;
+    for (; c + 16 <= ch; c += 16) {
+      sq_cb sc = s + 4 * c;
+      float32x4_t x0 = ldf(sc), x1 = ldf(sc + 16), x2 = ldf(sc + 32), x3 = ldf(sc + 48);
+      uint32x4_t ok = vandq_u32(vandq_u32(notnan(x0), notnan(x1)),
+                                vandq_u32(notnan(x2), notnan(x3)));
+      if (vminvq_u32(ok) == 0) break;
+      st_16(d + es * c, code_il(x0, p, pm, c, bits, divide),
+            code_il(x1, p, pm, c + 4, bits, divide),
+            code_il(x2, p, pm, c + 8, bits, divide),
+            code_il(x3, p, pm, c + 12, bits, divide), bits);
+    }
+    for (; c + 4 <= ch; c += 4) {
+      float32x4_t v = ldf(s + 4 * c);
+      if (vminvq_u32(notnan(v)) == 0) break;
+      st_4(d + es * c, code_il(v, p, pm, c, bits, divide), bits);
+    }
+    if (c < ch) {
+      sq_channel_params sp = sub_params(p, c, ch - c);
+      size_t k = sq_kernels_scalar.quantize_interleaved[t](s + 4 * c, 1, &sp,
+                                                           d + es * c);
+      if (k < ch - c) return r * ch + c + k;
+    }
+  }
+  return rows * ch;
+}
+
+static size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
+                     sq_b dst, int bits) {
+  return p->divide ? qi_body(src, rows, p, dst, bits, 1)
+                   : qi_body(src, rows, p, dst, bits, 0);
+}
+
+static size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
+                       void *q, int bits) {
+  sq_cb src = x;
+  sq_b dst = q;
+  const size_t es = (size_t)bits / 8, ch = p->channels;
+  sq_wide w;
+  int need = (p->divide ? SQ_NEED_SCALE : SQ_NEED_INV) | SQ_NEED_ZP |
+             (bits == 32 ? 0 : SQ_NEED_LOHI);
+  if (sq_widen(p, rows, need, &w)) {
+    size_t vr = rows / w.g, done = vr * w.g;
+    size_t k = qi_run(src, vr, &w.p, dst, bits);
+    if (k < vr * w.p.channels) return k;
+    if (done == rows) return rows * ch;
+    return done * ch + qi_run(src + 4 * done * ch, rows - done, p,
+                              dst + es * done * ch, bits);
+  }
+  return qi_run(src, rows, p, dst, bits);
+}
+
+static size_t quantize_i8_il_neon(const void *x, size_t rows,
+                                  const sq_channel_params *p, void *q) {
+  return qi_entry(x, rows, p, q, 8);
+}
+static size_t quantize_i16_il_neon(const void *x, size_t rows,
+                                   const sq_channel_params *p, void *q) {
+  return qi_entry(x, rows, p, q, 16);
+}
+static size_t quantize_i32_il_neon(const void *x, size_t rows,
+                                   const sq_channel_params *p, void *q) {
+  return qi_entry(x, rows, p, q, 32);
+}
+
+/* ---- dequantize ---------------------------------------------------------- */
+
+static int zp_small_ok(int32_t zp) {
+  return zp >= INT32_MIN + 65536 && zp <= INT32_MAX - 65536;
+}
+
+/* Four codes of type t at element i, as int32. */
+SQ_AI int32x4_t ld_codes(sq_cb q, size_t i, sq_code_type t) {
+  uint64_t w = 0;
+  switch (t) {
+    case SQ_CODE_I8:
+      memcpy(&w, q + i, 4);
+      return vmovl_s16(vget_low_s16(vmovl_s8(vcreate_s8(w))));
+    case SQ_CODE_U8:
+      memcpy(&w, q + i, 4);
+      return vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vcreate_u8(w)))));
+    case SQ_CODE_I16:
+      memcpy(&w, q + 2 * i, 8);
+      return vmovl_s16(vcreate_s16(w));
+    case SQ_CODE_U16:
+      memcpy(&w, q + 2 * i, 8);
+      return vreinterpretq_s32_u32(vmovl_u16(vcreate_u16(w)));
+    default:
+      return vreinterpretq_s32_u8(vld1q_u8(q + 4 * i));
+  }
+}
+
+/* (float)(q - zp): int32 for small codes, exact int64 -> double -> one
+** rounding to float for 32-bit codes. */
+SQ_AI float32x4_t dq_conv(int32x4_t v, int32x4_t zp, sq_code_type t) {
+  if (t != SQ_CODE_I32) return vcvtq_f32_s32(vsubq_s32(v, zp));
+  float64x2_t l = vcvtq_f64_s64(vsubl_s32(vget_low_s32(v), vget_low_s32(zp)));
+  float64x2_t h = vcvtq_f64_s64(vsubl_high_s32(v, zp));
+  return vcvt_high_f32_f64(vcvt_f32_f64(l), h);
+}
+
+SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
+                   sq_code_type t) {
+  const size_t es = sq_esize[t];
+  if (t != SQ_CODE_I32 && !zp_small_ok(zp)) {
+    sq_kernels_scalar.dequantize[t](q, n, scale, zp, y);
+    return;
+  }
+  const float32x4_t s = vdupq_n_f32(scale);
+  const int32x4_t z = vdupq_n_s32(zp);
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    float32x4_t f0 = dq_conv(ld_codes(q, i, t), z, t);
+    float32x4_t f1 = dq_conv(ld_codes(q, i + 4, t), z, t);
+    float32x4_t f2 = dq_conv(ld_codes(q, i + 8, t), z, t);
+    float32x4_t f3 = dq_conv(ld_codes(q, i + 12, t), z, t);
+    stf(y + 4 * i, vmulq_f32(f0, s));
+    stf(y + 4 * i + 16, vmulq_f32(f1, s));
+    stf(y + 4 * i + 32, vmulq_f32(f2, s));
+    stf(y + 4 * i + 48, vmulq_f32(f3, s));
+  }
+  for (; i + 4 <= n; i += 4)
+    stf(y + 4 * i, vmulq_f32(dq_conv(ld_codes(q, i, t), z, t), s));
+  if (i < n) sq_kernels_scalar.dequantize[t](q + es * i, n - i, scale, zp, y + 4 * i);
+}
+
+static void dequantize_i8_neon(const void *q, size_t n, float scale, int32_t zp,
+                               void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_I8);
+}
+static void dequantize_u8_neon(const void *q, size_t n, float scale, int32_t zp,
+                               void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_U8);
+}
+static void dequantize_i16_neon(const void *q, size_t n, float scale,
+                                int32_t zp, void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_I16);
+}
+static void dequantize_u16_neon(const void *q, size_t n, float scale,
+                                int32_t zp, void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_U16);
+}
+static void dequantize_i32_neon(const void *q, size_t n, float scale,
+                                int32_t zp, void *y) {
+  dq_body(q, n, scale, zp, y, SQ_CODE_I32);
+}
+
+SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
+                    sq_code_type t) {
+  const size_t es = sq_esize[t], ch = p->channels;
+  int ok = ch >= 4;
+  for (size_t c = 0; ok && t != SQ_CODE_I32 && c < ch; c++)
+    ok = zp_small_ok(p->zp[c]);
+  if (!ok) {
+    sq_kernels_scalar.dequantize_interleaved[t](q, rows, p, y);
+    return;
+  }
+  for (size_t r = 0; r < rows; r++) {
+    sq_cb qr = q + es * r * ch;
+    sq_b yr = y + 4 * r * ch;
+    size_t c = 0;
+    for (; c + 4 <= ch; c += 4) {
+      float32x4_t f = dq_conv(ld_codes(qr, c, t), vld1q_s32(p->zp + c), t);
+      stf(yr + 4 * c, vmulq_f32(f, vld1q_f32(p->scale + c)));
+    }
+    if (c < ch) {
+      sq_channel_params sp = sub_params(p, c, ch - c);
+      sq_kernels_scalar.dequantize_interleaved[t](qr + es * c, 1, &sp, yr + 4 * c);
+    }
+  }
+}
+
+static void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
+                      void *y, sq_code_type t) {
+  sq_cb src = q;
+  sq_b dst = y;
+  sq_wide w;
+  if (sq_widen(p, rows, SQ_NEED_SCALE | SQ_NEED_ZP, &w)) {
+    size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;
+    dqi_body(src, vr, &w.p, dst, t);
+    if (done < rows)
+      dqi_body(src + sq_esize[t] * done * ch, rows - done, p,
+               dst + 4 * done * ch, t);
+    return;
+  }
+  dqi_body(src, rows, p, dst, t);
+}
+
+static void dequantize_i8_il_neon(const void *q, size_t rows,
+                                  const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_I8);
+}
+static void dequantize_u8_il_neon(const void *q, size_t rows,
+                                  const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_U8);
+}
+static void dequantize_i16_il_neon(const void *q, size_t rows,
+                                   const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_I16);
+}
+static void dequantize_u16_il_neon(const void *q, size_t rows,
+                                   const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_U16);
+}
+static void dequantize_i32_il_neon(const void *q, size_t rows,
+                                   const sq_channel_params *p, void *y) {
+  dqi_entry(q, rows, p, y, SQ_CODE_I32);
+}
+
+/* ---- 4-bit packing ------------------------------------------------------- */
+
+static void pack4_neon(const void *codes, size_t n, void *packed) {
+  sq_cb c = codes;
+  sq_b d = packed;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    uint8x16x2_t v = vld2q_u8(c + i);      /* even codes, odd codes */
+    /* keep the even code's low nibble, insert the odd code's above it */
+    vst1q_u8(d + i / 2, vsliq_n_u8(v.val[0], v.val[1], 4));
+  }
+  if (i < n) sq_kernels_scalar.pack4(c + i, n - i, d + i / 2);
+}
+
+static void unpack4_neon(const void *packed, size_t n, int is_signed,
+                         void *codes) {
+  sq_cb s = packed;
+  sq_b d = codes;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    uint8x16_t b = vld1q_u8(s + i / 2);
+    uint8x16x2_t v;
+    if (is_signed) {      /* arithmetic shifts sign-extend each nibble */
+      int8x16_t sb = vreinterpretq_s8_u8(b);
+      v.val[0] = vreinterpretq_u8_s8(vshrq_n_s8(vshlq_n_s8(sb, 4), 4));
+      v.val[1] = vreinterpretq_u8_s8(vshrq_n_s8(sb, 4));
+    } else {
+      v.val[0] = vandq_u8(b, vdupq_n_u8(0x0f));
+      v.val[1] = vshrq_n_u8(b, 4);
+    }
+    vst2q_u8(d + i, v);
+  }
+  if (i < n) sq_kernels_scalar.unpack4(s + i / 2, n - i, is_signed, d + i);
+}
+
+/* ---- half formats -------------------------------------------------------- */
+
+/* Scalar's f16 -> f32 in integer lanes (any FPCR). */
+SQ_AI uint32x4_t f16_widen_int(uint16x4_t h16) {
+  uint32x4_t h = vmovl_u16(h16);
+  uint32x4_t sign = vshlq_n_u32(vandq_u32(h, vdupq_n_u32(0x8000)), 16);
+  uint32x4_t em = vandq_u32(h, vdupq_n_u32(0x7fff));
+  uint32x4_t e = vandq_u32(h, vdupq_n_u32(0x7c00));
+  uint32x4_t man = vandq_u32(h, vdupq_n_u32(0x03ff));
+  /* normal: rebias by adding (127 - 15) << 23 */
+  uint32x4_t normal = vaddq_u32(vshlq_n_u32(em, 13), vdupq_n_u32(0x38000000));
+  /* inf / NaN: exponent all ones, NaN made quiet */
+  uint32x4_t isnan = vmvnq_u32(vceqzq_u32(man));
+  uint32x4_t special = vorrq_u32(
+      vorrq_u32(vshlq_n_u32(man, 13), vdupq_n_u32(0x7f800000)),
+      vandq_u32(isnan, vdupq_n_u32(0x00400000)));
+  /* subnormal: man = 1..1023, leading zeros lz = 22..31; the value is
+  ** 2^(31 - lz - 24) * 1.f: exponent 134 - lz, mantissa man << (lz - 8) */
+  int32x4_t lz = vreinterpretq_s32_u32(vclzq_u32(man));
+  uint32x4_t sub = vaddq_u32(
+      vshlq_n_u32(vreinterpretq_u32_s32(vsubq_s32(vdupq_n_s32(133), lz)), 23),
+      vshlq_u32(man, vsubq_s32(lz, vdupq_n_s32(8))));
+  uint32x4_t r = vbslq_u32(vceqq_u32(e, vdupq_n_u32(0x7c00)), special, normal);
+  r = vbslq_u32(vceqzq_u32(e), sub, r);
+  r = vbslq_u32(vceqzq_u32(em), vdupq_n_u32(0), r);
+  return vorrq_u32(r, sign);
+}
+
+/* Scalar's f32 -> f16 in integer lanes (any FPCR), as 32-bit lanes. */
+SQ_AI uint32x4_t f16_round_int(uint32x4_t x) {
+  uint32x4_t sign = vandq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(0x8000));
+  uint32x4_t ax = vandq_u32(x, vdupq_n_u32(0x7fffffff));
+  uint32x4_t nanr = vorrq_u32(vdupq_n_u32(0x7e00),
+                              vandq_u32(vshrq_n_u32(ax, 13), vdupq_n_u32(0x3ff)));
+  /* normal range: rebias, round half to even on bit 13 */
+  uint32x4_t r = vsubq_u32(ax, vdupq_n_u32(0x38000000));
+  r = vaddq_u32(r, vaddq_u32(vdupq_n_u32(0xfff),
+                             vandq_u32(vshrq_n_u32(r, 13), vdupq_n_u32(1))));
+  r = vshrq_n_u32(r, 13);
+  /* subnormal range: m >> (126 - e), half to even:
+  ** (m + half - 1 + ((m >> sh) & 1)) >> sh */
+  int32x4_t sh = vsubq_s32(vdupq_n_s32(126),
+                           vreinterpretq_s32_u32(vshrq_n_u32(ax, 23)));
+  sh = vminq_s32(vmaxq_s32(sh, vdupq_n_s32(1)), vdupq_n_s32(31));
+  uint32x4_t m = vorrq_u32(vandq_u32(ax, vdupq_n_u32(0x7fffff)),
+                           vdupq_n_u32(0x800000));
+  int32x4_t nsh = vnegq_s32(sh);
+  uint32x4_t odd = vandq_u32(vshlq_u32(m, nsh), vdupq_n_u32(1));
+  uint32x4_t halfm1 = vsubq_u32(vshlq_u32(vdupq_n_u32(1),
+                                          vsubq_s32(sh, vdupq_n_s32(1))),
+                                vdupq_n_u32(1));
+  uint32x4_t sub = vshlq_u32(vaddq_u32(vaddq_u32(m, halfm1), odd), nsh);
+  uint32x4_t res = vbslq_u32(vcgeq_u32(ax, vdupq_n_u32(0x38800000)), r, sub);
+  res = vbslq_u32(vcleq_u32(ax, vdupq_n_u32(0x33000000)), vdupq_n_u32(0), res);
+  res = vbslq_u32(vcgeq_u32(ax, vdupq_n_u32(0x477ff000)), vdupq_n_u32(0x7c00), res);
+  res = vbslq_u32(vcgtq_u32(ax, vdupq_n_u32(0x7f800000)), nanr, res);
+  return vorrq_u32(res, sign);
+}
+
+static void f16_to_f32_neon(const void *h, size_t n, void *f) {
+  sq_cb s = h;
+  sq_b d = f;
+  size_t i = 0;
+  if (sq_fpcr() & SQ_FPCR_CVT) {
+    for (; i + 8 <= n; i += 8) {
+      uint16x8_t v = vreinterpretq_u16_u8(vld1q_u8(s + 2 * i));
+      stu(d + 4 * i, f16_widen_int(vget_low_u16(v)));
+      stu(d + 4 * i + 16, f16_widen_int(vget_high_u16(v)));
+    }
+  } else {
+    for (; i + 16 <= n; i += 16) {
+      float16x8_t a = vreinterpretq_f16_u8(vld1q_u8(s + 2 * i));
+      float16x8_t b = vreinterpretq_f16_u8(vld1q_u8(s + 2 * i + 16));
+      stf(d + 4 * i, vcvt_f32_f16(vget_low_f16(a)));
+      stf(d + 4 * i + 16, vcvt_high_f32_f16(a));
+      stf(d + 4 * i + 32, vcvt_f32_f16(vget_low_f16(b)));
+      stf(d + 4 * i + 48, vcvt_high_f32_f16(b));
+    }
+  }
+  if (i < n) sq_kernels_scalar.f16_to_f32(s + 2 * i, n - i, d + 4 * i);
+}
+
+static void f32_to_f16_neon(const void *f, size_t n, void *h) {
+  sq_cb s = f;
+  sq_b d = h;
+  size_t i = 0;
+  if (sq_fpcr() & SQ_FPCR_CVT) {
+    for (; i + 8 <= n; i += 8) {
+      uint16x8_t r = vcombine_u16(vmovn_u32(f16_round_int(ldu(s + 4 * i))),
+                                  vmovn_u32(f16_round_int(ldu(s + 4 * i + 16))));
+      vst1q_u8(d + 2 * i, vreinterpretq_u8_u16(r));
+    }
+  } else {
+    for (; i + 16 <= n; i += 16) {
+      float16x8_t a = vcvt_high_f16_f32(vcvt_f16_f32(ldf(s + 4 * i)),
+                                        ldf(s + 4 * i + 16));
+      float16x8_t b = vcvt_high_f16_f32(vcvt_f16_f32(ldf(s + 4 * i + 32)),
+                                        ldf(s + 4 * i + 48));
+      vst1q_u8(d + 2 * i, vreinterpretq_u8_f16(a));
+      vst1q_u8(d + 2 * i + 16, vreinterpretq_u8_f16(b));
+    }
+  }
+  if (i < n) sq_kernels_scalar.f32_to_f16(s + 4 * i, n - i, d + 2 * i);
+}
+
+SQ_AI uint32x4_t bf16_widen(uint16x4_t h) {
+  uint32x4_t b = vshll_n_u16(h, 16);
+  uint32x4_t nan = vcgtq_u32(vandq_u32(b, vdupq_n_u32(0x7fffffff)),
+                             vdupq_n_u32(0x7f800000));
+  return vorrq_u32(b, vandq_u32(nan, vdupq_n_u32(0x00400000)));
+}
+
+static void bf16_to_f32_neon(const void *h, size_t n, void *f) {
+  sq_cb s = h;
+  sq_b d = f;
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    uint16x8_t a = vreinterpretq_u16_u8(vld1q_u8(s + 2 * i));
+    uint16x8_t b = vreinterpretq_u16_u8(vld1q_u8(s + 2 * i + 16));
+    stu(d + 4 * i, bf16_widen(vget_low_u16(a)));
+    stu(d + 4 * i + 16, bf16_widen(vget_high_u16(a)));
+    stu(d + 4 * i + 32, bf16_widen(vget_low_u16(b)));
+    stu(d + 4 * i + 48, bf16_widen(vget_high_u16(b)));
+  }
+  if (i < n) sq_kernels_scalar.bf16_to_f32(s + 2 * i, n - i, d + 4 * i);
+}
+
+SQ_AI uint16x4_t bf16_round(uint32x4_t x) {
+  uint32x4_t nan = vcgtq_u32(vandq_u32(x, vdupq_n_u32(0x7fffffff)),
+                             vdupq_n_u32(0x7f800000));
+  uint32x4_t odd = vandq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(1));
+  uint32x4_t r = vshrq_n_u32(vaddq_u32(x, vaddq_u32(odd, vdupq_n_u32(0x7fff))), 16);
+  uint32x4_t qn = vorrq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(0x40));
+  return vmovn_u32(vbslq_u32(nan, qn, r));
+}
+
+static void f32_to_bf16_neon(const void *f, size_t n, void *h) {
+  sq_cb s = f;
+  sq_b d = h;
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    uint16x8_t a = vcombine_u16(bf16_round(ldu(s + 4 * i)),
+                                bf16_round(ldu(s + 4 * i + 16)));
+    uint16x8_t b = vcombine_u16(bf16_round(ldu(s + 4 * i + 32)),
+                                bf16_round(ldu(s + 4 * i + 48)));
+    vst1q_u8(d + 2 * i, vreinterpretq_u8_u16(a));
+    vst1q_u8(d + 2 * i + 16, vreinterpretq_u8_u16(b));
+  }
+  if (i < n) sq_kernels_scalar.f32_to_bf16(s + 4 * i, n - i, d + 2 * i);
+}
+
+const sq_kernels sq_kernels_neon = {
+  .name = "neon",
+  .minmax = minmax_neon,
+  .minmax_interleaved = minmax_interleaved_neon,
+  .quantize = {quantize_i8_neon, quantize_i8_neon, quantize_i16_neon,
+               quantize_i16_neon, quantize_i32_neon},
+  .quantize_interleaved = {quantize_i8_il_neon, quantize_i8_il_neon,
+                           quantize_i16_il_neon, quantize_i16_il_neon,
+                           quantize_i32_il_neon},
+  .dequantize = {dequantize_i8_neon, dequantize_u8_neon, dequantize_i16_neon,
+                 dequantize_u16_neon, dequantize_i32_neon},
+  .dequantize_interleaved = {dequantize_i8_il_neon, dequantize_u8_il_neon,
+                             dequantize_i16_il_neon, dequantize_u16_il_neon,
+                             dequantize_i32_il_neon},
+  .pack4 = pack4_neon,
+  .unpack4 = unpack4_neon,
+  .f16_to_f32 = f16_to_f32_neon,
+  .f32_to_f16 = f32_to_f16_neon,
+  .bf16_to_f32 = bf16_to_f32_neon,
+  .f32_to_bf16 = f32_to_bf16_neon,
+};
+
+#else
+typedef int sq_unused_neon;
+#endif
