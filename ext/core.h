@@ -313,4 +313,29 @@ int sq_fake_quantize_blocks(const sq_kernels *k, const sq_tensor *x,
                             const sq_block_layout *b, const sq_range *r,
                             const sq_channel_set *cs, void *out, sq_status *st);
 
+/* ---- scheme comparison ------------------------------------------------------------ */
+
+enum { SQ_GRAN_TENSOR, SQ_GRAN_CHANNEL, SQ_GRAN_BLOCK };
+
+typedef struct sq_scheme {
+  const sq_dtype *dtype;
+  int symmetric;
+  int granularity;          /* SQ_GRAN_* */
+  int64_t axis;             /* channel axis */
+  int64_t block;            /* block size along the last axis */
+  int method;               /* SQ_METHOD_* */
+} sq_scheme;
+
+typedef struct sq_scheme_result {
+  sq_error_sums sums;
+  size_t groups;            /* parameter sets stored */
+  double bits_per_weight;
+  uint64_t bytes;
+} sq_scheme_result;
+
+/* Round trip of x under scheme s; scratch holds x->n floats. */
+int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shape,
+                   const sq_scheme *s, const sq_options *o, void *scratch,
+                   sq_scheme_result *res, sq_status *st);
+
 #endif

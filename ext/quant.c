@@ -27,6 +27,7 @@ int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
     {"calibration aggregates", sq_register_observer_functions},
     {"q_each", sq_register_each},
     {"q_channels", sq_register_channels},
+    {"q_compare", sq_register_compare},
   };
   (void)sq_kernels_active();
   for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {

@@ -1,0 +1,335 @@
+/*
+** sql_compare.c: q_compare(x, shape [, axis [, options]]), the scheme table.
+**
+** One row per candidate scheme with what it costs and what it loses:
+**   scheme, dtype, qscheme, granularity, block_size, method,
+**   bits_per_weight, bytes, mse, sqnr_db, max_error, cosine
+** Candidates (options narrow or widen them, lists joined by '+'):
+**   dtypes=int8+int4      any code dtypes
+**   schemes=affine+symmetric
+**   blocks=32+128         block sizes along the last axis ('none' for no blocks)
+**   methods=minmax        any of minmax, percentile, mse (percentile=P applies)
+** granularities: per tensor, per channel along `axis` (default 0; only for
+** tensors of 2 or more dimensions), and per block.  reduce_range and
+** rounding apply to every candidate.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sql.h"
+
+enum {
+  SQ_CMP_SCHEME, SQ_CMP_DTYPE, SQ_CMP_QSCHEME, SQ_CMP_GRANULARITY,
+  SQ_CMP_BLOCK, SQ_CMP_METHOD, SQ_CMP_BITS, SQ_CMP_BYTES, SQ_CMP_MSE,
+  SQ_CMP_SQNR, SQ_CMP_MAXERR, SQ_CMP_COSINE, SQ_CMP_ARG0 /* x, shape, axis, options */
+};
+#define SQ_CMP_NARGS 4
+#define SQ_CMP_MAX_ITEMS 16
+
+typedef struct sq_compare_row {
+  sq_scheme s;
+  sq_scheme_result res;
+  double mse, sqnr, cosine;
+  char label[80];
+} sq_compare_row;
+
+typedef struct sq_compare_cursor {
+  sqlite3_vtab_cursor base;
+  sq_compare_row *rows;
+  size_t n, i;
+} sq_compare_cursor;
+
+static const char *const sq_method_names[] = {"minmax", "percentile", "mse"};
+static const char *const sq_gran_names[] = {"tensor", "channel", "block"};
+
+/* Splits "a+b|c" into up to SQ_CMP_MAX_ITEMS words. */
+static int sq_split_list(const char *text, char items[][24], const char *what,
+                         sq_status *st) {
+  int n = 0;
+  const char *p = text;
+  while (*p) {
+    const char *w = p;
+    while (*p && *p != '+' && *p != '|') p++;
+    size_t len = (size_t)(p - w);
+    if (len == 0 || len >= 24 || n == SQ_CMP_MAX_ITEMS)
+      return sq_fail(st, "option %s is not a list of names joined by '+', got '%.40s'",
+                     what, text);
+    memcpy(items[n], w, len);
+    items[n][len] = 0;
+    n++;
+    if (*p) p++;
+  }
+  return n;
+}
+
+static int sq_compare_candidates(const sq_options *o, const sq_shape *shape,
+                                 int64_t axis, sq_scheme *out, size_t *count,
+                                 sq_status *st) {
+  char dt[SQ_CMP_MAX_ITEMS][24], sc[SQ_CMP_MAX_ITEMS][24],
+      bl[SQ_CMP_MAX_ITEMS][24], me[SQ_CMP_MAX_ITEMS][24];
+  int ndt = sq_split_list(o->dtypes[0] ? o->dtypes : "int8+int4", dt, "dtypes", st);
+  int nsc = ndt < 0 || st->code ? 0
+            : sq_split_list(o->schemes[0] ? o->schemes : "affine+symmetric", sc,
+                            "schemes", st);
+  int nbl = st->code ? 0 : sq_split_list(o->blocks[0] ? o->blocks : "32+128", bl,
+                                          "blocks", st);
+  int nme = st->code ? 0 : sq_split_list(o->methods[0] ? o->methods : "minmax", me,
+                                          "methods", st);
+  if (st->code) return st->code;
+  int64_t blocks[SQ_CMP_MAX_ITEMS];
+  int nblocks = 0;
+  for (int i = 0; i < nbl; i++) {
+    if (sqlite3_stricmp(bl[i], "none") == 0) continue;
+    char *end;
+    long long v = strtoll(bl[i], &end, 10);
+    if (*end || v < 1)
+      return sq_fail(st, "option blocks needs positive block sizes, got '%s'", bl[i]);
+    blocks[nblocks++] = v;
+  }
+  int methods[SQ_CMP_MAX_ITEMS], symm[SQ_CMP_MAX_ITEMS];
+  for (int i = 0; i < nme; i++)
+    if (!sq_method_parse(me[i], strlen(me[i]), &methods[i]))
+      return sq_fail(st, "option methods: unknown method '%s' (expected minmax, "
+                         "percentile or mse)", me[i]);
+  for (int i = 0; i < nsc; i++) {
+    if (sqlite3_stricmp(sc[i], "affine") == 0) symm[i] = 0;
+    else if (sqlite3_stricmp(sc[i], "symmetric") == 0) symm[i] = 1;
+    else
+      return sq_fail(st, "option schemes: unknown scheme '%s' (expected affine "
+                         "or symmetric)", sc[i]);
+  }
+  size_t n = 0;
+  for (int d = 0; d < ndt; d++) {
+    const sq_dtype *dtype = sq_dtype_find(dt[d], 0, st);
+    if (!dtype) return st->code;
+    for (int g = 0; g < 2 + nblocks; g++) {
+      int gran = g == 0 ? SQ_GRAN_TENSOR : g == 1 ? SQ_GRAN_CHANNEL : SQ_GRAN_BLOCK;
+      if (gran == SQ_GRAN_CHANNEL && shape->ndim < 2) continue;
+      for (int s = 0; s < nsc; s++)
+        for (int m = 0; m < nme; m++)
+          out[n++] = (sq_scheme){dtype, symm[s], gran, axis,
+                                 gran == SQ_GRAN_BLOCK ? blocks[g - 2] : 0,
+                                 methods[m]};
+    }
+  }
+  *count = n;
+  return SQ_OK;
+}
+
+static int sq_compare_compute(sq_compare_cursor *c, int argc,
+                              sqlite3_value **argv, sq_status *st) {
+  sq_tensor x = {0};
+  sq_shape shape;
+  sq_options o;
+  int64_t axis = 0;
+  void *scratch = NULL;
+  sq_scheme *cands = NULL;
+  size_t ncand = 0;
+  const size_t max_cands = (size_t)SQ_CMP_MAX_ITEMS * (2 + SQ_CMP_MAX_ITEMS) *
+                           2 * SQ_CMP_MAX_ITEMS;
+  if (sq_tensor_from_value(argv[0], "x", &x, st) ||
+      sq_shape_from_value(argv[1], &shape, st) ||
+      (argc > 2 && sq_arg_int(argv[2], "axis", &axis, st)) ||
+      sq_arg_options(argc, argv, 3,
+                     SQ_OPT_REDUCE_RANGE | SQ_OPT_ROUNDING | SQ_OPT_PERCENTILE |
+                         SQ_OPT_DTYPES | SQ_OPT_SCHEMES | SQ_OPT_BLOCKS |
+                         SQ_OPT_METHODS,
+                     &o, st))
+    goto done;
+  if (shape.count != x.n) {
+    sq_fail(st, "shape holds %llu elements but x has %zu",
+            (unsigned long long)shape.count, x.n);
+    goto done;
+  }
+  sq_layout l;
+  if (shape.ndim >= 2 && sq_layout_make(&shape, axis, &l, st)) goto done;
+  if (!(cands = sqlite3_malloc64(max_cands * sizeof *cands)) ||
+      !(scratch = sqlite3_malloc64((uint64_t)x.n * 4 + 4))) {
+    sq_nomem(st);
+    goto done;
+  }
+  if (sq_compare_candidates(&o, &shape, axis, cands, &ncand, st)) goto done;
+  if (!(c->rows = sqlite3_malloc64(ncand * sizeof *c->rows + 1))) {
+    sq_nomem(st);
+    goto done;
+  }
+  const sq_kernels *k = sq_kernels_active();
+  for (size_t i = 0; i < ncand; i++) {
+    sq_compare_row *row = &c->rows[i];
+    row->s = cands[i];
+    if (sq_scheme_eval(k, &x, &shape, &row->s, &o, scratch, &row->res, st))
+      goto done;
+    const sq_error_sums *e = &row->res.sums;
+    row->mse = e->sum_d2 / (double)x.n;
+    row->sqnr = sq_sqnr_db(e->sum_a2, e->sum_d2);
+    row->cosine = sq_cosine(e);
+    char gran[32];
+    if (row->s.granularity == SQ_GRAN_TENSOR)
+      snprintf(gran, sizeof gran, "per-tensor");
+    else if (row->s.granularity == SQ_GRAN_CHANNEL)
+      snprintf(gran, sizeof gran, "per-channel(%lld)", (long long)row->s.axis);
+    else
+      snprintf(gran, sizeof gran, "block-%lld", (long long)row->s.block);
+    snprintf(row->label, sizeof row->label, "%s %s %s%s%s", row->s.dtype->name,
+             row->s.symmetric ? "symmetric" : "affine", gran,
+             row->s.method ? " " : "", row->s.method ? sq_method_names[row->s.method] : "");
+    c->n = i + 1;
+  }
+done:
+  sqlite3_free(cands);
+  sqlite3_free(scratch);
+  sq_tensor_free(&x);
+  return st->code;
+}
+
+static int sq_compare_connect(sqlite3 *db, void *aux, int argc,
+                              const char *const *argv, sqlite3_vtab **vt,
+                              char **err) {
+  (void)aux;
+  (void)argc;
+  (void)argv;
+  (void)err;
+  int rc = sqlite3_declare_vtab(
+      db, "CREATE TABLE x(scheme TEXT, dtype TEXT, qscheme TEXT, granularity TEXT, "
+          "block_size INTEGER, method TEXT, bits_per_weight REAL, bytes INTEGER, "
+          "mse REAL, sqnr_db REAL, max_error REAL, cosine REAL, "
+          "x HIDDEN, shape HIDDEN, axis HIDDEN, options HIDDEN)");
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
+  if (!v) return SQLITE_NOMEM;
+  memset(v, 0, sizeof *v);
+  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+  *vt = v;
+  return SQLITE_OK;
+}
+
+static int sq_compare_disconnect(sqlite3_vtab *v) {
+  sqlite3_free(v);
+  return SQLITE_OK;
+}
+
+static int sq_compare_open(sqlite3_vtab *v, sqlite3_vtab_cursor **cur) {
+  (void)v;
+  sq_compare_cursor *c = sqlite3_malloc(sizeof *c);
+  if (!c) return SQLITE_NOMEM;
+  memset(c, 0, sizeof *c);
+  *cur = &c->base;
+  return SQLITE_OK;
+}
+
+static int sq_compare_close(sqlite3_vtab_cursor *cur) {
+  sqlite3_free(((sq_compare_cursor *)cur)->rows);
+  sqlite3_free(cur);
+  return SQLITE_OK;
+}
+
+static int sq_compare_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
+  int slot[SQ_CMP_NARGS];
+  for (int j = 0; j < SQ_CMP_NARGS; j++) slot[j] = -1;
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+    if (k->iColumn < SQ_CMP_ARG0) continue;
+    if (!k->usable) return SQLITE_CONSTRAINT;
+    if (k->op == SQLITE_INDEX_CONSTRAINT_EQ) slot[k->iColumn - SQ_CMP_ARG0] = i;
+  }
+  int nargs = 0;
+  while (nargs < SQ_CMP_NARGS && slot[nargs] >= 0) nargs++;
+  if (nargs < 2) {
+    sqlite3_free(v->zErrMsg);
+    v->zErrMsg = sqlite3_mprintf("q_compare: x and shape are required");
+    return SQLITE_ERROR;
+  }
+  for (int j = 0; j < nargs; j++) {
+    info->aConstraintUsage[slot[j]].argvIndex = j + 1;
+    info->aConstraintUsage[slot[j]].omit = 1;
+  }
+  info->idxNum = nargs;
+  info->estimatedCost = 1e6;
+  return SQLITE_OK;
+}
+
+static int sq_compare_filter(sqlite3_vtab_cursor *cur, int idxNum,
+                             const char *idxStr, int argc, sqlite3_value **argv) {
+  (void)idxStr;
+  (void)idxNum;
+  sq_compare_cursor *c = (sq_compare_cursor *)cur;
+  sqlite3_free(c->rows);
+  c->rows = NULL;
+  c->n = c->i = 0;
+  if (sq_any_null(argc, argv)) return SQLITE_OK;
+  sq_status st = {0};
+  st.max_bytes = 0x7fffffff;
+  if (sq_compare_compute(c, argc, argv, &st) == SQ_OK) return SQLITE_OK;
+  c->n = 0;
+  if (st.code == SQ_NOMEM) return SQLITE_NOMEM;
+  if (st.code == SQ_TOOBIG) return SQLITE_TOOBIG;
+  sqlite3_free(cur->pVtab->zErrMsg);
+  cur->pVtab->zErrMsg = sqlite3_mprintf("q_compare: %s", st.msg);
+  return SQLITE_ERROR;
+}
+
+static int sq_compare_next(sqlite3_vtab_cursor *cur) {
+  ((sq_compare_cursor *)cur)->i++;
+  return SQLITE_OK;
+}
+
+static int sq_compare_eof(sqlite3_vtab_cursor *cur) {
+  sq_compare_cursor *c = (sq_compare_cursor *)cur;
+  return c->i >= c->n;
+}
+
+static int sq_compare_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
+                             int col) {
+  sq_compare_cursor *c = (sq_compare_cursor *)cur;
+  const sq_compare_row *row = &c->rows[c->i];
+  const char *scheme = row->s.symmetric ? "symmetric" : "affine";
+  const char *gran = sq_gran_names[row->s.granularity];
+  switch (col) {
+    case SQ_CMP_SCHEME: sqlite3_result_text(ctx, row->label, -1, SQLITE_TRANSIENT); break;
+    case SQ_CMP_DTYPE: sqlite3_result_text(ctx, row->s.dtype->name, -1, SQLITE_STATIC); break;
+    case SQ_CMP_QSCHEME: {
+      char q[40];
+      snprintf(q, sizeof q, "per_%s_%s", gran, scheme);
+      sqlite3_result_text(ctx, q, -1, SQLITE_TRANSIENT);
+      break;
+    }
+    case SQ_CMP_GRANULARITY: sqlite3_result_text(ctx, gran, -1, SQLITE_STATIC); break;
+    case SQ_CMP_BLOCK:
+      if (row->s.granularity == SQ_GRAN_BLOCK) sqlite3_result_int64(ctx, row->s.block);
+      break;
+    case SQ_CMP_METHOD:
+      sqlite3_result_text(ctx, sq_method_names[row->s.method], -1, SQLITE_STATIC);
+      break;
+    case SQ_CMP_BITS: sqlite3_result_double(ctx, row->res.bits_per_weight); break;
+    case SQ_CMP_BYTES: sqlite3_result_int64(ctx, (sqlite3_int64)row->res.bytes); break;
+    case SQ_CMP_MSE: sqlite3_result_double(ctx, row->mse); break;
+    case SQ_CMP_SQNR: sqlite3_result_double(ctx, row->sqnr); break;
+    case SQ_CMP_MAXERR: sqlite3_result_double(ctx, row->res.sums.max_abs_d); break;
+    case SQ_CMP_COSINE: sqlite3_result_double(ctx, row->cosine); break;
+    default: break;
+  }
+  return SQLITE_OK;
+}
+
+static int sq_compare_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
+  *rowid = (sqlite3_int64)((sq_compare_cursor *)cur)->i;
+  return SQLITE_OK;
+}
+
+static sqlite3_module sq_compare_module = {
+  .iVersion = 0,
+  .xConnect = sq_compare_connect,
+  .xBestIndex = sq_compare_best_index,
+  .xDisconnect = sq_compare_disconnect,
+  .xOpen = sq_compare_open,
+  .xClose = sq_compare_close,
+  .xFilter = sq_compare_filter,
+  .xNext = sq_compare_next,
+  .xEof = sq_compare_eof,
+  .xColumn = sq_compare_column,
+  .xRowid = sq_compare_rowid,
+};
+
+int sq_register_compare(sqlite3 *db) {
+  return sqlite3_create_module(db, "q_compare", &sq_compare_module, NULL);
+}
