@@ -21,12 +21,14 @@ static inline int sq_is_finite_bits(uint32_t u) {
 ** 2^23 or more are already integers (or infinite) and pass through. */
 static inline float sq_round_even(float y) {
   if (!(y < 0x1p23f && y > -0x1p23f)) return y;
-  float t = (float)(int32_t)y;          /* truncation toward zero: exact */
-  float d = y - t;                      /* exact, |d| < 1 */
-  int odd = (int32_t)t & 1;
-  if (d > 0.5f || (d == 0.5f && odd)) t += 1.0f;
-  else if (d < -0.5f || (d == -0.5f && odd)) t -= 1.0f;
-  return t;
+  int32_t i = (int32_t)y;               /* truncation toward zero: exact */
+  float d = y - (float)i;               /* exact, |d| < 1 */
+  int odd = i & 1;
+  /* Comparisons as 0/1 values rather than branches: rounding directions are
+  ** data-dependent and would mispredict. */
+  i += (d > 0.5f) | ((d == 0.5f) & odd);
+  i -= (d < -0.5f) | ((d == -0.5f) & odd);
+  return (float)i;
 }
 
 /* Clamped and rounded code before the zero point, for codes up to 16 bits:

@@ -1,0 +1,98 @@
+# bench_sql.tcl: SQL-level throughput, as ratios to a plain copy through the
+# same SQL path, measured in one run.
+#
+#   tclsh bench/bench_sql.tcl dist/quant.so            every kernel path
+#   tclsh bench/bench_sql.tcl -path avx2 dist/quant.so one path (child process)
+#
+# The table holds 256 MB of float32 weights: 256 rows of a [256,1024] matrix
+# (1 MB each).  Each query is timed best of 3; the baseline is
+# SELECT q_f32(w), which reads every blob and writes a float32 copy of it.
+package require sqlite3
+
+set path ""
+if {[lindex $argv 0] eq "-path"} {
+  set path [lindex $argv 1]
+  set argv [lrange $argv 2 end]
+}
+set ext [file normalize [lindex $argv 0]]
+
+proc best_of {n sql} {
+  set best 1e30
+  for {set i 0} {$i < $n} {incr i} {
+    set t0 [clock microseconds]
+    uplevel 1 [list db eval $sql]
+    set dt [expr {([clock microseconds] - $t0) / 1e6}]
+    if {$dt < $best} { set best $dt }
+  }
+  return $best
+}
+
+if {$path eq ""} {
+  sqlite3 db :memory:
+  db enable_load_extension 1
+  db eval {SELECT load_extension($ext)}
+  regexp {"kernels":\[([^\]]*)\]} [db one {SELECT q_info()}] -> names
+  db close
+  puts {SQL level: 256 rows x 1 MB float32 ([256,1024] each), best of 3, ratio to SELECT q_f32(w)}
+  puts [format "%-8s %-44s %9s %8s %7s" path query seconds GB/s ratio]
+  foreach p [split [string map {\" ""} $names] ,] {
+    puts -nonewline [exec [info nameofexecutable] [info script] -path $p $ext]
+  }
+  exit 0
+}
+
+set env(SQLITE_QUANT_KERNEL) $path
+sqlite3 db :memory:
+db enable_load_extension 1
+db eval {SELECT load_extension($ext)}
+expr {srand(7)}
+db eval {CREATE TABLE w(id INTEGER PRIMARY KEY, w BLOB, q BLOB, s BLOB, z BLOB,
+                        s1 BLOB, z1 BLOB)}
+# 16 distinct 1 MB tensors, stored 16 times each (every row its own pages).
+set blobs {}
+for {set b 0} {$b < 16} {incr b} {
+  set vals {}
+  for {set i 0} {$i < 262144} {incr i} {
+    lappend vals [expr {(rand() + rand() + rand() - 1.5) * 0.2}]
+  }
+  lappend blobs [binary format r* $vals]
+}
+db transaction {
+  for {set r 0} {$r < 256} {incr r} {
+    set blob [lindex $blobs [expr {$r % 16}]]
+    db eval {INSERT INTO w(id, w) VALUES ($r, @blob)}
+  }
+}
+db eval {
+  UPDATE w SET q = quantize_blob(w, 0.002, 0),
+               s = q_per_channel_scales(w, '[256,1024]', 0),
+               z = q_per_channel_zero_points(w, '[256,1024]', 0),
+               s1 = q_per_channel_scales(w, '[256,1024]', -1),
+               z1 = q_per_channel_zero_points(w, '[256,1024]', -1)
+}
+set mb [expr {256.0 * 1048576 / 1e9}]
+set base [best_of 3 {SELECT sum(length(q_f32(w))) FROM w}]
+set rows {
+  {"q_f32(w)  (the copy baseline)" {SELECT sum(length(q_f32(w))) FROM w}}
+  {"quantize_blob(w, s, z) int8" {SELECT sum(length(quantize_blob(w, 0.002, 0))) FROM w}}
+  {"quantize_blob(w, s, z, 'uint4')" {SELECT sum(length(quantize_blob(w, 0.002, 8, 'uint4'))) FROM w}}
+  {"dequantize_blob(q, s, z) int8" {SELECT sum(length(dequantize_blob(q, 0.002, 0))) FROM w}}
+  {"q_fake_quantize(w, s, z)" {SELECT sum(length(q_fake_quantize(w, 0.002, 0))) FROM w}}
+  {"q_scale(w)" {SELECT sum(q_scale(w)) FROM w}}
+  {"quantize_per_channel_blob axis 0 (256 ch)" {SELECT sum(length(quantize_per_channel_blob(w, s, z, '[256,1024]', 0))) FROM w}}
+  {"quantize_per_channel_blob axis -1 (1024 ch)" {SELECT sum(length(quantize_per_channel_blob(w, s1, z1, '[256,1024]', -1))) FROM w}}
+  {"q_per_channel_scales axis 0" {SELECT sum(length(q_per_channel_scales(w, '[256,1024]', 0))) FROM w}}
+  {"q_per_channel_scales axis -1" {SELECT sum(length(q_per_channel_scales(w, '[256,1024]', -1))) FROM w}}
+  {"q_mse(w, w)" {SELECT sum(q_mse(w, w)) FROM w}}
+}
+foreach row $rows {
+  lassign $row label sql
+  set t [best_of 3 $sql]
+  puts [format "%-8s %-44s %9.4f %8.2f %7.2f" $path $label $t [expr {$mb / $t}] [expr {$t / $base}]]
+}
+# method=mse and percentile on one 16M-element tensor (issue: must stay fast)
+set big [string repeat [lindex $blobs 0][lindex $blobs 1][lindex $blobs 2][lindex $blobs 3] 16]
+foreach {label opts} {"q_scale 16M method=minmax" "" "q_scale 16M method=percentile" "method=percentile" "q_scale 16M method=mse" "method=mse"} {
+  set t [best_of 3 {SELECT q_scale(@big, 'int8', 'affine', $opts)}]
+  puts [format "%-8s %-44s %9.4f %8.2f %7s" $path $label $t [expr {64*1048576/1e9 / $t}] "-"]
+}
