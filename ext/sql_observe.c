@@ -135,7 +135,6 @@ static void sq_agg_value(sqlite3_context *ctx) {
   size_t C = per_channel ? a->l.channels : 1;
   int want_scale = fn->variant == SQ_AGG_SCALE;
   float *mm = sqlite3_malloc64((uint64_t)C * 8);
-  unsigned char *out = NULL;
   if (!mm) {
     sq_nomem(&st);
     goto done;
@@ -156,26 +155,17 @@ static void sq_agg_value(sqlite3_context *ctx) {
     for (size_t c = 0; c < C; c++) sq_observer_range(a->ob, c, &mm[c], &mm[C + c]);
   }
   if (st.code) goto done;
-  if (per_channel && !(out = sq_alloc(&st, (uint64_t)C * 4))) goto done;
-  for (size_t c = 0; c < C; c++) {
+  if (per_channel) {
+    sq_result_params(ctx, mm, mm + C, C, &a->r, a->symmetric, want_scale, &st);
+  } else {
     float scale;
     int32_t zp;
-    if (sq_choose_qparams(mm[c], mm[C + c], &a->r, a->symmetric, &scale, &zp, &st))
+    if (sq_choose_qparams(mm[0], mm[1], &a->r, a->symmetric, &scale, &zp, &st))
       goto done;
-    if (!per_channel) {
-      if (want_scale) sqlite3_result_double(ctx, (double)scale);
-      else sqlite3_result_int64(ctx, zp);
-      goto done;
-    }
-    uint32_t bits;
-    if (want_scale) memcpy(&bits, &scale, 4);
-    else bits = (uint32_t)zp;
-    for (int b = 0; b < 4; b++) out[4 * c + b] = (unsigned char)(bits >> (8 * b));
+    if (want_scale) sqlite3_result_double(ctx, (double)scale);
+    else sqlite3_result_int64(ctx, zp);
   }
-  sq_result_blob(ctx, out, (uint64_t)C * 4, &st);
-  out = NULL;
 done:
-  sqlite3_free(out);
   sqlite3_free(mm);
   if (st.code) sq_result_status(ctx, name, &st);
 }
