@@ -13,9 +13,34 @@
 #include "core.h"
 #include "kernels/kernels_internal.h"
 
+size_t sq_scheme_groups(const sq_shape *shape, const sq_scheme *s) {
+  sq_status st = {0};
+  sq_layout l;
+  sq_block_layout b;
+  if (s->granularity == SQ_GRAN_TENSOR) return 1;
+  if (s->granularity == SQ_GRAN_CHANNEL)
+    return sq_layout_make(shape, s->axis, &l, &st) ? 0 : l.channels;
+  return sq_block_layout_make(shape, -1, s->block, &b, &st) ? 0 : b.nparams;
+}
+
+int sq_scheme_ranges(const sq_kernels *k, const sq_tensor *x,
+                     const sq_shape *shape, const sq_scheme *s,
+                     const sq_range *r, const sq_options *o, float *mn,
+                     float *mx, sq_status *st) {
+  sq_layout l;
+  sq_block_layout b;
+  if (s->granularity == SQ_GRAN_TENSOR)
+    return sq_calibrate(k, x, 0, r, s->symmetric, o, mn, mx, st);
+  if (s->granularity == SQ_GRAN_CHANNEL)
+    return sq_layout_make(shape, s->axis, &l, st) ||
+           sq_channel_ranges(k, x, &l, r, s->symmetric, o, mn, mx, st);
+  return sq_block_layout_make(shape, -1, s->block, &b, st) ||
+         sq_block_ranges(k, x, &b, r, s->symmetric, o, mn, mx, st);
+}
+
 int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shape,
-                   const sq_scheme *s, const sq_options *o, void *scratch,
-                   sq_scheme_result *res, sq_status *st) {
+                   const sq_scheme *s, const sq_options *o, const float *ranges,
+                   void *scratch, sq_scheme_result *res, sq_status *st) {
   sq_range r;
   sq_options so = *o;
   so.method = s->method;
@@ -40,13 +65,10 @@ int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shap
     goto done;
   }
   int sym = s->symmetric;
-  if (s->granularity == SQ_GRAN_TENSOR) {
-    if (sq_calibrate(k, x, 0, &r, sym, &so, mm, mm + 1, st)) goto done;
-  } else if (s->granularity == SQ_GRAN_CHANNEL) {
-    if (sq_channel_ranges(k, x, &l, &r, sym, &so, mm, mm + groups, st)) goto done;
-  } else if (sq_block_ranges(k, x, &b, &r, sym, &so, mm, mm + groups, st)) {
+  if (ranges)
+    memcpy(mm, ranges, groups * 8);
+  else if (sq_scheme_ranges(k, x, shape, s, &r, &so, mm, mm + groups, st))
     goto done;
-  }
   for (size_t g = 0; g < groups; g++) {
     float scale;
     int32_t zp;

@@ -333,9 +333,18 @@ typedef struct sq_scheme_result {
   uint64_t bytes;
 } sq_scheme_result;
 
-/* Round trip of x under scheme s; scratch holds x->n floats. */
+/* Parameter groups of a scheme on a shape (0 if the shape does not fit). */
+size_t sq_scheme_groups(const sq_shape *shape, const sq_scheme *s);
+/* The calibrated range of every group (mn, mx: sq_scheme_groups entries). */
+int sq_scheme_ranges(const sq_kernels *k, const sq_tensor *x,
+                     const sq_shape *shape, const sq_scheme *s,
+                     const sq_range *r, const sq_options *o, float *mn,
+                     float *mx, sq_status *st);
+/* Round trip of x under scheme s; scratch holds x->n floats.  ranges, when
+** not NULL, are the groups' min/max computed before (min and max observed
+** ranges do not depend on the dtype or scheme, so q_compare shares them). */
 int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shape,
-                   const sq_scheme *s, const sq_options *o, void *scratch,
-                   sq_scheme_result *res, sq_status *st);
+                   const sq_scheme *s, const sq_options *o, const float *ranges,
+                   void *scratch, sq_scheme_result *res, sq_status *st);
 
 #endif

@@ -154,11 +154,41 @@ static int sq_compare_compute(sq_compare_cursor *c, int argc,
     goto done;
   }
   const sq_kernels *k = sq_kernels_active();
+  /* minmax ranges per granularity, shared by every dtype and scheme. */
+  float *cached = NULL;
+  sq_scheme cached_for = {0};
   for (size_t i = 0; i < ncand; i++) {
     sq_compare_row *row = &c->rows[i];
     row->s = cands[i];
-    if (sq_scheme_eval(k, &x, &shape, &row->s, &o, scratch, &row->res, st))
+    const float *ranges = NULL;
+    if (row->s.method == SQ_METHOD_MINMAX) {
+      if (!cached || cached_for.granularity != row->s.granularity ||
+          cached_for.block != row->s.block) {
+        size_t groups = sq_scheme_groups(&shape, &row->s);
+        sq_range any;
+        sq_options plain;
+        sqlite3_free(cached);
+        cached = sqlite3_malloc64((uint64_t)groups * 8 + 8);
+        if (!cached) {
+          sq_nomem(st);
+          goto done;
+        }
+        sq_options_parse(NULL, 0, &plain, st);
+        sq_range_resolve(row->s.dtype, &plain, &any, st);
+        if (sq_scheme_ranges(k, &x, &shape, &row->s, &any, &plain, cached,
+                             cached + groups, st)) {
+          sqlite3_free(cached);
+          goto done;
+        }
+        cached_for = row->s;
+      }
+      ranges = cached;
+    }
+    if (sq_scheme_eval(k, &x, &shape, &row->s, &o, ranges, scratch, &row->res,
+                       st)) {
+      sqlite3_free(cached);
       goto done;
+    }
     const sq_error_sums *e = &row->res.sums;
     row->mse = e->sum_d2 / (double)x.n;
     row->sqnr = sq_sqnr_db(e->sum_a2, e->sum_d2);
@@ -175,6 +205,7 @@ static int sq_compare_compute(sq_compare_cursor *c, int argc,
              row->s.method ? " " : "", row->s.method ? sq_method_names[row->s.method] : "");
     c->n = i + 1;
   }
+  sqlite3_free(cached);
 done:
   sqlite3_free(cands);
   sqlite3_free(scratch);

@@ -310,11 +310,6 @@ static size_t quantize_i32_neon(const void *x, size_t n, const sq_qparams *p,
 
 /* ---- interleaved (per-channel, last axis) -------------------------------- */
 
-#define SQ_NEED_SCALE 1
-#define SQ_NEED_INV 2
-#define SQ_NEED_LOHI 4
-#define SQ_NEED_ZP 8
-
 static sq_channel_params sub_params(const sq_channel_params *p, size_t c,
                                     size_t k) {
   sq_channel_params s = *p;
@@ -336,33 +331,32 @@ typedef struct sq_wide {
   size_t g;
 } sq_wide;
 
-static int sq_widen(const sq_channel_params *p, size_t rows, int need,
-                    sq_wide *w) {
+static int sq_widen(const sq_channel_params *p, size_t rows, sq_wide *w) {
   size_t ch = p->channels, g = 4;
   if (ch == 0 || ch % 4 == 0) return 0;
-  while (ch % 2 == 0 && g > 1) {
+  while (ch % 2 == 0 && g > 1) {      /* g = 4 / gcd(channels, 4) */
     ch /= 2;
     g /= 2;
   }
   ch = p->channels;
   if (ch * g > SQ_MAXL || rows < g) return 0;
+  /* Every array the caller gave is repeated (the scalar kernels, which
+  ** handle a NaN's vector, read them all); absent ones stay absent. */
   w->g = g;
   w->p = *p;
   w->p.channels = ch * g;
-  w->p.scale = (need & SQ_NEED_SCALE) ? w->scale : NULL;
-  w->p.inv = (need & SQ_NEED_INV) ? w->inv : NULL;
-  w->p.lo = (need & SQ_NEED_LOHI) ? w->lo : NULL;
-  w->p.hi = (need & SQ_NEED_LOHI) ? w->hi : NULL;
-  w->p.zp = (need & SQ_NEED_ZP) ? w->zp : NULL;
+  if (p->scale) w->p.scale = w->scale;
+  if (p->inv) w->p.inv = w->inv;
+  if (p->lo) w->p.lo = w->lo;
+  if (p->hi) w->p.hi = w->hi;
+  if (p->zp) w->p.zp = w->zp;
   for (size_t j = 0; j < ch * g; j++) {
     size_t c = j % ch;
-    if (need & SQ_NEED_SCALE) w->scale[j] = p->scale[c];
-    if (need & SQ_NEED_INV) w->inv[j] = p->inv[c];
-    if (need & SQ_NEED_LOHI) {
-      w->lo[j] = p->lo[c];
-      w->hi[j] = p->hi[c];
-    }
-    if (need & SQ_NEED_ZP) w->zp[j] = p->zp[c];
+    if (p->scale) w->scale[j] = p->scale[c];
+    if (p->inv) w->inv[j] = p->inv[c];
+    if (p->lo) w->lo[j] = p->lo[c];
+    if (p->hi) w->hi[j] = p->hi[c];
+    if (p->zp) w->zp[j] = p->zp[c];
   }
   return 1;
 }
@@ -428,9 +422,7 @@ static size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
   sq_b dst = q;
   const size_t es = (size_t)bits / 8, ch = p->channels;
   sq_wide w;
-  int need = (p->divide ? SQ_NEED_SCALE : SQ_NEED_INV) | SQ_NEED_ZP |
-             (bits == 32 ? 0 : SQ_NEED_LOHI);
-  if (sq_widen(p, rows, need, &w)) {
+  if (sq_widen(p, rows, &w)) {
     size_t vr = rows / w.g, done = vr * w.g;
     size_t k = qi_run(src, vr, &w.p, dst, bits);
     if (k < vr * w.p.channels) return k;
@@ -566,7 +558,7 @@ static void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
   sq_cb src = q;
   sq_b dst = y;
   sq_wide w;
-  if (sq_widen(p, rows, SQ_NEED_SCALE | SQ_NEED_ZP, &w)) {
+  if (sq_widen(p, rows, &w)) {
     size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;
     dqi_body(src, vr, &w.p, dst, t);
     if (done < rows)

@@ -14,7 +14,8 @@
 **   2. dequantize: 8/16-bit codes widen to int32, subtract zp (the call falls
 **      back to scalar when zp is so extreme that q - zp could overflow int32),
 **      convert (one rounding, as scalar's int64 -> float); 32-bit codes
-**      subtract in double (exact) and convert double -> float once;
+**      subtract in double (exact; an exact zero forced to +0, as the integer
+**      subtraction gives in every rounding mode) and convert to float once;
 **   3. minmax: lane accumulators min_ps(x, acc) keep the first occurrence of
 **      their extreme, exactly as scalar's strict compare; non-finite values
 **      are caught per block and located by a scalar scan of that block; a
@@ -357,11 +358,6 @@ static size_t quantize_i32_avx2(const void *x, size_t n, const sq_qparams *p,
 
 /* ---- interleaved (per-channel, last axis) helpers ------------------------ */
 
-#define SQ_NEED_SCALE 1
-#define SQ_NEED_INV 2
-#define SQ_NEED_LOHI 4
-#define SQ_NEED_ZP 8
-
 /* Channels [c, c + k) of p, for the scalar kernels' row tails.  Arrays the
 ** kernel does not use may be NULL and stay NULL. */
 static sq_channel_params sub_params(const sq_channel_params *p, size_t c,
@@ -387,33 +383,32 @@ typedef struct sq_wide {
   size_t g;
 } sq_wide;
 
-static int sq_widen(const sq_channel_params *p, size_t rows, int need,
-                    sq_wide *w) {
+static int sq_widen(const sq_channel_params *p, size_t rows, sq_wide *w) {
   size_t ch = p->channels, g = 8;
   if (ch == 0 || ch % 8 == 0) return 0;
-  while (ch % 2 == 0 && g > 1) {      /* g = 8 / gcd(ch, 8) */
+  while (ch % 2 == 0 && g > 1) {      /* g = 8 / gcd(channels, 8) */
     ch /= 2;
     g /= 2;
   }
   ch = p->channels;
   if (ch * g > SQ_MAXL || rows < g) return 0;
+  /* Every array the caller gave is repeated (the scalar kernels, which
+  ** handle a NaN's vector, read them all); absent ones stay absent. */
   w->g = g;
   w->p = *p;
   w->p.channels = ch * g;
-  w->p.scale = (need & SQ_NEED_SCALE) ? w->scale : NULL;
-  w->p.inv = (need & SQ_NEED_INV) ? w->inv : NULL;
-  w->p.lo = (need & SQ_NEED_LOHI) ? w->lo : NULL;
-  w->p.hi = (need & SQ_NEED_LOHI) ? w->hi : NULL;
-  w->p.zp = (need & SQ_NEED_ZP) ? w->zp : NULL;
+  if (p->scale) w->p.scale = w->scale;
+  if (p->inv) w->p.inv = w->inv;
+  if (p->lo) w->p.lo = w->lo;
+  if (p->hi) w->p.hi = w->hi;
+  if (p->zp) w->p.zp = w->zp;
   for (size_t j = 0; j < ch * g; j++) {
     size_t c = j % ch;
-    if (need & SQ_NEED_SCALE) w->scale[j] = p->scale[c];
-    if (need & SQ_NEED_INV) w->inv[j] = p->inv[c];
-    if (need & SQ_NEED_LOHI) {
-      w->lo[j] = p->lo[c];
-      w->hi[j] = p->hi[c];
-    }
-    if (need & SQ_NEED_ZP) w->zp[j] = p->zp[c];
+    if (p->scale) w->scale[j] = p->scale[c];
+    if (p->inv) w->inv[j] = p->inv[c];
+    if (p->lo) w->lo[j] = p->lo[c];
+    if (p->hi) w->hi[j] = p->hi[c];
+    if (p->zp) w->zp[j] = p->zp[c];
   }
   return 1;
 }
@@ -480,9 +475,7 @@ static size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
   sq_b dst = q;
   const size_t es = (size_t)bits / 8, ch = p->channels;
   sq_wide w;
-  int need = (p->divide ? SQ_NEED_SCALE : SQ_NEED_INV) | SQ_NEED_ZP |
-             (bits == 32 ? 0 : SQ_NEED_LOHI);
-  if (sq_widen(p, rows, need, &w)) {
+  if (sq_widen(p, rows, &w)) {
     size_t vr = rows / w.g, done = vr * w.g;
     size_t k = qi_run(src, vr, &w.p, dst, bits);
     if (k < vr * w.p.channels) return k;
@@ -527,13 +520,21 @@ SQ_AI __m256i ld_codes(sq_cb q, size_t i, sq_code_type t) {
   }
 }
 
-/* (float)(q - zp): int32 for small codes, exact double for 32-bit codes. */
+/* q - zp in double: exact (|q - zp| < 2^33), but an exact zero difference
+** is -0 when rounding downward, where scalar's int64 gives +0: the mask
+** clears that sign. */
+SQ_AI __m256d sub_exact(__m128i q, __m128i zp) {
+  __m256d a = _mm256_cvtepi32_pd(q), b = _mm256_cvtepi32_pd(zp);
+  return _mm256_and_pd(_mm256_sub_pd(a, b), _mm256_cmp_pd(a, b, _CMP_NEQ_OQ));
+}
+
+/* (float)(q - zp): int32 for small codes, exact double for 32-bit codes,
+** then one rounding to float, as scalar's int64 -> float. */
 SQ_AI __m256 dq_conv(__m256i v, __m256i zp, sq_code_type t) {
   if (t != SQ_CODE_I32) return _mm256_cvtepi32_ps(_mm256_sub_epi32(v, zp));
-  __m256d l = _mm256_sub_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(v)),
-                            _mm256_cvtepi32_pd(_mm256_castsi256_si128(zp)));
-  __m256d h = _mm256_sub_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1)),
-                            _mm256_cvtepi32_pd(_mm256_extracti128_si256(zp, 1)));
+  __m256d l = sub_exact(_mm256_castsi256_si128(v), _mm256_castsi256_si128(zp));
+  __m256d h = sub_exact(_mm256_extracti128_si256(v, 1),
+                        _mm256_extracti128_si256(zp, 1));
   return _mm256_set_m128(_mm256_cvtpd_ps(h), _mm256_cvtpd_ps(l));
 }
 
@@ -613,7 +614,7 @@ static void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
   sq_cb src = q;
   sq_b dst = y;
   sq_wide w;
-  if (sq_widen(p, rows, SQ_NEED_SCALE | SQ_NEED_ZP, &w)) {
+  if (sq_widen(p, rows, &w)) {
     size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;
     dqi_body(src, vr, &w.p, dst, t);
     if (done < rows)

@@ -281,11 +281,6 @@ static size_t quantize_i32_avx512(const void *x, size_t n, const sq_qparams *p,
 
 /* ---- interleaved (per-channel, last axis) -------------------------------- */
 
-#define SQ_NEED_SCALE 1
-#define SQ_NEED_INV 2
-#define SQ_NEED_LOHI 4
-#define SQ_NEED_ZP 8
-
 /* See x86_avx2.c: g rows of a small channel count viewed as one row of
 ** L = g*channels channels, L a multiple of 16, parameters repeated. */
 typedef struct sq_wide {
@@ -295,33 +290,32 @@ typedef struct sq_wide {
   size_t g;
 } sq_wide;
 
-static int sq_widen(const sq_channel_params *p, size_t rows, int need,
-                    sq_wide *w) {
+static int sq_widen(const sq_channel_params *p, size_t rows, sq_wide *w) {
   size_t ch = p->channels, g = 16;
   if (ch == 0 || ch % 16 == 0) return 0;
-  while (ch % 2 == 0 && g > 1) {
+  while (ch % 2 == 0 && g > 1) {      /* g = 16 / gcd(channels, 16) */
     ch /= 2;
     g /= 2;
   }
   ch = p->channels;
   if (ch * g > SQ_MAXL || rows < g) return 0;
+  /* Every array the caller gave is repeated (the scalar kernels, which
+  ** handle a NaN's vector, read them all); absent ones stay absent. */
   w->g = g;
   w->p = *p;
   w->p.channels = ch * g;
-  w->p.scale = (need & SQ_NEED_SCALE) ? w->scale : NULL;
-  w->p.inv = (need & SQ_NEED_INV) ? w->inv : NULL;
-  w->p.lo = (need & SQ_NEED_LOHI) ? w->lo : NULL;
-  w->p.hi = (need & SQ_NEED_LOHI) ? w->hi : NULL;
-  w->p.zp = (need & SQ_NEED_ZP) ? w->zp : NULL;
+  if (p->scale) w->p.scale = w->scale;
+  if (p->inv) w->p.inv = w->inv;
+  if (p->lo) w->p.lo = w->lo;
+  if (p->hi) w->p.hi = w->hi;
+  if (p->zp) w->p.zp = w->zp;
   for (size_t j = 0; j < ch * g; j++) {
     size_t c = j % ch;
-    if (need & SQ_NEED_SCALE) w->scale[j] = p->scale[c];
-    if (need & SQ_NEED_INV) w->inv[j] = p->inv[c];
-    if (need & SQ_NEED_LOHI) {
-      w->lo[j] = p->lo[c];
-      w->hi[j] = p->hi[c];
-    }
-    if (need & SQ_NEED_ZP) w->zp[j] = p->zp[c];
+    if (p->scale) w->scale[j] = p->scale[c];
+    if (p->inv) w->inv[j] = p->inv[c];
+    if (p->lo) w->lo[j] = p->lo[c];
+    if (p->hi) w->hi[j] = p->hi[c];
+    if (p->zp) w->zp[j] = p->zp[c];
   }
   return 1;
 }
@@ -376,9 +370,7 @@ static size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
   sq_b dst = q;
   const size_t es = (size_t)bits / 8, ch = p->channels;
   sq_wide w;
-  int need = (p->divide ? SQ_NEED_SCALE : SQ_NEED_INV) | SQ_NEED_ZP |
-             (bits == 32 ? 0 : SQ_NEED_LOHI);
-  if (sq_widen(p, rows, need, &w)) {
+  if (sq_widen(p, rows, &w)) {
     size_t vr = rows / w.g, done = vr * w.g;
     size_t k = qi_run(src, vr, &w.p, dst, bits);
     if (k < vr * w.p.channels) return k;
@@ -430,14 +422,19 @@ SQ_AI __m512i ld_codes(sq_cb q, size_t i, __mmask16 k, sq_code_type t) {
   }
 }
 
+/* (float)(q - zp): int32 for small codes; for 32-bit codes the difference
+** in int64 (exact, and +0 for q == zp in every rounding mode) converted to
+** float with one rounding (vcvtqq2ps), as scalar's int64 -> float. */
+SQ_AI __m256 i64_to_f32(__m256i q, __m256i zp) {
+  return _mm512_cvtepi64_ps(
+      _mm512_sub_epi64(_mm512_cvtepi32_epi64(q), _mm512_cvtepi32_epi64(zp)));
+}
 SQ_AI __m512 dq_conv(__m512i v, __m512i zp, sq_code_type t) {
   if (t != SQ_CODE_I32) return _mm512_cvtepi32_ps(_mm512_sub_epi32(v, zp));
-  __m512d l = _mm512_sub_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(v)),
-                            _mm512_cvtepi32_pd(_mm512_castsi512_si256(zp)));
-  __m512d h = _mm512_sub_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(v, 1)),
-                            _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(zp, 1)));
-  return _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(l)),
-                            _mm512_cvtpd_ps(h), 1);
+  __m256 l = i64_to_f32(_mm512_castsi512_si256(v), _mm512_castsi512_si256(zp));
+  __m256 h = i64_to_f32(_mm512_extracti64x4_epi64(v, 1),
+                        _mm512_extracti64x4_epi64(zp, 1));
+  return _mm512_insertf32x8(_mm512_castps256_ps512(l), h, 1);
 }
 
 SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
@@ -513,7 +510,7 @@ static void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
   sq_cb src = q;
   sq_b dst = y;
   sq_wide w;
-  if (sq_widen(p, rows, SQ_NEED_SCALE | SQ_NEED_ZP, &w)) {
+  if (sq_widen(p, rows, &w)) {
     size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;
     dqi_body(src, vr, &w.p, dst, t);
     if (done < rows)
