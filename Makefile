@@ -3,7 +3,7 @@
 #   make             dist/quant.so
 #   make test        the Tcl suite on every kernel path, plus the kernel unit tests
 #   make test-asan   the same suite against an AddressSanitizer + UBSan build
-#   make demo        the main job (examples/demo.sql)
+#   make demo        the main job: real models into a registry, quantized in SQL
 #   make bench       benchmark tables
 #   make clean
 #
@@ -85,7 +85,7 @@ test-asan: deps build/asan/quant.so
 
 demo: dist/quant.so
 	@$(DEPS) demo
-	sqlite3 -bail :memory: '.load dist/quant' '.read examples/demo.sql'
+	sh examples/demo.sh
 
 bench: dist/quant.so
 	@$(DEPS) bench

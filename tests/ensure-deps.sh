@@ -2,7 +2,8 @@
 # ensure-deps.sh WHAT: make sure the Debian packages WHAT needs are installed.
 #   test     build and run the Tcl suite
 #   aarch64  cross-build the kernel tests and run them under qemu-user
-#   demo     the demo (adds what the real-model demo needs)
+#   demo     the demo: also python3-onnx and numpy (import), npm (fetch),
+#            librsvg2-bin (PNG copy of the picture)
 #   bench    the benchmark (numpy and PyTorch rows are optional)
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
@@ -12,7 +13,7 @@ base="gcc make libc6-dev libsqlite3-dev sqlite3 tcl libsqlite3-tcl"
 case "$what" in
   test)    pkgs="$base" ;;
   aarch64) pkgs="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
-  demo)    pkgs="$base" ;;
+  demo)    pkgs="$base python3 python3-numpy python3-onnx npm librsvg2-bin" ;;
   bench)   pkgs="$base" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
@@ -22,8 +23,18 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
   exit 0
 fi
 
+# A tool may come from outside Debian (Node's own npm, say): a command that
+# already runs counts as installed.
+provides() {
+  case "$1" in
+    npm) command -v npm >/dev/null 2>&1 ;;
+    librsvg2-bin) command -v rsvg-convert >/dev/null 2>&1 ;;
+    *) return 1 ;;
+  esac
+}
 missing=""
 for p in $pkgs; do
+  provides "$p" && continue
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   case "$status" in *"install ok installed"*) ;; *) missing="$missing $p" ;; esac
 done
