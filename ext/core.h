@@ -150,8 +150,8 @@ typedef struct sq_elements {
 
 /* count >= 0 gives the element count of an odd-length 4-bit blob. */
 int sq_elements_from_value(const sq_kernels *k, sqlite3_value *v,
-                           const sq_dtype *dt, int64_t count, sq_elements *e,
-                           sq_status *st);
+                           const char *argname, const sq_dtype *dt,
+                           int64_t count, sq_elements *e, sq_status *st);
 void sq_elements_free(sq_elements *e);
 float sq_element_float(const sq_elements *e, size_t i);
 int64_t sq_element_code(const sq_elements *e, size_t i);

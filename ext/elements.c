@@ -14,21 +14,21 @@
 #include "kernels/kernels_internal.h"
 
 int sq_elements_from_value(const sq_kernels *k, sqlite3_value *v,
-                           const sq_dtype *dt, int64_t count, sq_elements *e,
-                           sq_status *st) {
+                           const char *argname, const sq_dtype *dt,
+                           int64_t count, sq_elements *e, sq_status *st) {
   memset(e, 0, sizeof *e);
   e->dt = dt;
   if (dt->kind == SQ_FMT_FLOAT && dt->bits == 32) {
-    int rc = sq_tensor_from_value(v, "x", &e->f32, st);
+    int rc = sq_tensor_from_value(v, argname, &e->f32, st);
     e->n = e->f32.n;
     if (!rc && count >= 0 && (uint64_t)count != e->n)
-      return sq_fail(st, "count %lld does not match the %zu elements of x",
-                     (long long)count, e->n);
+      return sq_fail(st, "count %lld does not match the %zu element%s of %s",
+                     (long long)count, e->n, e->n == 1 ? "" : "s", argname);
     return rc;
   }
   const void *data;
   size_t nbytes;
-  if (sq_arg_codes(v, dt, &data, &nbytes, st)) return st->code;
+  if (sq_arg_codes(v, argname, dt, &data, &nbytes, st)) return st->code;
   if (dt->kind == SQ_FMT_FLOAT) {
     if (sq_codes_count(dt, nbytes, count, &e->n, st)) return st->code;
     void *buf = sq_alloc(st, (uint64_t)e->n * 4);

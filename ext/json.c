@@ -134,8 +134,9 @@ static int sq_json_parse(const char *s, size_t len, const char *argname,
     } else if (want != COMMA_OR_CLOSE) {
       size_t k = sq_json_number_len(s + i, len - i);
       if (k == 0) {
-        int is_value = c == '"' || c == 't' || c == 'f' || c == 'n' ||
-                       c == '{' || c == 'N' || c == 'I';
+        char v = c == '-' && i + 1 < len ? s[i + 1] : c;
+        int is_value = v == '"' || v == 't' || v == 'f' || v == 'n' ||
+                       v == '{' || v == 'N' || v == 'I';
         sqlite3_free(buf);
         if (is_value)
           return sq_fail(st, "element %zu of %s is not a number", count,

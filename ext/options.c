@@ -112,8 +112,12 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
     while (*p && !sq_is_sep(*p) && *p != '=') p++;
     int klen = (int)(p - key);
     int kshow = klen > 40 ? 40 : klen;
-    if (*p != '=' || klen == 0)
-      return sq_fail(st, "malformed option '%.*s' (expected key=value)", kshow, key);
+    if (*p != '=' || klen == 0) {
+      while (*p && !sq_is_sep(*p)) p++;
+      int tlen = (int)(p - key);
+      return sq_fail(st, "malformed option '%.*s' (expected key=value)",
+                     tlen > 40 ? 40 : tlen, key);
+    }
     const char *val = ++p;
     while (*p && !sq_is_sep(*p)) p++;
     size_t vlen = (size_t)(p - val);

@@ -76,7 +76,9 @@ int sq_check_scale(double scale, int64_t channel, float *out, sq_status *st) {
   if (scale > (double)FLT_MAX)
     return sq_fail(st, "scale%s must be a finite float32, got %.9g", ch, scale);
   float f = (float)scale;
-  if (!(f > 0.0f) || isinf(1.0f / f))
+  if (!(f > 0.0f))
+    return sq_fail(st, "scale%s %.9g rounds to 0 in float32", ch, scale);
+  if (isinf(1.0f / f))
     return sq_fail(st, "scale%s %.9g is too small (its float32 reciprocal overflows)",
                    ch, scale);
   *out = f;

@@ -35,8 +35,8 @@ const char *sq_arg_text(sqlite3_value *v, const char *what, sq_status *st);
 int sq_arg_double(sqlite3_value *v, const char *what, double *out, sq_status *st);
 int sq_arg_int(sqlite3_value *v, const char *what, int64_t *out, sq_status *st);
 /* A code blob (codes must be a BLOB). */
-int sq_arg_codes(sqlite3_value *v, const sq_dtype *dt, const void **data,
-                 size_t *nbytes, sq_status *st);
+int sq_arg_codes(sqlite3_value *v, const char *argname, const sq_dtype *dt,
+                 const void **data, size_t *nbytes, sq_status *st);
 /* Element count of a code blob, checking its length (and count, if >= 0). */
 int sq_codes_count(const sq_dtype *dt, size_t nbytes, int64_t count, size_t *n,
                    sq_status *st);

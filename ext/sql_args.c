@@ -52,9 +52,17 @@ void sq_result_blob(sqlite3_context *ctx, void *buf, uint64_t nbytes,
   sqlite3_result_blob64(ctx, buf, nbytes, sqlite3_free);
 }
 
+static const char *sq_value_type_name(sqlite3_value *v);
+
+/* "an int8", "a uint8", "an f16", "a bf16". */
+static const char *sq_article(const char *name) {
+  return name[0] == 'i' || name[0] == 'f' ? "an" : "a";
+}
+static const char *sq_plural(size_t n) { return n == 1 ? "" : "s"; }
+
 const char *sq_arg_text(sqlite3_value *v, const char *what, sq_status *st) {
   if (sqlite3_value_type(v) != SQLITE_TEXT) {
-    sq_fail(st, "%s must be text", what);
+    sq_fail(st, "%s must be text, got %s", what, sq_value_type_name(v));
     return NULL;
   }
   const char *s = (const char *)sqlite3_value_text(v);
@@ -128,11 +136,11 @@ int sq_arg_int(sqlite3_value *v, const char *what, int64_t *out, sq_status *st) 
                  sq_value_type_name(v));
 }
 
-int sq_arg_codes(sqlite3_value *v, const sq_dtype *dt, const void **data,
-                 size_t *nbytes, sq_status *st) {
+int sq_arg_codes(sqlite3_value *v, const char *argname, const sq_dtype *dt,
+                 const void **data, size_t *nbytes, sq_status *st) {
   if (sqlite3_value_type(v) != SQLITE_BLOB)
-    return sq_fail(st, "codes must be a blob of %s, got %s", dt->name,
-                   sq_value_type_name(v));
+    return sq_fail(st, "%s must be %s %s blob, got %s", argname,
+                   sq_article(dt->name), dt->name, sq_value_type_name(v));
   const void *p = sqlite3_value_blob(v);
   *nbytes = (size_t)sqlite3_value_bytes(v);
   *data = p ? p : (const void *)"";
@@ -147,10 +155,14 @@ int sq_codes_count(const sq_dtype *dt, size_t nbytes, int64_t count, size_t *n,
       *n = full;
     } else if ((uint64_t)count == full || (nbytes > 0 && (uint64_t)count == full - 1)) {
       *n = (size_t)count;
+    } else if (full == 0) {
+      return sq_fail(st, "count %lld does not fit an empty %s blob (expected 0)",
+                     (long long)count, dt->name);
     } else {
-      return sq_fail(st, "count %lld does not fit a %s blob of %zu bytes "
+      return sq_fail(st, "count %lld does not fit %s %s blob of %zu byte%s "
                          "(expected %zu or %zu)",
-                     (long long)count, dt->name, nbytes, full ? full - 1 : 0, full);
+                     (long long)count, sq_article(dt->name), dt->name, nbytes,
+                     sq_plural(nbytes), full - 1, full);
     }
     return SQ_OK;
   }
@@ -160,8 +172,8 @@ int sq_codes_count(const sq_dtype *dt, size_t nbytes, int64_t count, size_t *n,
                    nbytes, size);
   *n = nbytes / size;
   if (count >= 0 && (uint64_t)count != *n)
-    return sq_fail(st, "count %lld does not match the %zu elements of the %s blob",
-                   (long long)count, *n, dt->name);
+    return sq_fail(st, "count %lld does not match the %zu element%s of the %s blob",
+                   (long long)count, *n, sq_plural(*n), dt->name);
   return SQ_OK;
 }
 

@@ -119,7 +119,8 @@ static int sq_each_filter(sqlite3_vtab_cursor *cur, int idxNum,
   if (!st.code && sqlite3_value_type(x) != SQLITE_NULL) {
     c->x = sqlite3_value_dup(x);
     if (!c->x) return SQLITE_NOMEM;
-    sq_elements_from_value(sq_kernels_active(), c->x, dt, count, &c->e, &st);
+    sq_elements_from_value(sq_kernels_active(), c->x, "blob", dt, count, &c->e,
+                           &st);
   }
   if (st.code == SQ_NOMEM) return SQLITE_NOMEM;
   if (st.code == SQ_TOOBIG) return SQLITE_TOOBIG;

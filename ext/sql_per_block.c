@@ -145,7 +145,7 @@ static void sq_pb_dequantize_func(sqlite3_context *ctx, int argc,
   size_t nbytes;
   void *out = NULL;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, 6, 0, &sq_dtype_int8, &st);
-  if (!dt || sq_arg_codes(argv[0], dt, &codes, &nbytes, &st) ||
+  if (!dt || sq_arg_codes(argv[0], "q", dt, &codes, &nbytes, &st) ||
       sq_pb_layout(argv, 3, &shape, &b, &st))
     goto done;
   if (sq_dtype_bytes(dt, shape.count) != nbytes) {

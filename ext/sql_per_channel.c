@@ -138,7 +138,7 @@ static void sq_pc_dequantize_func(sqlite3_context *ctx, int argc,
   int64_t axis;
   void *out = NULL;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, 5, 0, &sq_dtype_int8, &st);
-  if (!dt || sq_arg_codes(argv[0], dt, &codes, &nbytes, &st) ||
+  if (!dt || sq_arg_codes(argv[0], "q", dt, &codes, &nbytes, &st) ||
       sq_shape_from_value(argv[3], &shape, &st) ||
       sq_arg_int(argv[4], "axis", &axis, &st) ||
       sq_layout_make(&shape, axis, &l, &st))

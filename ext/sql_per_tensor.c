@@ -125,7 +125,7 @@ static void sq_dequantize_func(sqlite3_context *ctx, int argc,
   sq_range r;
   sq_options none;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, 3, 0, &sq_dtype_int8, &st);
-  if (!dt || sq_arg_codes(argv[0], dt, &codes, &nbytes, &st) ||
+  if (!dt || sq_arg_codes(argv[0], "q", dt, &codes, &nbytes, &st) ||
       (argc > 4 && sq_arg_int(argv[4], "count", &count, &st)))
     goto done;
   if (argc > 4 && count < 0) {

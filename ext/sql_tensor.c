@@ -23,7 +23,7 @@ static void sq_f32_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   memset(&e, 0, sizeof e);
   const sq_dtype *from = sq_arg_dtype(argc, argv, 1, 2, &sq_dtype_f32, &st);
   if (!from ||
-      sq_elements_from_value(sq_kernels_active(), argv[0], from, -1, &e, &st))
+      sq_elements_from_value(sq_kernels_active(), argv[0], "x", from, -1, &e, &st))
     goto done;
   uint64_t nbytes = (uint64_t)e.n * 4;
   void *out = e.f32.owned;
@@ -79,7 +79,7 @@ static void sq_json_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   memset(&e, 0, sizeof e);
   const sq_dtype *dt = sq_arg_dtype(argc, argv, 1, 1, &sq_dtype_f32, &st);
   if (!dt || sq_arg_count(argc, argv, 2, &count, &st) ||
-      sq_elements_from_value(sq_kernels_active(), argv[0], dt, count, &e, &st))
+      sq_elements_from_value(sq_kernels_active(), argv[0], "blob", dt, count, &e, &st))
     goto done;
   sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
   sqlite3_str_appendchar(s, 1, '[');
@@ -126,12 +126,12 @@ static void sq_length_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     /* Count without converting. */
     const void *data;
     size_t nbytes;
-    if (!sq_arg_codes(argv[0], dt, &data, &nbytes, &st) &&
+    if (!sq_arg_codes(argv[0], "blob", dt, &data, &nbytes, &st) &&
         !sq_codes_count(dt, nbytes, -1, &e.n, &st))
       sqlite3_result_int64(ctx, (sqlite3_int64)e.n);
     goto done;
   }
-  if (!sq_elements_from_value(sq_kernels_active(), argv[0], dt, -1, &e, &st))
+  if (!sq_elements_from_value(sq_kernels_active(), argv[0], "blob", dt, -1, &e, &st))
     sqlite3_result_int64(ctx, (sqlite3_int64)e.n);
 done:
   sq_elements_free(&e);
