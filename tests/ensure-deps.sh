@@ -11,7 +11,9 @@ set -eu
 what=${1:-test}
 base="gcc make libc6-dev libsqlite3-dev sqlite3 tcl libsqlite3-tcl"
 case "$what" in
-  test)    pkgs="$base" ;;
+  # python3-numpy runs the Python example; g++ builds better-sqlite3 for the
+  # Node example when its prebuilt binary cannot be downloaded.
+  test)    pkgs="$base python3 python3-numpy g++" ;;
   aarch64) pkgs="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
   demo)    pkgs="$base python3 python3-numpy python3-onnx npm librsvg2-bin" ;;
   bench)   pkgs="$base" ;;

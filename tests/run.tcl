@@ -13,6 +13,7 @@ set here [file dirname [file normalize [info script]]]
 proc run_files {files} {
   set ::sq_passed 0
   set ::sq_failed 0
+  set ::sq_skipped 0
   set ::sq_failures {}
   foreach f $files {
     open_db
@@ -45,7 +46,7 @@ source [file join $here tester.tcl]
 if {$path ne ""} {
   set ::env(SQLITE_QUANT_KERNEL) $path
   run_files $files
-  puts "$path: $::sq_passed passed, $::sq_failed failed"
+  puts "$path: $::sq_passed passed, $::sq_failed failed, $::sq_skipped skipped"
   exit [expr {$::sq_failed ? 1 : 0}]
 }
 
@@ -57,12 +58,19 @@ db close
 regexp {"kernels":\[([^\]]*)\]} $info -> names
 set total_passed 0
 set total_failed 0
+set total_skipped 0
 
 # Counts the last "N passed, N failed" line of a child's output.
+# (A failing child's output ends with Tcl's "child process exited abnormally",
+# so the summary is the last match anywhere, not the last line.)
 proc count_child {rc out} {
-  if {[regexp {(\d+) passed, (\d+) failed\s*$} $out -> np nf]} {
+  set matches [regexp -all -inline -line \
+      {^(?:\w+: )?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$} $out]
+  if {[llength $matches]} {
+    lassign [lrange $matches end-3 end] -> np nf ns
     incr ::total_passed $np
     incr ::total_failed $nf
+    if {$ns ne ""} { incr ::total_skipped $ns }
     if {$rc && $nf == 0} { incr ::total_failed }
   } else {
     incr ::total_failed
@@ -81,5 +89,5 @@ foreach p [split [string map {\" ""} $names] ,] {
   puts $out
   count_child $rc $out
 }
-puts "$total_passed passed, $total_failed failed"
+puts "$total_passed passed, $total_failed failed, $total_skipped skipped"
 exit [expr {$total_failed ? 1 : 0}]

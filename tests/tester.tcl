@@ -4,6 +4,8 @@
 #   do_execsql_test NAME SQL EXPECTED    rows of SQL, flattened, == EXPECTED
 #   do_catchsql_test NAME SQL EXPECTED   {0 rows} on success, {1 message} on error
 #   do_test NAME SCRIPT EXPECTED         result of a Tcl script == EXPECTED
+#   sq_skip NAME REASON                  a test that cannot run here (a missing
+#                                        runtime): counted and shown, never a pass
 # Failures print the expected and actual values; run.tcl counts them.
 
 package require sqlite3
@@ -27,6 +29,12 @@ proc sq_record {name ok expected got} {
     puts "  expected: [string range $expected 0 600]"
     puts "  got:      [string range $got 0 600]"
   }
+}
+
+proc sq_skip {name reason} {
+  if {[info exists ::sq_filter] && ![string match $::sq_filter $name]} return
+  incr ::sq_skipped
+  puts "SKIPPED $name: $reason"
 }
 
 proc do_test {name script expected} {
