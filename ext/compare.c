@@ -77,7 +77,7 @@ int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shap
     sq_store_f32(params + 4 * g, scale);
     sq_store_u32(params + 4 * (groups + g), (uint32_t)zp);
   }
-  if (sq_channel_set_make(params, params + 4 * groups, groups, &r,
+  if (sq_channel_set_make(params, params + 4 * groups, groups, "group", &r,
                           so.rounding_onnx, &cs, st))
     goto done;
   int rc;

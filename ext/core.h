@@ -189,9 +189,12 @@ int sq_choose_qparams(float mn, float mx, const sq_range *r, int symmetric,
                       float *scale, int32_t *zp, sq_status *st);
 
 /* SPEC 3.5 checks on a user-given scale and zero point, then the kernel
-** parameters.  `which` names the channel in messages (-1 for per-tensor). */
-int sq_check_scale(double scale, int64_t channel, float *out, sq_status *st);
-int sq_check_zero_point(int64_t zp, const sq_range *r, int64_t channel,
+** parameters.  unit and index name the group in messages ("channel", 3);
+** unit is NULL for a per-tensor parameter. */
+int sq_check_scale(double scale, const char *unit, int64_t index, float *out,
+                   sq_status *st);
+int sq_check_zero_point(int64_t zp, const sq_range *r, const char *unit,
+                        int64_t index,
                         sq_status *st);
 void sq_qparams_make(float scale, int32_t zp, const sq_range *r, int divide,
                      sq_qparams *p);
@@ -221,8 +224,8 @@ typedef struct sq_channel_set {
 
 /* scales: little-endian float32, zps: little-endian int32, `channels` each. */
 int sq_channel_set_make(const void *scales, const void *zps, size_t channels,
-                        const sq_range *r, int divide, sq_channel_set *cs,
-                        sq_status *st);
+                        const char *unit, const sq_range *r, int divide,
+                        sq_channel_set *cs, sq_status *st);
 void sq_channel_set_free(sq_channel_set *cs);
 
 /* Decodes a zero-point list: int32 blob or JSON array of integers. */
@@ -253,7 +256,7 @@ int sq_error_between(const sq_kernels *k, const sq_tensor *a,
                      const sq_tensor *b, sq_error_sums *e, sq_status *st);
 /* SQNR in dB from the sums: +inf for an exact match. */
 double sq_sqnr_db(double sum_a2, double sum_d2);
-/* Cosine similarity, eps 1e-8 on the norm product (torch.ao.ns). */
+/* Cosine similarity, each norm clamped to eps 1e-8 (torch.ao.ns). */
 double sq_cosine(const sq_error_sums *e);
 
 /* ---- calibration ---------------------------------------------------------------- */

@@ -5,7 +5,8 @@
 **   sqnr_db   = 20*log10(||a|| / ||a-b||) = 10*log10(sum a^2 / sum (a-b)^2),
 **               +inf when a == b
 **   max_error = max |a-b|
-**   cosine    = sum a*b / sqrt(max(sum a^2 * sum b^2, eps^2)), eps = 1e-8
+**   cosine    = sum a*b / (max(||a||, eps) * max(||b||, eps)), eps = 1e-8
+**               (PyTorch 1.13 cosine_similarity clamps each norm)
 ** NaN or inf in either tensor is an error naming the element.
 */
 #include <math.h>
@@ -44,7 +45,10 @@ double sq_sqnr_db(double sum_a2, double sum_d2) {
 }
 
 double sq_cosine(const sq_error_sums *e) {
-  double norms = e->sum_a2 * e->sum_b2;
-  const double eps2 = 1e-8 * 1e-8;
-  return e->sum_ab / sqrt(norms > eps2 ? norms : eps2);
+  const double eps = 1e-8;
+  double na = sqrt(e->sum_a2), nb = sqrt(e->sum_b2);
+  /* One square root of the product when no clamp applies: cos(a, a) is then
+  ** exactly 1. */
+  if (na > eps && nb > eps) return e->sum_ab / sqrt(e->sum_a2 * e->sum_b2);
+  return e->sum_ab / ((na > eps ? na : eps) * (nb > eps ? nb : eps));
 }

@@ -16,8 +16,8 @@
 #include "kernels/kernels_internal.h"
 
 int sq_channel_set_make(const void *scales, const void *zps, size_t channels,
-                        const sq_range *r, int divide, sq_channel_set *cs,
-                        sq_status *st) {
+                        const char *unit, const sq_range *r, int divide,
+                        sq_channel_set *cs, sq_status *st) {
   memset(cs, 0, sizeof *cs);
   uint64_t bytes = (uint64_t)channels * (5 * 4 + sizeof(sq_qparams));
   unsigned char *mem = sqlite3_malloc64(bytes ? bytes : 1);
@@ -31,8 +31,8 @@ int sq_channel_set_make(const void *scales, const void *zps, size_t channels,
     float s;
     int32_t z = (int32_t)sq_load_u32((const unsigned char *)zps + 4 * c);
     if (sq_check_scale((double)sq_load_f32((const unsigned char *)scales + 4 * c),
-                       (int64_t)c, &s, st) ||
-        sq_check_zero_point(z, r, (int64_t)c, st))
+                       unit, (int64_t)c, &s, st) ||
+        sq_check_zero_point(z, r, unit, (int64_t)c, st))
       return st->code;
     sq_qparams_make(s, z, r, divide, &cs->each[c]);
     scale[c] = s;

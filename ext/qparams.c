@@ -62,36 +62,39 @@ int sq_choose_qparams(float mn, float mx, const sq_range *r, int symmetric,
   return SQ_OK;
 }
 
-static void sq_channel_prefix(char *buf, size_t size, int64_t channel) {
-  if (channel < 0) buf[0] = 0;
-  else sqlite3_snprintf((int)size, buf, " of channel %lld", (long long)channel);
+/* " of channel 3" / " of block 3", or "" for a per-tensor parameter. */
+static void sq_group_suffix(char *buf, size_t size, const char *unit,
+                            int64_t index) {
+  if (!unit) buf[0] = 0;
+  else sqlite3_snprintf((int)size, buf, " of %s %lld", unit, (long long)index);
 }
 
-int sq_check_scale(double scale, int64_t channel, float *out, sq_status *st) {
-  char ch[48];
-  sq_channel_prefix(ch, sizeof ch, channel);
-  if (scale != scale) return sq_fail(st, "scale%s is NaN", ch);
+int sq_check_scale(double scale, const char *unit, int64_t index, float *out,
+                   sq_status *st) {
+  char of[48];
+  sq_group_suffix(of, sizeof of, unit, index);
+  if (scale != scale) return sq_fail(st, "scale%s is NaN", of);
   if (!(scale > 0.0))
-    return sq_fail(st, "scale%s must be greater than 0, got %.9g", ch, scale);
+    return sq_fail(st, "scale%s must be greater than 0, got %.9g", of, scale);
   if (scale > (double)FLT_MAX)
-    return sq_fail(st, "scale%s must be a finite float32, got %.9g", ch, scale);
+    return sq_fail(st, "scale%s must be a finite float32, got %.9g", of, scale);
   float f = (float)scale;
   if (!(f > 0.0f))
-    return sq_fail(st, "scale%s %.9g rounds to 0 in float32", ch, scale);
+    return sq_fail(st, "scale %.9g%s rounds to 0 in float32", scale, of);
   if (isinf(1.0f / f))
-    return sq_fail(st, "scale%s %.9g is too small (its float32 reciprocal overflows)",
-                   ch, scale);
+    return sq_fail(st, "scale %.9g%s is too small (its float32 reciprocal overflows)",
+                   scale, of);
   *out = f;
   return SQ_OK;
 }
 
-int sq_check_zero_point(int64_t zp, const sq_range *r, int64_t channel,
-                        sq_status *st) {
-  char ch[48];
-  sq_channel_prefix(ch, sizeof ch, channel);
+int sq_check_zero_point(int64_t zp, const sq_range *r, const char *unit,
+                        int64_t index, sq_status *st) {
+  char of[48];
+  sq_group_suffix(of, sizeof of, unit, index);
   if (zp < r->qmin || zp > r->qmax)
-    return sq_fail(st, "zero_point%s %lld is out of range for %s (%lld..%lld)",
-                   ch, (long long)zp, r->dtype->name, (long long)r->qmin,
+    return sq_fail(st, "zero_point %lld%s is out of range for %s (%lld..%lld)",
+                   (long long)zp, of, r->dtype->name, (long long)r->qmin,
                    (long long)r->qmax);
   return SQ_OK;
 }

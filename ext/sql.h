@@ -45,7 +45,8 @@ int sq_codes_count(const sq_dtype *dt, size_t nbytes, int64_t count, size_t *n,
 ** zero points (i32 blob or JSON), checked into cs.  `why` explains the count
 ** in a mismatch message ("scales has 3 entries, expected 4 (<why>)"). */
 int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
-                     const char *expected, const sq_range *r, int divide,
+                     const char *unit, const char *expected, const sq_range *r,
+                     int divide,
                      sq_tensor *scales, sq_tensor *zps, sq_channel_set *cs,
                      sq_status *st);
 /* Chooses parameters for `count` ranges and returns the scales (f32 blob) or

@@ -191,7 +191,8 @@ int sq_register_table(sqlite3 *db, const sq_fn_def *defs, size_t count) {
 }
 
 int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
-                     const char *expected, const sq_range *r, int divide,
+                     const char *unit, const char *expected, const sq_range *r,
+                     int divide,
                      sq_tensor *scales, sq_tensor *zps, sq_channel_set *cs,
                      sq_status *st) {
   if (sq_tensor_from_value(vscales, "scales", scales, st) ||
@@ -203,7 +204,8 @@ int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
   if (zps->n != count)
     return sq_fail(st, "zero_points has %zu entries, expected %zu (%s)", zps->n,
                    count, expected);
-  return sq_channel_set_make(scales->data, zps->data, count, r, divide, cs, st);
+  return sq_channel_set_make(scales->data, zps->data, count, unit, r, divide,
+                             cs, st);
 }
 
 void sq_result_params(sqlite3_context *ctx, const float *mn, const float *mx,

@@ -160,7 +160,8 @@ static int sq_channels_compute(sq_channels_cursor *c, int argc,
   }
   sqlite3_free(lohi);
   if (st->code) goto done;
-  if (sq_channel_set_make(params, params + 4 * C, C, &r, o.rounding_onnx, &cs,
+  if (sq_channel_set_make(params, params + 4 * C, C, "channel", &r,
+                          o.rounding_onnx, &cs,
                           st) ||
       sq_fake_quantize_channels(k, &x, &l, &r, &cs, fake, st))
     goto done;

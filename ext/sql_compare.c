@@ -57,7 +57,9 @@ static int sq_split_list(const char *text, char items[][24], const char *what,
     memcpy(items[n], w, len);
     items[n][len] = 0;
     n++;
-    if (*p) p++;
+    if (*p && !*++p)
+      return sq_fail(st, "option %s is not a list of names joined by '+', got '%.40s'",
+                     what, text);
   }
   return n;
 }

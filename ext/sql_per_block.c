@@ -39,7 +39,8 @@ static int sq_pb_params(sqlite3_value **argv, int is, int iz,
                         const sq_block_layout *b, const sq_range *r, int divide,
                         sq_tensor *scales, sq_tensor *zps, sq_channel_set *cs,
                         sq_status *st) {
-  return sq_arg_param_set(argv[is], argv[iz], b->nparams, "one per block", r, divide,
+  return sq_arg_param_set(argv[is], argv[iz], b->nparams, "block",
+                          "one per block", r, divide,
                           scales, zps, cs, st);
 }
 

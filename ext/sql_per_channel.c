@@ -37,7 +37,8 @@ static int sq_pc_params(sqlite3_value **argv, int is, int iz, const sq_layout *l
                         sq_tensor *zps, sq_channel_set *cs, sq_status *st) {
   char expected[48];
   sqlite3_snprintf(sizeof expected, expected, "shape[%d]", l->axis);
-  return sq_arg_param_set(argv[is], argv[iz], l->channels, expected, r, divide,
+  return sq_arg_param_set(argv[is], argv[iz], l->channels, "channel", expected,
+                          r, divide,
                           scales, zps, cs, st);
 }
 

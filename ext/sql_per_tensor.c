@@ -58,9 +58,9 @@ static int sq_quantize_args(int argc, sqlite3_value **argv, sq_tensor *x,
   if (!dt || sq_arg_options(argc, argv, 4, SQ_OPTS_QUANTIZE, &o, st) ||
       sq_range_resolve(dt, &o, r, st) ||
       sq_arg_double(argv[1], "scale", &scale_arg, st) ||
-      sq_check_scale(scale_arg, -1, &scale, st) ||
+      sq_check_scale(scale_arg, NULL, 0, &scale, st) ||
       sq_arg_int(argv[2], "zero_point", &zp, st) ||
-      sq_check_zero_point(zp, r, -1, st))
+      sq_check_zero_point(zp, r, NULL, 0, st))
     return st->code;
   sq_qparams_make(scale, (int32_t)zp, r, o.rounding_onnx, p);
   return SQ_OK;
@@ -136,9 +136,9 @@ static void sq_dequantize_func(sqlite3_context *ctx, int argc,
       sq_options_parse(NULL, 0, &none, &st) ||
       sq_range_resolve(dt, &none, &r, &st) ||
       sq_arg_double(argv[1], "scale", &scale_arg, &st) ||
-      sq_check_scale(scale_arg, -1, &scale, &st) ||
+      sq_check_scale(scale_arg, NULL, 0, &scale, &st) ||
       sq_arg_int(argv[2], "zero_point", &zp, &st) ||
-      sq_check_zero_point(zp, &r, -1, &st))
+      sq_check_zero_point(zp, &r, NULL, 0, &st))
     goto done;
   void *out = sq_alloc(&st, (uint64_t)n * 4);
   if (!out) goto done;

@@ -361,17 +361,36 @@ static int sq_widen(const sq_channel_params *p, size_t rows, sq_wide *w) {
   return 1;
 }
 
-SQ_AI int32x4_t code_il(float32x4_t v, const sq_channel_params *p,
-                        const float *pm, size_t c, int bits, int divide) {
-  float32x4_t m = vld1q_f32(pm + c);
-  int32x4_t z = vld1q_s32(p->zp + c);
+/* The parameter arrays, copied out of sq_channel_params: stores through the
+** byte pointers may alias *p, so reading p->lo in the loop would reload it
+** after every store. */
+typedef struct sq_il {
+  const float *m, *lo, *hi;
+  const int32_t *zp;
+  float64x2_t qmin, qmax;
+} sq_il;
+
+SQ_AI sq_il il_of(const sq_channel_params *p, int divide) {
+  sq_il a;
+  a.m = divide ? p->scale : p->inv;
+  a.lo = p->lo;
+  a.hi = p->hi;
+  a.zp = p->zp;
+  a.qmin = vdupq_n_f64((double)p->qmin);
+  a.qmax = vdupq_n_f64((double)p->qmax);
+  return a;
+}
+
+SQ_AI int32x4_t code_il(float32x4_t v, const sq_il *a, size_t c, int bits,
+                        int divide) {
+  float32x4_t m = vld1q_f32(a->m + c);
+  int32x4_t z = vld1q_s32(a->zp + c);
   if (bits == 32) {
     float64x2_t zlo = vcvtq_f64_s64(vmovl_s32(vget_low_s32(z)));
     float64x2_t zhi = vcvtq_f64_s64(vmovl_high_s32(z));
-    return code_i32(v, m, zlo, zhi, vdupq_n_f64((double)p->qmin),
-                    vdupq_n_f64((double)p->qmax), divide);
+    return code_i32(v, m, zlo, zhi, a->qmin, a->qmax, divide);
   }
-  return code_small(v, m, vld1q_f32(p->lo + c), vld1q_f32(p->hi + c), z, divide);
+  return code_small(v, m, vld1q_f32(a->lo + c), vld1q_f32(a->hi + c), z, divide);
 }
 
 SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
@@ -379,7 +398,7 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
   const size_t es = (size_t)bits / 8, ch = p->channels;
   const sq_code_type t = code_of(bits);
   if (ch < 4) return sq_kernels_scalar.quantize_interleaved[t](src, rows, p, dst);
-  const float *pm = divide ? p->scale : p->inv;
+  const sq_il a = il_of(p, divide);
   for (size_t r = 0; r < rows; r++) {
     sq_cb s = src + 4 * r * ch;
     sq_b d = dst + es * r * ch;
@@ -390,15 +409,15 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
       uint32x4_t ok = vandq_u32(vandq_u32(notnan(x0), notnan(x1)),
                                 vandq_u32(notnan(x2), notnan(x3)));
       if (vminvq_u32(ok) == 0) break;
-      st_16(d + es * c, code_il(x0, p, pm, c, bits, divide),
-            code_il(x1, p, pm, c + 4, bits, divide),
-            code_il(x2, p, pm, c + 8, bits, divide),
-            code_il(x3, p, pm, c + 12, bits, divide), bits);
+      st_16(d + es * c, code_il(x0, &a, c, bits, divide),
+            code_il(x1, &a, c + 4, bits, divide),
+            code_il(x2, &a, c + 8, bits, divide),
+            code_il(x3, &a, c + 12, bits, divide), bits);
     }
     for (; c + 4 <= ch; c += 4) {
       float32x4_t v = ldf(s + 4 * c);
       if (vminvq_u32(notnan(v)) == 0) break;
-      st_4(d + es * c, code_il(v, p, pm, c, bits, divide), bits);
+      st_4(d + es * c, code_il(v, &a, c, bits, divide), bits);
     }
     if (c < ch) {
       sq_channel_params sp = sub_params(p, c, ch - c);
@@ -410,13 +429,13 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
   return rows * ch;
 }
 
-static size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
+SQ_AI size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
                      sq_b dst, int bits) {
   return p->divide ? qi_body(src, rows, p, dst, bits, 1)
                    : qi_body(src, rows, p, dst, bits, 0);
 }
 
-static size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
+SQ_AI size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
                        void *q, int bits) {
   sq_cb src = x;
   sq_b dst = q;
@@ -538,13 +557,15 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
     sq_kernels_scalar.dequantize_interleaved[t](q, rows, p, y);
     return;
   }
+  const float *sc = p->scale;       /* locals: stores may alias *p */
+  const int32_t *zp = p->zp;
   for (size_t r = 0; r < rows; r++) {
     sq_cb qr = q + es * r * ch;
     sq_b yr = y + 4 * r * ch;
     size_t c = 0;
     for (; c + 4 <= ch; c += 4) {
-      float32x4_t f = dq_conv(ld_codes(qr, c, t), vld1q_s32(p->zp + c), t);
-      stf(yr + 4 * c, vmulq_f32(f, vld1q_f32(p->scale + c)));
+      float32x4_t f = dq_conv(ld_codes(qr, c, t), vld1q_s32(zp + c), t);
+      stf(yr + 4 * c, vmulq_f32(f, vld1q_f32(sc + c)));
     }
     if (c < ch) {
       sq_channel_params sp = sub_params(p, c, ch - c);
@@ -553,7 +574,7 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
   }
 }
 
-static void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
+SQ_AI void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
                       void *y, sq_code_type t) {
   sq_cb src = q;
   sq_b dst = y;

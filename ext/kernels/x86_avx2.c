@@ -16,7 +16,8 @@
 **      convert (one rounding, as scalar's int64 -> float); 32-bit codes
 **      subtract in double (exact; an exact zero forced to +0, as the integer
 **      subtraction gives in every rounding mode) and convert to float once;
-**   3. minmax: lane accumulators min_ps(x, acc) keep the first occurrence of
+**   3. minmax: a scalar head up to an aligned address, then lane
+**      accumulators min_ps(x, acc) that keep the first occurrence of
 **      their extreme, exactly as scalar's strict compare; non-finite values
 **      are caught per block and located by a scalar scan of that block; a
 **      zero extreme whose lanes disagree on the sign is settled by finding the
@@ -43,6 +44,13 @@
 #endif
 
 #define SQ_AI static inline __attribute__((always_inline))
+/* GCC may re-read a loaded vector from memory for each use that takes it as
+** the register operand (min_ps(x, acc)); an empty asm pins it to a register. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define SQ_KEEP(v) __asm__("" : "+x"(v))
+#else
+#define SQ_KEEP(v) ((void)0)
+#endif
 #define SQ_RNE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
 
 /* Elements between two non-finite checks in minmax. */
@@ -111,23 +119,51 @@ static float pick_extreme(const float *lanes, size_t nl, int is_max, sq_cb p,
   return v;
 }
 
+/* Folds x[i] into (lo, hi) exactly as scalar does; 0 on a non-finite. */
+SQ_AI int fold1(sq_cb p, size_t i, int *have, float *lo, float *hi) {
+  uint32_t u = sq_load_u32(p + 4 * i);
+  if ((u & 0x7f800000u) == 0x7f800000u) return 0;
+  float v;
+  memcpy(&v, &u, 4);
+  if (!*have) {
+    *lo = *hi = v;
+    *have = 1;
+  }
+  if (v < *lo) *lo = v;
+  if (v > *hi) *hi = v;
+  return 1;
+}
+
 static size_t minmax_avx2(const void *x, size_t n, float *mn, float *mx) {
   sq_cb p = x;
   if (n == 0) return 0;
   if (_mm_getcsr() & 0x40) return sq_kernels_scalar.minmax(x, n, mn, mx);
-  size_t nv = n & ~(size_t)31;
-  float lo, hi;
+  /* A scalar head up to a 32-byte boundary keeps the loads within cache
+  ** lines; its elements come first, so they win ties as in scalar. */
+  size_t h = 0, i;
+  if (((uintptr_t)p & 3) == 0) h = ((32 - ((uintptr_t)p & 31)) & 31) / 4;
+  if (h > n) h = n;
+  float lo = 0.0f, hi = 0.0f;
+  int have = 0;
+  for (i = 0; i < h; i++)
+    if (!fold1(p, i, &have, &lo, &hi)) return i;
+  sq_cb pv = p + 4 * h;                 /* the vector part: [h, h + nv) */
+  size_t nv = (n - h) & ~(size_t)31;
   if (nv) {
-    __m256 a0 = _mm256_set1_ps(sq_load_f32(p)), a1 = a0, a2 = a0, a3 = a0;
+    __m256 a0 = _mm256_set1_ps(sq_load_f32(pv)), a1 = a0, a2 = a0, a3 = a0;
     __m256 b0 = a0, b1 = a0, b2 = a0, b3 = a0;
     const __m256 ninf = _mm256_set1_ps(-__builtin_inff());
     const __m256 pinf = _mm256_set1_ps(__builtin_inff());
     for (size_t blk = 0; blk < nv; blk += SQ_MM_BLOCK) {
       size_t end = nv - blk > SQ_MM_BLOCK ? blk + SQ_MM_BLOCK : nv;
       __m256 bad = _mm256_setzero_ps();
-      for (size_t i = blk; i < end; i += 32) {
-        sq_cb s = p + 4 * i;
+      for (i = blk; i < end; i += 32) {
+        sq_cb s = pv + 4 * i;
         __m256 x0 = ldf(s), x1 = ldf(s + 32), x2 = ldf(s + 64), x3 = ldf(s + 96);
+        SQ_KEEP(x0);
+        SQ_KEEP(x1);
+        SQ_KEEP(x2);
+        SQ_KEEP(x3);
         a0 = _mm256_min_ps(x0, a0);
         a1 = _mm256_min_ps(x1, a1);
         a2 = _mm256_min_ps(x2, a2);
@@ -141,11 +177,11 @@ static size_t minmax_avx2(const void *x, size_t n, float *mn, float *mx) {
       }
       /* NaN was never taken into an accumulator; an infinity was. */
       __m256 l = _mm256_min_ps(_mm256_min_ps(a0, a1), _mm256_min_ps(a2, a3));
-      __m256 h = _mm256_max_ps(_mm256_max_ps(b0, b1), _mm256_max_ps(b2, b3));
+      __m256 u = _mm256_max_ps(_mm256_max_ps(b0, b1), _mm256_max_ps(b2, b3));
       bad = _mm256_or_ps(bad, _mm256_or_ps(_mm256_cmp_ps(l, ninf, _CMP_EQ_OQ),
-                                           _mm256_cmp_ps(h, pinf, _CMP_EQ_OQ)));
+                                           _mm256_cmp_ps(u, pinf, _CMP_EQ_OQ)));
       if (_mm256_movemask_ps(bad))
-        return blk + first_nonfinite(p + 4 * blk, end - blk);
+        return h + blk + first_nonfinite(pv + 4 * blk, end - blk);
     }
     float la[32], ha[32];
     _mm256_storeu_ps(la, a0);
@@ -156,19 +192,18 @@ static size_t minmax_avx2(const void *x, size_t n, float *mn, float *mx) {
     _mm256_storeu_ps(ha + 8, b1);
     _mm256_storeu_ps(ha + 16, b2);
     _mm256_storeu_ps(ha + 24, b3);
-    lo = pick_extreme(la, 32, 0, p, nv);
-    hi = pick_extreme(ha, 32, 1, p, nv);
-  } else {
-    lo = hi = sq_load_f32(p);
+    /* first occurrences within the vector part; the head came before it */
+    float vlo = pick_extreme(la, 32, 0, pv, nv), vhi = pick_extreme(ha, 32, 1, pv, nv);
+    if (!have) {
+      lo = vlo;
+      hi = vhi;
+      have = 1;
+    }
+    if (vlo < lo) lo = vlo;
+    if (vhi > hi) hi = vhi;
   }
-  for (size_t i = nv; i < n; i++) {
-    uint32_t u = sq_load_u32(p + 4 * i);
-    if ((u & 0x7f800000u) == 0x7f800000u) return i;
-    float v;
-    memcpy(&v, &u, 4);
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
+  for (i = h + nv; i < n; i++)
+    if (!fold1(p, i, &have, &lo, &hi)) return i;
   *mn = lo;
   *mx = hi;
   return n;
@@ -413,17 +448,35 @@ static int sq_widen(const sq_channel_params *p, size_t rows, sq_wide *w) {
   return 1;
 }
 
-SQ_AI __m256i code_il(__m256 v, const sq_channel_params *p, const float *pm,
-                      size_t c, int bits, int divide) {
-  __m256 m = _mm256_loadu_ps(pm + c);
-  __m256i z = ldi(p->zp + c);
+/* The parameter arrays, copied out of sq_channel_params: stores through the
+** byte pointers may alias *p, so reading p->lo in the loop would reload it
+** after every store. */
+typedef struct sq_il {
+  const float *m, *lo, *hi;
+  const int32_t *zp;
+  __m256d qmin, qmax;
+} sq_il;
+
+SQ_AI sq_il il_of(const sq_channel_params *p, int divide) {
+  sq_il a;
+  a.m = divide ? p->scale : p->inv;
+  a.lo = p->lo;
+  a.hi = p->hi;
+  a.zp = p->zp;
+  a.qmin = _mm256_set1_pd((double)p->qmin);
+  a.qmax = _mm256_set1_pd((double)p->qmax);
+  return a;
+}
+
+SQ_AI __m256i code_il(__m256 v, const sq_il *a, size_t c, int bits, int divide) {
+  __m256 m = _mm256_loadu_ps(a->m + c);
+  __m256i z = ldi(a->zp + c);
   if (bits == 32) {
     __m256d zlo = _mm256_cvtepi32_pd(_mm256_castsi256_si128(z));
     __m256d zhi = _mm256_cvtepi32_pd(_mm256_extracti128_si256(z, 1));
-    return code_i32(v, m, zlo, zhi, _mm256_set1_pd((double)p->qmin),
-                    _mm256_set1_pd((double)p->qmax), divide);
+    return code_i32(v, m, zlo, zhi, a->qmin, a->qmax, divide);
   }
-  return code_small(v, m, _mm256_loadu_ps(p->lo + c), _mm256_loadu_ps(p->hi + c),
+  return code_small(v, m, _mm256_loadu_ps(a->lo + c), _mm256_loadu_ps(a->hi + c),
                     z, divide);
 }
 
@@ -432,7 +485,7 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
   const size_t es = (size_t)bits / 8, ch = p->channels;
   const sq_code_type t = code_of(bits);
   if (ch < 8) return sq_kernels_scalar.quantize_interleaved[t](src, rows, p, dst);
-  const float *pm = divide ? p->scale : p->inv;
+  const sq_il a = il_of(p, divide);
   for (size_t r = 0; r < rows; r++) {
     sq_cb s = src + 4 * r * ch;
     sq_b d = dst + es * r * ch;
@@ -443,15 +496,15 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
       if (_mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(x0, x1, _CMP_UNORD_Q),
                                           _mm256_cmp_ps(x2, x3, _CMP_UNORD_Q))))
         break;
-      st_32(d + es * c, code_il(x0, p, pm, c, bits, divide),
-            code_il(x1, p, pm, c + 8, bits, divide),
-            code_il(x2, p, pm, c + 16, bits, divide),
-            code_il(x3, p, pm, c + 24, bits, divide), bits);
+      st_32(d + es * c, code_il(x0, &a, c, bits, divide),
+            code_il(x1, &a, c + 8, bits, divide),
+            code_il(x2, &a, c + 16, bits, divide),
+            code_il(x3, &a, c + 24, bits, divide), bits);
     }
     for (; c + 8 <= ch; c += 8) {
       __m256 v = ldf(s + 4 * c);
       if (has_nan2(v, v)) break;
-      st_8(d + es * c, code_il(v, p, pm, c, bits, divide), bits);
+      st_8(d + es * c, code_il(v, &a, c, bits, divide), bits);
     }
     if (c < ch) {
       sq_channel_params sp = sub_params(p, c, ch - c);
@@ -463,13 +516,13 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
   return rows * ch;
 }
 
-static size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
+SQ_AI size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
                      sq_b dst, int bits) {
   return p->divide ? qi_body(src, rows, p, dst, bits, 1)
                    : qi_body(src, rows, p, dst, bits, 0);
 }
 
-static size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
+SQ_AI size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
                        void *q, int bits) {
   sq_cb src = x;
   sq_b dst = q;
@@ -594,13 +647,15 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
     sq_kernels_scalar.dequantize_interleaved[t](q, rows, p, y);
     return;
   }
+  const float *sc = p->scale;       /* locals: stores may alias *p */
+  const int32_t *zp = p->zp;
   for (size_t r = 0; r < rows; r++) {
     sq_cb qr = q + es * r * ch;
     sq_b yr = y + 4 * r * ch;
     size_t c = 0;
     for (; c + 8 <= ch; c += 8) {
-      __m256 f = dq_conv(ld_codes(qr, c, t), ldi(p->zp + c), t);
-      stf(yr + 4 * c, _mm256_mul_ps(f, _mm256_loadu_ps(p->scale + c)));
+      __m256 f = dq_conv(ld_codes(qr, c, t), ldi(zp + c), t);
+      stf(yr + 4 * c, _mm256_mul_ps(f, _mm256_loadu_ps(sc + c)));
     }
     if (c < ch) {
       sq_channel_params sp = sub_params(p, c, ch - c);
@@ -609,7 +664,7 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
   }
 }
 
-static void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
+SQ_AI void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
                       void *y, sq_code_type t) {
   sq_cb src = q;
   sq_b dst = y;

@@ -11,7 +11,10 @@
 **      truncate exactly like scalar's c & 0xff / c & 0xffff;
 **   3. a NaN in a vector is located with its compare mask: the lanes before it
 **      are stored and its index returned, so the output equals scalar's;
-**   4. non-finite tests in minmax_interleaved use vfpclassps.
+**   4. minmax peels a scalar head up to a 64-byte boundary (64-byte loads
+**      straddling cache lines halved its speed from memory);
+**   5. quantize_interleaved and minmax_interleaved are the AVX2 kernels
+**      (measured faster; see the note above minmax_interleaved_avx512).
 ** Compiled with a target pragma, never -mavx512f: only dispatch.c decides
 ** whether these functions may run.
 */
@@ -34,8 +37,14 @@
 #define SQ_RNE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
 #define SQ_MM_BLOCK 4096
 #define SQ_MAXL 256
-/* vfpclassps categories: QNaN | +inf | -inf | SNaN */
-#define SQ_CLASS_NONFINITE 0x99
+/* GCC re-reads a loaded vector from memory for each use when the use takes
+** it as the register operand (min_ps(x, acc)): 12 loads instead of 4 per
+** iteration.  An empty asm pins the loaded value to a register. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define SQ_KEEP(v) __asm__("" : "+v"(v))
+#else
+#define SQ_KEEP(v) ((void)0)
+#endif
 
 typedef const unsigned char *sq_cb;
 typedef unsigned char *sq_b;
@@ -92,23 +101,51 @@ static float pick_extreme(const float *lanes, size_t nl, int is_max, sq_cb p,
   return v;
 }
 
+/* Folds x[i] into (lo, hi) exactly as scalar does; 0 on a non-finite. */
+SQ_AI int fold1(sq_cb p, size_t i, int *have, float *lo, float *hi) {
+  uint32_t u = sq_load_u32(p + 4 * i);
+  if ((u & 0x7f800000u) == 0x7f800000u) return 0;
+  float v;
+  memcpy(&v, &u, 4);
+  if (!*have) {
+    *lo = *hi = v;
+    *have = 1;
+  }
+  if (v < *lo) *lo = v;
+  if (v > *hi) *hi = v;
+  return 1;
+}
+
 static size_t minmax_avx512(const void *x, size_t n, float *mn, float *mx) {
   sq_cb p = x;
   if (n == 0) return 0;
   if (_mm_getcsr() & 0x40) return sq_kernels_scalar.minmax(x, n, mn, mx);
-  size_t nv = n & ~(size_t)15;
-  float lo, hi;
+  /* A scalar head up to a 64-byte boundary: 64-byte loads that straddle two
+  ** cache lines halve this loop's speed from memory. */
+  size_t h = 0, i;
+  if (((uintptr_t)p & 3) == 0) h = ((64 - ((uintptr_t)p & 63)) & 63) / 4;
+  if (h > n) h = n;
+  float lo = 0.0f, hi = 0.0f;
+  int have = 0;
+  for (i = 0; i < h; i++)
+    if (!fold1(p, i, &have, &lo, &hi)) return i;
+  sq_cb pv = p + 4 * h;                 /* the vector part: [h, h + nv) */
+  size_t nv = (n - h) & ~(size_t)15;
   if (nv) {
-    __m512 a0 = _mm512_set1_ps(sq_load_f32(p)), a1 = a0, a2 = a0, a3 = a0;
+    __m512 a0 = _mm512_set1_ps(sq_load_f32(pv)), a1 = a0, a2 = a0, a3 = a0;
     __m512 b0 = a0, b1 = a0, b2 = a0, b3 = a0;
     const __m512 ninf = _mm512_set1_ps(-__builtin_inff());
     const __m512 pinf = _mm512_set1_ps(__builtin_inff());
     for (size_t blk = 0; blk < nv; blk += SQ_MM_BLOCK) {
-      size_t end = nv - blk > SQ_MM_BLOCK ? blk + SQ_MM_BLOCK : nv, i = blk;
+      size_t end = nv - blk > SQ_MM_BLOCK ? blk + SQ_MM_BLOCK : nv;
       __mmask16 bad = 0;
-      for (; i + 64 <= end; i += 64) {
-        sq_cb s = p + 4 * i;
+      for (i = blk; i + 64 <= end; i += 64) {
+        sq_cb s = pv + 4 * i;
         __m512 x0 = ldf(s), x1 = ldf(s + 64), x2 = ldf(s + 128), x3 = ldf(s + 192);
+        SQ_KEEP(x0);
+        SQ_KEEP(x1);
+        SQ_KEEP(x2);
+        SQ_KEEP(x3);
         a0 = _mm512_min_ps(x0, a0);
         a1 = _mm512_min_ps(x1, a1);
         a2 = _mm512_min_ps(x2, a2);
@@ -121,16 +158,16 @@ static size_t minmax_avx512(const void *x, size_t n, float *mn, float *mx) {
                            _mm512_cmp_ps_mask(x2, x3, _CMP_UNORD_Q));
       }
       for (; i < end; i += 16) {
-        __m512 v = ldf(p + 4 * i);
+        __m512 v = ldf(pv + 4 * i);
         a0 = _mm512_min_ps(v, a0);
         b0 = _mm512_max_ps(v, b0);
         bad |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
       }
       __m512 l = _mm512_min_ps(_mm512_min_ps(a0, a1), _mm512_min_ps(a2, a3));
-      __m512 h = _mm512_max_ps(_mm512_max_ps(b0, b1), _mm512_max_ps(b2, b3));
+      __m512 u = _mm512_max_ps(_mm512_max_ps(b0, b1), _mm512_max_ps(b2, b3));
       bad |= (__mmask16)(_mm512_cmp_ps_mask(l, ninf, _CMP_EQ_OQ) |
-                         _mm512_cmp_ps_mask(h, pinf, _CMP_EQ_OQ));
-      if (bad) return blk + first_nonfinite(p + 4 * blk, end - blk);
+                         _mm512_cmp_ps_mask(u, pinf, _CMP_EQ_OQ));
+      if (bad) return h + blk + first_nonfinite(pv + 4 * blk, end - blk);
     }
     float la[64], ha[64];
     _mm512_storeu_ps(la, a0);
@@ -141,47 +178,32 @@ static size_t minmax_avx512(const void *x, size_t n, float *mn, float *mx) {
     _mm512_storeu_ps(ha + 16, b1);
     _mm512_storeu_ps(ha + 32, b2);
     _mm512_storeu_ps(ha + 48, b3);
-    lo = pick_extreme(la, 64, 0, p, nv);
-    hi = pick_extreme(ha, 64, 1, p, nv);
-  } else {
-    lo = hi = sq_load_f32(p);
+    /* first occurrences within the vector part; the head came before it */
+    float vlo = pick_extreme(la, 64, 0, pv, nv), vhi = pick_extreme(ha, 64, 1, pv, nv);
+    if (!have) {
+      lo = vlo;
+      hi = vhi;
+      have = 1;
+    }
+    if (vlo < lo) lo = vlo;
+    if (vhi > hi) hi = vhi;
   }
-  for (size_t i = nv; i < n; i++) {
-    uint32_t u = sq_load_u32(p + 4 * i);
-    if ((u & 0x7f800000u) == 0x7f800000u) return i;
-    float v;
-    memcpy(&v, &u, 4);
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
+  for (i = h + nv; i < n; i++)
+    if (!fold1(p, i, &have, &lo, &hi)) return i;
   *mn = lo;
   *mx = hi;
   return n;
 }
 
+/* Interleaved min/max and quantize: the 256-bit kernels of x86_avx2.c.  With
+** 64-byte vectors every row adds masked head/tail accesses, and loads and
+** stores of the caller's (rarely 64-byte aligned) parameter and mn/mx arrays
+** straddle cache lines; measured on a Zen 5 from memory, the 512-bit versions
+** ran 1.4x to 5x slower than the AVX2 ones (dispatch.c only enables this path
+** when AVX2 is present). */
 static size_t minmax_interleaved_avx512(const void *x, size_t rows,
                                         size_t channels, float *mn, float *mx) {
-  sq_cb p = x;
-  if (channels < 8 || (_mm_getcsr() & 0x40))
-    return sq_kernels_scalar.minmax_interleaved(x, rows, channels, mn, mx);
-  for (size_t r = 0; r < rows; r++) {
-    sq_cb row = p + 4 * r * channels;
-    size_t c = 0;
-    for (; c < channels; c += 16) {
-      __mmask16 k = mask16(channels - c);
-      __m512 v = ldf_m(row + 4 * c, k);
-      if (_mm512_mask_fpclass_ps_mask(k, v, SQ_CLASS_NONFINITE)) break;
-      stf_m((sq_b)(mn + c), k, _mm512_min_ps(v, ldf_m((sq_cb)(mn + c), k)));
-      stf_m((sq_b)(mx + c), k, _mm512_max_ps(v, ldf_m((sq_cb)(mx + c), k)));
-    }
-    if (c < channels) {
-      size_t k = sq_kernels_scalar.minmax_interleaved(row + 4 * c, 1,
-                                                      channels - c, mn + c,
-                                                      mx + c);
-      if (k < channels - c) return r * channels + c + k;
-    }
-  }
-  return rows * channels;
+  return sq_kernels_avx2.minmax_interleaved(x, rows, channels, mn, mx);
 }
 
 /* ---- quantize ------------------------------------------------------------ */
@@ -219,8 +241,10 @@ SQ_AI void st_codes(sq_b d, __mmask16 k, __m512i c, int bits) {
     else if (bits == 16) _mm256_storeu_si256((__m256i *)(void *)d, _mm512_cvtepi32_epi16(c));
     else _mm512_storeu_si512((void *)d, c);
   } else {
-    if (bits == 8) _mm512_mask_cvtepi32_storeu_epi8((void *)d, k, c);
-    else if (bits == 16) _mm512_mask_cvtepi32_storeu_epi16((void *)d, k, c);
+    /* narrow in a register, then a masked vmovdqu: vpmovdb/vpmovdw with a
+    ** masked memory destination are microcoded and slow on AMD */
+    if (bits == 8) _mm_mask_storeu_epi8((void *)d, k, _mm512_cvtepi32_epi8(c));
+    else if (bits == 16) _mm256_mask_storeu_epi16((void *)d, k, _mm512_cvtepi32_epi16(c));
     else _mm512_mask_storeu_epi32((void *)d, k, c);
   }
 }
@@ -320,78 +344,17 @@ static int sq_widen(const sq_channel_params *p, size_t rows, sq_wide *w) {
   return 1;
 }
 
-SQ_AI __m512i code_il(__m512 v, const sq_channel_params *p, const float *pm,
-                      size_t c, __mmask16 k, int bits, int divide) {
-  /* masked-off lanes divide by 1, not 0: no spurious invalid flag */
-  __m512 m = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), k, (const void *)(pm + c));
-  __m512i z = _mm512_maskz_loadu_epi32(k, (const void *)(p->zp + c));
-  if (bits == 32) {
-    __m512d zlo = _mm512_cvtepi32_pd(_mm512_castsi512_si256(z));
-    __m512d zhi = _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(z, 1));
-    return code_i32(v, m, zlo, zhi, _mm512_set1_pd((double)p->qmin),
-                    _mm512_set1_pd((double)p->qmax), divide);
-  }
-  return code_small(v, m, ldf_m((sq_cb)(p->lo + c), k),
-                    ldf_m((sq_cb)(p->hi + c), k), z, divide);
-}
-
-SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
-                     sq_b dst, int bits, int divide) {
-  const size_t es = (size_t)bits / 8, ch = p->channels;
-  const float *pm = divide ? p->scale : p->inv;
-  for (size_t r = 0; r < rows; r++) {
-    sq_cb s = src + 4 * r * ch;
-    sq_b d = dst + es * r * ch;
-    for (size_t c = 0; c < ch; c += 16) {
-      __mmask16 k = mask16(ch - c);
-      __m512 v = ldf_m(s + 4 * c, k);
-      __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-      __m512i code = code_il(v, p, pm, c, k, bits, divide);
-      if (nan) {
-        unsigned j = (unsigned)__builtin_ctz((unsigned)nan);
-        st_codes(d + es * c, (__mmask16)((1u << j) - 1u), code, bits);
-        return r * ch + c + j;
-      }
-      st_codes(d + es * c, k, code, bits);
-    }
-  }
-  return rows * ch;
-}
-
-static size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
-                     sq_b dst, int bits) {
-  return p->divide ? qi_body(src, rows, p, dst, bits, 1)
-                   : qi_body(src, rows, p, dst, bits, 0);
-}
-
-static size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
-                       void *q, int bits) {
-  sq_cb src = x;
-  sq_b dst = q;
-  const size_t es = (size_t)bits / 8, ch = p->channels;
-  sq_wide w;
-  if (sq_widen(p, rows, &w)) {
-    size_t vr = rows / w.g, done = vr * w.g;
-    size_t k = qi_run(src, vr, &w.p, dst, bits);
-    if (k < vr * w.p.channels) return k;
-    if (done == rows) return rows * ch;
-    return done * ch + qi_run(src + 4 * done * ch, rows - done, p,
-                              dst + es * done * ch, bits);
-  }
-  return qi_run(src, rows, p, dst, bits);
-}
-
 static size_t quantize_i8_il_avx512(const void *x, size_t rows,
                                     const sq_channel_params *p, void *q) {
-  return qi_entry(x, rows, p, q, 8);
+  return sq_kernels_avx2.quantize_interleaved[SQ_CODE_I8](x, rows, p, q);
 }
 static size_t quantize_i16_il_avx512(const void *x, size_t rows,
                                      const sq_channel_params *p, void *q) {
-  return qi_entry(x, rows, p, q, 16);
+  return sq_kernels_avx2.quantize_interleaved[SQ_CODE_I16](x, rows, p, q);
 }
 static size_t quantize_i32_il_avx512(const void *x, size_t rows,
                                      const sq_channel_params *p, void *q) {
-  return qi_entry(x, rows, p, q, 32);
+  return sq_kernels_avx2.quantize_interleaved[SQ_CODE_I32](x, rows, p, q);
 }
 
 /* ---- dequantize ---------------------------------------------------------- */
@@ -493,19 +456,27 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
     sq_kernels_scalar.dequantize_interleaved[t](q, rows, p, y);
     return;
   }
+  const float *sc = p->scale;       /* locals: stores may alias *p */
+  const int32_t *zp = p->zp;
   for (size_t r = 0; r < rows; r++) {
     sq_cb qr = q + es * r * ch;
     sq_b yr = y + 4 * r * ch;
-    for (size_t c = 0; c < ch; c += 16) {
+    size_t c = 0;
+    for (; c + 16 <= ch; c += 16) {
+      __m512i z = _mm512_loadu_si512((const void *)(zp + c));
+      __m512 f = dq_conv(ld_codes(qr, c, 0xffff, t), z, t);
+      stf(yr + 4 * c, _mm512_mul_ps(f, _mm512_loadu_ps((const void *)(sc + c))));
+    }
+    if (c < ch) {
       __mmask16 k = mask16(ch - c);
-      __m512i z = _mm512_maskz_loadu_epi32(k, (const void *)(p->zp + c));
+      __m512i z = _mm512_maskz_loadu_epi32(k, (const void *)(zp + c));
       __m512 f = dq_conv(ld_codes(qr, c, k, t), z, t);
-      stf_m(yr + 4 * c, k, _mm512_mul_ps(f, ldf_m((sq_cb)(p->scale + c), k)));
+      stf_m(yr + 4 * c, k, _mm512_mul_ps(f, ldf_m((sq_cb)(sc + c), k)));
     }
   }
 }
 
-static void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
+SQ_AI void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
                       void *y, sq_code_type t) {
   sq_cb src = q;
   sq_b dst = y;
@@ -659,6 +630,7 @@ static void bf16_to_f32_avx512(const void *h, size_t n, void *f) {
 }
 
 SQ_AI __m512i bf16_round(__m512i x) {
+  SQ_KEEP(x);                  /* one load, not one per use (see SQ_KEEP) */
   __m512i ax = _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff));
   __mmask16 nan = _mm512_cmpgt_epi32_mask(ax, _mm512_set1_epi32(0x7f800000));
   __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
