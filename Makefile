@@ -28,8 +28,8 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 
 DEPS = sh tests/ensure-deps.sh
 
-.PHONY: all test test-asan test-tcl kernel-test kernel-test-aarch64 demo bench \
-        deps clean
+.PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
+        kernel-test-aarch64 demo bench deps clean
 all: dist/quant.so
 
 build/obj/%.o: %.c $(HDR)
@@ -58,6 +58,10 @@ build/kernel_test: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
 kernel-test: build/kernel_test
 	./build/kernel_test
 
+# Adds every one of the 2^32 float32 patterns through f16 and bf16 (~10 s).
+kernel-test-long: build/kernel_test
+	./build/kernel_test --long
+
 # The NEON path, proven on an aarch64 build under qemu-user.
 build/kernel_test_aarch64: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
 	@$(DEPS) aarch64
@@ -75,13 +79,18 @@ test: deps
 	@$(MAKE) --no-print-directory dist/quant.so build/kernel_test
 	tclsh tests/run.tcl -kernels build/kernel_test dist/quant.so
 
-# tclsh is not instrumented, so the sanitizer runtime is preloaded.
-test-asan: deps build/asan/quant.so
+build/asan/kernel_test: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
+	@mkdir -p build/asan
+	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/kernel_test.c $(KERNEL_SRC) $(LDLIBS)
+
+# The kernel tests and the whole Tcl suite against AddressSanitizer + UBSan
+# builds.  tclsh is not instrumented, so the sanitizer runtime is preloaded.
+test-asan: deps
+	@$(MAKE) --no-print-directory build/asan/quant.so build/asan/kernel_test
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
-	    tclsh tests/run.tcl build/asan/quant.so
+	    tclsh tests/run.tcl -kernels build/asan/kernel_test build/asan/quant.so
 
 demo: dist/quant.so
 	@$(DEPS) demo

@@ -10,8 +10,9 @@
 **      else (qmin + qmax) / 2;
 **   4. eps = 2^-23 (FLT_EPSILON); every step is float32, as PyTorch's
 **      observers compute it;
-**   5. a scale given by the user must be a finite float32 > 0 whose
-**      reciprocal is finite; a zero point must lie in [qmin, qmax].
+**   5. a scale (given, or chosen by rules 2-3) must be a finite float32 > 0
+**      whose reciprocal is a finite normal float32 (so scales lie in about
+**      [2^-128, 2^126]); a zero point must lie in [qmin, qmax].
 */
 #include <float.h>
 #include <math.h>
@@ -57,6 +58,10 @@ int sq_choose_qparams(float mn, float mx, const sq_range *r, int symmetric,
     if (z < r->qmin) z = r->qmin;
     if (z > r->qmax) z = r->qmax;
   }
+  if (1.0f / s < FLT_MIN)
+    return sq_fail(st, "range %g..%g is too wide for codes %lld..%lld (the "
+                       "scale's reciprocal would be subnormal)",
+                   (double)mn, (double)mx, (long long)r->qmin, (long long)r->qmax);
   *scale = s;
   *zp = (int32_t)z;
   return SQ_OK;
@@ -83,6 +88,11 @@ int sq_check_scale(double scale, const char *unit, int64_t index, float *out,
     return sq_fail(st, "scale %.9g%s rounds to 0 in float32", scale, of);
   if (isinf(1.0f / f))
     return sq_fail(st, "scale %.9g%s is too small (its float32 reciprocal overflows)",
+                   scale, of);
+  /* A reciprocal below FLT_MIN is subnormal: a CPU that flushes subnormals
+  ** would turn it into 0, and inf * 0 into NaN.  No real scale is this big. */
+  if (1.0f / f < FLT_MIN)
+    return sq_fail(st, "scale %.9g%s is too large (its float32 reciprocal is subnormal)",
                    scale, of);
   *out = f;
   return SQ_OK;

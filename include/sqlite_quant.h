@@ -59,7 +59,8 @@ typedef struct sq_qparams {
 } sq_qparams;
 
 /* Per-channel parameters for an interleaved layout: a rows x channels matrix,
-** row-major, where element (r, c) uses entry c of each array. */
+** row-major, where element (r, c) uses entry c of each array.  Every array
+** must be valid whatever `divide` is; 32-bit codes do not read lo and hi. */
 typedef struct sq_channel_params {
   size_t channels;
   const float *scale;
@@ -91,7 +92,8 @@ typedef struct sq_kernels {
 
   /* x is rows x channels (row-major).  Folds every row into mn[c], mx[c],
   ** which the caller seeds.  Returns rows*channels when all are finite, else
-  ** the flat index of the first non-finite element. */
+  ** the flat index of the first non-finite element (mn and mx then hold the
+  ** elements before it folded in). */
   size_t (*minmax_interleaved)(const void *x, size_t rows, size_t channels,
                                float *mn, float *mx);
 
@@ -103,7 +105,8 @@ typedef struct sq_kernels {
                                                  const sq_channel_params *p,
                                                  void *q);
 
-  /* y = (float)(q - zp) * scale, one float32 rounding. */
+  /* y = (float)(q - zp) * scale: one float32 rounding, plus one in the
+  ** conversion when |q - zp| > 2^24 (32-bit codes only). */
   void (*dequantize[SQ_CODE_NTYPES])(const void *q, size_t n, float scale,
                                      int32_t zp, void *y);
   void (*dequantize_interleaved[SQ_CODE_NTYPES])(const void *q, size_t rows,

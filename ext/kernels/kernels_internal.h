@@ -78,8 +78,8 @@ static inline double sq_lanes_total(const double *lane) {
   return (s4[0] + s4[2]) + (s4[1] + s4[3]);
 }
 
-/* Vector paths: each is NULL-safe to reference; a build without the ISA
-** defines the symbol as a table whose name is NULL. */
+/* Vector paths.  Each file compiles to nothing on other architectures (and
+** with -DSQ_SCALAR_ONLY); dispatch.c references only the ones built. */
 extern const sq_kernels sq_kernels_avx2;
 extern const sq_kernels sq_kernels_avx512;
 extern const sq_kernels sq_kernels_neon;

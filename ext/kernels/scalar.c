@@ -66,6 +66,7 @@ static void sq_store_i32(void *q, size_t i, int32_t c) {
 
 static size_t minmax_scalar(const void *x, size_t n, float *mn, float *mx) {
   const unsigned char *p = x;
+  if (n == 0) return 0;
   float lo = sq_load_f32(p), hi = lo;
   for (size_t i = 0; i < n; i++) {
     uint32_t u = sq_load_u32(p + 4 * i);

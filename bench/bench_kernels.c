@@ -1,0 +1,250 @@
+/*
+** bench_kernels.c: throughput of every kernel path (no SQLite).
+**
+**   build/bench_kernels [--reps N] [--big N] [--small N] [--only TEXT]
+**
+** For each path sq_kernels_available() lists, on a big tensor (16M float32,
+** 64 MB, normal-ish values) and a small one (4K), each operation's best time
+** over N repetitions (default 7).  Columns: GB/s of the float32 side, and the
+** time relative to memcpy of the same number of float32 bytes measured in the
+** same run (memcpy of the input for quantize/minmax/f32->half, of the output
+** for dequantize/half->f32).  "x memcpy" below 1.0 means faster than copying.
+** Outputs are touched before timing so page faults are not measured; small
+** tensors repeat the call until a sample takes about a millisecond.
+*/
+#define _POSIX_C_SOURCE 199309L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sqlite_quant.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t g_rng = 0x2545f4914f6cdd1dull;
+static uint32_t rnd32(void) {
+  g_rng ^= g_rng << 13;
+  g_rng ^= g_rng >> 7;
+  g_rng ^= g_rng << 17;
+  return (uint32_t)(g_rng >> 32);
+}
+/* Irwin-Hall: sum of 4 uniforms, centred, about N(0, 1/3) */
+static float rnd_normalish(void) {
+  float s = 0.0f;
+  for (int i = 0; i < 4; i++) s += (float)(rnd32() >> 8) * 0x1p-24f;
+  return (s - 2.0f) * 1.7320508f;
+}
+
+typedef struct ctx {
+  const sq_kernels *k;
+  size_t n;                       /* elements */
+  unsigned char *x, *q, *y, *h;   /* f32 in, codes, f32 out, halves */
+  sq_qparams p8, pu8, p8d, p16, p32;
+  sq_channel_params cp;
+  sq_qparams *axis0;              /* per-channel params for the axis-0 loop */
+  size_t axis0_ch;
+  float mn[256], mx[256];
+  volatile size_t sink;
+} ctx;
+
+typedef void (*op_fn)(ctx *);
+
+static void op_memcpy(ctx *c) { memcpy(c->y, c->x, 4 * c->n); }
+static void op_minmax(ctx *c) {
+  float a, b;
+  c->sink += c->k->minmax(c->x, c->n, &a, &b);
+}
+static void op_q8(ctx *c) { c->sink += c->k->quantize[SQ_CODE_I8](c->x, c->n, &c->p8, c->q); }
+static void op_qu8(ctx *c) { c->sink += c->k->quantize[SQ_CODE_U8](c->x, c->n, &c->pu8, c->q); }
+static void op_q8d(ctx *c) { c->sink += c->k->quantize[SQ_CODE_I8](c->x, c->n, &c->p8d, c->q); }
+static void op_q16(ctx *c) { c->sink += c->k->quantize[SQ_CODE_I16](c->x, c->n, &c->p16, c->q); }
+static void op_q32(ctx *c) { c->sink += c->k->quantize[SQ_CODE_I32](c->x, c->n, &c->p32, c->q); }
+static void op_dq8(ctx *c) { c->k->dequantize[SQ_CODE_I8](c->q, c->n, 0.02f, 3, c->y); }
+static void op_dq16(ctx *c) { c->k->dequantize[SQ_CODE_I16](c->q, c->n, 1e-4f, 3, c->y); }
+static void op_f2h(ctx *c) { c->k->f32_to_f16(c->x, c->n, c->h); }
+static void op_h2f(ctx *c) { c->k->f16_to_f32(c->h, c->n, c->y); }
+static void op_f2b(ctx *c) { c->k->f32_to_bf16(c->x, c->n, c->h); }
+static void op_b2f(ctx *c) { c->k->bf16_to_f32(c->h, c->n, c->y); }
+static void op_qil(ctx *c) {
+  c->sink += c->k->quantize_interleaved[SQ_CODE_I8](c->x, c->n / c->cp.channels,
+                                                    &c->cp, c->q);
+}
+static void op_dqil(ctx *c) {
+  c->k->dequantize_interleaved[SQ_CODE_I8](c->q, c->n / c->cp.channels, &c->cp, c->y);
+}
+static void op_mmil(ctx *c) {
+  size_t ch = c->cp.channels;
+  for (size_t k = 0; k < ch; k++) c->mn[k] = INFINITY, c->mx[k] = -INFINITY;
+  c->sink += c->k->minmax_interleaved(c->x, c->n / ch, ch, c->mn, c->mx);
+}
+static void op_qaxis0(ctx *c) {
+  size_t run = c->n / c->axis0_ch;
+  for (size_t ch = 0; ch < c->axis0_ch; ch++)
+    c->sink += c->k->quantize[SQ_CODE_I8](c->x + 4 * run * ch, run, &c->axis0[ch],
+                                          c->q + run * ch);
+}
+
+typedef struct op {
+  const char *name;
+  op_fn fn;
+  int out_side;      /* 1: the f32 bytes are the output (dequantize, half->f32) */
+} op;
+
+static const op ops[] = {
+    {"minmax", op_minmax, 0},
+    {"quantize int8", op_q8, 0},
+    {"quantize uint8", op_qu8, 0},
+    {"quantize int8 (divide)", op_q8d, 0},
+    {"quantize int16", op_q16, 0},
+    {"quantize int32", op_q32, 0},
+    {"dequantize int8", op_dq8, 1},
+    {"dequantize int16", op_dq16, 1},
+    {"f32 -> f16", op_f2h, 0},
+    {"f16 -> f32", op_h2f, 1},
+    {"f32 -> bf16", op_f2b, 0},
+    {"bf16 -> f32", op_b2f, 1},
+    {"quantize_interleaved int8 ch=256", op_qil, 0},
+    {"quantize per-channel axis0 int8 (256 runs)", op_qaxis0, 0},
+    {"dequantize_interleaved int8 ch=256", op_dqil, 1},
+    {"minmax_interleaved ch=256", op_mmil, 0},
+};
+#define N_OPS (sizeof ops / sizeof ops[0])
+
+/* Best seconds per call over reps samples; each sample repeats the call
+** `inner` times. */
+static double best_time(op_fn fn, ctx *c, int reps, int inner) {
+  double best = 1e30;
+  fn(c);                                        /* warm up */
+  for (int r = 0; r < reps; r++) {
+    double t0 = now();
+    for (int i = 0; i < inner; i++) fn(c);
+    double t = (now() - t0) / inner;
+    if (t < best) best = t;
+  }
+  return best;
+}
+
+static sq_qparams qp(float scale, int32_t zp, int32_t qmin, int32_t qmax, int divide) {
+  sq_qparams p;
+  p.scale = scale;
+  p.inv = 1.0f / scale;
+  p.lo = (float)((int64_t)qmin - zp);
+  p.hi = (float)((int64_t)qmax - zp);
+  p.zp = zp;
+  p.qmin = qmin;
+  p.qmax = qmax;
+  p.divide = divide;
+  return p;
+}
+
+static const char *g_only;        /* run only operations whose name has this */
+
+static void run_size(size_t n, int reps, const char *const *names) {
+  ctx c;
+  memset(&c, 0, sizeof c);
+  c.n = n;
+  c.x = malloc(4 * n + 64);
+  c.y = malloc(4 * n + 64);
+  c.q = malloc(4 * n + 64);
+  c.h = malloc(2 * n + 64);
+  if (!c.x || !c.y || !c.q || !c.h) {
+    fprintf(stderr, "out of memory\n");
+    exit(1);
+  }
+  for (size_t i = 0; i < n; i++) {
+    float v = rnd_normalish();
+    memcpy(c.x + 4 * i, &v, 4);
+  }
+  /* touch every output page once */
+  memset(c.y, 0, 4 * n + 64);
+  memset(c.q, 0, 4 * n + 64);
+  memset(c.h, 0, 2 * n + 64);
+  float mn, mx;
+  sq_kernels_active()->minmax(c.x, n, &mn, &mx);
+  float amax = fmaxf(-mn, mx);
+  c.p8 = qp(amax / 127.5f, 0, -128, 127, 0);
+  c.pu8 = qp((mx - mn) / 255.0f, (int32_t)lrintf(-mn / ((mx - mn) / 255.0f)), 0, 255, 0);
+  c.p8d = qp(amax / 127.5f, 0, -128, 127, 1);
+  c.p16 = qp(amax / 32767.5f, 0, -32768, 32767, 0);
+  c.p32 = qp(amax / 1e9f, 0, INT32_MIN, INT32_MAX, 0);
+  size_t ch = 256;
+  float *sc = malloc(4 * ch), *iv = malloc(4 * ch), *lo = malloc(4 * ch),
+        *hi = malloc(4 * ch);
+  int32_t *zp = malloc(4 * ch);
+  c.axis0 = malloc(sizeof(sq_qparams) * ch);
+  for (size_t k = 0; k < ch; k++) {
+    sc[k] = amax / 127.5f * (1.0f + (float)k / 256.0f);
+    iv[k] = 1.0f / sc[k];
+    zp[k] = 0;
+    lo[k] = -128.0f;
+    hi[k] = 127.0f;
+    c.axis0[k] = qp(sc[k], 0, -128, 127, 0);
+  }
+  c.cp.channels = ch;
+  c.cp.scale = sc;
+  c.cp.inv = iv;
+  c.cp.lo = lo;
+  c.cp.hi = hi;
+  c.cp.zp = zp;
+  c.cp.qmin = -128;
+  c.cp.qmax = 127;
+  c.axis0_ch = ch;
+  /* codes and halves for the *->f32 directions */
+  sq_kernels_active()->quantize[SQ_CODE_I16](c.x, n, &c.p16, c.q);
+  sq_kernels_active()->f32_to_f16(c.x, n, c.h);
+
+  int inner = n >= (1u << 20) ? 1 : (int)((1u << 22) / n);
+  if (inner < 1) inner = 1;
+  c.k = sq_kernels_active();
+  double tmem = best_time(op_memcpy, &c, reps, inner);
+  double mb = 4.0 * (double)n;
+  printf("\n%zu float32 (%.3f MB), best of %d%s; memcpy of the same bytes: "
+         "%.2f us, %.2f GB/s\n",
+         n, mb / 1e6, reps, inner > 1 ? " (each sample repeats the call)" : "",
+         tmem * 1e6, mb / tmem / 1e9);
+  printf("%-44s %-8s %11s %9s %9s\n", "operation", "path", "us", "GB/s", "x memcpy");
+  for (size_t o = 0; o < N_OPS; o++) {
+    if (g_only && !strstr(ops[o].name, g_only)) continue;
+    for (int p = 0; names[p]; p++) {
+      c.k = sq_kernels_by_name(names[p]);
+      if (!c.k) continue;
+      double t = best_time(ops[o].fn, &c, reps, inner);
+      printf("%-44s %-8s %11.2f %9.2f %9.2f\n", ops[o].name, names[p], t * 1e6,
+             mb / t / 1e9, t / tmem);
+    }
+  }
+  free(c.x), free(c.y), free(c.q), free(c.h);
+  free(sc), free(iv), free(lo), free(hi), free(zp), free(c.axis0);
+}
+
+int main(int argc, char **argv) {
+  int reps = 7;
+  size_t big = 16u << 20, small = 4096;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--big") == 0 && i + 1 < argc) big = strtoull(argv[++i], NULL, 0);
+    else if (strcmp(argv[i], "--small") == 0 && i + 1 < argc) small = strtoull(argv[++i], NULL, 0);
+    else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) g_only = argv[++i];
+    else {
+      fprintf(stderr, "usage: %s [--reps N] [--big N] [--small N] [--only TEXT]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (reps < 1) reps = 1;
+  big = big / 256 * 256;
+  small = small / 256 * 256;
+  const char *const *names = sq_kernels_available();
+  printf("sqlite-quant kernel benchmark; paths:");
+  for (int i = 0; names[i]; i++) printf(" %s", names[i]);
+  printf(" (active: %s)\n", sq_kernels_active()->name);
+  if (big) run_size(big, reps, names);
+  if (small) run_size(small, reps, names);
+  return 0;
+}

@@ -1,0 +1,1472 @@
+/*
+** kernel_test.c: every vector kernel path against the scalar reference, byte
+** for byte.  Standalone (no SQLite).
+**
+**   build/kernel_test [--long] [--quick] [--seed N]
+**
+** 1. The scalar reference is pinned to hand-computed values (round half to
+**    even, saturation, NaN index, f16/bf16 edges, signed zeros).
+** 2. For every path sq_kernels_available() lists besides "scalar", each
+**    kernel is called on the same input as the scalar one and must return the
+**    same value and write the same bytes (untouched bytes included: outputs
+**    are pre-filled with a pattern).  Inputs, outputs and parameter arrays sit
+**    against a PROT_NONE guard page, or at misalignments 0..63 inside canary
+**    bytes, so a read past the end faults and a write outside the buffer is
+**    seen; a last pass uses exact-size malloc'd buffers for AddressSanitizer.
+** 3. A reduced pass is repeated under every other rounding mode and with
+**    denormals flushed (MXCSR FTZ/DAZ, FPCR.FZ), where the paths must still
+**    agree with scalar.
+** --long adds all 2^32 float32 patterns through f32 -> f16 and f32 -> bf16;
+** --quick runs fewer lengths and misalignments (for slow emulators).
+**
+** Output: one line per check group, a total per path, then
+** "N passed, N failed"; exit status 1 on any failure.
+*/
+#define _DEFAULT_SOURCE
+#include <fenv.h>
+#include <float.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sqlite_quant.h"
+#include "kernels_internal.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+/* ---- bookkeeping ---------------------------------------------------------- */
+
+static unsigned long long g_pass, g_fail;        /* whole run */
+static unsigned long long grp_pass, grp_fail;    /* current group */
+static char grp_name[160];
+static const char *g_env = "";                   /* FP environment label */
+static int fail_prints;
+static char g_ctx[256];                          /* what is running, for SIGSEGV */
+static int g_cur = -1;                           /* path being checked, or -1 */
+static unsigned long long path_pass[8], path_fail[8];
+
+static void group_begin(const char *fmt, ...) {
+  va_list ap;
+  size_t k = (size_t)snprintf(grp_name, sizeof grp_name, "%s", g_env);
+  va_start(ap, fmt);
+  vsnprintf(grp_name + k, sizeof grp_name - k, fmt, ap);
+  va_end(ap);
+  grp_pass = grp_fail = 0;
+}
+
+static void group_end(void) {
+  printf("%-52s %10llu passed, %llu failed\n", grp_name, grp_pass, grp_fail);
+  fflush(stdout);
+}
+
+static int check(int ok, const char *fmt, ...) {
+  if (g_cur >= 0) {
+    if (ok) path_pass[g_cur]++;
+    else path_fail[g_cur]++;
+    g_cur = -1;
+  }
+  if (ok) {
+    g_pass++;
+    grp_pass++;
+    return 1;
+  }
+  g_fail++;
+  grp_fail++;
+  if (fail_prints++ < 40) {
+    va_list ap;
+    va_start(ap, fmt);
+    printf("  FAIL [%s] ", grp_name);
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+  }
+  return 0;
+}
+
+static void ctx(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(g_ctx, sizeof g_ctx, fmt, ap);
+  va_end(ap);
+}
+
+static void on_fault(int sig) {
+  char msg[400];
+  int len = snprintf(msg, sizeof msg,
+                     "\nFATAL signal %d (read or write past a buffer?) in: %s\n",
+                     sig, g_ctx);
+  if (len > 0) {
+    ssize_t w = write(2, msg, (size_t)len);
+    (void)w;
+  }
+  _exit(2);
+}
+
+/* ---- random numbers ------------------------------------------------------- */
+
+static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd64(void) {              /* splitmix64 */
+  uint64_t z = (g_rng += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+static uint32_t rnd32(void) { return (uint32_t)(rnd64() >> 32); }
+static size_t rnd_below(size_t n) { return n ? (size_t)(rnd64() % n) : 0; }
+static float rnd_unit(void) { return (float)(rnd32() >> 8) * 0x1p-24f; }
+
+static float f_of(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+static uint32_t u_of(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+
+/* NaNs of several kinds: quiet, signalling, negative, payloads. */
+static const uint32_t nan_bits[] = {0x7fc00000u, 0xffc00000u, 0x7f800001u,
+                                    0xff800001u, 0x7fa00000u, 0x7fffffffu,
+                                    0xffffffffu, 0x7fc00001u, 0x7f812345u,
+                                    0xffbfffffu};
+#define N_NANS (sizeof nan_bits / sizeof nan_bits[0])
+
+/* Finite specials and a few infinities. */
+static const uint32_t special_bits[] = {
+    0x00000000u, 0x80000000u,                  /* +-0 */
+    0x7f800000u, 0xff800000u,                  /* +-inf */
+    0x00000001u, 0x80000001u, 0x007fffffu,     /* subnormals */
+    0x807fffffu, 0x00400000u, 0x00000123u,
+    0x00800000u, 0x80800000u,                  /* +-FLT_MIN */
+    0x7f7fffffu, 0xff7fffffu,                  /* +-FLT_MAX */
+    0x3f800000u, 0xbf800000u, 0x3f000000u, 0xbf000000u,   /* +-1, +-0.5 */
+    0x4f000000u, 0xcf000000u, 0x4effffffu, 0xcf000001u,   /* around 2^31 */
+    0x4b000000u, 0x4b000001u, 0xcb000000u, 0x4affffffu,   /* around 2^23 */
+    0x477ff000u, 0x477fefffu, 0x38800000u, 0x33000000u,   /* f16 edges */
+};
+#define N_SPECIALS (sizeof special_bits / sizeof special_bits[0])
+
+static float rnd_special(void) { return f_of(special_bits[rnd_below(N_SPECIALS)]); }
+static float rnd_nan(void) { return f_of(nan_bits[rnd_below(N_NANS)]); }
+
+/* A finite float of a random magnitude 2^-40 .. 2^40, random sign. */
+static float rnd_mag(void) {
+  int e = (int)rnd_below(81) - 40;
+  float v = ldexpf(1.0f + rnd_unit(), e);
+  return (rnd32() & 1) ? -v : v;
+}
+
+/* Any bit pattern but NaN. */
+static float rnd_bits_nonnan(void) {
+  uint32_t u = rnd32();
+  if ((u & 0x7fffffffu) > 0x7f800000u) u &= 0xffbfffffu, u ^= 0x40000000u;
+  return f_of(u);
+}
+
+/* ---- guarded buffers ------------------------------------------------------ */
+
+/* [lo, lo + cap) followed by an inaccessible page. */
+typedef struct gbuf {
+  unsigned char *lo;
+  size_t cap;
+} gbuf;
+
+static gbuf gb_new(size_t cap) {
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+  cap = (cap + pg - 1) / pg * pg;
+  unsigned char *m = mmap(NULL, cap + pg, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED || mprotect(m + cap, pg, PROT_NONE) != 0) {
+    perror("mmap");
+    exit(2);
+  }
+  gbuf b = {m, cap};
+  return b;
+}
+
+/* Where `bytes` bytes go: mis < 0 ends them exactly at the guard page, else
+** they start at an address = mis (mod 64) and end less than 64 bytes before
+** it.  64 bytes before them always exist (for canaries). */
+static unsigned char *gb_place(const gbuf *b, size_t bytes, int mis) {
+  unsigned char *end = b->lo + b->cap;
+  if (bytes + 128 > b->cap) {
+    fprintf(stderr, "gb_place: %zu bytes do not fit\n", bytes);
+    exit(2);
+  }
+  if (mis < 0) return end - bytes;
+  uintptr_t p = (uintptr_t)(end - bytes);
+  size_t pad = (size_t)((p - (uintptr_t)mis) & 63u);
+  return end - bytes - pad;
+}
+
+static unsigned char pat(ptrdiff_t k) { return (unsigned char)(0xa7u + 0x3bu * (size_t)k); }
+
+/* Pre-fill an output: [p - 64, region end) gets the pattern. */
+static void out_fill(const gbuf *b, unsigned char *p) {
+  unsigned char *end = b->lo + b->cap;
+  for (unsigned char *a = p - 64; a < end; a++) *a = pat(a - p);
+}
+static void ref_fill(unsigned char *r, size_t bytes) {
+  for (size_t k = 0; k < bytes; k++) r[k] = pat((ptrdiff_t)k);
+}
+/* The canaries around [p, p + bytes) are intact. */
+static int canaries_ok(const gbuf *b, const unsigned char *p, size_t bytes) {
+  const unsigned char *end = b->lo + b->cap;
+  for (const unsigned char *a = p - 64; a < p; a++)
+    if (*a != pat(a - p)) return 0;
+  for (const unsigned char *a = p + bytes; a < end; a++)
+    if (*a != pat(a - p)) return 0;
+  return 1;
+}
+
+/* ---- the paths ------------------------------------------------------------ */
+
+static const sq_kernels *S;          /* scalar */
+static const sq_kernels *P[8];       /* vector paths */
+static int NP;
+
+static const size_t esize[SQ_CODE_NTYPES] = {1, 1, 2, 2, 4};
+static const char *const tname[SQ_CODE_NTYPES] = {"i8", "u8", "i16", "u16", "i32"};
+
+#define MAXN (1u << 20)             /* largest array in the default tests */
+static gbuf g_in, g_out, g_par[7];
+static unsigned char *g_ref;
+static float *g_x;                   /* host floats */
+static unsigned char *g_codes;
+
+static void store_floats(unsigned char *dst, const float *x, size_t n) {
+  for (size_t i = 0; i < n; i++) sq_store_f32(dst + 4 * i, x[i]);
+}
+
+/* Placements: misalignment pairs for a length; -1 = against the guard. */
+typedef struct place {
+  int mi, mo;
+} place;
+
+static int g_full_sweep = 1;       /* all 64 misalignments in length sweeps */
+static int g_flushing;             /* denormals flushed (FTZ/DAZ, FZ) */
+
+static size_t placements(size_t n, int full, place *pl) {
+  size_t k = 0;
+  pl[k].mi = -1, pl[k].mo = -1, k++;
+  if (full && g_full_sweep) {
+    for (int m = 0; m < 64; m++) pl[k].mi = m, pl[k].mo = (int)((m * 7 + n) % 64), k++;
+  } else {
+    pl[k].mi = 0, pl[k].mo = 0, k++;
+    pl[k].mi = (int)(1 + n % 63), pl[k].mo = (int)((n * 5 + 3) % 64), k++;
+    pl[k].mi = (int)((n * 11 + 17) % 64), pl[k].mo = -1, k++;
+  }
+  return k;
+}
+
+/* ---- quantize ------------------------------------------------------------- */
+
+typedef struct qcfg {
+  sq_code_type t;
+  float scale;
+  int32_t zp, qmin, qmax;
+} qcfg;
+
+static const qcfg qcfgs[] = {
+    {SQ_CODE_I8, 1.0f, 0, -128, 127},
+    {SQ_CODE_I8, 0.25f, 3, -128, 127},
+    {SQ_CODE_I8, 0.1f, -5, -128, 127},
+    {SQ_CODE_I8, 0.0078125f, 0, -127, 127},         /* restricted symmetric */
+    {SQ_CODE_I8, 0.023529412f, 0, -64, 63},         /* reduce_range */
+    {SQ_CODE_I8, 0.37f, 2, -8, 7},                  /* int4 */
+    {SQ_CODE_I8, 3.0e-5f, -128, -128, 127},
+    {SQ_CODE_U8, 1.0f, 128, 0, 255},
+    {SQ_CODE_U8, 0.015686275f, 64, 0, 255},
+    {SQ_CODE_U8, 0.5f, 0, 0, 127},                  /* reduce_range */
+    {SQ_CODE_U8, 0.125f, 8, 0, 15},                 /* uint4 */
+    {SQ_CODE_U8, 7.0f, 255, 0, 255},
+    {SQ_CODE_I16, 1.0f, 0, -32768, 32767},
+    {SQ_CODE_I16, 3.0517578e-05f, 0, -32768, 32767},
+    {SQ_CODE_I16, 0.3f, -1000, -32768, 32767},
+    {SQ_CODE_I16, 2.0f, 7, -1000, 1000},
+    {SQ_CODE_U16, 1.0f, 32768, 0, 65535},
+    {SQ_CODE_U16, 0.01f, 0, 0, 65535},
+    {SQ_CODE_U16, 0.0625f, 65535, 0, 65535},
+    {SQ_CODE_I32, 1.0f, 0, INT32_MIN, INT32_MAX},
+    {SQ_CODE_I32, 0.001f, 2147483000, INT32_MIN, INT32_MAX},
+    {SQ_CODE_I32, 3.0f, INT32_MIN + 5, INT32_MIN, INT32_MAX},
+    {SQ_CODE_I32, 1.0e-30f, 17, INT32_MIN, INT32_MAX},
+    {SQ_CODE_I32, 0.5f, INT32_MAX, INT32_MIN, INT32_MAX},
+    {SQ_CODE_I32, 1.17549435e-38f, -3, -1000000, 1000000},
+    {SQ_CODE_I32, 3.0e38f, 0, INT32_MIN, INT32_MAX},
+};
+#define N_QCFGS (sizeof qcfgs / sizeof qcfgs[0])
+
+static sq_qparams make_qp(const qcfg *c, int divide) {
+  sq_qparams p;
+  p.scale = c->scale;
+  p.inv = 1.0f / c->scale;
+  p.lo = (float)(c->qmin - (int64_t)c->zp);
+  p.hi = (float)(c->qmax - (int64_t)c->zp);
+  p.zp = c->zp;
+  p.qmin = c->qmin;
+  p.qmax = c->qmax;
+  p.divide = divide;
+  return p;
+}
+
+static float y_of(float x, float scale, float inv, int divide) {
+  return divide ? x / scale : x * inv;
+}
+
+/* x with x*inv (or x/scale) exactly k + 0.5 when a float within 8 ulps of
+** (k+0.5)*scale gives it; else that float. */
+static float tie_near(double k, float scale, float inv, int divide) {
+  float target = (float)(k + 0.5);
+  float x = target * scale;
+  if (!isfinite(x) || y_of(x, scale, inv, divide) == target) return x;
+  float up = x, dn = x;
+  for (int step = 0; step < 8; step++) {
+    up = nextafterf(up, INFINITY);
+    dn = nextafterf(dn, -INFINITY);
+    if (y_of(up, scale, inv, divide) == target) return up;
+    if (y_of(dn, scale, inv, divide) == target) return dn;
+  }
+  return x;
+}
+
+/* One value for quantize tests of p: ties, clamp edges, specials, random. */
+static float gen_q(const sq_qparams *p) {
+  double lo = (double)p->lo, hi = (double)p->hi;
+  if (p->qmin == INT32_MIN || p->qmax == INT32_MAX || hi - lo > 1e6) {
+    lo = -70000.0;          /* keep ties where float still has halves */
+    hi = 70000.0;
+  }
+  double k = floor(lo - 3 + (double)rnd_unit() * (hi - lo + 6));
+  switch (rnd_below(14)) {
+    case 0:
+    case 1:
+    case 2: return tie_near(k, p->scale, p->inv, p->divide);
+    case 3: return (float)k * p->scale;
+    case 4: {                                   /* the clamp edges +- 0.5 */
+      double l = (double)p->lo, h = (double)p->hi;
+      double e[6] = {l - 0.5, l + 0.5, h - 0.5, h + 0.5, l - 1.0, h + 1.0};
+      return tie_near(e[rnd_below(6)] - 0.5, p->scale, p->inv, p->divide);
+    }
+    case 5: return rnd_special();
+    case 6: return rnd_mag();
+    case 7: return rnd_bits_nonnan();
+    case 8: return (float)((double)p->qmax - p->zp) * p->scale;
+    default: return (float)(lo - 4 + (double)rnd_unit() * (hi - lo + 8)) * p->scale;
+  }
+}
+
+/* Compare every path's quantize with scalar's on x[0..n). */
+static void cmp_quantize(sq_code_type t, const float *x, size_t n,
+                         const sq_qparams *p, int full, const char *what) {
+  size_t es = esize[t], ob = es * n;
+  place pl[70];
+  size_t npl = placements(n, full, pl);
+  unsigned char *in = gb_place(&g_in, 4 * n, -1);
+  store_floats(in, x, n);
+  ref_fill(g_ref, ob);
+  ctx("scalar quantize %s n=%zu %s", tname[t], n, what);
+  size_t rs = S->quantize[t](in, n, p, g_ref);
+  for (size_t k = 0; k < npl; k++) {
+    unsigned char *inp = gb_place(&g_in, 4 * n, pl[k].mi);
+    if (inp != in) memmove(inp, in, 4 * n), in = inp;
+    for (int v = 0; v < NP; v++) {
+      unsigned char *out = gb_place(&g_out, ob, pl[k].mo);
+      out_fill(&g_out, out);
+      ctx("%s quantize %s n=%zu mis=%d/%d %s", P[v]->name, tname[t], n,
+          pl[k].mi, pl[k].mo, what);
+      size_t rv = P[v]->quantize[t](in, n, p, out);
+      int same = memcmp(out, g_ref, ob) == 0, can = canaries_ok(&g_out, out, ob);
+      g_cur = v;
+      check(rv == rs && same && can,
+            "%s quantize %s n=%zu mis=%d/%d scale=%a zp=%d [%d,%d] div=%d %s: "
+            "ret %zu vs %zu%s%s",
+            P[v]->name, tname[t], n, pl[k].mi, pl[k].mo, (double)p->scale, p->zp,
+            p->qmin, p->qmax, p->divide, what, rv, rs,
+            same ? "" : ", bytes differ", can ? "" : ", canary overwritten");
+    }
+  }
+}
+
+static void test_quantize(int level) {
+  group_begin("quantize (%zu configs, multiply and divide)", N_QCFGS);
+  for (size_t ci = 0; ci < N_QCFGS; ci++) {
+    /* A scale above 2^126 has a subnormal reciprocal: flushed to 0, inf * inv
+    ** is NaN and scalar converts that NaN to int (undefined behaviour). */
+    if (g_flushing && qcfgs[ci].scale > 0x1p126f) continue;
+    for (int divide = 0; divide < 2; divide++) {
+      sq_qparams p = make_qp(&qcfgs[ci], divide);
+      sq_code_type t = qcfgs[ci].t;
+      size_t big = level ? 65536 + 13 : 4099;
+      for (size_t i = 0; i < big; i++) g_x[i] = gen_q(&p);
+      /* lengths 0..200, prefixes at varying offsets */
+      int full = level && (ci == 0 || ci == 7 || ci == 13 || ci == 16 || ci == 20);
+      for (size_t n = 0; n <= 200; n++) {
+        size_t off = (n * 37) % 3000;
+        cmp_quantize(t, g_x + off, n, &p, full, "sweep");
+      }
+      cmp_quantize(t, g_x, 4099, &p, 0, "4099");
+      if (level) cmp_quantize(t, g_x, 65536 + 13, &p, 0, "65549");
+      /* NaN at various positions; the return value and the bytes before it */
+      static const size_t ns[] = {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63,
+                                  64, 65, 100, 129, 200, 1000};
+      for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++) {
+        size_t n = ns[a];
+        size_t poss[8] = {0, n - 1, n / 2, rnd_below(n), rnd_below(n),
+                          n > 20 ? 17 : 0, n > 40 ? n - 17 : 0, rnd_below(n)};
+        for (size_t b = 0; b < (level ? 8u : 3u); b++) {
+          float keep = g_x[poss[b]];
+          g_x[poss[b]] = rnd_nan();
+          cmp_quantize(t, g_x, n, &p, 0, "nan");
+          /* a second NaN after the first */
+          if (poss[b] + 5 < n) {
+            float keep2 = g_x[poss[b] + 5];
+            g_x[poss[b] + 5] = rnd_nan();
+            cmp_quantize(t, g_x, n, &p, 0, "2nan");
+            g_x[poss[b] + 5] = keep2;
+          }
+          g_x[poss[b]] = keep;
+        }
+      }
+      if (level && (t == SQ_CODE_I8 || t == SQ_CODE_I16)) {
+        /* the twin dtype through the shared kernel */
+        sq_code_type tw = t == SQ_CODE_I8 ? SQ_CODE_U8 : SQ_CODE_U16;
+        cmp_quantize(tw, g_x, 1000, &p, 0, "twin");
+      }
+    }
+  }
+  group_end();
+}
+
+/* ---- quantize / dequantize interleaved ----------------------------------- */
+
+typedef struct chset {
+  float *scale, *inv, *lo, *hi;
+  int32_t *zp;
+} chset;
+
+/* Per-channel parameter arrays, placed against guard pages. */
+static sq_channel_params make_cp(sq_code_type t, size_t ch, int divide,
+                                 chset *cs, int null_unused) {
+  static const int32_t qr[SQ_CODE_NTYPES][2] = {
+      {-128, 127}, {0, 255}, {-32768, 32767}, {0, 65535}, {INT32_MIN, INT32_MAX}};
+  int32_t qmin = qr[t][0], qmax = qr[t][1];
+  if (rnd_below(3) == 0 && t != SQ_CODE_I32) {     /* a narrowed range */
+    if (t == SQ_CODE_I8) qmin = -8, qmax = 7;
+    else if (t == SQ_CODE_U8) qmin = 0, qmax = 15;
+    else qmin = qmin / 2, qmax = qmax / 2;
+  }
+  cs->scale = (float *)(void *)gb_place(&g_par[0], 4 * ch, -1);
+  cs->inv = (float *)(void *)gb_place(&g_par[1], 4 * ch, -1);
+  cs->lo = (float *)(void *)gb_place(&g_par[2], 4 * ch, -1);
+  cs->hi = (float *)(void *)gb_place(&g_par[3], 4 * ch, -1);
+  cs->zp = (int32_t *)(void *)gb_place(&g_par[4], 4 * ch, -1);
+  static const float scales[] = {1.0f, 0.25f, 0.1f, 0.0078125f, 3.0f,
+                                 0.015686275f, 1e-4f, 0.37f, 2.0f, 1e-30f};
+  for (size_t c = 0; c < ch; c++) {
+    float s = scales[rnd_below(sizeof scales / sizeof scales[0])];
+    if (rnd_below(4) == 0) s = 1e-3f + rnd_unit();
+    int64_t span = (int64_t)qmax - qmin;
+    int32_t zp = (int32_t)(qmin + (int64_t)rnd_below((size_t)span + 1));
+    if (rnd_below(5) == 0) zp = rnd_below(2) ? qmin : qmax;
+    cs->scale[c] = s;
+    cs->inv[c] = 1.0f / s;
+    cs->lo[c] = (float)(qmin - (int64_t)zp);
+    cs->hi[c] = (float)(qmax - (int64_t)zp);
+    cs->zp[c] = zp;
+  }
+  sq_channel_params p;
+  p.channels = ch;
+  p.scale = cs->scale;
+  p.inv = cs->inv;
+  p.lo = cs->lo;
+  p.hi = cs->hi;
+  p.zp = cs->zp;
+  p.qmin = qmin;
+  p.qmax = qmax;
+  p.divide = divide;
+  /* 32-bit codes have no use for lo/hi (scalar reads every other array) */
+  if (null_unused && t == SQ_CODE_I32) p.lo = p.hi = NULL;
+  return p;
+}
+
+static float gen_qc(const sq_channel_params *p, const chset *cs, size_t c) {
+  sq_qparams q;
+  q.scale = cs->scale[c];
+  q.inv = cs->inv[c];
+  q.lo = cs->lo[c];
+  q.hi = cs->hi[c];
+  q.zp = cs->zp[c];
+  q.qmin = p->qmin;
+  q.qmax = p->qmax;
+  q.divide = p->divide;
+  return gen_q(&q);
+}
+
+static void cmp_quantize_il(sq_code_type t, const float *x, size_t rows,
+                            const sq_channel_params *p, int mis, const char *what) {
+  size_t n = rows * p->channels, es = esize[t], ob = es * n;
+  unsigned char *in = gb_place(&g_in, 4 * n, mis);
+  store_floats(in, x, n);
+  ref_fill(g_ref, ob);
+  ctx("scalar quantize_interleaved %s rows=%zu ch=%zu", tname[t], rows, p->channels);
+  size_t rs = S->quantize_interleaved[t](in, rows, p, g_ref);
+  for (int v = 0; v < NP; v++) {
+    unsigned char *out = gb_place(&g_out, ob, mis < 0 ? -1 : (mis * 3) % 64);
+    out_fill(&g_out, out);
+    ctx("%s quantize_interleaved %s rows=%zu ch=%zu %s", P[v]->name, tname[t],
+        rows, p->channels, what);
+    size_t rv = P[v]->quantize_interleaved[t](in, rows, p, out);
+    g_cur = v;
+    check(rv == rs && memcmp(out, g_ref, ob) == 0 && canaries_ok(&g_out, out, ob),
+          "%s quantize_interleaved %s rows=%zu ch=%zu div=%d %s: ret %zu vs %zu%s",
+          P[v]->name, tname[t], rows, p->channels, p->divide, what, rv, rs,
+          memcmp(out, g_ref, ob) ? ", bytes differ" : "");
+  }
+}
+
+static size_t channel_list(size_t *chs, int level) {
+  size_t k = 0;
+  for (size_t c = 1; c <= 40; c++) chs[k++] = c;
+  chs[k++] = 63;
+  chs[k++] = 64;
+  chs[k++] = 67;
+  chs[k++] = 100;
+  chs[k++] = 256;
+  if (level) chs[k++] = 1000;
+  return k;
+}
+
+static void test_quantize_il(int level) {
+  group_begin("quantize_interleaved");
+  size_t chs[64], nch = channel_list(chs, level);
+  for (int ti = 0; ti < SQ_CODE_NTYPES; ti++) {
+    sq_code_type t = (sq_code_type)ti;
+    for (size_t a = 0; a < nch; a++) {
+      size_t ch = chs[a];
+      for (size_t rows = 0; rows <= 9; rows += (level ? 1 : 3)) {
+        int divide = (int)((rows + a) & 1);
+        chset cs;
+        sq_channel_params p = make_cp(t, ch, divide, &cs, (int)(rows & 2));
+        size_t n = rows * ch;
+        for (size_t i = 0; i < n; i++) g_x[i] = gen_qc(&p, &cs, i % ch);
+        cmp_quantize_il(t, g_x, rows, &p, (int)(rows % 3) - 1, "");
+        if (n && (rows % 3 == 1 || level)) {
+          size_t pos[3] = {n - 1, rnd_below(n), (rows - 1) * ch};
+          for (int b = 0; b < 3; b++) {
+            float keep = g_x[pos[b]];
+            g_x[pos[b]] = rnd_nan();
+            cmp_quantize_il(t, g_x, rows, &p, b - 1, "nan");
+            g_x[pos[b]] = keep;
+          }
+        }
+      }
+    }
+    /* many rows of a few channel counts (widened rows and their leftovers) */
+    static const size_t wide[] = {3, 5, 6, 12, 17, 33};
+    for (size_t a = 0; a < sizeof wide / sizeof wide[0]; a++) {
+      size_t ch = wide[a], rows = 37 + a;
+      chset cs;
+      sq_channel_params p = make_cp(t, ch, (int)(a & 1), &cs, 0);
+      for (size_t i = 0; i < rows * ch; i++) g_x[i] = gen_qc(&p, &cs, i % ch);
+      cmp_quantize_il(t, g_x, rows, &p, 5, "wide");
+      size_t pos = rnd_below(rows * ch);
+      g_x[pos] = rnd_nan();
+      cmp_quantize_il(t, g_x, rows, &p, -1, "wide nan");
+      g_x[pos] = 1.0f;
+      g_x[rows * ch - 1] = rnd_nan();
+      cmp_quantize_il(t, g_x, rows, &p, -1, "wide nan last");
+    }
+  }
+  group_end();
+}
+
+/* ---- dequantize ----------------------------------------------------------- */
+
+static void gen_codes(sq_code_type t, unsigned char *q, size_t n) {
+  static const uint32_t edges[] = {0, 1, 0x7f, 0x80, 0xff, 0x7fff, 0x8000,
+                                   0xffff, 0x7fffffff, 0x80000000u, 0xffffffffu,
+                                   0x00ffffff, 0x01000001};
+  size_t es = esize[t];
+  for (size_t i = 0; i < n; i++) {
+    uint32_t v = rnd_below(4) == 0 ? edges[rnd_below(sizeof edges / sizeof edges[0])]
+                                   : rnd32();
+    if (es == 1) q[i] = (unsigned char)v;
+    else if (es == 2) sq_store_u16(q + 2 * i, (uint16_t)v);
+    else sq_store_u32(q + 4 * i, v);
+  }
+}
+
+static void cmp_dequantize(sq_code_type t, const unsigned char *codes, size_t n,
+                           float scale, int32_t zp, int full, const char *what) {
+  size_t es = esize[t], ob = 4 * n;
+  place pl[70];
+  size_t npl = placements(n, full, pl);
+  unsigned char *in = gb_place(&g_in, es * n, -1);
+  memcpy(in, codes, es * n);
+  ref_fill(g_ref, ob);
+  ctx("scalar dequantize %s n=%zu", tname[t], n);
+  S->dequantize[t](in, n, scale, zp, g_ref);
+  for (size_t k = 0; k < npl; k++) {
+    unsigned char *inp = gb_place(&g_in, es * n, pl[k].mi);
+    if (inp != in) memmove(inp, in, es * n), in = inp;
+    for (int v = 0; v < NP; v++) {
+      unsigned char *out = gb_place(&g_out, ob, pl[k].mo);
+      out_fill(&g_out, out);
+      ctx("%s dequantize %s n=%zu mis=%d/%d", P[v]->name, tname[t], n, pl[k].mi,
+          pl[k].mo);
+      P[v]->dequantize[t](in, n, scale, zp, out);
+      g_cur = v;
+      check(memcmp(out, g_ref, ob) == 0 && canaries_ok(&g_out, out, ob),
+            "%s dequantize %s n=%zu mis=%d/%d scale=%a zp=%d %s", P[v]->name,
+            tname[t], n, pl[k].mi, pl[k].mo, (double)scale, zp, what);
+    }
+  }
+}
+
+static void test_dequantize(int level) {
+  group_begin("dequantize");
+  static const float scales[] = {1.0f, 0.1f, 0.015686275f, 3.0f, 1e-30f,
+                                 3.4e38f, 1.17549435e-38f, 1e-45f, 0.0078125f};
+  static const int32_t zps[] = {0, 1, -1, 128, -128, 255, 32768, -32768, 65535,
+                                100000, 2147483647, -2147483647 - 1, 2147418112,
+                                -2147418112, 2147418111, 16777217};
+  for (int ti = 0; ti < SQ_CODE_NTYPES; ti++) {
+    sq_code_type t = (sq_code_type)ti;
+    gen_codes(t, g_codes, 70000);
+    for (size_t si = 0; si < sizeof scales / sizeof scales[0]; si++) {
+      for (size_t zi = 0; zi < sizeof zps / sizeof zps[0]; zi++) {
+        float s = scales[si];
+        int32_t zp = zps[zi];
+        int full = level && si == 1 && zi == 3;
+        size_t step = level ? 1 : 7;
+        for (size_t n = (si + zi) % step; n <= 200; n += step)
+          cmp_dequantize(t, g_codes + esize[t] * ((n * 13) % 1000), n, s, zp, full, "sweep");
+        cmp_dequantize(t, g_codes, 4099, s, zp, 0, "4099");
+      }
+    }
+    if (level) cmp_dequantize(t, g_codes, 65536 + 13, 0.1f, 3, 0, "65549");
+  }
+  group_end();
+}
+
+static void cmp_dequantize_il(sq_code_type t, const unsigned char *codes,
+                              size_t rows, const sq_channel_params *p, int mis) {
+  size_t n = rows * p->channels, es = esize[t], ob = 4 * n;
+  unsigned char *in = gb_place(&g_in, es * n, mis);
+  memcpy(in, codes, es * n);
+  ref_fill(g_ref, ob);
+  ctx("scalar dequantize_interleaved %s rows=%zu ch=%zu", tname[t], rows, p->channels);
+  S->dequantize_interleaved[t](in, rows, p, g_ref);
+  for (int v = 0; v < NP; v++) {
+    unsigned char *out = gb_place(&g_out, ob, mis < 0 ? -1 : (mis * 5) % 64);
+    out_fill(&g_out, out);
+    ctx("%s dequantize_interleaved %s rows=%zu ch=%zu", P[v]->name, tname[t],
+        rows, p->channels);
+    P[v]->dequantize_interleaved[t](in, rows, p, out);
+    g_cur = v;
+    check(memcmp(out, g_ref, ob) == 0 && canaries_ok(&g_out, out, ob),
+          "%s dequantize_interleaved %s rows=%zu ch=%zu", P[v]->name, tname[t],
+          rows, p->channels);
+  }
+}
+
+static void test_dequantize_il(int level) {
+  group_begin("dequantize_interleaved");
+  size_t chs[64], nch = channel_list(chs, level);
+  for (int ti = 0; ti < SQ_CODE_NTYPES; ti++) {
+    sq_code_type t = (sq_code_type)ti;
+    for (size_t a = 0; a < nch; a++) {
+      for (size_t rows = 0; rows <= 9; rows += (level ? 1 : 2)) {
+        size_t ch = chs[a];
+        chset cs;
+        sq_channel_params p = make_cp(t, ch, 0, &cs, 0);
+        p.inv = p.lo = p.hi = NULL;           /* dequantize reads none of them */
+        if (a % 7 == 3) cs.zp[rnd_below(ch)] = (int32_t)rnd32();   /* any zp */
+        gen_codes(t, g_codes, rows * ch);
+        cmp_dequantize_il(t, g_codes, rows, &p, (int)(rows % 3) - 1);
+      }
+    }
+    static const size_t wide[] = {3, 5, 6, 12, 17, 33};
+    for (size_t a = 0; a < sizeof wide / sizeof wide[0]; a++) {
+      chset cs;
+      sq_channel_params p = make_cp(t, wide[a], 0, &cs, 0);
+      gen_codes(t, g_codes, 41 * wide[a]);
+      cmp_dequantize_il(t, g_codes, 41, &p, 9);
+    }
+  }
+  group_end();
+}
+
+/* ---- min / max ------------------------------------------------------------ */
+
+static void cmp_minmax(const float *x, size_t n, int full, const char *what) {
+  place pl[70];
+  size_t npl = placements(n, full, pl);
+  unsigned char *in = gb_place(&g_in, 4 * n, -1);
+  store_floats(in, x, n);
+  float smn = 0, smx = 0;
+  ctx("scalar minmax n=%zu %s", n, what);
+  size_t rs = S->minmax(in, n, &smn, &smx);
+  for (size_t k = 0; k < npl; k++) {
+    unsigned char *inp = gb_place(&g_in, 4 * n, pl[k].mi);
+    if (inp != in) memmove(inp, in, 4 * n), in = inp;
+    for (int v = 0; v < NP; v++) {
+      float vmn = 1234.0f, vmx = -1234.0f;
+      ctx("%s minmax n=%zu mis=%d %s", P[v]->name, n, pl[k].mi, what);
+      size_t rv = P[v]->minmax(in, n, &vmn, &vmx);
+      int ok = rv == rs && (rs < n || (u_of(vmn) == u_of(smn) && u_of(vmx) == u_of(smx)));
+      g_cur = v;
+      check(ok, "%s minmax n=%zu mis=%d %s: ret %zu vs %zu, min %08x vs %08x, max %08x vs %08x",
+            P[v]->name, n, pl[k].mi, what, rv, rs, (unsigned)u_of(vmn),
+            (unsigned)u_of(smn), (unsigned)u_of(vmx), (unsigned)u_of(smx));
+    }
+  }
+}
+
+/* n >= 1 values: kind 0 random magnitudes, 1 nonnegative with signed zeros,
+** 2 nonpositive with signed zeros, 3 only signed zeros, 4 specials (finite),
+** 5 subnormals and zeros, 6 positive values, positive subnormals and +0,
+** 7 the negatives of 6 (under denormal flushing a subnormal equals zero). */
+static void gen_mm(float *x, size_t n, int kind) {
+  for (size_t i = 0; i < n; i++) {
+    float v;
+    switch (kind) {
+      case 0: v = rnd_below(8) ? rnd_mag() : (rnd_below(2) ? 0.0f : -0.0f); break;
+      case 1: v = rnd_below(4) ? fabsf(rnd_mag()) : (rnd_below(2) ? 0.0f : -0.0f); break;
+      case 2: v = rnd_below(4) ? -fabsf(rnd_mag()) : (rnd_below(2) ? 0.0f : -0.0f); break;
+      case 3: v = rnd_below(2) ? 0.0f : -0.0f; break;
+      case 4:
+        do v = rnd_special(); while (!isfinite(v));
+        break;
+      case 5: {
+        uint32_t u = rnd32() & 0x807fffffu;
+        if (rnd_below(3) == 0) u &= 0x80000000u;
+        v = f_of(u);
+        break;
+      }
+      default: {
+        uint32_t u = rnd32() & 0x007fffffu;
+        if (rnd_below(4) == 0) u = 0;
+        if (rnd_below(3) == 0) u = u_of(fabsf(rnd_mag()));
+        v = f_of(u | (kind == 7 ? 0x80000000u : 0));
+      }
+    }
+    x[i] = v;
+  }
+}
+
+static void test_minmax(int level) {
+  group_begin("minmax");
+  /* n = 0 is outside the contract (n >= 1) and scalar reads x[0] then; the
+  ** vector paths must return 0 without touching memory. */
+  for (int v = 0; v < NP; v++) {
+    float a = 5.0f, b = 6.0f;
+    unsigned char *in = gb_place(&g_in, 0, -1);
+    ctx("%s minmax n=0", P[v]->name);
+    size_t r = P[v]->minmax(in, 0, &a, &b);
+    g_cur = v;
+    check(r == 0, "%s minmax n=0 returned %zu", P[v]->name, r);
+  }
+  for (int kind = 0; kind < 8; kind++) {
+    for (size_t n = 1; n <= 200; n++) {
+      gen_mm(g_x, n, kind);
+      cmp_minmax(g_x, n, level && kind < 2, "sweep");
+      /* one zero placed first with each sign, the rest positive or negative */
+      if (kind == 1 || kind == 2) {
+        for (size_t i = 0; i < n; i++) g_x[i] = kind == 1 ? fabsf(rnd_mag()) : -fabsf(rnd_mag());
+        size_t z1 = rnd_below(n), z2 = rnd_below(n);
+        g_x[z1] = rnd_below(2) ? 0.0f : -0.0f;
+        g_x[z2] = rnd_below(2) ? 0.0f : -0.0f;
+        cmp_minmax(g_x, n, 0, "two zeros");
+      }
+    }
+    static const size_t bigs[] = {4099, 4096, 8192 + 5, 65536 + 13, 300001};
+    for (size_t b = 0; b < sizeof bigs / sizeof bigs[0]; b++) {
+      if (!level && bigs[b] > 10000) continue;
+      gen_mm(g_x, bigs[b], kind);
+      cmp_minmax(g_x, bigs[b], 0, "big");
+    }
+  }
+  /* zeros of both signs in the same lane of every path's accumulators
+  ** (64 apart), the only zeros of the data */
+  for (size_t n = 65; n <= 1200; n += (n < 300 ? 7 : 331)) {
+    for (int sgn = 0; sgn < 4; sgn++) {
+      for (size_t i = 0; i < n; i++) g_x[i] = (sgn & 1) ? -fabsf(rnd_mag()) : fabsf(rnd_mag());
+      size_t z = rnd_below(n - 64);
+      g_x[z] = (sgn & 2) ? -0.0f : 0.0f;
+      g_x[z + 64] = (sgn & 2) ? 0.0f : -0.0f;
+      cmp_minmax(g_x, n, 0, "zeros in one lane");
+      if (z + 128 < n) {
+        g_x[z + 128] = g_x[z];
+        cmp_minmax(g_x, n, 0, "zeros in one lane x3");
+      }
+    }
+  }
+  /* a zero extreme decided late in a long array */
+  for (int sgn = 0; sgn < 4; sgn++) {
+    size_t n = 20000;
+    for (size_t i = 0; i < n; i++) g_x[i] = (sgn & 1) ? -fabsf(rnd_mag()) : fabsf(rnd_mag());
+    g_x[n - 50] = (sgn & 2) ? -0.0f : 0.0f;
+    g_x[n - 3] = (sgn & 2) ? 0.0f : -0.0f;
+    cmp_minmax(g_x, n, 0, "late zeros");
+    g_x[7] = (sgn & 2) ? 0.0f : -0.0f;
+    cmp_minmax(g_x, n, 0, "early zero");
+  }
+  /* non-finite values at many positions */
+  static const size_t ns[] = {1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127,
+                              128, 129, 200, 4096, 4097, 10000};
+  static const uint32_t bad[] = {0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                 0x7f800001u, 0xffffffffu, 0xff800001u};
+  for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++) {
+    size_t n = ns[a];
+    gen_mm(g_x, n, 0);
+    size_t poss[6] = {0, n - 1, n / 2, rnd_below(n), n > 4100 ? 4100 : n / 3,
+                      n > 40 ? n - 33 : 0};
+    for (size_t b = 0; b < 6; b++) {
+      for (size_t c = 0; c < (level ? 6u : 2u); c++) {
+        size_t i = poss[b];
+        float keep = g_x[i];
+        g_x[i] = f_of(bad[(c + b) % 6]);
+        cmp_minmax(g_x, n, 0, "nonfinite");
+        if (i + 3 < n) {              /* a different one after it */
+          float k2 = g_x[i + 3];
+          g_x[i + 3] = f_of(bad[(c + b + 1) % 6]);
+          cmp_minmax(g_x, n, 0, "two nonfinite");
+          g_x[i + 3] = k2;
+        }
+        g_x[i] = keep;
+      }
+    }
+  }
+  group_end();
+}
+
+static void cmp_minmax_il(const float *x, size_t rows, size_t ch, int seed_kind,
+                          int mis, const char *what) {
+  size_t n = rows * ch;
+  unsigned char *in = gb_place(&g_in, 4 * n, mis);
+  store_floats(in, x, n);
+  float *smn = (float *)(void *)g_ref, *smx = smn + ch;
+  float seeds_mn[4096], seeds_mx[4096];
+  for (size_t c = 0; c < ch; c++) {
+    switch (seed_kind) {
+      case 0: seeds_mn[c] = INFINITY, seeds_mx[c] = -INFINITY; break;
+      case 1: seeds_mn[c] = seeds_mx[c] = rows ? x[c] : 0.0f; break;
+      case 2: seeds_mn[c] = rnd_below(2) ? 0.0f : -0.0f;
+              seeds_mx[c] = rnd_below(2) ? 0.0f : -0.0f; break;
+      default: seeds_mn[c] = rnd_below(3) ? rnd_mag() : NAN;
+               seeds_mx[c] = rnd_below(3) ? rnd_mag() : NAN; break;
+    }
+    smn[c] = seeds_mn[c];
+    smx[c] = seeds_mx[c];
+  }
+  ctx("scalar minmax_interleaved rows=%zu ch=%zu", rows, ch);
+  size_t rs = S->minmax_interleaved(in, rows, ch, smn, smx);
+  for (int v = 0; v < NP; v++) {
+    float *vmn = (float *)(void *)gb_place(&g_par[5], 4 * ch, -1);
+    float *vmx = (float *)(void *)gb_place(&g_par[6], 4 * ch, -1);
+    memcpy(vmn, seeds_mn, 4 * ch);
+    memcpy(vmx, seeds_mx, 4 * ch);
+    ctx("%s minmax_interleaved rows=%zu ch=%zu %s", P[v]->name, rows, ch, what);
+    size_t rv = P[v]->minmax_interleaved(in, rows, ch, vmn, vmx);
+    g_cur = v;
+    check(rv == rs && memcmp(vmn, smn, 4 * ch) == 0 && memcmp(vmx, smx, 4 * ch) == 0,
+          "%s minmax_interleaved rows=%zu ch=%zu seeds=%d %s: ret %zu vs %zu%s",
+          P[v]->name, rows, ch, seed_kind, what, rv, rs,
+          rv == rs ? ", mn/mx differ" : "");
+  }
+}
+
+static void test_minmax_il(int level) {
+  group_begin("minmax_interleaved");
+  size_t chs[64], nch = channel_list(chs, level);
+  for (size_t a = 0; a < nch; a++) {
+    size_t ch = chs[a];
+    for (size_t rows = 0; rows <= 9; rows++) {
+      int kind = (int)((a + rows) % 8);
+      gen_mm(g_x, rows * ch, kind);
+      cmp_minmax_il(g_x, rows, ch, (int)(rows % 4), (int)(rows % 3) - 1, "");
+      if (rows && (level || rows % 4 == 1)) {
+        size_t n = rows * ch, pos[3] = {n - 1, rnd_below(n), (rows - 1) * ch / 2};
+        for (int b = 0; b < 3; b++) {
+          float keep = g_x[pos[b]];
+          g_x[pos[b]] = b == 1 ? rnd_nan() : (b ? -INFINITY : INFINITY);
+          cmp_minmax_il(g_x, rows, ch, b, b - 1, "nonfinite");
+          g_x[pos[b]] = keep;
+        }
+      }
+    }
+  }
+  group_end();
+}
+
+/* ---- 4-bit packing -------------------------------------------------------- */
+
+static void test_pack4(int level) {
+  group_begin("pack4 / unpack4");
+  place pl[70];
+  for (size_t n = 0; n <= 300 + (level ? 4000u : 0u); n += (n < 300 ? 1 : 997)) {
+    for (size_t i = 0; i < n; i++) g_codes[i] = (unsigned char)rnd32();
+    size_t pb = (n + 1) / 2;
+    size_t npl = placements(n, level && n <= 200, pl);
+    /* pack4 */
+    unsigned char *in = gb_place(&g_in, n, -1);
+    memcpy(in, g_codes, n);
+    ref_fill(g_ref, pb);
+    S->pack4(in, n, g_ref);
+    for (size_t k = 0; k < npl; k++) {
+      unsigned char *inp = gb_place(&g_in, n, pl[k].mi);
+      memmove(inp, in, n);
+      in = inp;
+      for (int v = 0; v < NP; v++) {
+        unsigned char *out = gb_place(&g_out, pb, pl[k].mo);
+        out_fill(&g_out, out);
+        ctx("%s pack4 n=%zu", P[v]->name, n);
+        P[v]->pack4(in, n, out);
+        g_cur = v;
+        check(memcmp(out, g_ref, pb) == 0 && canaries_ok(&g_out, out, pb),
+              "%s pack4 n=%zu mis=%d/%d", P[v]->name, n, pl[k].mi, pl[k].mo);
+      }
+    }
+    /* unpack4, both signednesses */
+    for (int sgn = 0; sgn < 2; sgn++) {
+      in = gb_place(&g_in, pb, -1);
+      memcpy(in, g_codes, pb);
+      ref_fill(g_ref, n);
+      S->unpack4(in, n, sgn, g_ref);
+      for (size_t k = 0; k < npl; k++) {
+        unsigned char *inp = gb_place(&g_in, pb, pl[k].mi);
+        memmove(inp, in, pb);
+        in = inp;
+        for (int v = 0; v < NP; v++) {
+          unsigned char *out = gb_place(&g_out, n, pl[k].mo);
+          out_fill(&g_out, out);
+          ctx("%s unpack4 n=%zu", P[v]->name, n);
+          P[v]->unpack4(in, n, sgn, out);
+          g_cur = v;
+          check(memcmp(out, g_ref, n) == 0 && canaries_ok(&g_out, out, n),
+                "%s unpack4 n=%zu signed=%d mis=%d/%d", P[v]->name, n, sgn,
+                pl[k].mi, pl[k].mo);
+        }
+      }
+    }
+  }
+  group_end();
+}
+
+/* ---- half formats --------------------------------------------------------- */
+
+typedef void (*conv_fn)(const void *, size_t, void *);
+enum { F16_TO_F32, F32_TO_F16, BF16_TO_F32, F32_TO_BF16 };
+static const char *const conv_name[4] = {"f16_to_f32", "f32_to_f16", "bf16_to_f32",
+                                         "f32_to_bf16"};
+
+static conv_fn conv_of(const sq_kernels *k, int which) {
+  switch (which) {
+    case F16_TO_F32: return k->f16_to_f32;
+    case F32_TO_F16: return k->f32_to_f16;
+    case BF16_TO_F32: return k->bf16_to_f32;
+    default: return k->f32_to_bf16;
+  }
+}
+
+/* src holds n elements of the input format (raw little-endian bytes). */
+static void cmp_conv(int which, const unsigned char *src, size_t n, int full) {
+  size_t ib = (which == F16_TO_F32 || which == BF16_TO_F32) ? 2 : 4;
+  size_t obe = 6 - ib, ob = obe * n;
+  place pl[70];
+  size_t npl = placements(n, full, pl);
+  unsigned char *in = gb_place(&g_in, ib * n, -1);
+  memcpy(in, src, ib * n);
+  ref_fill(g_ref, ob);
+  ctx("scalar %s n=%zu", conv_name[which], n);
+  conv_of(S, which)(in, n, g_ref);
+  for (size_t k = 0; k < npl; k++) {
+    unsigned char *inp = gb_place(&g_in, ib * n, pl[k].mi);
+    if (inp != in) memmove(inp, in, ib * n), in = inp;
+    for (int v = 0; v < NP; v++) {
+      unsigned char *out = gb_place(&g_out, ob, pl[k].mo);
+      out_fill(&g_out, out);
+      ctx("%s %s n=%zu mis=%d/%d", P[v]->name, conv_name[which], n, pl[k].mi, pl[k].mo);
+      conv_of(P[v], which)(in, n, out);
+      g_cur = v;
+      int same = memcmp(out, g_ref, ob) == 0;
+      size_t first = 0;
+      while (!same && first < ob && out[first] == g_ref[first]) first++;
+      check(same && canaries_ok(&g_out, out, ob),
+            "%s %s n=%zu mis=%d/%d%s (first differing element %zu)", P[v]->name,
+            conv_name[which], n, pl[k].mi, pl[k].mo,
+            same ? ": canary overwritten" : ": bytes differ", first / obe);
+    }
+  }
+}
+
+/* Every f16 value, the midpoints between neighbours and one ulp around them:
+** all f32 -> f16 rounding boundaries. */
+static size_t f16_boundaries(unsigned char *dst) {
+  size_t k = 0;
+  for (uint32_t h = 0; h < 0x10000u; h += 1) {
+    float a = sq_f16_to_f32_scalar((uint16_t)h);
+    if (!isfinite(a)) continue;
+    float b = sq_f16_to_f32_scalar((uint16_t)(h + 1));
+    uint32_t ua = u_of(a), ub = u_of(b);
+    sq_store_u32(dst + 4 * k++, ua);
+    if ((h & 0x7fffu) == 0x7fffu || !isfinite(b) || (h & 0x7c00u) == 0x7c00u) {
+      /* past the largest finite f16: 65520 and around */
+      sq_store_u32(dst + 4 * k++, (ua & 0x80000000u) | 0x477ff000u);
+      sq_store_u32(dst + 4 * k++, (ua & 0x80000000u) | 0x477fefffu);
+      continue;
+    }
+    /* a and b have the same sign here; the midpoint in between */
+    uint32_t mid = (uint32_t)(((uint64_t)ua + ub) / 2);
+    if (fabsf(b) > fabsf(a)) {
+      sq_store_u32(dst + 4 * k++, mid);
+      sq_store_u32(dst + 4 * k++, mid - 1);
+      sq_store_u32(dst + 4 * k++, mid + 1);
+    }
+  }
+  return k;
+}
+
+static void test_half(int level) {
+  unsigned char *buf = g_codes;
+  group_begin("f16 / bf16 conversions");
+  /* all 65536 half patterns -> f32 */
+  for (uint32_t h = 0; h < 0x10000u; h++) sq_store_u16(buf + 2 * h, (uint16_t)h);
+  cmp_conv(F16_TO_F32, buf, 0x10000, 0);
+  cmp_conv(BF16_TO_F32, buf, 0x10000, 0);
+  /* f32 -> f16 at every rounding boundary */
+  size_t nb = f16_boundaries(buf);
+  for (size_t off = 0; off < nb; off += 65536)
+    cmp_conv(F32_TO_F16, buf + 4 * off, nb - off < 65536 ? nb - off : 65536, 0);
+  /* random bit patterns (every class: NaNs, subnormals, ties) */
+  size_t rounds = level ? 16 : 2;
+  for (size_t r = 0; r < rounds; r++) {
+    for (size_t i = 0; i < 65536; i++) {
+      uint32_t u = rnd32();
+      switch (rnd_below(6)) {
+        case 0: u = (u & 0xffff0000u) | 0x8000u; break;        /* bf16 tie */
+        case 1: u = (u & 0xffff0000u) | 0x7fffu; break;
+        case 2: u = (u & 0x807fffffu) | 0x7f800000u; break;    /* inf, NaN */
+        case 3: u = special_bits[rnd_below(N_SPECIALS)]; break;
+        case 4: u = (u & 0xffffe000u) | 0x1000u; break;        /* f16 tie */
+        default: break;
+      }
+      sq_store_u32(buf + 4 * i, u);
+    }
+    cmp_conv(F32_TO_F16, buf, 65536, 0);
+    cmp_conv(F32_TO_BF16, buf, 65536, 0);
+    cmp_conv(F16_TO_F32, buf, 65536, 0);     /* the same bytes as halves */
+    cmp_conv(BF16_TO_F32, buf, 65536, 0);
+  }
+  /* lengths 0..200 and misalignments (tails and heads) */
+  for (size_t n = 0; n <= 200; n += (level ? 1 : 3)) {
+    for (int w = 0; w < 4; w++) cmp_conv(w, buf + 4 * (n % 50), n, level);
+  }
+  group_end();
+}
+
+/* all 2^32 patterns through f32 -> f16 and f32 -> bf16 */
+static void test_half_long(void) {
+  group_begin("f32 -> f16/bf16, all 2^32 (--long)");
+  const size_t chunk = 1u << 20;
+  unsigned char *src = malloc(4 * chunk), *ref = malloc(2 * chunk), *out = malloc(2 * chunk);
+  if (!src || !ref || !out) exit(2);
+  for (uint64_t base = 0; base < (1ull << 32); base += chunk) {
+    for (size_t i = 0; i < chunk; i++) sq_store_u32(src + 4 * i, (uint32_t)(base + i));
+    for (int which = F32_TO_F16; which <= F32_TO_BF16; which += 2) {
+      conv_of(S, which)(src, chunk, ref);
+      for (int v = 0; v < NP; v++) {
+        ctx("%s %s long base=%llx", P[v]->name, conv_name[which], (unsigned long long)base);
+        conv_of(P[v], which)(src, chunk, out);
+        g_cur = v;
+        check(memcmp(out, ref, 2 * chunk) == 0, "%s %s differs in [%08llx, +2^20)",
+              P[v]->name, conv_name[which], (unsigned long long)base);
+      }
+    }
+  }
+  free(src);
+  free(ref);
+  free(out);
+  group_end();
+}
+
+/* ---- exact-size heap buffers (what AddressSanitizer watches) --------------- */
+
+/* malloc'd buffers of exactly the bytes a call may touch: under ASan any
+** access before or after them is reported (the guard pages above only catch
+** the end). */
+static void test_heap_exact(void) {
+  group_begin("exact-size heap buffers");
+  for (size_t n = 0; n <= 72; n++) {
+    size_t mis = n % 4;                      /* an unaligned start, exact end */
+    unsigned char *x = malloc(4 * n + mis + 1), *o1 = malloc(4 * n + 1),
+                  *o2 = malloc(4 * n + 1);
+    if (!x || !o1 || !o2) exit(2);
+    unsigned char *xs = x + mis;
+    for (size_t i = 0; i < n; i++) sq_store_f32(xs + 4 * i, rnd_mag());
+    for (int v = 0; v < NP; v++) {
+      ctx("%s heap n=%zu", P[v]->name, n);
+      for (int ti = 0; ti < SQ_CODE_NTYPES; ti++) {
+        qcfg c = qcfgs[ti == 0 ? 0 : ti == 1 ? 7 : ti == 2 ? 12 : ti == 3 ? 16 : 19];
+        sq_qparams p = make_qp(&c, (int)(n & 1));
+        memset(o1, 0, 4 * n + 1);
+        memset(o2, 0, 4 * n + 1);
+        size_t r1 = S->quantize[ti](xs, n, &p, o1), r2 = P[v]->quantize[ti](xs, n, &p, o2);
+        g_cur = v;
+        check(r1 == r2 && memcmp(o1, o2, esize[ti] * n) == 0, "%s heap quantize %s n=%zu",
+              P[v]->name, tname[ti], n);
+        S->dequantize[ti](xs, n, 0.5f, 3, o1);
+        P[v]->dequantize[ti](xs, n, 0.5f, 3, o2);
+        g_cur = v;
+        check(memcmp(o1, o2, 4 * n) == 0, "%s heap dequantize %s n=%zu", P[v]->name,
+              tname[ti], n);
+      }
+      for (int w = 0; w < 4; w++) {
+        conv_of(S, w)(xs, n, o1);
+        conv_of(P[v], w)(xs, n, o2);
+        g_cur = v;
+        check(memcmp(o1, o2, (w == F16_TO_F32 || w == BF16_TO_F32 ? 4 : 2) * n) == 0,
+              "%s heap %s n=%zu", P[v]->name, conv_name[w], n);
+      }
+      P[v]->pack4(xs, n, o2);
+      S->pack4(xs, n, o1);
+      g_cur = v;
+      check(memcmp(o1, o2, (n + 1) / 2) == 0, "%s heap pack4 n=%zu", P[v]->name, n);
+      P[v]->unpack4(xs, n, 1, o2);
+      S->unpack4(xs, n, 1, o1);
+      g_cur = v;
+      check(memcmp(o1, o2, n) == 0, "%s heap unpack4 n=%zu", P[v]->name, n);
+      if (n) {
+        float a1, b1, a2, b2;
+        size_t r1 = S->minmax(xs, n, &a1, &b1), r2 = P[v]->minmax(xs, n, &a2, &b2);
+        g_cur = v;
+        check(r1 == r2 && u_of(a1) == u_of(a2) && u_of(b1) == u_of(b2),
+              "%s heap minmax n=%zu", P[v]->name, n);
+      }
+      /* interleaved: every split of n into rows x channels, exact arrays */
+      for (size_t ch = 1; ch <= n; ch++) {
+        if (n % ch) continue;
+        size_t rows = n / ch;
+        float *sc = malloc(4 * ch), *iv = malloc(4 * ch), *lo = malloc(4 * ch),
+              *hi = malloc(4 * ch), *m1 = malloc(8 * ch), *m2 = malloc(8 * ch);
+        int32_t *zp = malloc(4 * ch);
+        if (!sc || !iv || !lo || !hi || !zp || !m1 || !m2) exit(2);
+        for (size_t k = 0; k < ch; k++) {
+          sc[k] = 0.05f * (float)(k + 1);
+          iv[k] = 1.0f / sc[k];
+          zp[k] = (int32_t)(k % 7) - 3;
+          lo[k] = (float)(-128 - zp[k]);
+          hi[k] = (float)(127 - zp[k]);
+          m1[k] = m2[k] = INFINITY;
+          m1[ch + k] = m2[ch + k] = -INFINITY;
+        }
+        sq_channel_params cp = {ch, sc, iv, lo, hi, zp, -128, 127, (int)(ch & 1)};
+        size_t r1 = S->quantize_interleaved[0](xs, rows, &cp, o1);
+        size_t r2 = P[v]->quantize_interleaved[0](xs, rows, &cp, o2);
+        g_cur = v;
+        check(r1 == r2 && memcmp(o1, o2, n) == 0, "%s heap quantize_il %zux%zu",
+              P[v]->name, rows, ch);
+        S->dequantize_interleaved[0](xs, rows, &cp, o1);
+        P[v]->dequantize_interleaved[0](xs, rows, &cp, o2);
+        g_cur = v;
+        check(memcmp(o1, o2, 4 * n) == 0, "%s heap dequantize_il %zux%zu", P[v]->name,
+              rows, ch);
+        r1 = S->minmax_interleaved(xs, rows, ch, m1, m1 + ch);
+        r2 = P[v]->minmax_interleaved(xs, rows, ch, m2, m2 + ch);
+        g_cur = v;
+        check(r1 == r2 && memcmp(m1, m2, 8 * ch) == 0, "%s heap minmax_il %zux%zu",
+              P[v]->name, rows, ch);
+        free(sc), free(iv), free(lo), free(hi), free(zp), free(m1), free(m2);
+      }
+    }
+    free(x), free(o1), free(o2);
+  }
+  group_end();
+}
+
+/* ---- the scalar reference pinned to known values --------------------------- */
+
+static void test_scalar_pins(void) {
+  group_begin("scalar reference pinned");
+  static const struct { uint16_t h; uint32_t f; } h2f[] = {
+      {0x3c00, 0x3f800000}, {0x7bff, 0x477fe000}, {0x0001, 0x33800000},
+      {0x8000, 0x80000000}, {0x7c00, 0x7f800000}, {0xfc00, 0xff800000},
+      {0x7e00, 0x7fc00000}, {0x7c01, 0x7fc02000}, {0xfd00, 0xffe00000},
+      {0x03ff, 0x387fc000}, {0x0400, 0x38800000}, {0xc000, 0xc0000000},
+      {0x8001, 0xb3800000}, {0x3555, 0x3eaaa000}};
+  for (size_t i = 0; i < sizeof h2f / sizeof h2f[0]; i++)
+    check(u_of(sq_f16_to_f32_scalar(h2f[i].h)) == h2f[i].f, "f16 %04x -> %08x, got %08x",
+          h2f[i].h, (unsigned)h2f[i].f, (unsigned)u_of(sq_f16_to_f32_scalar(h2f[i].h)));
+  static const struct { uint32_t f; uint16_t h; } f2h[] = {
+      {0x477ff000, 0x7c00},   /* 65520 -> inf */
+      {0x477fefff, 0x7bff},   /* 65519.996 -> 65504 */
+      {0x477fe000, 0x7bff},   {0x3f800000, 0x3c00}, {0x33800000, 0x0001},
+      {0x33000000, 0x0000},   /* 2^-25: tie, to even (0) */
+      {0x33000001, 0x0001},   {0x33c00000, 0x0002},   /* 1.5 * 2^-24 -> 2 */
+      {0x34200000, 0x0002},   /* 2.5 * 2^-24 -> 2 */
+      {0x3f801000, 0x3c00},   /* 1 + 2^-11: tie, to even */
+      {0x3f803000, 0x3c02},   /* 1 + 3*2^-11: tie, to even */
+      {0x3f801001, 0x3c01},   {0x7fc00000, 0x7e00}, {0x7f800001, 0x7e00},
+      {0xffffffff, 0xffff},   {0x7f802000, 0x7e01}, {0x7f800000, 0x7c00},
+      {0x80000000, 0x8000},   {0x7f7fffff, 0x7c00}, {0x00000001, 0x0000},
+      {0xc7800000, 0xfc00},   {0x387fc000, 0x03ff}, {0x38800000, 0x0400}};
+  for (size_t i = 0; i < sizeof f2h / sizeof f2h[0]; i++)
+    check(sq_f32_to_f16_scalar(f_of(f2h[i].f)) == f2h[i].h, "f32 %08x -> f16 %04x, got %04x",
+          (unsigned)f2h[i].f, f2h[i].h, sq_f32_to_f16_scalar(f_of(f2h[i].f)));
+  check(sq_f32_to_f16_scalar(65520.0f) == 0x7c00, "65520 -> inf");
+  check(sq_f32_to_f16_scalar(65519.996f) == 0x7bff, "65519.996 -> 0x7bff");
+  check(sq_f16_to_f32_scalar(0x7bff) == 65504.0f, "0x7bff -> 65504");
+  check(sq_f16_to_f32_scalar(0x0001) == 0x1p-24f, "0x0001 -> 2^-24");
+  static const struct { uint16_t h; uint32_t f; } b2f[] = {
+      {0x3f80, 0x3f800000}, {0x7f81, 0x7fc10000}, {0xff80, 0xff800000},
+      {0x0001, 0x00010000}, {0xffff, 0xffff0000}, {0x7f80, 0x7f800000}};
+  for (size_t i = 0; i < sizeof b2f / sizeof b2f[0]; i++)
+    check(u_of(sq_bf16_to_f32_scalar(b2f[i].h)) == b2f[i].f, "bf16 %04x -> %08x",
+          b2f[i].h, (unsigned)b2f[i].f);
+  static const struct { uint32_t f; uint16_t h; } f2b[] = {
+      {0x3f800000, 0x3f80}, {0x3f808000, 0x3f80}, {0x3f818000, 0x3f82},
+      {0x3f808001, 0x3f81}, {0x7f7fffff, 0x7f80}, {0x7f800001, 0x7fc0},
+      {0xff800001, 0xffc0}, {0x00000001, 0x0000}, {0x00008000, 0x0000},
+      {0x00018000, 0x0002}, {0x007fffff, 0x0080}, {0x7fffffff, 0x7fff},
+      {0x80000000, 0x8000}};
+  for (size_t i = 0; i < sizeof f2b / sizeof f2b[0]; i++)
+    check(sq_f32_to_bf16_scalar(f_of(f2b[i].f)) == f2b[i].h, "f32 %08x -> bf16 %04x, got %04x",
+          (unsigned)f2b[i].f, f2b[i].h, sq_f32_to_bf16_scalar(f_of(f2b[i].f)));
+
+  /* quantize, int8, scale 1, zp 0: round half to even, saturation, NaN */
+  {
+    qcfg c = {SQ_CODE_I8, 1.0f, 0, -128, 127};
+    sq_qparams p = make_qp(&c, 0);
+    float x[] = {2.5f, 3.5f, -2.5f, -3.5f, 0.5f, 1.5f, 1000.0f, -1000.0f,
+                 INFINITY, -INFINITY, -0.0f, 127.5f, -128.5f, 126.5f, -0.5f};
+    signed char want[] = {2, 4, -2, -4, 0, 2, 127, -128, 127, -128, 0, 127, -128, 126, 0};
+    unsigned char q[16], xb[64];
+    size_t n = sizeof x / sizeof x[0];
+    store_floats(xb, x, n);
+    for (int divide = 0; divide < 2; divide++) {
+      p.divide = divide;
+      size_t r = S->quantize[SQ_CODE_I8](xb, n, &p, q);
+      check(r == n, "quantize returns n");
+      for (size_t i = 0; i < n; i++)
+        check((signed char)q[i] == want[i], "quantize(%g) = %d, want %d", (double)x[i],
+              (signed char)q[i], want[i]);
+    }
+    float y[] = {1.0f, 2.0f, 3.0f, NAN, 5.0f};
+    store_floats(xb, y, 5);
+    check(S->quantize[SQ_CODE_I8](xb, 5, &p, q) == 3, "quantize NaN returns its index");
+  }
+  /* uint8 scale 0.5 zp 10; int4 range through I8 */
+  {
+    qcfg c = {SQ_CODE_U8, 0.5f, 10, 0, 255};
+    sq_qparams p = make_qp(&c, 0);
+    float x[] = {1.25f, -100.0f, 200.0f, 0.0f, 1.75f};
+    unsigned char want[] = {12, 0, 255, 10, 14}, q[8], xb[32];
+    store_floats(xb, x, 5);
+    S->quantize[SQ_CODE_U8](xb, 5, &p, q);
+    for (int i = 0; i < 5; i++)
+      check(q[i] == want[i], "uint8 quantize(%g) = %u, want %u", (double)x[i], q[i], want[i]);
+    qcfg c4 = {SQ_CODE_I8, 1.0f, 0, -8, 7};
+    sq_qparams p4 = make_qp(&c4, 0);
+    float x4[] = {7.5f, -8.5f, 6.5f, -100.0f};
+    signed char w4[] = {7, -8, 6, -8};
+    store_floats(xb, x4, 4);
+    S->quantize[SQ_CODE_I8](xb, 4, &p4, q);
+    for (int i = 0; i < 4; i++)
+      check((signed char)q[i] == w4[i], "int4 quantize(%g) = %d", (double)x4[i], (signed char)q[i]);
+  }
+  /* int32: zero points at the extremes, huge inputs */
+  {
+    qcfg c = {SQ_CODE_I32, 1.0f, INT32_MAX, INT32_MIN, INT32_MAX};
+    sq_qparams p = make_qp(&c, 0);
+    float x[] = {1.0f, -1e10f, -2147483648.0f, INFINITY, -INFINITY, 0.0f};
+    int32_t want[] = {INT32_MAX, INT32_MIN, -1, INT32_MAX, INT32_MIN, INT32_MAX};
+    unsigned char q[32], xb[32];
+    store_floats(xb, x, 6);
+    S->quantize[SQ_CODE_I32](xb, 6, &p, q);
+    for (int i = 0; i < 6; i++)
+      check((int32_t)sq_load_u32(q + 4 * i) == want[i], "int32 quantize(%g) = %d, want %d",
+            (double)x[i], (int32_t)sq_load_u32(q + 4 * i), want[i]);
+    qcfg c0 = {SQ_CODE_I32, 1.0f, 0, INT32_MIN, INT32_MAX};
+    sq_qparams p0 = make_qp(&c0, 0);
+    float x0[] = {16777217.0f, 2147483648.0f, -2147483648.0f, 2.5f, -7.5f};
+    int32_t w0[] = {16777216, INT32_MAX, INT32_MIN, 2, -8};
+    store_floats(xb, x0, 5);
+    S->quantize[SQ_CODE_I32](xb, 5, &p0, q);
+    for (int i = 0; i < 5; i++)
+      check((int32_t)sq_load_u32(q + 4 * i) == w0[i], "int32 quantize(%g) = %d, want %d",
+            (double)x0[i], (int32_t)sq_load_u32(q + 4 * i), w0[i]);
+  }
+  /* dequantize */
+  {
+    unsigned char q8[1] = {0x80}, y[8];
+    S->dequantize[SQ_CODE_I8](q8, 1, 0.5f, 127, y);
+    check(sq_load_f32(y) == -127.5f, "dequantize int8 -128 zp 127 scale 0.5");
+    q8[0] = 255;
+    S->dequantize[SQ_CODE_U8](q8, 1, 2.0f, 0, y);
+    check(sq_load_f32(y) == 510.0f, "dequantize uint8 255 scale 2");
+    unsigned char q32[4];
+    sq_store_u32(q32, 0x80000000u);
+    S->dequantize[SQ_CODE_I32](q32, 1, 1.0f, INT32_MAX, y);
+    check(sq_load_f32(y) == -4294967296.0f, "dequantize int32 min - max");
+  }
+  /* minmax: first occurrence among equal zeros, first non-finite index */
+  {
+    unsigned char xb[64];
+    float mn, mx;
+    float a[] = {3.0f, -1.0f, 2.0f};
+    store_floats(xb, a, 3);
+    check(S->minmax(xb, 3, &mn, &mx) == 3 && mn == -1.0f && mx == 3.0f, "minmax basic");
+    float z[] = {0.0f, -0.0f};
+    store_floats(xb, z, 2);
+    S->minmax(xb, 2, &mn, &mx);
+    check(u_of(mn) == 0 && u_of(mx) == 0, "minmax keeps the first of +0, -0");
+    float z2[] = {-0.0f, 0.0f};
+    store_floats(xb, z2, 2);
+    S->minmax(xb, 2, &mn, &mx);
+    check(u_of(mn) == 0x80000000u && u_of(mx) == 0x80000000u, "minmax keeps the first of -0, +0");
+    float b[] = {1.0f, INFINITY, NAN};
+    store_floats(xb, b, 3);
+    check(S->minmax(xb, 3, &mn, &mx) == 1, "minmax first non-finite (inf)");
+    float b2[] = {1.0f, 2.0f, NAN, -INFINITY};
+    store_floats(xb, b2, 4);
+    check(S->minmax(xb, 4, &mn, &mx) == 2, "minmax first non-finite (NaN)");
+  }
+  /* 4-bit packing */
+  {
+    unsigned char c[3] = {1, 2, 3}, pk[2], u[2];
+    S->pack4(c, 3, pk);
+    check(pk[0] == 0x21 && pk[1] == 0x03, "pack4 low nibble first, odd pads 0");
+    unsigned char b = 0xf8;
+    S->unpack4(&b, 2, 1, u);
+    check((signed char)u[0] == -8 && (signed char)u[1] == -1, "unpack4 signed");
+    S->unpack4(&b, 2, 0, u);
+    check(u[0] == 8 && u[1] == 15, "unpack4 unsigned");
+  }
+  group_end();
+}
+
+/* ---- floating-point environments ------------------------------------------ */
+
+static void set_flush(int on) {
+#if defined(__x86_64__)
+  unsigned csr = _mm_getcsr() & ~0x8040u;
+  _mm_setcsr(csr | (on ? 0x8040u : 0));          /* FTZ | DAZ */
+#elif defined(__aarch64__)
+  uint64_t v;
+  __asm__ __volatile__("mrs %0, fpcr" : "=r"(v));
+  v = on ? (v | (1u << 24)) : (v & ~(uint64_t)(1u << 24));    /* FZ */
+  __asm__ __volatile__("msr fpcr, %0" : : "r"(v));
+#else
+  (void)on;
+#endif
+}
+
+static void run_env_suite(void) {
+  static const struct { int mode; const char *name; } modes[] = {
+#ifdef FE_UPWARD
+      {FE_UPWARD, "[round upward] "},
+#endif
+#ifdef FE_DOWNWARD
+      {FE_DOWNWARD, "[round downward] "},
+#endif
+#ifdef FE_TOWARDZERO
+      {FE_TOWARDZERO, "[round toward zero] "},
+#endif
+      {-1, "[flush denormals] "}};
+  int saved = g_full_sweep;
+  g_full_sweep = 0;
+  for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+    if (modes[m].mode >= 0) {
+      if (fesetround(modes[m].mode) != 0) continue;
+    } else {
+      set_flush(1);
+      g_flushing = 1;
+    }
+    g_env = modes[m].name;
+    /* a reduced pass of everything that computes in floating point */
+    test_quantize(0);
+    test_quantize_il(0);
+    test_dequantize(0);
+    test_dequantize_il(0);
+    test_minmax(0);
+    test_minmax_il(0);
+    test_half(0);
+    g_env = "";
+    if (modes[m].mode >= 0) fesetround(FE_TONEAREST);
+    else set_flush(0), g_flushing = 0;
+  }
+  g_full_sweep = saved;
+}
+
+int main(int argc, char **argv) {
+  int longrun = 0, quick = 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--long") == 0) longrun = 1;
+    else if (strcmp(argv[i], "--quick") == 0) quick = 1;
+    else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+      g_rng = strtoull(argv[++i], NULL, 0);
+    else {
+      fprintf(stderr, "usage: %s [--long] [--quick] [--seed N]\n", argv[0]);
+      return 2;
+    }
+  }
+  signal(SIGSEGV, on_fault);
+  signal(SIGBUS, on_fault);
+  setvbuf(stdout, NULL, _IOLBF, 0);
+
+  S = &sq_kernels_scalar;
+  const char *const *names = sq_kernels_available();
+  printf("paths:");
+  for (int i = 0; names[i]; i++) printf(" %s", names[i]);
+  printf("  (active: %s)\n", sq_kernels_active()->name);
+  for (int i = 0; names[i]; i++) {
+    if (strcmp(names[i], "scalar") == 0) continue;
+    const sq_kernels *k = sq_kernels_by_name(names[i]);
+    check(k != NULL, "sq_kernels_by_name(%s)", names[i]);
+    if (k) P[NP++] = k;
+  }
+  check(sq_kernels_by_name("scalar") == S, "scalar is the reference table");
+
+  g_in = gb_new(4 * MAXN + 4096);
+  g_out = gb_new(4 * MAXN + 4096);
+  for (int i = 0; i < 7; i++) g_par[i] = gb_new(4 * 4096 + 4096);
+  g_ref = malloc(4 * MAXN);
+  g_x = malloc(sizeof(float) * MAXN);
+  g_codes = malloc(4 * MAXN);
+  if (!g_ref || !g_x || !g_codes) return 2;
+
+  test_scalar_pins();
+  if (NP == 0) printf("no vector path on this machine: only the reference is checked\n");
+  int level = quick ? 0 : 1;
+  for (int v = 0; v < NP; v++) printf("checking %s against scalar\n", P[v]->name);
+  test_quantize(level);
+  test_quantize_il(level);
+  test_dequantize(level);
+  test_dequantize_il(level);
+  test_minmax(level);
+  test_minmax_il(level);
+  test_pack4(level);
+  test_half(level);
+  test_heap_exact();
+  run_env_suite();
+  if (longrun) test_half_long();
+
+  for (int v = 0; v < NP; v++)
+    printf("all checks of path %-33s %10llu passed, %llu failed\n", P[v]->name, path_pass[v],
+           path_fail[v]);
+  printf("%llu passed, %llu failed\n", g_pass, g_fail);
+  return g_fail ? 1 : 0;
+}
