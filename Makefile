@@ -96,11 +96,15 @@ demo: dist/quant.so
 	@$(DEPS) demo
 	sh examples/demo.sh
 
+# Kernel throughput per path vs memcpy, SQL-level ratios vs a plain q_f32 copy,
+# and numpy / PyTorch side by side (OpenBLAS tuning variables unset for that
+# command only: they slow a current numpy).
 bench: dist/quant.so
 	@$(DEPS) bench
 	@$(MAKE) --no-print-directory build/bench_kernels
 	./build/bench_kernels
 	tclsh bench/bench_sql.tcl dist/quant.so
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/bench_python.py
 
 build/bench_kernels: bench/bench_kernels.c $(KERNEL_SRC) $(HDR)
 	@mkdir -p build
