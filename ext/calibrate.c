@@ -19,9 +19,16 @@
 ** The range returned always holds 0 once SPEC 3.3 widens it.
 */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "core.h"
 #include "kernels/kernels_internal.h"
+
+/* Groups up to this size (a block, a small channel) are calibrated on their
+** values directly: sorting for percentiles, exact errors for mse. */
+#define SQ_SMALL_GROUP 2048
+#define SQ_HIST_BINS 2048
+#define SQ_MSE_CANDIDATES 80 /* a = 1.00, 0.99, ..., 0.21 */
 
 /* Order-preserving map of float32 bits to unsigned keys. */
 static inline uint32_t sq_sort_key(uint32_t u, int absolute) {
@@ -35,9 +42,23 @@ static inline float sq_key_float(uint32_t k) {
   return f;
 }
 
-/* The value of the given rank (0-based) among x's n values. */
+static int sq_key_cmp(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The value of the given rank (0-based) among x's n values.  Small inputs
+** sort a copy of their keys; large ones use a two-pass radix select whose
+** 65536-entry histograms would cost more than the sort. */
 static int sq_select_rank(const unsigned char *x, size_t n, int absolute,
                           size_t rank, float *out, sq_status *st) {
+  if (n <= SQ_SMALL_GROUP) {
+    uint32_t keys[SQ_SMALL_GROUP];
+    for (size_t i = 0; i < n; i++) keys[i] = sq_sort_key(sq_load_u32(x + 4 * i), absolute);
+    qsort(keys, n, sizeof keys[0], sq_key_cmp);
+    *out = sq_key_float(keys[rank]);
+    return SQ_OK;
+  }
   uint32_t *hist = sqlite3_malloc64(65536 * sizeof *hist);
   if (!hist) return sq_nomem(st);
   memset(hist, 0, 65536 * sizeof *hist);
@@ -74,29 +95,45 @@ static int sq_percentile(const unsigned char *x, size_t n, int absolute,
   return SQ_OK;
 }
 
-/* Exact round-trip MSE of x under the parameters chosen for [lo, hi]. */
+/* Exact round-trip MSE of x under the parameters chosen for [lo, hi];
+** scratch holds x->n floats. */
 static int sq_exact_mse(const sq_kernels *k, const sq_tensor *x,
                         const sq_range *r, int symmetric, int divide, float lo,
-                        float hi, double *mse, sq_status *st) {
+                        float hi, void *scratch, double *mse, sq_status *st) {
   float scale;
   int32_t zp;
   sq_qparams p;
   if (sq_choose_qparams(lo, hi, r, symmetric, &scale, &zp, st)) return st->code;
   sq_qparams_make(scale, zp, r, divide, &p);
-  void *fake = sqlite3_malloc64((uint64_t)x->n * 4);
-  if (!fake) return sq_nomem(st);
-  int rc = sq_fake_quantize(k, x, r, &p, fake, st);
-  if (!rc) {
-    sq_error_sums e;
-    sq_error_sums_scalar(x->data, fake, x->n, &e);
-    *mse = e.sum_d2 / (double)x->n;
-  }
-  sqlite3_free(fake);
-  return rc;
+  if (sq_fake_quantize(k, x, r, &p, scratch, st)) return st->code;
+  sq_error_sums e;
+  sq_error_sums_scalar(x->data, scratch, x->n, &e);
+  *mse = e.sum_d2 / (double)x->n;
+  return SQ_OK;
 }
 
-#define SQ_HIST_BINS 2048
-#define SQ_MSE_CANDIDATES 80
+/* Small groups: every candidate measured exactly, the first best kept. */
+static int sq_mse_range_exact(const sq_kernels *k, const sq_tensor *x,
+                              const sq_range *r, int symmetric, int divide,
+                              float min_neg, float max_pos, float *lo,
+                              float *hi, sq_status *st) {
+  unsigned char scratch[4 * SQ_SMALL_GROUP];
+  double best = HUGE_VAL;
+  for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
+    float a = 1.0f - (float)c / 100.0f;
+    double mse;
+    float l = c ? min_neg * a : *lo, h = c ? max_pos * a : *hi;
+    if (sq_exact_mse(k, x, r, symmetric, divide, l, h, scratch, &mse, st))
+      return st->code;
+    if (mse < best) {
+      best = mse;
+      *lo = l;
+      *hi = h;
+    }
+  }
+  return SQ_OK;
+}
+
 
 static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
                         const sq_range *r, int symmetric, int divide, float mn,
@@ -106,6 +143,9 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   *lo = mn;
   *hi = mx;
   if (width == 0.0) return SQ_OK;
+  if (x->n <= SQ_SMALL_GROUP)
+    return sq_mse_range_exact(k, x, r, symmetric, divide, min_neg, max_pos, lo,
+                              hi, st);
   double *hist = sqlite3_malloc64(SQ_HIST_BINS * 3 * sizeof *hist);
   if (!hist) return sq_nomem(st);
   memset(hist, 0, SQ_HIST_BINS * 3 * sizeof *hist);
@@ -150,10 +190,15 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   if (best == 0) return SQ_OK;
   float a = 1.0f - (float)best / 100.0f;
   double mse_minmax, mse_best;
-  if (sq_exact_mse(k, x, r, symmetric, divide, mn, mx, &mse_minmax, st) ||
-      sq_exact_mse(k, x, r, symmetric, divide, min_neg * a, max_pos * a,
-                   &mse_best, st))
+  void *scratch = sqlite3_malloc64((uint64_t)x->n * 4);
+  if (!scratch) return sq_nomem(st);
+  if (sq_exact_mse(k, x, r, symmetric, divide, mn, mx, scratch, &mse_minmax, st) ||
+      sq_exact_mse(k, x, r, symmetric, divide, min_neg * a, max_pos * a, scratch,
+                   &mse_best, st)) {
+    sqlite3_free(scratch);
     return st->code;
+  }
+  sqlite3_free(scratch);
   if (mse_best < mse_minmax) {
     *lo = min_neg * a;
     *hi = max_pos * a;
