@@ -36,7 +36,7 @@ if {$path eq ""} {
   puts {SQL level: 256 rows x 1 MB float32 ([256,1024] each), best of 3, ratio to SELECT q_f32(w)}
   puts [format "%-8s %-44s %9s %8s %7s" path query seconds GB/s ratio]
   foreach p [split [string map {\" ""} $names] ,] {
-    puts -nonewline [exec [info nameofexecutable] [info script] -path $p $ext]
+    puts [exec [info nameofexecutable] [info script] -path $p $ext]
   }
   exit 0
 }

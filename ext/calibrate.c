@@ -8,7 +8,8 @@
 **      between closest ranks, numpy's default: pos = P/100 * (n-1),
 **      v = x[floor(pos)] + frac(pos) * (x[floor(pos)+1] - x[floor(pos)]) over
 **      the sorted values, in double, rounded once to float32.  The ranks are
-**      found exactly by a two-pass radix select (no sort, no copy);
+**      found exactly: groups of up to 2048 values sort a copy, larger ones
+**      use a radix select of two passes over x for all ranks together;
 **   3. mse: the range [a*min, a*max] for the a in {1.00, 0.99, ..., 0.21} whose
 **      round trip has the smallest mean squared error.  Candidates are ranked
 **      by an estimate from a 2048-bin histogram (one pass over x); then the
@@ -47,51 +48,79 @@ static int sq_key_cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The value of the given rank (0-based) among x's n values.  Small inputs
-** sort a copy of their keys; large ones use a two-pass radix select whose
-** 65536-entry histograms would cost more than the sort. */
-static int sq_select_rank(const unsigned char *x, size_t n, int absolute,
-                          size_t rank, float *out, sq_status *st) {
+/* The values of `count` (at most 4) ranks (0-based) among x's n values.
+** Small inputs sort a copy of their keys.  Large ones use a radix select:
+** one pass histograms the top 16 bits of every key, which places each rank
+** in a bin; a second pass histograms the low 16 bits of the keys in those
+** (at most 4) bins.  Two passes whatever the count. */
+static int sq_select_ranks(const unsigned char *x, size_t n, int absolute,
+                           const size_t *rank, int count, float *out,
+                           sq_status *st) {
   if (n <= SQ_SMALL_GROUP) {
     uint32_t keys[SQ_SMALL_GROUP];
     for (size_t i = 0; i < n; i++) keys[i] = sq_sort_key(sq_load_u32(x + 4 * i), absolute);
     qsort(keys, n, sizeof keys[0], sq_key_cmp);
-    *out = sq_key_float(keys[rank]);
+    for (int j = 0; j < count; j++) out[j] = sq_key_float(keys[rank[j]]);
     return SQ_OK;
   }
-  uint32_t *hist = sqlite3_malloc64(65536 * sizeof *hist);
+  uint32_t *hist = sqlite3_malloc64(5 * 65536 * sizeof *hist);
   if (!hist) return sq_nomem(st);
   memset(hist, 0, 65536 * sizeof *hist);
   for (size_t i = 0; i < n; i++)
     hist[sq_sort_key(sq_load_u32(x + 4 * i), absolute) >> 16]++;
-  uint32_t top = 0;
-  size_t below = 0;
-  while (below + hist[top] <= rank) below += hist[top++];
-  memset(hist, 0, 65536 * sizeof *hist);
+  /* Each rank's top bin, and its rank within that bin. */
+  uint32_t top[4], bins[4];
+  size_t within[4];
+  int nbins = 0, bin_of[4];
+  for (int j = 0; j < count; j++) {
+    uint32_t t = 0;
+    size_t below = 0;
+    while (below + hist[t] <= rank[j]) below += hist[t++];
+    top[j] = t;
+    within[j] = rank[j] - below;
+    int b = 0;
+    while (b < nbins && bins[b] != t) b++;
+    if (b == nbins) bins[nbins++] = t;
+    bin_of[j] = b;
+  }
+  uint32_t *low = hist + 65536;
+  memset(low, 0, (size_t)nbins * 65536 * sizeof *low);
   for (size_t i = 0; i < n; i++) {
     uint32_t k = sq_sort_key(sq_load_u32(x + 4 * i), absolute);
-    if (k >> 16 == top) hist[k & 0xffff]++;
+    for (int b = 0; b < nbins; b++)
+      if (k >> 16 == bins[b]) low[(size_t)b * 65536 + (k & 0xffff)]++;
   }
-  uint32_t low = 0;
-  while (below + hist[low] <= rank) below += hist[low++];
+  for (int j = 0; j < count; j++) {
+    const uint32_t *h = low + (size_t)bin_of[j] * 65536;
+    uint32_t l = 0;
+    size_t below = 0;
+    while (below + h[l] <= within[j]) below += h[l++];
+    out[j] = sq_key_float((top[j] << 16) | l);
+  }
   sqlite3_free(hist);
-  *out = sq_key_float((top << 16) | low);
   return SQ_OK;
 }
 
-static int sq_percentile(const unsigned char *x, size_t n, int absolute,
-                         double p, float *out, sq_status *st) {
-  double pos = p / 100.0 * (double)(n - 1);
-  size_t i = (size_t)pos;
-  double frac = pos - (double)i;
-  float lo, hi;
-  if (sq_select_rank(x, n, absolute, i, &lo, st)) return st->code;
-  if (frac == 0.0 || i + 1 >= n) {
-    *out = lo;
-    return SQ_OK;
+/* Percentiles p[0..count) (count <= 2) of x, by linear interpolation
+** between closest ranks; all ranks selected together. */
+static int sq_percentiles(const unsigned char *x, size_t n, int absolute,
+                          const double *p, int count, float *out,
+                          sq_status *st) {
+  size_t rank[4];
+  double frac[2];
+  for (int j = 0; j < count; j++) {
+    double pos = p[j] / 100.0 * (double)(n - 1);
+    size_t i = (size_t)pos;
+    frac[j] = pos - (double)i;
+    rank[2 * j] = i;
+    rank[2 * j + 1] = i + 1 < n ? i + 1 : i;
   }
-  if (sq_select_rank(x, n, absolute, i + 1, &hi, st)) return st->code;
-  *out = (float)((double)lo + frac * ((double)hi - (double)lo));
+  float v[4];
+  if (sq_select_ranks(x, n, absolute, rank, 2 * count, v, st)) return st->code;
+  for (int j = 0; j < count; j++) {
+    double lo = (double)v[2 * j], hi = (double)v[2 * j + 1];
+    out[j] = frac[j] == 0.0 ? v[2 * j] : (float)(lo + frac[j] * (hi - lo));
+  }
   return SQ_OK;
 }
 
@@ -213,17 +242,19 @@ int sq_calibrate(const sq_kernels *k, const sq_tensor *x, size_t index_base,
   if (sq_tensor_minmax(k, x->data, x->n, index_base, lo, hi, st))
     return st->code;
   if (o->method == SQ_METHOD_PERCENTILE) {
-    double p = o->percentile;
     if (symmetric) {
       float a;
-      if (sq_percentile(x->data, x->n, 1, p, &a, st)) return st->code;
+      if (sq_percentiles(x->data, x->n, 1, &o->percentile, 1, &a, st))
+        return st->code;
       *lo = -a;
       *hi = a;
       return SQ_OK;
     }
-    if (sq_percentile(x->data, x->n, 0, 100.0 - p, lo, st) ||
-        sq_percentile(x->data, x->n, 0, p, hi, st))
-      return st->code;
+    double p[2] = {100.0 - o->percentile, o->percentile};
+    float v[2];
+    if (sq_percentiles(x->data, x->n, 0, p, 2, v, st)) return st->code;
+    *lo = v[0];
+    *hi = v[1];
     return SQ_OK;
   }
   if (o->method == SQ_METHOD_MSE)

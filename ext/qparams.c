@@ -76,6 +76,12 @@ static void sq_group_suffix(char *buf, size_t size, const char *unit,
 
 int sq_check_scale(double scale, const char *unit, int64_t index, float *out,
                    sq_status *st) {
+  float f = scale > 0.0 && scale <= (double)FLT_MAX ? (float)scale : 0.0f;
+  if (f > 0.0f && !isinf(1.0f / f) && 1.0f / f >= FLT_MIN) {
+    *out = f;
+    return SQ_OK;
+  }
+  /* Only a failure pays for formatting the group's name. */
   char of[48];
   sq_group_suffix(of, sizeof of, unit, index);
   if (scale != scale) return sq_fail(st, "scale%s is NaN", of);
@@ -83,7 +89,6 @@ int sq_check_scale(double scale, const char *unit, int64_t index, float *out,
     return sq_fail(st, "scale%s must be greater than 0, got %.9g", of, scale);
   if (scale > (double)FLT_MAX)
     return sq_fail(st, "scale%s must be a finite float32, got %.9g", of, scale);
-  float f = (float)scale;
   if (!(f > 0.0f))
     return sq_fail(st, "scale %.9g%s rounds to 0 in float32", scale, of);
   if (isinf(1.0f / f))
@@ -91,22 +96,18 @@ int sq_check_scale(double scale, const char *unit, int64_t index, float *out,
                    scale, of);
   /* A reciprocal below FLT_MIN is subnormal: a CPU that flushes subnormals
   ** would turn it into 0, and inf * 0 into NaN.  No real scale is this big. */
-  if (1.0f / f < FLT_MIN)
-    return sq_fail(st, "scale %.9g%s is too large (its float32 reciprocal is subnormal)",
-                   scale, of);
-  *out = f;
-  return SQ_OK;
+  return sq_fail(st, "scale %.9g%s is too large (its float32 reciprocal is subnormal)",
+                 scale, of);
 }
 
 int sq_check_zero_point(int64_t zp, const sq_range *r, const char *unit,
                         int64_t index, sq_status *st) {
+  if (zp >= r->qmin && zp <= r->qmax) return SQ_OK;
   char of[48];
   sq_group_suffix(of, sizeof of, unit, index);
-  if (zp < r->qmin || zp > r->qmax)
-    return sq_fail(st, "zero_point %lld%s is out of range for %s (%lld..%lld)",
-                   (long long)zp, of, r->dtype->name, (long long)r->qmin,
-                   (long long)r->qmax);
-  return SQ_OK;
+  return sq_fail(st, "zero_point %lld%s is out of range for %s (%lld..%lld)",
+                 (long long)zp, of, r->dtype->name, (long long)r->qmin,
+                 (long long)r->qmax);
 }
 
 void sq_qparams_make(float scale, int32_t zp, const sq_range *r, int divide,
