@@ -199,11 +199,11 @@ int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
       sq_int32s_from_value(vzps, "zero_points", zps, st))
     return st->code;
   if (scales->n != count)
-    return sq_fail(st, "scales has %zu entries, expected %zu (%s)", scales->n,
-                   count, expected);
+    return sq_fail(st, "scales has %zu entr%s, expected %zu (%s)", scales->n,
+                   scales->n == 1 ? "y" : "ies", count, expected);
   if (zps->n != count)
-    return sq_fail(st, "zero_points has %zu entries, expected %zu (%s)", zps->n,
-                   count, expected);
+    return sq_fail(st, "zero_points has %zu entr%s, expected %zu (%s)", zps->n,
+                   zps->n == 1 ? "y" : "ies", count, expected);
   return sq_channel_set_make(scales->data, zps->data, count, unit, r, divide,
                              cs, st);
 }

@@ -150,7 +150,7 @@ static void sq_pb_dequantize_func(sqlite3_context *ctx, int argc,
       sq_pb_layout(argv, 3, &shape, &b, &st))
     goto done;
   if (sq_dtype_bytes(dt, shape.count) != nbytes) {
-    sq_fail(&st, "codes blob has %zu bytes but the shape needs %llu for %s",
+    sq_fail(&st, "q has %zu bytes but the shape needs %llu for %s",
             nbytes, (unsigned long long)sq_dtype_bytes(dt, shape.count),
             dt->name);
     goto done;

@@ -145,7 +145,7 @@ static void sq_pc_dequantize_func(sqlite3_context *ctx, int argc,
       sq_layout_make(&shape, axis, &l, &st))
     goto done;
   if (sq_dtype_bytes(dt, shape.count) != nbytes) {
-    sq_fail(&st, "codes blob has %zu bytes but the shape needs %llu for %s",
+    sq_fail(&st, "q has %zu bytes but the shape needs %llu for %s",
             nbytes, (unsigned long long)sq_dtype_bytes(dt, shape.count),
             dt->name);
     goto done;
