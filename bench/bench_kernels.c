@@ -8,7 +8,9 @@
 ** over N repetitions (default 7).  Columns: GB/s of the float32 side, and the
 ** time relative to memcpy of the same number of float32 bytes measured in the
 ** same run (memcpy of the input for quantize/minmax/f32->half, of the output
-** for dequantize/half->f32).  "x memcpy" below 1.0 means faster than copying.
+** for dequantize/half->f32; error_sums reads two float32 tensors, so its
+** columns count both, 8 bytes per element, against memcpy of 8n bytes).
+** "x memcpy" below 1.0 means faster than copying.
 ** Outputs are touched before timing so page faults are not measured; small
 ** tensors repeat the call until a sample takes about a millisecond.
 */
@@ -46,6 +48,8 @@ typedef struct ctx {
   const sq_kernels *k;
   size_t n;                       /* elements */
   unsigned char *x, *q, *y, *h;   /* f32 in, codes, f32 out, halves */
+  unsigned char *x2;              /* a second f32 input (error_sums): x + 4n */
+  float *bmn, *bmx;               /* per-block min/max, n / 8 entries */
   sq_qparams p8, pu8, p8d, p16, p32;
   sq_channel_params cp;
   sq_qparams *axis0;              /* per-channel params for the axis-0 loop */
@@ -57,6 +61,18 @@ typedef struct ctx {
 typedef void (*op_fn)(ctx *);
 
 static void op_memcpy(ctx *c) { memcpy(c->y, c->x, 4 * c->n); }
+static void op_memcpy8(ctx *c) { memcpy(c->y, c->x, 8 * c->n); }
+static void op_error_sums(ctx *c) {
+  sq_error_sums e;
+  c->k->error_sums(c->x, c->x2, c->n, &e);
+  c->sink += (size_t)(e.sum_d2 > 0.0);
+}
+static void op_mmb32(ctx *c) {
+  c->sink += c->k->minmax_blocks(c->x, c->n, 32, c->bmn, c->bmx);
+}
+static void op_mmb256(ctx *c) {
+  c->sink += c->k->minmax_blocks(c->x, c->n, 256, c->bmn, c->bmx);
+}
 static void op_minmax(ctx *c) {
   float a, b;
   c->sink += c->k->minmax(c->x, c->n, &a, &b);
@@ -95,25 +111,29 @@ typedef struct op {
   const char *name;
   op_fn fn;
   int out_side;      /* 1: the f32 bytes are the output (dequantize, half->f32) */
+  int two_inputs;    /* 1: reads two f32 tensors: 8n bytes, memcpy of 8n */
 } op;
 
 static const op ops[] = {
-    {"minmax", op_minmax, 0},
-    {"quantize int8", op_q8, 0},
-    {"quantize uint8", op_qu8, 0},
-    {"quantize int8 (divide)", op_q8d, 0},
-    {"quantize int16", op_q16, 0},
-    {"quantize int32", op_q32, 0},
-    {"dequantize int8", op_dq8, 1},
-    {"dequantize int16", op_dq16, 1},
-    {"f32 -> f16", op_f2h, 0},
-    {"f16 -> f32", op_h2f, 1},
-    {"f32 -> bf16", op_f2b, 0},
-    {"bf16 -> f32", op_b2f, 1},
-    {"quantize_interleaved int8 ch=256", op_qil, 0},
-    {"quantize per-channel axis0 int8 (256 runs)", op_qaxis0, 0},
-    {"dequantize_interleaved int8 ch=256", op_dqil, 1},
-    {"minmax_interleaved ch=256", op_mmil, 0},
+    {"minmax", op_minmax, 0, 0},
+    {"quantize int8", op_q8, 0, 0},
+    {"quantize uint8", op_qu8, 0, 0},
+    {"quantize int8 (divide)", op_q8d, 0, 0},
+    {"quantize int16", op_q16, 0, 0},
+    {"quantize int32", op_q32, 0, 0},
+    {"dequantize int8", op_dq8, 1, 0},
+    {"dequantize int16", op_dq16, 1, 0},
+    {"f32 -> f16", op_f2h, 0, 0},
+    {"f16 -> f32", op_h2f, 1, 0},
+    {"f32 -> bf16", op_f2b, 0, 0},
+    {"bf16 -> f32", op_b2f, 1, 0},
+    {"quantize_interleaved int8 ch=256", op_qil, 0, 0},
+    {"quantize per-channel axis0 int8 (256 runs)", op_qaxis0, 0, 0},
+    {"dequantize_interleaved int8 ch=256", op_dqil, 1, 0},
+    {"minmax_interleaved ch=256", op_mmil, 0, 0},
+    {"minmax_blocks block=32", op_mmb32, 0, 0},
+    {"minmax_blocks block=256", op_mmb256, 0, 0},
+    {"error_sums (8n bytes: a and b)", op_error_sums, 0, 1},
 };
 #define N_OPS (sizeof ops / sizeof ops[0])
 
@@ -150,11 +170,13 @@ static void run_size(size_t n, int reps, const char *const *names) {
   ctx c;
   memset(&c, 0, sizeof c);
   c.n = n;
-  c.x = malloc(4 * n + 64);
-  c.y = malloc(4 * n + 64);
+  c.x = malloc(8 * n + 64);
+  c.y = malloc(8 * n + 64);
+  c.bmn = malloc(sizeof(float) * (n / 8 + 16));
+  c.bmx = malloc(sizeof(float) * (n / 8 + 16));
   c.q = malloc(4 * n + 64);
   c.h = malloc(2 * n + 64);
-  if (!c.x || !c.y || !c.q || !c.h) {
+  if (!c.x || !c.y || !c.q || !c.h || !c.bmn || !c.bmx) {
     fprintf(stderr, "out of memory\n");
     exit(1);
   }
@@ -162,8 +184,18 @@ static void run_size(size_t n, int reps, const char *const *names) {
     float v = rnd_normalish();
     memcpy(c.x + 4 * i, &v, 4);
   }
+  /* b: a with a small relative error, like a dequantized copy */
+  c.x2 = c.x + 4 * n;
+  for (size_t i = 0; i < n; i++) {
+    float v;
+    memcpy(&v, c.x + 4 * i, 4);
+    v *= 1.0f + ((float)(rnd32() >> 8) * 0x1p-24f - 0.5f) * 0.01f;
+    memcpy(c.x2 + 4 * i, &v, 4);
+  }
   /* touch every output page once */
-  memset(c.y, 0, 4 * n + 64);
+  memset(c.y, 0, 8 * n + 64);
+  memset(c.bmn, 0, sizeof(float) * (n / 8 + 16));
+  memset(c.bmx, 0, sizeof(float) * (n / 8 + 16));
   memset(c.q, 0, 4 * n + 64);
   memset(c.h, 0, 2 * n + 64);
   float mn, mx;
@@ -204,11 +236,12 @@ static void run_size(size_t n, int reps, const char *const *names) {
   if (inner < 1) inner = 1;
   c.k = sq_kernels_active();
   double tmem = best_time(op_memcpy, &c, reps, inner);
+  double tmem8 = best_time(op_memcpy8, &c, reps, inner);
   double mb = 4.0 * (double)n;
   printf("\n%zu float32 (%.3f MB), best of %d%s; memcpy of the same bytes: "
-         "%.2f us, %.2f GB/s\n",
+         "%.2f us, %.2f GB/s (of 8n bytes: %.2f us, %.2f GB/s)\n",
          n, mb / 1e6, reps, inner > 1 ? " (each sample repeats the call)" : "",
-         tmem * 1e6, mb / tmem / 1e9);
+         tmem * 1e6, mb / tmem / 1e9, tmem8 * 1e6, 2 * mb / tmem8 / 1e9);
   printf("%-44s %-8s %11s %9s %9s\n", "operation", "path", "us", "GB/s", "x memcpy");
   for (size_t o = 0; o < N_OPS; o++) {
     if (g_only && !strstr(ops[o].name, g_only)) continue;
@@ -216,11 +249,13 @@ static void run_size(size_t n, int reps, const char *const *names) {
       c.k = sq_kernels_by_name(names[p]);
       if (!c.k) continue;
       double t = best_time(ops[o].fn, &c, reps, inner);
+      double bytes = ops[o].two_inputs ? 2 * mb : mb;
+      double ref = ops[o].two_inputs ? tmem8 : tmem;
       printf("%-44s %-8s %11.2f %9.2f %9.2f\n", ops[o].name, names[p], t * 1e6,
-             mb / t / 1e9, t / tmem);
+             bytes / t / 1e9, t / ref);
     }
   }
-  free(c.x), free(c.y), free(c.q), free(c.h);
+  free(c.x), free(c.y), free(c.q), free(c.h), free(c.bmn), free(c.bmx);
   free(sc), free(iv), free(lo), free(hi), free(zp), free(c.axis0);
 }
 

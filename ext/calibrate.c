@@ -136,7 +136,7 @@ static int sq_exact_mse(const sq_kernels *k, const sq_tensor *x,
   sq_qparams_make(scale, zp, r, divide, &p);
   if (sq_fake_quantize(k, x, r, &p, scratch, st)) return st->code;
   sq_error_sums e;
-  sq_error_sums_scalar(x->data, scratch, x->n, &e);
+  k->error_sums(x->data, scratch, x->n, &e);
   *mse = e.sum_d2 / (double)x->n;
   return SQ_OK;
 }

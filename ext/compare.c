@@ -88,7 +88,7 @@ int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shap
   else
     rc = sq_fake_quantize_blocks(k, x, &b, &r, &cs, scratch, st);
   if (rc) goto done;
-  sq_error_sums_scalar(x->data, scratch, x->n, &res->sums);
+  k->error_sums(x->data, scratch, x->n, &res->sums);
   int bits = s->dtype->bits;
   int affine = !sym;
   double n = (double)x->n;

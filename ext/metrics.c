@@ -25,11 +25,10 @@ static int sq_first_nonfinite(const sq_tensor *t, const char *name,
 
 int sq_error_between(const sq_kernels *k, const sq_tensor *a,
                      const sq_tensor *b, sq_error_sums *e, sq_status *st) {
-  (void)k;
   if (a->n != b->n)
     return sq_fail(st, "a has %zu elements but b has %zu", a->n, b->n);
   if (a->n == 0) return sq_fail(st, "a is an empty tensor");
-  sq_error_sums_scalar(a->data, b->data, a->n, e);
+  k->error_sums(a->data, b->data, a->n, e);
   /* Float inputs cannot overflow these double sums: a non-finite sum means a
   ** non-finite input, found and named by a second look. */
   if (!isfinite(e->sum_a2 + e->sum_b2 + e->sum_d2)) {

@@ -55,6 +55,20 @@ int sq_block_ranges(const sq_kernels *k, const sq_tensor *x,
     mn[j] = __builtin_inff();
     mx[j] = -__builtin_inff();
   }
+  if (b->inner == 1 && o->method == SQ_METHOD_MINMAX) {
+    /* Blocks along the last axis: one kernel call per row of blocks. */
+    for (size_t oi = 0; oi < b->outer; oi++) {
+      size_t base = oi * b->len;
+      size_t bad = k->minmax_blocks(p + 4 * base, b->len, b->block,
+                                    mn + oi * b->nblocks, mx + oi * b->nblocks);
+      if (bad < b->len) {
+        float lo, hi;
+        return sq_tensor_minmax(k, p + 4 * (base + bad), 1, base + bad, &lo,
+                                &hi, st);
+      }
+    }
+    return SQ_OK;
+  }
   unsigned char *gather = NULL;
   if (o->method != SQ_METHOD_MINMAX && b->inner > 1 &&
       !(gather = sqlite3_malloc64((uint64_t)b->block * 4)))

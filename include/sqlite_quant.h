@@ -118,6 +118,16 @@ typedef struct sq_kernels {
   void (*pack4)(const void *codes, size_t n, void *packed);
   void (*unpack4)(const void *packed, size_t n, int is_signed, void *codes);
 
+  /* Error sums of b against a (n float32 each): see sq_error_sums.  Inputs
+  ** must be finite for the sums to mean anything; callers check. */
+  void (*error_sums)(const void *a, const void *b, size_t n, sq_error_sums *out);
+
+  /* Min and max of each of nblocks contiguous blocks of `block` floats (the
+  ** last may be short: n elements in all).  Returns n, or the index of the
+  ** first non-finite element (mn, mx then unspecified). */
+  size_t (*minmax_blocks)(const void *x, size_t n, size_t block, float *mn,
+                          float *mx);
+
   /* Half formats: to f32 is exact (NaN made quiet); from f32 rounds to
   ** nearest even, overflow gives inf, NaN stays NaN (quiet). */
   void (*f16_to_f32)(const void *h, size_t n, void *f);

@@ -240,7 +240,7 @@ static const size_t esize[SQ_CODE_NTYPES] = {1, 1, 2, 2, 4};
 static const char *const tname[SQ_CODE_NTYPES] = {"i8", "u8", "i16", "u16", "i32"};
 
 #define MAXN (1u << 20)             /* largest array in the default tests */
-static gbuf g_in, g_out, g_par[7];
+static gbuf g_in, g_out, g_out2, g_par[7];
 static unsigned char *g_ref;
 static float *g_x;                   /* host floats */
 static unsigned char *g_codes;
@@ -912,6 +912,306 @@ static void test_minmax_il(int level) {
   group_end();
 }
 
+/* ---- error sums ----------------------------------------------------------- */
+
+static uint64_t bits_of(double d) {
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return u;
+}
+
+/* The four sums bit for bit; max |a-b| bit for bit when the inputs are
+** finite.  With non-finite inputs only each sum's class (NaN, or the same
+** bits) is compared: a NaN's payload depends on operand order, and max is
+** unspecified. */
+static int es_match(const sq_error_sums *s, const sq_error_sums *v, int finite) {
+  const double sv[4] = {s->sum_a2, s->sum_b2, s->sum_ab, s->sum_d2};
+  const double vv[4] = {v->sum_a2, v->sum_b2, v->sum_ab, v->sum_d2};
+  for (int k = 0; k < 4; k++) {
+    if (finite || !isnan(sv[k]) || !isnan(vv[k]))
+      if (memcmp(&sv[k], &vv[k], 8) != 0) return 0;
+  }
+  return !finite || bits_of(s->max_abs_d) == bits_of(v->max_abs_d);
+}
+
+/* Compare every path's error_sums with scalar's on a[0..n), b[0..n): a in
+** g_in, b in g_out, each against its guard page or at the placements'
+** misalignments. */
+static void cmp_error_sums(const float *x, const float *y, size_t n, int full,
+                           int finite, const char *what) {
+  place pl[70];
+  size_t npl = placements(n, full, pl);
+  unsigned char *a = gb_place(&g_in, 4 * n, -1), *b = gb_place(&g_out, 4 * n, -1);
+  store_floats(a, x, n);
+  store_floats(b, y, n);
+  sq_error_sums rs, rv;
+  ctx("scalar error_sums n=%zu %s", n, what);
+  S->error_sums(a, b, n, &rs);
+  for (size_t k = 0; k < npl; k++) {
+    unsigned char *ap = gb_place(&g_in, 4 * n, pl[k].mi);
+    unsigned char *bp = gb_place(&g_out, 4 * n, pl[k].mo);
+    if (ap != a) memmove(ap, a, 4 * n), a = ap;
+    if (bp != b) memmove(bp, b, 4 * n), b = bp;
+    for (int v = 0; v < NP; v++) {
+      memset(&rv, 0x5a, sizeof rv);
+      ctx("%s error_sums n=%zu mis=%d/%d %s", P[v]->name, n, pl[k].mi, pl[k].mo, what);
+      P[v]->error_sums(a, b, n, &rv);
+      g_cur = v;
+      check(es_match(&rs, &rv, finite),
+            "%s error_sums n=%zu mis=%d/%d %s: a2 %a/%a b2 %a/%a ab %a/%a d2 %a/%a "
+            "max %a/%a",
+            P[v]->name, n, pl[k].mi, pl[k].mo, what, rv.sum_a2, rs.sum_a2, rv.sum_b2,
+            rs.sum_b2, rv.sum_ab, rs.sum_ab, rv.sum_d2, rs.sum_d2, rv.max_abs_d,
+            rs.max_abs_d);
+    }
+  }
+}
+
+/* Any finite float: every exponent (subnormals included) equally likely. */
+static float rnd_finite_wide(void) {
+  uint32_t u = rnd32();
+  uint32_t e = (uint32_t)rnd_below(255);          /* 0..254: not inf/NaN */
+  return f_of((u & 0x807fffffu) | (e << 23));
+}
+
+/* n pairs (a, b) of finite values: kind 0 b near a (a quantization error),
+** 1 every exponent, independent, 2 finite specials, 3 b = a, -a or signed
+** zeros, 4 huge magnitudes (1e38, FLT_MAX), 5 subnormals, 6 any finite bit
+** pattern, 7 b = a rounded to a grid (a real quantize/dequantize). */
+static void gen_es(float *x, float *y, size_t n, int kind) {
+  static const float grid[] = {0.1f, 0.0078125f, 3.0f, 1e-30f, 1e30f};
+  float s = grid[rnd_below(sizeof grid / sizeof grid[0])];
+  for (size_t i = 0; i < n; i++) {
+    float a, b;
+    switch (kind) {
+      case 0:
+        a = rnd_mag();
+        b = a * (1.0f + (rnd_unit() - 0.5f) * 0x1p-6f);
+        break;
+      case 1: a = rnd_finite_wide(), b = rnd_finite_wide(); break;
+      case 2:
+        do a = rnd_special(); while (!isfinite(a));
+        do b = rnd_special(); while (!isfinite(b));
+        break;
+      case 3: {
+        a = rnd_below(3) ? rnd_mag() : (rnd_below(2) ? 0.0f : -0.0f);
+        size_t r = rnd_below(4);
+        b = r == 0 ? a : r == 1 ? -a : r == 2 ? 0.0f : -0.0f;
+        break;
+      }
+      case 4:
+        a = (rnd_below(2) ? 1.0f : -1.0f) * (rnd_below(3) ? 1e38f * (1.0f + rnd_unit()) : FLT_MAX);
+        b = rnd_below(3) ? -a : a * 0.5f;
+        if (!isfinite(a)) a = FLT_MAX;
+        break;
+      case 5: a = f_of(rnd32() & 0x807fffffu), b = f_of(rnd32() & 0x807fffffu); break;
+      case 6: a = rnd_bits_nonnan(), b = rnd_bits_nonnan();
+        if (!isfinite(a)) a = 1.5f;
+        if (!isfinite(b)) b = -2.5f;
+        break;
+      default:
+        a = rnd_mag() * 1e-3f * (float)(1 + rnd_below(4));
+        b = s * rintf(a / s);
+        if (!isfinite(b)) b = a;
+    }
+    x[i] = a;
+    y[i] = b;
+  }
+}
+
+static void test_error_sums(int level) {
+  group_begin("error_sums");
+  float *y = malloc(sizeof(float) * MAXN);
+  if (!y) exit(2);
+  for (int kind = 0; kind < 8; kind++) {
+    for (size_t n = 0; n <= 200; n += (level ? 1 : 3)) {
+      gen_es(g_x, y, n, kind);
+      cmp_error_sums(g_x, y, n, level && (kind == 0 || kind == 6), 1, "sweep");
+    }
+    static const size_t bigs[] = {1023, 1024, 1025, 4099, 16 * 64 * 3 + 7,
+                                  65536 + 13, 300001, MAXN};
+    for (size_t k = 0; k < sizeof bigs / sizeof bigs[0]; k++) {
+      if (!level && bigs[k] > 5000) continue;
+      if (bigs[k] == MAXN && kind % 3) continue;
+      gen_es(g_x, y, bigs[k], kind);
+      cmp_error_sums(g_x, y, bigs[k], 0, 1, "big");
+    }
+  }
+  /* magnitudes mixed within one tensor: the additions' rounding shows any
+  ** change of order (every lane holds large and small terms) */
+  for (size_t r = 0; r < (level ? 40u : 6u); r++) {
+    size_t n = 16 + rnd_below(6000);
+    for (size_t i = 0; i < n; i++) {
+      int kind = (int)rnd_below(8);
+      gen_es(g_x + i, y + i, 1, kind);
+    }
+    cmp_error_sums(g_x, y, n, 0, 1, "mixed");
+  }
+  /* infinities and NaNs: same class of result */
+  static const size_t ns[] = {1, 15, 16, 17, 33, 200, 1029};
+  for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+    size_t n = ns[k];
+    for (int c = 0; c < (level ? 8 : 3); c++) {
+      gen_es(g_x, y, n, 0);
+      size_t i = c == 0 ? 0 : c == 1 ? n - 1 : rnd_below(n);
+      float bad = c & 1 ? rnd_nan() : (c & 2 ? -INFINITY : INFINITY);
+      if (c & 4) y[i] = bad;
+      else g_x[i] = bad;
+      if (c == 5) g_x[i] = y[i];        /* inf - inf, or NaN in both */
+      cmp_error_sums(g_x, y, n, 0, 0, "nonfinite");
+    }
+  }
+  free(y);
+  group_end();
+}
+
+/* ---- per-block min / max --------------------------------------------------- */
+
+/* Compare every path's minmax_blocks with scalar's: the return value always,
+** mn and mx when every element is finite; nothing written outside the
+** nblocks entries of mn and mx (canaries). */
+static void cmp_minmax_blocks(const float *x, size_t n, size_t block, int full,
+                              const char *what) {
+  size_t nb = n ? (n + block - 1) / block : 0;
+  place pl[70];
+  size_t npl = placements(n, full, pl);
+  unsigned char *in = gb_place(&g_in, 4 * n, -1);
+  store_floats(in, x, n);
+  float *smn = (float *)(void *)g_ref, *smx = smn + nb;
+  ctx("scalar minmax_blocks n=%zu block=%zu %s", n, block, what);
+  size_t rs = S->minmax_blocks(in, n, block, smn, smx);
+  for (size_t k = 0; k < npl; k++) {
+    unsigned char *inp = gb_place(&g_in, 4 * n, pl[k].mi);
+    if (inp != in) memmove(inp, in, 4 * n), in = inp;
+    for (int v = 0; v < NP; v++) {
+      /* float arrays: misaligned by whole floats only */
+      int mo = pl[k].mo < 0 ? -1 : pl[k].mo & ~3;
+      unsigned char *mn = gb_place(&g_out, 4 * nb, mo);
+      unsigned char *mx = gb_place(&g_out2, 4 * nb, mo < 0 ? -1 : (mo * 3 + 4) % 64);
+      out_fill(&g_out, mn);
+      out_fill(&g_out2, mx);
+      ctx("%s minmax_blocks n=%zu block=%zu mis=%d/%d %s", P[v]->name, n, block,
+          pl[k].mi, pl[k].mo, what);
+      size_t rv = P[v]->minmax_blocks(in, n, block, (float *)(void *)mn,
+                                      (float *)(void *)mx);
+      int same = rs < n || (memcmp(mn, smn, 4 * nb) == 0 && memcmp(mx, smx, 4 * nb) == 0);
+      int can = canaries_ok(&g_out, mn, 4 * nb) && canaries_ok(&g_out2, mx, 4 * nb);
+      size_t first = 0;
+      while (!same && first < nb && sq_load_u32(mn + 4 * first) == u_of(smn[first]) &&
+             sq_load_u32(mx + 4 * first) == u_of(smx[first]))
+        first++;
+      g_cur = v;
+      check(rv == rs && same && can,
+            "%s minmax_blocks n=%zu block=%zu mis=%d/%d %s: ret %zu vs %zu%s%s",
+            P[v]->name, n, block, pl[k].mi, pl[k].mo, what, rv, rs,
+            same ? "" : ", mn/mx differ from block ", can ? "" : ", canary overwritten");
+      if (!same && fail_prints < 40) printf("    first differing block %zu: min %08x vs %08x, max %08x vs %08x\n",
+                        first, (unsigned)sq_load_u32(mn + 4 * first), (unsigned)u_of(smn[first]),
+                        (unsigned)sq_load_u32(mx + 4 * first), (unsigned)u_of(smx[first]));
+    }
+  }
+}
+
+/* Per block: positive (or negative) values with zeros of either sign at a
+** few places, so every block's extreme is a zero decided by its first one. */
+static void gen_block_zeros(float *x, size_t n, size_t block) {
+  for (size_t s = 0; s < n; s += block) {
+    size_t len = n - s < block ? n - s : block;
+    int neg = (int)rnd_below(2);
+    for (size_t i = 0; i < len; i++) x[s + i] = neg ? -fabsf(rnd_mag()) : fabsf(rnd_mag());
+    size_t nz = 1 + rnd_below(3);
+    for (size_t z = 0; z < nz; z++) x[s + rnd_below(len)] = rnd_below(2) ? 0.0f : -0.0f;
+  }
+}
+
+static void test_minmax_blocks(int level) {
+  group_begin("minmax_blocks");
+  for (int v = 0; v < NP; v++) {            /* n = 0 touches nothing */
+    unsigned char *in = gb_place(&g_in, 0, -1);
+    unsigned char *mn = gb_place(&g_out, 0, -1), *mx = gb_place(&g_out2, 0, -1);
+    ctx("%s minmax_blocks n=0", P[v]->name);
+    size_t r = P[v]->minmax_blocks(in, 0, 32, (float *)(void *)mn, (float *)(void *)mx);
+    g_cur = v;
+    check(r == 0, "%s minmax_blocks n=0 returned %zu", P[v]->name, r);
+  }
+  static const size_t extra[] = {80, 96, 112, 128, 200, 256, 512, 1000, 1024};
+  size_t blocks[90], nbk = 0;
+  for (size_t b = 1; b <= 70; b++) blocks[nbk++] = b;
+  for (size_t k = 0; k < sizeof extra / sizeof extra[0]; k++) blocks[nbk++] = extra[k];
+  for (size_t bi = 0; bi < nbk; bi++) {
+    size_t B = blocks[bi];
+    size_t ns[12] = {1, B - 1, B, B + 1, 2 * B + 3, 8 * B, 8 * B + B / 2 + 1,
+                     16 * B, 16 * B + 1, 17 * B - 1, 33 * B + 5,
+                     1 + rnd_below(40 * B)};
+    for (size_t a = 0; a < 12; a++) {
+      size_t n = ns[a];
+      if (n == 0 || n > 70000) continue;
+      int kind = (int)((a + bi) % 9);
+      if (kind == 8) gen_block_zeros(g_x, n, B);
+      else gen_mm(g_x, n, kind);
+      int full = level && (B == 8 || B == 16 || B == 32 || B == 64) && a == 6;
+      cmp_minmax_blocks(g_x, n, B, full, "sweep");
+      if (level || a % 4 == 0) {
+        gen_block_zeros(g_x, n, B);
+        cmp_minmax_blocks(g_x, n, B, 0, "block zeros");
+      }
+    }
+  }
+  /* the common block sizes on longer tensors, every data kind */
+  static const size_t common[] = {16, 32, 64, 128, 256};
+  for (size_t ci = 0; ci < sizeof common / sizeof common[0]; ci++) {
+    for (int kind = 0; kind < 9; kind++) {
+      size_t n = level ? 65536 + 13 + ci * 1001 : 4099;
+      if (kind == 8) gen_block_zeros(g_x, n, common[ci]);
+      else gen_mm(g_x, n, kind);
+      cmp_minmax_blocks(g_x, n, common[ci], 0, "big");
+    }
+  }
+  /* lengths 0..200 against blocks 32 and 7, all placements for some */
+  for (size_t n = 1; n <= 200; n += (level ? 1 : 5)) {
+    gen_mm(g_x, n, (int)(n % 8));
+    cmp_minmax_blocks(g_x, n, 32, level && n % 16 == 5, "length sweep");
+    cmp_minmax_blocks(g_x, n, 7, 0, "length sweep");
+  }
+  /* one block larger than the tensor, and one block of all of it */
+  gen_mm(g_x, 5000, 0);
+  cmp_minmax_blocks(g_x, 5000, 1u << 20, 0, "one short block");
+  cmp_minmax_blocks(g_x, 5000, 5000, 0, "one block");
+  cmp_minmax_blocks(g_x, 4096, 4096, 0, "one block");
+  /* non-finite values: the first one's index, at block and group edges */
+  static const size_t bb[] = {1, 3, 4, 5, 7, 8, 9, 12, 16, 17, 24, 31, 32, 33, 48,
+                              64, 65, 100, 128, 130, 256};
+  static const uint32_t badv[] = {0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                  0x7f800001u, 0xffffffffu, 0xff800001u};
+  for (size_t k = 0; k < sizeof bb / sizeof bb[0]; k++) {
+    /* long enough for the vector paths' prefetching group loop (which stops
+    ** 8 KB before the end) and the loop after it */
+    size_t B = bb[k], n = 40 * B + 2100 + B / 3 + 1, nb = n / B;
+    gen_mm(g_x, n, (int)(k % 8));
+    /* last element of a group of 8 (AVX2) or 16 (AVX-512) blocks first: the
+    ** first group, and the last whole one */
+    size_t poss[13] = {8 * B - 1, 16 * B - 1, nb / 8 * 8 * B - 1, nb / 16 * 16 * B - 1,
+                       0, n - 1, 7 * B + B / 2, B - 1, B, 8 * B, 16 * B + B / 2,
+                       rnd_below(n), rnd_below(n)};
+    for (size_t pi = 0; pi < (level ? 13u : 6u); pi++) {
+      size_t i = poss[pi];
+      if (i >= n) continue;
+      float keep = g_x[i];
+      g_x[i] = f_of(badv[(pi + k) % 6]);
+      cmp_minmax_blocks(g_x, n, B, 0, "nonfinite");
+      size_t j = i + 1 + rnd_below(2 * B);     /* another one after it */
+      if (j < n) {
+        float k2 = g_x[j];
+        g_x[j] = f_of(badv[(pi + k + 1) % 6]);
+        cmp_minmax_blocks(g_x, n, B, 0, "two nonfinite");
+        g_x[j] = k2;
+      }
+      g_x[i] = keep;
+    }
+  }
+  group_end();
+}
+
 /* ---- 4-bit packing -------------------------------------------------------- */
 
 static void test_pack4(int level) {
@@ -1156,6 +1456,30 @@ static void test_heap_exact(void) {
         check(r1 == r2 && u_of(a1) == u_of(a2) && u_of(b1) == u_of(b2),
               "%s heap minmax n=%zu", P[v]->name, n);
       }
+      /* error sums: a second exact input; per-block min/max: exact outputs */
+      {
+        unsigned char *yb = malloc(4 * n + 1);
+        if (!yb) exit(2);
+        for (size_t i = 0; i < n; i++) sq_store_f32(yb + 4 * i, rnd_mag());
+        sq_error_sums e1, e2;
+        S->error_sums(xs, yb, n, &e1);
+        P[v]->error_sums(xs, yb, n, &e2);
+        g_cur = v;
+        check(es_match(&e1, &e2, 1), "%s heap error_sums n=%zu", P[v]->name, n);
+        free(yb);
+        static const size_t hb[] = {1, 3, 4, 8, 16, 32};
+        for (size_t k = 0; k < sizeof hb / sizeof hb[0] && n; k++) {
+          size_t nb = (n + hb[k] - 1) / hb[k];
+          float *m1 = malloc(8 * nb), *m2 = malloc(4 * nb), *m3 = malloc(4 * nb);
+          if (!m1 || !m2 || !m3) exit(2);
+          size_t r1 = S->minmax_blocks(xs, n, hb[k], m1, m1 + nb);
+          size_t r2 = P[v]->minmax_blocks(xs, n, hb[k], m2, m3);
+          g_cur = v;
+          check(r1 == r2 && memcmp(m1, m2, 4 * nb) == 0 && memcmp(m1 + nb, m3, 4 * nb) == 0,
+                "%s heap minmax_blocks n=%zu block=%zu", P[v]->name, n, hb[k]);
+          free(m1), free(m2), free(m3);
+        }
+      }
       /* interleaved: every split of n into rows x channels, exact arrays */
       for (size_t ch = 1; ch <= n; ch++) {
         if (n % ch) continue;
@@ -1344,6 +1668,54 @@ static void test_scalar_pins(void) {
     store_floats(xb, b2, 4);
     check(S->minmax(xb, 4, &mn, &mx) == 2, "minmax first non-finite (NaN)");
   }
+  /* error sums: lane i %% 16, lanes added in the fixed order */
+  {
+    unsigned char ab[4 * 40], bb[4 * 40];
+    float a[3] = {1.0f, 2.0f, 3.0f}, b[3] = {1.0f, 1.0f, 1.0f};
+    store_floats(ab, a, 3);
+    store_floats(bb, b, 3);
+    sq_error_sums e;
+    S->error_sums(ab, bb, 3, &e);
+    check(e.sum_a2 == 14.0 && e.sum_b2 == 3.0 && e.sum_ab == 6.0 && e.sum_d2 == 5.0 &&
+              e.max_abs_d == 2.0, "error_sums basic");
+    S->error_sums(ab, bb, 0, &e);
+    check(bits_of(e.sum_a2) == 0 && bits_of(e.sum_d2) == 0 && bits_of(e.max_abs_d) == 0,
+          "error_sums n=0 gives +0");
+    /* lanes, not a running sum: a*b is 2^60 at 0, 1 at 1..15, -2^60 at 16.
+    ** A running sum loses the ones (2^60 + 1 rounds to 2^60) and ends at 0;
+    ** lane 0 cancels exactly and lanes 1..15 keep theirs: 15. */
+    float c[17], z[17];
+    for (int i = 0; i < 17; i++) c[i] = z[i] = 1.0f;
+    c[0] = z[0] = c[16] = 0x1p30f;
+    z[16] = -0x1p30f;
+    store_floats(ab, c, 17);
+    store_floats(bb, z, 17);
+    S->error_sums(ab, bb, 17, &e);
+    check(e.sum_ab == 15.0 && e.sum_a2 == 0x1p61 && e.sum_d2 == 0x1p62 &&
+              e.max_abs_d == 0x1p31, "error_sums lanes: ab %a a2 %a", e.sum_ab, e.sum_a2);
+    /* products and differences in double, not float */
+    float pa[1] = {3.0f + 0x1p-22f}, pb[1] = {3.0f};
+    store_floats(ab, pa, 1);
+    store_floats(bb, pb, 1);
+    S->error_sums(ab, bb, 1, &e);
+    check(e.sum_ab == (3.0 + 0x1p-22) * 3.0 && e.sum_d2 == 0x1p-44 &&
+              e.max_abs_d == 0x1p-22, "error_sums products in double");
+  }
+  /* per-block min/max: a short last block, the first zero of each block */
+  {
+    unsigned char xb[64];
+    float x[] = {3.0f, -1.0f, 0.0f, -0.0f, -0.0f, 2.0f, 5.0f}, mn[4], mx[4];
+    store_floats(xb, x, 7);
+    size_t r = S->minmax_blocks(xb, 7, 2, mn, mx);
+    check(r == 7 && mn[0] == -1.0f && mx[0] == 3.0f && u_of(mn[1]) == 0 &&
+              u_of(mx[1]) == 0 && u_of(mn[2]) == 0x80000000u && mx[2] == 2.0f &&
+              mn[3] == 5.0f && mx[3] == 5.0f, "minmax_blocks basic");
+    x[5] = INFINITY;
+    x[6] = NAN;
+    store_floats(xb, x, 7);
+    check(S->minmax_blocks(xb, 7, 2, mn, mx) == 5, "minmax_blocks first non-finite");
+    check(S->minmax_blocks(xb, 0, 2, mn, mx) == 0, "minmax_blocks n=0");
+  }
   /* 4-bit packing */
   {
     unsigned char c[3] = {1, 2, 3}, pk[2], u[2];
@@ -1403,6 +1775,8 @@ static void run_env_suite(void) {
     test_dequantize_il(0);
     test_minmax(0);
     test_minmax_il(0);
+    test_minmax_blocks(0);
+    test_error_sums(0);
     test_half(0);
     g_env = "";
     if (modes[m].mode >= 0) fesetround(FE_TONEAREST);
@@ -1442,6 +1816,7 @@ int main(int argc, char **argv) {
 
   g_in = gb_new(4 * MAXN + 4096);
   g_out = gb_new(4 * MAXN + 4096);
+  g_out2 = gb_new(4 * MAXN + 4096);
   for (int i = 0; i < 7; i++) g_par[i] = gb_new(4 * 4096 + 4096);
   g_ref = malloc(4 * MAXN);
   g_x = malloc(sizeof(float) * MAXN);
@@ -1458,6 +1833,8 @@ int main(int argc, char **argv) {
   test_dequantize_il(level);
   test_minmax(level);
   test_minmax_il(level);
+  test_minmax_blocks(level);
+  test_error_sums(level);
   test_pack4(level);
   test_half(level);
   test_heap_exact();

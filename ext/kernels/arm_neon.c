@@ -20,7 +20,10 @@
 **      integer conversion that equals scalar's, so results never depend on
 **      the rounding mode (SPEC 5, rule 3).  bf16 is always integer;
 **   4. no masked loads: tails (under 4 or 16 elements) go to the scalar
-**      table on offset pointers.
+**      table on offset pointers;
+**   5. error_sums and minmax_blocks: as on x86 (see x86_avx2.c), the first
+**      in two passes over L1-sized chunks to stay within 32 registers, the
+**      second with pairwise FMINP/FMAXP over four blocks at a time.
 */
 #include "kernels_internal.h"
 
@@ -797,6 +800,199 @@ static void f32_to_bf16_neon(const void *f, size_t n, void *h) {
   if (i < n) sq_kernels_scalar.f32_to_bf16(s + 4 * i, n - i, d + 2 * i);
 }
 
+/* ---- error sums ---------------------------------------------------------- */
+
+/* Lane l of the SQ_ERROR_LANES gets elements 16k + l in order, exactly as in
+** scalar: a 16-element block is eight float64x2 (lanes 2j, 2j + 1), widened
+** exactly with FCVTL/FCVTL2, and every sum adds its product (FMUL then FADD,
+** never FMLA) to the vector holding those lanes.  The tail and the lane
+** totals are scalar's sq_error_sums_finish.  The FPCR applies to scalar and
+** AdvSIMD arithmetic alike (rounding, FZ), so every mode gives scalar's bits.
+**
+** The 32 accumulators of a whole block would fill the register file, and
+** GCC then kept about half of them on the stack (52 loads and stores per
+** block against 104 arithmetic instructions).  So the blocks are taken in
+** chunks that stay in L1, each twice: lanes 0-7, then lanes 8-15 (the order
+** of the additions within each lane is unchanged), with 16 accumulators and
+** no spills.  Not measured on aarch64 hardware (qemu only). */
+#define SQ_ES_CHUNK 64          /* blocks per chunk: 4 KB of each input */
+
+SQ_AI void es_add(float64x2_t u, float64x2_t v, float64x2_t *a2,
+                  float64x2_t *b2, float64x2_t *ab, float64x2_t *d2,
+                  float64x2_t *mx) {
+  float64x2_t d = vsubq_f64(u, v);
+  *a2 = vaddq_f64(*a2, vmulq_f64(u, u));
+  *b2 = vaddq_f64(*b2, vmulq_f64(v, v));
+  *ab = vaddq_f64(*ab, vmulq_f64(u, v));
+  *d2 = vaddq_f64(*d2, vmulq_f64(d, d));
+  *mx = vmaxq_f64(*mx, vabsq_f64(d));
+}
+
+/* Four elements at (sa + 16 J, sb + 16 J) into accumulators L and H of each
+** sum (named variables: arrays of vectors were kept in memory by GCC). */
+#define SQ_ES_QUAD(J, L, H)                                                   \
+  do {                                                                        \
+    float32x4_t xa = ldf(sa + 16 * (J)), xb = ldf(sb + 16 * (J));             \
+    es_add(vcvt_f64_f32(vget_low_f32(xa)), vcvt_f64_f32(vget_low_f32(xb)),    \
+           &A##L, &B##L, &C##L, &D##L, &M);                                   \
+    es_add(vcvt_high_f64_f32(xa), vcvt_high_f64_f32(xb), &A##H, &B##H, &C##H, \
+           &D##H, &M);                                                        \
+  } while (0)
+#define SQ_ES_LD(L)                                                           \
+  float64x2_t A##L = vld1q_f64(a2 + off + 2 * (L)),                           \
+              B##L = vld1q_f64(b2 + off + 2 * (L)),                           \
+              C##L = vld1q_f64(ab + off + 2 * (L)),                           \
+              D##L = vld1q_f64(d2 + off + 2 * (L))
+#define SQ_ES_ST(L)                                                           \
+  do {                                                                        \
+    vst1q_f64(a2 + off + 2 * (L), A##L);                                      \
+    vst1q_f64(b2 + off + 2 * (L), B##L);                                      \
+    vst1q_f64(ab + off + 2 * (L), C##L);                                      \
+    vst1q_f64(d2 + off + 2 * (L), D##L);                                      \
+  } while (0)
+
+/* Lanes [off, off + 8) of blocks [k0, k1) into the lane arrays. */
+SQ_AI void es_half(sq_cb pa, sq_cb pb, size_t k0, size_t k1, size_t off,
+                   double *a2, double *b2, double *ab, double *d2,
+                   float64x2_t *mx) {
+  SQ_ES_LD(0);
+  SQ_ES_LD(1);
+  SQ_ES_LD(2);
+  SQ_ES_LD(3);
+  float64x2_t M = *mx;
+  for (size_t k = k0; k < k1; k++) {
+    sq_cb sa = pa + 64 * k + 4 * off, sb = pb + 64 * k + 4 * off;
+    SQ_ES_QUAD(0, 0, 1);
+    SQ_ES_QUAD(1, 2, 3);
+  }
+  SQ_ES_ST(0);
+  SQ_ES_ST(1);
+  SQ_ES_ST(2);
+  SQ_ES_ST(3);
+  *mx = M;
+}
+#undef SQ_ES_QUAD
+#undef SQ_ES_LD
+#undef SQ_ES_ST
+
+static void error_sums_neon(const void *a, const void *b, size_t n,
+                            sq_error_sums *out) {
+  sq_cb pa = a, pb = b;
+  double a2[SQ_ERROR_LANES] = {0}, b2[SQ_ERROR_LANES] = {0},
+         ab[SQ_ERROR_LANES] = {0}, d2[SQ_ERROR_LANES] = {0}, m2[2], m = 0.0;
+  size_t full = n / SQ_ERROR_LANES;
+  float64x2_t mx = vdupq_n_f64(0.0);
+  for (size_t k0 = 0; k0 < full; k0 += SQ_ES_CHUNK) {
+    size_t k1 = full - k0 > SQ_ES_CHUNK ? k0 + SQ_ES_CHUNK : full;
+    es_half(pa, pb, k0, k1, 0, a2, b2, ab, d2, &mx);
+    es_half(pa, pb, k0, k1, 8, a2, b2, ab, d2, &mx);
+  }
+  vst1q_f64(m2, mx);
+  for (int j = 0; j < 2; j++)
+    if (m2[j] > m) m = m2[j];
+  sq_error_sums_finish(a, b, full * SQ_ERROR_LANES, n, a2, b2, ab, d2, m, out);
+}
+
+/* ---- per-block min / max ------------------------------------------------- */
+
+/* Vector k of a block of `block` >= 4 floats at s: at 4k, the last one at
+** block - 4, where it may overlap the one before it (an element seen twice
+** changes neither min nor max, and nothing outside the block is read). */
+SQ_AI sq_cb blk_vec(sq_cb s, size_t block, size_t k) {
+  return s + 4 * (4 * k + 4 < block ? 4 * k : block - 4);
+}
+
+/* Lane-wise FMIN/FMAX of one block of `block` >= 4 floats at s, its vectors
+** loaded in address order (NaN and infinities propagate into the
+** results). */
+SQ_AI void blk_fold(sq_cb s, size_t block, float32x4_t *lo, float32x4_t *hi) {
+  const size_t m = (block + 3) / 4;
+  float32x4_t x0 = ldf(s);
+  if (m == 1) {
+    *lo = *hi = x0;
+    return;
+  }
+  float32x4_t x1 = ldf(blk_vec(s, block, 1));
+  float32x4_t l0 = x0, h0 = x0, l1 = x1, h1 = x1;
+  size_t k = 2;
+  for (; k + 2 <= m; k += 2) {
+    x0 = ldf(blk_vec(s, block, k));
+    x1 = ldf(blk_vec(s, block, k + 1));
+    l0 = vminq_f32(l0, x0);
+    l1 = vminq_f32(l1, x1);
+    h0 = vmaxq_f32(h0, x0);
+    h1 = vmaxq_f32(h1, x1);
+  }
+  if (k < m) {
+    x0 = ldf(blk_vec(s, block, k));
+    l0 = vminq_f32(l0, x0);
+    h0 = vmaxq_f32(h0, x0);
+  }
+  *lo = vminq_f32(l0, l1);
+  *hi = vmaxq_f32(h0, h1);
+}
+
+/* Blocks of 4 floats or more, 4 at a time: each folded lane-wise, the four reduced
+** together with pairwise FMINP/FMAXP (lane j of rmin is block j's minimum).
+** FMIN/FMAX propagate NaN, so one compare of the results finds a non-finite
+** value.  Only the value is kept: a zero extreme is scalar's first
+** occurrence, the first zero of its block.  Returns the index of the first
+** non-finite element, or n; *done is the number of blocks written. */
+SQ_AI size_t mmb_body(sq_cb p, size_t n, size_t block, float *mn,
+                      float *mx, size_t *done) {
+  const float32x4_t ninf = vdupq_n_f32(-__builtin_inff());
+  const float32x4_t pinf = vdupq_n_f32(__builtin_inff());
+  size_t nb = n / block, g = 0;
+  for (; g + 4 <= nb; g += 4) {
+    sq_cb s = p + 4 * g * block;
+    float32x4_t l0, h0, l1, h1, l2, h2, l3, h3;
+    blk_fold(s, block, &l0, &h0);
+    blk_fold(s + 4 * block, block, &l1, &h1);
+    blk_fold(s + 8 * block, block, &l2, &h2);
+    blk_fold(s + 12 * block, block, &l3, &h3);
+    float32x4_t rmin = vpminq_f32(vpminq_f32(l0, l1), vpminq_f32(l2, l3));
+    float32x4_t rmax = vpmaxq_f32(vpmaxq_f32(h0, h1), vpmaxq_f32(h2, h3));
+    uint32x4_t ok = vandq_u32(vcgtq_f32(rmin, ninf), vcltq_f32(rmax, pinf));
+    uint32x4_t zero = vorrq_u32(vceqzq_f32(rmin), vceqzq_f32(rmax));
+    vst1q_f32(mn + g, rmin);
+    vst1q_f32(mx + g, rmax);
+    if (vmaxvq_u32(vorrq_u32(vmvnq_u32(ok), zero))) {
+      if (vminvq_u32(ok) == 0) return g * block + first_nonfinite(s, 4 * block);
+      for (size_t j = 0; j < 4; j++) {
+        if (mn[g + j] == 0.0f) mn[g + j] = first_zero(s + 4 * j * block, block);
+        if (mx[g + j] == 0.0f) mx[g + j] = first_zero(s + 4 * j * block, block);
+      }
+    }
+  }
+  *done = g;
+  return n;
+}
+
+static size_t minmax_blocks_neon(const void *x, size_t n, size_t block,
+                                 float *mn, float *mx) {
+  sq_cb p = x;
+  /* blocks narrower than a vector: scalar's loop (see x86_avx2.c) */
+  if (block < 4 || (sq_fpcr() & SQ_FPCR_MINMAX))
+    return sq_kernels_scalar.minmax_blocks(x, n, block, mn, mx);
+  /* the common widths with a constant vector count, fully unrolled */
+  size_t b = 0, r;
+  switch (block) {
+    case 4: r = mmb_body(p, n, 4, mn, mx, &b); break;
+    case 8: r = mmb_body(p, n, 8, mn, mx, &b); break;
+    case 16: r = mmb_body(p, n, 16, mn, mx, &b); break;
+    case 32: r = mmb_body(p, n, 32, mn, mx, &b); break;
+    default: r = mmb_body(p, n, block, mn, mx, &b); break;
+  }
+  if (r < n) return r;
+  /* the last (fewer than 4) blocks, and the short one, one minmax each */
+  for (size_t start = b * block; start < n; start += block, b++) {
+    size_t len = n - start < block ? n - start : block;
+    size_t bad = minmax_neon(p + 4 * start, len, &mn[b], &mx[b]);
+    if (bad < len) return start + bad;
+  }
+  return n;
+}
+
 const sq_kernels sq_kernels_neon = {
   .name = "neon",
   .minmax = minmax_neon,
@@ -813,6 +1009,8 @@ const sq_kernels sq_kernels_neon = {
                              dequantize_i32_il_neon},
   .pack4 = pack4_neon,
   .unpack4 = unpack4_neon,
+  .error_sums = error_sums_neon,
+  .minmax_blocks = minmax_blocks_neon,
   .f16_to_f32 = f16_to_f32_neon,
   .f32_to_f16 = f32_to_f16_neon,
   .bf16_to_f32 = bf16_to_f32_neon,

@@ -306,13 +306,11 @@ static void f32_to_bf16_scalar(const void *f, size_t n, void *h) {
 
 /* ---- error sums ------------------------------------------------------------ */
 
-void sq_error_sums_scalar(const void *a, const void *b, size_t n,
-                          sq_error_sums *out) {
+void sq_error_sums_finish(const void *a, const void *b, size_t from, size_t n,
+                          double *a2, double *b2, double *ab, double *d2,
+                          double mx, sq_error_sums *out) {
   const unsigned char *pa = a, *pb = b;
-  double a2[SQ_ERROR_LANES] = {0}, b2[SQ_ERROR_LANES] = {0},
-         ab[SQ_ERROR_LANES] = {0}, d2[SQ_ERROR_LANES] = {0};
-  double mx = 0.0;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = from; i < n; i++) {
     size_t l = i % SQ_ERROR_LANES;
     double u = (double)sq_load_f32(pa + 4 * i);
     double v = (double)sq_load_f32(pb + 4 * i);
@@ -329,6 +327,24 @@ void sq_error_sums_scalar(const void *a, const void *b, size_t n,
   out->sum_ab = sq_lanes_total(ab);
   out->sum_d2 = sq_lanes_total(d2);
   out->max_abs_d = mx;
+}
+
+void sq_error_sums_scalar(const void *a, const void *b, size_t n,
+                          sq_error_sums *out) {
+  double a2[SQ_ERROR_LANES] = {0}, b2[SQ_ERROR_LANES] = {0},
+         ab[SQ_ERROR_LANES] = {0}, d2[SQ_ERROR_LANES] = {0};
+  sq_error_sums_finish(a, b, 0, n, a2, b2, ab, d2, 0.0, out);
+}
+
+static size_t minmax_blocks_scalar(const void *x, size_t n, size_t block,
+                                   float *mn, float *mx) {
+  const unsigned char *p = x;
+  for (size_t start = 0, b = 0; start < n; start += block, b++) {
+    size_t len = n - start < block ? n - start : block;
+    size_t bad = minmax_scalar(p + 4 * start, len, &mn[b], &mx[b]);
+    if (bad < len) return start + bad;
+  }
+  return n;
 }
 
 const sq_kernels sq_kernels_scalar = {
@@ -352,6 +368,8 @@ const sq_kernels sq_kernels_scalar = {
                              dequantize_i32_scalar_interleaved},
   .pack4 = pack4_scalar,
   .unpack4 = unpack4_scalar,
+  .error_sums = sq_error_sums_scalar,
+  .minmax_blocks = minmax_blocks_scalar,
   .f16_to_f32 = f16_to_f32_scalar,
   .f32_to_f16 = f32_to_f16_scalar,
   .bf16_to_f32 = bf16_to_f32_scalar,
