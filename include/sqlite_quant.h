@@ -122,9 +122,9 @@ typedef struct sq_kernels {
   ** must be finite for the sums to mean anything; callers check. */
   void (*error_sums)(const void *a, const void *b, size_t n, sq_error_sums *out);
 
-  /* Min and max of each of nblocks contiguous blocks of `block` floats (the
-  ** last may be short: n elements in all).  Returns n, or the index of the
-  ** first non-finite element (mn, mx then unspecified). */
+  /* Min and max of each of nblocks contiguous blocks of `block` >= 1 floats
+  ** (the last may be short: n elements in all).  Returns n, or the index of
+  ** the first non-finite element (mn, mx then unspecified). */
   size_t (*minmax_blocks)(const void *x, size_t n, size_t block, float *mn,
                           float *mx);
 

@@ -68,7 +68,7 @@ uint16_t sq_f32_to_bf16_scalar(float f);
 
 /* Error sums (see sq_error_sums); a and b hold n float32 each.  Non-finite
 ** inputs give non-finite sums; callers check.  Vector paths accumulate whole
-** blocks of SQ_ERROR_LANES and finish the tail with sq_error_sums_tail. */
+** blocks of SQ_ERROR_LANES and finish the tail with sq_error_sums_finish. */
 void sq_error_sums_scalar(const void *a, const void *b, size_t n,
                           sq_error_sums *out);
 /* Adds elements [from, n) into lane arrays (lane = index % SQ_ERROR_LANES),

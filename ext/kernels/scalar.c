@@ -11,6 +11,7 @@
 **      (sq_round_even below is built from truncation and comparisons);
 **   3. no FMA: the build uses -ffp-contract=off.
 */
+#include <math.h>
 #include "kernels_internal.h"
 
 static inline int sq_is_finite_bits(uint32_t u) {
@@ -319,7 +320,9 @@ void sq_error_sums_finish(const void *a, const void *b, size_t from, size_t n,
     b2[l] += v * v;
     ab[l] += u * v;
     d2[l] += d * d;
-    double ad = d < 0 ? -d : d;
+    /* fabs, not a branch (mispredicts on random signs); mx starts at +0 and
+    ** -0 never replaces it, so the result is the same. */
+    double ad = fabs(d);
     if (ad > mx) mx = ad;
   }
   out->sum_a2 = sq_lanes_total(a2);
@@ -339,6 +342,7 @@ void sq_error_sums_scalar(const void *a, const void *b, size_t n,
 static size_t minmax_blocks_scalar(const void *x, size_t n, size_t block,
                                    float *mn, float *mx) {
   const unsigned char *p = x;
+  if (block == 0) return 0;                 /* no block holds anything */
   for (size_t start = 0, b = 0; start < n; start += block, b++) {
     size_t len = n - start < block ? n - start : block;
     size_t bad = minmax_scalar(p + 4 * start, len, &mn[b], &mx[b]);
