@@ -127,6 +127,9 @@ typedef struct sq_tensor {
 ** Returns SQ_OK, SQ_NULL for a NULL value, or an error in st. */
 int sq_tensor_from_value(sqlite3_value *v, const char *argname, sq_tensor *t,
                          sq_status *st);
+/* The same for a list of int32 (zero points): int32 BLOB or JSON integers. */
+int sq_int32s_from_value(sqlite3_value *v, const char *argname, sq_tensor *t,
+                         sq_status *st);
 void sq_tensor_free(sq_tensor *t);
 
 /* JSON arrays of numbers, flattened.  out receives sqlite3_malloc'd
@@ -227,10 +230,6 @@ int sq_channel_set_make(const void *scales, const void *zps, size_t channels,
                         const char *unit, const sq_range *r, int divide,
                         sq_channel_set *cs, sq_status *st);
 void sq_channel_set_free(sq_channel_set *cs);
-
-/* Decodes a zero-point list: int32 blob or JSON array of integers. */
-int sq_int32s_from_value(sqlite3_value *v, const char *argname, sq_tensor *t,
-                         sq_status *st);
 
 int sq_channel_minmax(const sq_kernels *k, const sq_tensor *x,
                       const sq_layout *l, float *mn, float *mx, sq_status *st);

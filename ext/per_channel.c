@@ -51,34 +51,6 @@ void sq_channel_set_free(sq_channel_set *cs) {
   cs->mem = NULL;
 }
 
-int sq_int32s_from_value(sqlite3_value *v, const char *argname, sq_tensor *t,
-                         sq_status *st) {
-  memset(t, 0, sizeof *t);
-  int type = sqlite3_value_type(v);
-  if (type == SQLITE_NULL) return SQ_NULL;
-  if (type == SQLITE_BLOB) {
-    const void *p = sqlite3_value_blob(v);
-    int nb = sqlite3_value_bytes(v);
-    if (nb % 4)
-      return sq_fail(st, "int32 blob length %d is not a multiple of 4", nb);
-    t->data = p ? p : (const void *)"";
-    t->n = (size_t)nb / 4;
-    return SQ_OK;
-  }
-  if (type == SQLITE_TEXT) {
-    const char *s = (const char *)sqlite3_value_text(v);
-    if (!s) return sq_nomem(st);
-    void *buf;
-    int rc = sq_json_parse_ints(s, (size_t)sqlite3_value_bytes(v), argname,
-                                &buf, &t->n, st);
-    if (rc) return rc;
-    t->data = t->owned = buf;
-    return SQ_OK;
-  }
-  return sq_fail(st, "%s must be an int32 blob or a JSON array, got %s",
-                 argname, type == SQLITE_INTEGER ? "integer" : "real");
-}
-
 int sq_channel_minmax(const sq_kernels *k, const sq_tensor *x,
                       const sq_layout *l, float *mn, float *mx,
                       sq_status *st) {

@@ -55,6 +55,18 @@ void sq_result_params(sqlite3_context *ctx, const float *mn, const float *mx,
                       size_t count, const sq_range *r, int symmetric,
                       int want_scale, sq_status *st);
 
+/* Table-valued functions (sql_vtab.c): declare the schema, free the table,
+** take the HIDDEN argument columns [first, first+count) left to right (the
+** first `required` of them must be given; idxNum is how many were), and
+** report a core error from xFilter. */
+#define SQ_VTAB_MAX_ARGS 8
+int sq_vtab_connect(sqlite3 *db, const char *schema, sqlite3_vtab **vt);
+int sq_vtab_disconnect(sqlite3_vtab *v);
+int sq_vtab_best_index(sqlite3_vtab *v, sqlite3_index_info *info, int first,
+                       int count, int required, const char *missing);
+int sq_vtab_fail(sqlite3_vtab_cursor *cur, const char *name,
+                 const sq_status *st);
+
 /* Registration of each file's functions. */
 int sq_register_tensor_functions(sqlite3 *db);
 int sq_register_per_tensor_functions(sqlite3 *db);

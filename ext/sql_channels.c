@@ -38,22 +38,11 @@ static int sq_channels_connect(sqlite3 *db, void *aux, int argc,
   (void)argc;
   (void)argv;
   (void)err;
-  int rc = sqlite3_declare_vtab(
+  return sq_vtab_connect(
       db, "CREATE TABLE x(channel INTEGER, min REAL, max REAL, scale REAL, "
           "zero_point INTEGER, mse REAL, sqnr_db REAL, x HIDDEN, shape HIDDEN, "
-          "axis HIDDEN, dtype HIDDEN, scheme HIDDEN, options HIDDEN)");
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
-  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  *vt = v;
-  return SQLITE_OK;
-}
-
-static int sq_channels_disconnect(sqlite3_vtab *v) {
-  sqlite3_free(v);
-  return SQLITE_OK;
+          "axis HIDDEN, dtype HIDDEN, scheme HIDDEN, options HIDDEN)",
+      vt);
 }
 
 static int sq_channels_open(sqlite3_vtab *v, sqlite3_vtab_cursor **cur) {
@@ -71,30 +60,9 @@ static int sq_channels_close(sqlite3_vtab_cursor *cur) {
   return SQLITE_OK;
 }
 
-/* Hidden arguments must be given left to right; idxNum counts them. */
 static int sq_channels_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
-  int slot[SQ_CH_NARGS];
-  for (int j = 0; j < SQ_CH_NARGS; j++) slot[j] = -1;
-  for (int i = 0; i < info->nConstraint; i++) {
-    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
-    if (k->iColumn < SQ_CH_ARG0) continue;
-    if (!k->usable) return SQLITE_CONSTRAINT;
-    if (k->op == SQLITE_INDEX_CONSTRAINT_EQ) slot[k->iColumn - SQ_CH_ARG0] = i;
-  }
-  int nargs = 0;
-  while (nargs < SQ_CH_NARGS && slot[nargs] >= 0) nargs++;
-  if (nargs < 3) {
-    sqlite3_free(v->zErrMsg);
-    v->zErrMsg = sqlite3_mprintf("q_channels: x, shape and axis are required");
-    return SQLITE_ERROR;
-  }
-  for (int j = 0; j < nargs; j++) {
-    info->aConstraintUsage[slot[j]].argvIndex = j + 1;
-    info->aConstraintUsage[slot[j]].omit = 1;
-  }
-  info->idxNum = nargs;
-  info->estimatedCost = 1000.0;
-  return SQLITE_OK;
+  return sq_vtab_best_index(v, info, SQ_CH_ARG0, SQ_CH_NARGS, 3,
+                            "q_channels: x, shape and axis are required");
 }
 
 static int sq_channels_compute(sq_channels_cursor *c, int argc,
@@ -199,11 +167,7 @@ static int sq_channels_filter(sqlite3_vtab_cursor *cur, int idxNum,
   sqlite3_free(c->rows);
   c->rows = NULL;
   c->n = 0;
-  if (st.code == SQ_NOMEM) return SQLITE_NOMEM;
-  if (st.code == SQ_TOOBIG) return SQLITE_TOOBIG;
-  sqlite3_free(cur->pVtab->zErrMsg);
-  cur->pVtab->zErrMsg = sqlite3_mprintf("q_channels: %s", st.msg);
-  return SQLITE_ERROR;
+  return sq_vtab_fail(cur, "q_channels", &st);
 }
 
 static int sq_channels_next(sqlite3_vtab_cursor *cur) {
@@ -242,7 +206,7 @@ static sqlite3_module sq_channels_module = {
   .iVersion = 0,
   .xConnect = sq_channels_connect,
   .xBestIndex = sq_channels_best_index,
-  .xDisconnect = sq_channels_disconnect,
+  .xDisconnect = sq_vtab_disconnect,
   .xOpen = sq_channels_open,
   .xClose = sq_channels_close,
   .xFilter = sq_channels_filter,

@@ -222,23 +222,12 @@ static int sq_compare_connect(sqlite3 *db, void *aux, int argc,
   (void)argc;
   (void)argv;
   (void)err;
-  int rc = sqlite3_declare_vtab(
+  return sq_vtab_connect(
       db, "CREATE TABLE x(scheme TEXT, dtype TEXT, qscheme TEXT, granularity TEXT, "
           "block_size INTEGER, method TEXT, bits_per_weight REAL, bytes INTEGER, "
           "mse REAL, sqnr_db REAL, max_error REAL, cosine REAL, "
-          "x HIDDEN, shape HIDDEN, axis HIDDEN, options HIDDEN)");
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
-  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  *vt = v;
-  return SQLITE_OK;
-}
-
-static int sq_compare_disconnect(sqlite3_vtab *v) {
-  sqlite3_free(v);
-  return SQLITE_OK;
+          "x HIDDEN, shape HIDDEN, axis HIDDEN, options HIDDEN)",
+      vt);
 }
 
 static int sq_compare_open(sqlite3_vtab *v, sqlite3_vtab_cursor **cur) {
@@ -257,28 +246,8 @@ static int sq_compare_close(sqlite3_vtab_cursor *cur) {
 }
 
 static int sq_compare_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
-  int slot[SQ_CMP_NARGS];
-  for (int j = 0; j < SQ_CMP_NARGS; j++) slot[j] = -1;
-  for (int i = 0; i < info->nConstraint; i++) {
-    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
-    if (k->iColumn < SQ_CMP_ARG0) continue;
-    if (!k->usable) return SQLITE_CONSTRAINT;
-    if (k->op == SQLITE_INDEX_CONSTRAINT_EQ) slot[k->iColumn - SQ_CMP_ARG0] = i;
-  }
-  int nargs = 0;
-  while (nargs < SQ_CMP_NARGS && slot[nargs] >= 0) nargs++;
-  if (nargs < 2) {
-    sqlite3_free(v->zErrMsg);
-    v->zErrMsg = sqlite3_mprintf("q_compare: x and shape are required");
-    return SQLITE_ERROR;
-  }
-  for (int j = 0; j < nargs; j++) {
-    info->aConstraintUsage[slot[j]].argvIndex = j + 1;
-    info->aConstraintUsage[slot[j]].omit = 1;
-  }
-  info->idxNum = nargs;
-  info->estimatedCost = 1e6;
-  return SQLITE_OK;
+  return sq_vtab_best_index(v, info, SQ_CMP_ARG0, SQ_CMP_NARGS, 2,
+                            "q_compare: x and shape are required");
 }
 
 static int sq_compare_filter(sqlite3_vtab_cursor *cur, int idxNum,
@@ -294,11 +263,7 @@ static int sq_compare_filter(sqlite3_vtab_cursor *cur, int idxNum,
   st.max_bytes = 0x7fffffff;
   if (sq_compare_compute(c, argc, argv, &st) == SQ_OK) return SQLITE_OK;
   c->n = 0;
-  if (st.code == SQ_NOMEM) return SQLITE_NOMEM;
-  if (st.code == SQ_TOOBIG) return SQLITE_TOOBIG;
-  sqlite3_free(cur->pVtab->zErrMsg);
-  cur->pVtab->zErrMsg = sqlite3_mprintf("q_compare: %s", st.msg);
-  return SQLITE_ERROR;
+  return sq_vtab_fail(cur, "q_compare", &st);
 }
 
 static int sq_compare_next(sqlite3_vtab_cursor *cur) {
@@ -353,7 +318,7 @@ static sqlite3_module sq_compare_module = {
   .iVersion = 0,
   .xConnect = sq_compare_connect,
   .xBestIndex = sq_compare_best_index,
-  .xDisconnect = sq_compare_disconnect,
+  .xDisconnect = sq_vtab_disconnect,
   .xOpen = sq_compare_open,
   .xClose = sq_compare_close,
   .xFilter = sq_compare_filter,

@@ -23,8 +23,12 @@ static const char *sq_type_name(int type) {
   }
 }
 
-int sq_tensor_from_value(sqlite3_value *v, const char *argname, sq_tensor *t,
-                         sq_status *st) {
+/* A list of 4-byte little-endian words: a BLOB read in place, or JSON text
+** parsed into float32 (float_words) or int32.  `what` names the blob kind in
+** messages ("float32", "int32"). */
+static int sq_words_from_value(sqlite3_value *v, const char *argname,
+                               int float_words, sq_tensor *t, sq_status *st) {
+  const char *what = float_words ? "float32" : "int32";
   memset(t, 0, sizeof *t);
   int type = sqlite3_value_type(v);
   if (type == SQLITE_NULL) return SQ_NULL;
@@ -32,7 +36,7 @@ int sq_tensor_from_value(sqlite3_value *v, const char *argname, sq_tensor *t,
     const void *p = sqlite3_value_blob(v);
     int nb = sqlite3_value_bytes(v);
     if (nb % 4)
-      return sq_fail(st, "float32 blob length %d is not a multiple of 4", nb);
+      return sq_fail(st, "%s blob length %d is not a multiple of 4", what, nb);
     t->data = p ? p : (const void *)"";
     t->n = (size_t)nb / 4;
     return SQ_OK;
@@ -42,15 +46,24 @@ int sq_tensor_from_value(sqlite3_value *v, const char *argname, sq_tensor *t,
     if (!s) return sq_nomem(st);
     size_t len = (size_t)sqlite3_value_bytes(v);
     void *buf;
-    size_t n;
-    int rc = sq_json_parse_floats(s, len, argname, &buf, &n, st);
+    int rc = float_words ? sq_json_parse_floats(s, len, argname, &buf, &t->n, st)
+                         : sq_json_parse_ints(s, len, argname, &buf, &t->n, st);
     if (rc) return rc;
     t->data = t->owned = buf;
-    t->n = n;
     return SQ_OK;
   }
-  return sq_fail(st, "%s must be a float32 blob or a JSON array, got %s",
-                 argname, sq_type_name(type));
+  return sq_fail(st, "%s must be %s %s blob or a JSON array, got %s", argname,
+                 float_words ? "a" : "an", what, sq_type_name(type));
+}
+
+int sq_tensor_from_value(sqlite3_value *v, const char *argname, sq_tensor *t,
+                         sq_status *st) {
+  return sq_words_from_value(v, argname, 1, t, st);
+}
+
+int sq_int32s_from_value(sqlite3_value *v, const char *argname, sq_tensor *t,
+                         sq_status *st) {
+  return sq_words_from_value(v, argname, 0, t, st);
 }
 
 void sq_tensor_free(sq_tensor *t) {
