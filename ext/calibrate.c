@@ -106,7 +106,7 @@ static int sq_select_ranks(const unsigned char *x, size_t n, int absolute,
 static int sq_percentiles(const unsigned char *x, size_t n, int absolute,
                           const double *p, int count, float *out,
                           sq_status *st) {
-  size_t rank[4];
+  size_t rank[4] = {0};
   double frac[2];
   for (int j = 0; j < count; j++) {
     double pos = p[j] / 100.0 * (double)(n - 1);
