@@ -115,7 +115,7 @@ static int sq_percentiles(const unsigned char *x, size_t n, int absolute,
     rank[2 * j] = i;
     rank[2 * j + 1] = i + 1 < n ? i + 1 : i;
   }
-  float v[4];
+  float v[4] = {0};
   if (sq_select_ranks(x, n, absolute, rank, 2 * count, v, st)) return st->code;
   for (int j = 0; j < count; j++) {
     double lo = (double)v[2 * j], hi = (double)v[2 * j + 1];
@@ -150,7 +150,7 @@ static int sq_mse_range_exact(const sq_kernels *k, const sq_tensor *x,
   double best = HUGE_VAL;
   for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
     float a = 1.0f - (float)c / 100.0f;
-    double mse;
+    double mse = 0.0;
     float l = c ? min_neg * a : *lo, h = c ? max_pos * a : *hi;
     if (sq_exact_mse(k, x, r, symmetric, divide, l, h, scratch, &mse, st))
       return st->code;
@@ -243,7 +243,7 @@ int sq_calibrate(const sq_kernels *k, const sq_tensor *x, size_t index_base,
     return st->code;
   if (o->method == SQ_METHOD_PERCENTILE) {
     if (symmetric) {
-      float a;
+      float a = 0.0f;
       if (sq_percentiles(x->data, x->n, 1, &o->percentile, 1, &a, st))
         return st->code;
       *lo = -a;
@@ -251,7 +251,7 @@ int sq_calibrate(const sq_kernels *k, const sq_tensor *x, size_t index_base,
       return SQ_OK;
     }
     double p[2] = {100.0 - o->percentile, o->percentile};
-    float v[2];
+    float v[2] = {0.0f, 0.0f};
     if (sq_percentiles(x->data, x->n, 0, p, 2, v, st)) return st->code;
     *lo = v[0];
     *hi = v[1];
