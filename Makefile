@@ -5,6 +5,7 @@
 #   make test-asan   the same suite against an AddressSanitizer + UBSan build
 #   make demo        the main job: real models into a registry, quantized in SQL
 #   make bench       benchmark tables
+#   make fuzz        libFuzzer over the text parsers for a minute (clang)
 #   make clean
 #
 # Missing system packages are installed by tests/ensure-deps.sh when run as
@@ -29,7 +30,7 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 DEPS = sh tests/ensure-deps.sh
 
 .PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
-        kernel-test-aarch64 demo bench deps clean
+        kernel-test-aarch64 demo bench deps fuzz clean
 all: dist/quant.so
 
 build/obj/%.o: %.c $(HDR)
@@ -109,6 +110,19 @@ bench: dist/quant.so
 build/bench_kernels: bench/bench_kernels.c $(KERNEL_SRC) $(HDR)
 	@mkdir -p build
 	$(CC) -O2 $(QUANT_CFLAGS) -o $@ bench/bench_kernels.c $(KERNEL_SRC) $(LDLIBS)
+
+# libFuzzer over the text readers (JSON tensors and lists, options): clang with
+# libFuzzer, ASan and UBSan, linked against SQLite itself (SQLITE_CORE).
+FUZZ_SRC = tests/fuzz/fuzz_parsers.c ext/json.c ext/options.c ext/status.c
+build/fuzz_parsers: $(FUZZ_SRC) $(HDR)
+	@mkdir -p build
+	clang -g -O1 -std=c11 -ffp-contract=off -DSQLITE_CORE -Iinclude -Iext -Iext/kernels \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -o $@ $(FUZZ_SRC) -lsqlite3 -lm
+
+fuzz: build/fuzz_parsers
+	@mkdir -p build/fuzz-corpus
+	./build/fuzz_parsers -max_total_time=60 -max_len=4096 build/fuzz-corpus
 
 clean:
 	rm -rf build dist
