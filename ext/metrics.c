@@ -13,10 +13,10 @@
 #include "core.h"
 #include "kernels/kernels_internal.h"
 
-static int sq_first_nonfinite(const sq_tensor *t, const char *name,
-                              sq_status *st) {
-  float mn, mx;
-  size_t bad = sq_kernels_scalar.minmax(t->data, t->n, &mn, &mx);
+/* Fails naming the first non-finite element of t, if there is one. */
+static int sq_check_finite(const sq_tensor *t, const char *name,
+                           sq_status *st) {
+  size_t bad = sq_first_nonfinite(t->data, t->n);
   if (bad >= t->n) return SQ_OK;
   float v = sq_load_f32((const unsigned char *)t->data + 4 * bad);
   return sq_fail(st, "element %zu of %s is %s", bad, name,
@@ -32,8 +32,8 @@ int sq_error_between(const sq_kernels *k, const sq_tensor *a,
   /* Float inputs cannot overflow these double sums: a non-finite sum means a
   ** non-finite input, found and named by a second look. */
   if (!isfinite(e->sum_a2 + e->sum_b2 + e->sum_d2)) {
-    if (sq_first_nonfinite(a, "a", st)) return st->code;
-    if (sq_first_nonfinite(b, "b", st)) return st->code;
+    if (sq_check_finite(a, "a", st)) return st->code;
+    if (sq_check_finite(b, "b", st)) return st->code;
   }
   return SQ_OK;
 }

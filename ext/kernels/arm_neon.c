@@ -41,10 +41,7 @@
                      (1u << 19) | (1u << 1) | 1u)
 #define SQ_FPCR_MINMAX ((1u << 24) | (1u << 1) | 1u)
 
-typedef const unsigned char *sq_cb;
-typedef unsigned char *sq_b;
 
-static const size_t sq_esize[SQ_CODE_NTYPES] = {1, 1, 2, 2, 4};
 
 static inline uint64_t sq_fpcr(void) {
   uint64_t v;
@@ -59,11 +56,6 @@ SQ_AI void stu(sq_b p, uint32x4_t v) { vst1q_u8(p, vreinterpretq_u8_u32(v)); }
 
 /* ---- min / max ---------------------------------------------------------- */
 
-static size_t first_nonfinite(sq_cb p, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if ((sq_load_u32(p + 4 * i) & 0x7f800000u) == 0x7f800000u) return i;
-  return n;
-}
 
 static float first_zero(sq_cb p, size_t n) {
   size_t i = 0;
@@ -125,7 +117,7 @@ static size_t minmax_neon(const void *x, size_t n, float *mn, float *mx) {
       float32x4_t l = vminq_f32(vminq_f32(a0, a1), vminq_f32(a2, a3));
       float32x4_t h = vmaxq_f32(vmaxq_f32(b0, b1), vmaxq_f32(b2, b3));
       uint32x4_t ok = vandq_u32(vcgtq_f32(l, ninf), vcltq_f32(h, pinf));
-      if (vminvq_u32(ok) == 0) return blk + first_nonfinite(p + 4 * blk, end - blk);
+      if (vminvq_u32(ok) == 0) return blk + sq_first_nonfinite(p + 4 * blk, end - blk);
     }
     float la[16], ha[16];
     vst1q_f32(la, a0);
@@ -470,9 +462,6 @@ static size_t quantize_i32_il_neon(const void *x, size_t rows,
 
 /* ---- dequantize ---------------------------------------------------------- */
 
-static int zp_small_ok(int32_t zp) {
-  return zp >= INT32_MIN + 65536 && zp <= INT32_MAX - 65536;
-}
 
 /* Four codes of type t at element i, as int32. */
 SQ_AI int32x4_t ld_codes(sq_cb q, size_t i, sq_code_type t) {
@@ -507,7 +496,7 @@ SQ_AI float32x4_t dq_conv(int32x4_t v, int32x4_t zp, sq_code_type t) {
 SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
                    sq_code_type t) {
   const size_t es = sq_esize[t];
-  if (t != SQ_CODE_I32 && !zp_small_ok(zp)) {
+  if (t != SQ_CODE_I32 && !sq_zp_small_ok(zp)) {
     sq_kernels_scalar.dequantize[t](q, n, scale, zp, y);
     return;
   }
@@ -555,7 +544,7 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
   const size_t es = sq_esize[t], ch = p->channels;
   int ok = ch >= 4;
   for (size_t c = 0; ok && t != SQ_CODE_I32 && c < ch; c++)
-    ok = zp_small_ok(p->zp[c]);
+    ok = sq_zp_small_ok(p->zp[c]);
   if (!ok) {
     sq_kernels_scalar.dequantize_interleaved[t](q, rows, p, y);
     return;
@@ -957,7 +946,7 @@ SQ_AI size_t mmb_body(sq_cb p, size_t n, size_t block, float *mn,
     vst1q_f32(mn + g, rmin);
     vst1q_f32(mx + g, rmax);
     if (vmaxvq_u32(vorrq_u32(vmvnq_u32(ok), zero))) {
-      if (vminvq_u32(ok) == 0) return g * block + first_nonfinite(s, 4 * block);
+      if (vminvq_u32(ok) == 0) return g * block + sq_first_nonfinite(s, 4 * block);
       for (size_t j = 0; j < 4; j++) {
         if (mn[g + j] == 0.0f) mn[g + j] = first_zero(s + 4 * j * block, block);
         if (mx[g + j] == 0.0f) mx[g + j] = first_zero(s + 4 * j * block, block);

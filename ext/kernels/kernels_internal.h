@@ -56,6 +56,29 @@ static inline void sq_store_f32(void *p, float f) {
   sq_store_u32(p, u);
 }
 
+/* ---- what every vector path shares ------------------------------------------ */
+
+typedef const unsigned char *sq_cb;   /* read-only bytes of any alignment */
+typedef unsigned char *sq_b;          /* writable bytes of any alignment */
+
+/* Bytes per code of each sq_code_type. */
+static const size_t sq_esize[SQ_CODE_NTYPES] = {1, 1, 2, 2, 4};
+
+/* For 8/16-bit codes q - zp fits int32 (and converts with the same single
+** rounding as scalar's int64 -> float) unless zp is within 65536 of the int32
+** limits; such a zero point is outside every small dtype's range anyway, and
+** the vector paths send it to scalar. */
+static inline int sq_zp_small_ok(int32_t zp) {
+  return zp >= INT32_MIN + 65536 && zp <= INT32_MAX - 65536;
+}
+
+/* Index of the first NaN or infinity among n floats, or n. */
+static inline size_t sq_first_nonfinite(sq_cb p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((sq_load_u32(p + 4 * i) & 0x7f800000u) == 0x7f800000u) return i;
+  return n;
+}
+
 /* The scalar reference path, always built.  Vector paths reuse its entry
 ** points for tails and for the shapes they do not specialise. */
 extern const sq_kernels sq_kernels_scalar;

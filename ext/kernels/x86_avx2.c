@@ -67,10 +67,7 @@
 /* Longest widened row for small channel counts (see sq_widen). */
 #define SQ_MAXL 256
 
-typedef const unsigned char *sq_cb;
-typedef unsigned char *sq_b;
 
-static const size_t sq_esize[SQ_CODE_NTYPES] = {1, 1, 2, 2, 4};
 
 SQ_AI __m256 ldf(sq_cb p) { return _mm256_loadu_ps((const float *)(const void *)p); }
 SQ_AI void stf(sq_b p, __m256 v) { _mm256_storeu_ps((float *)(void *)p, v); }
@@ -81,11 +78,6 @@ SQ_AI void sti128(void *p, __m128i v) { _mm_storeu_si128((__m128i *)p, v); }
 
 /* ---- min / max ---------------------------------------------------------- */
 
-static size_t first_nonfinite(sq_cb p, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if ((sq_load_u32(p + 4 * i) & 0x7f800000u) == 0x7f800000u) return i;
-  return n;
-}
 
 /* The first element equal to zero among n finite floats (one exists). */
 static float first_zero(sq_cb p, size_t n) {
@@ -190,7 +182,7 @@ static size_t minmax_avx2(const void *x, size_t n, float *mn, float *mx) {
       bad = _mm256_or_ps(bad, _mm256_or_ps(_mm256_cmp_ps(l, ninf, _CMP_EQ_OQ),
                                            _mm256_cmp_ps(u, pinf, _CMP_EQ_OQ)));
       if (_mm256_movemask_ps(bad))
-        return h + blk + first_nonfinite(pv + 4 * blk, end - blk);
+        return h + blk + sq_first_nonfinite(pv + 4 * blk, end - blk);
     }
     float la[32], ha[32];
     _mm256_storeu_ps(la, a0);
@@ -567,9 +559,6 @@ static size_t quantize_i32_il_avx2(const void *x, size_t rows,
 ** rounding as scalar's int64 -> float) unless zp is within 65536 of the int32
 ** limits; such a zero point is out of every small dtype's range anyway, and
 ** goes to scalar. */
-static int zp_small_ok(int32_t zp) {
-  return zp >= INT32_MIN + 65536 && zp <= INT32_MAX - 65536;
-}
 
 /* Eight codes of type t at element i, as int32. */
 SQ_AI __m256i ld_codes(sq_cb q, size_t i, sq_code_type t) {
@@ -603,7 +592,7 @@ SQ_AI __m256 dq_conv(__m256i v, __m256i zp, sq_code_type t) {
 SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
                    sq_code_type t) {
   const size_t es = sq_esize[t];
-  if (t != SQ_CODE_I32 && !zp_small_ok(zp)) {
+  if (t != SQ_CODE_I32 && !sq_zp_small_ok(zp)) {
     sq_kernels_scalar.dequantize[t](q, n, scale, zp, y);
     return;
   }
@@ -651,7 +640,7 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
   const size_t es = sq_esize[t], ch = p->channels;
   int ok = ch >= 8;
   for (size_t c = 0; ok && t != SQ_CODE_I32 && c < ch; c++)
-    ok = zp_small_ok(p->zp[c]);
+    ok = sq_zp_small_ok(p->zp[c]);
   if (!ok) {
     sq_kernels_scalar.dequantize_interleaved[t](q, rows, p, y);
     return;
@@ -1016,10 +1005,10 @@ SQ_AI size_t mmb_body(sq_cb p, size_t n, size_t block, float *mn, float *mx,
   size_t gb = 32 * block;                       /* bytes per group */
   for (; g + 8 <= nb && 4 * g * block + gb + SQ_PF_DIST <= 4 * n; g += 8)
     if (mmb_group(p + 4 * g * block, block, 1, mn + g, mx + g))
-      return g * block + first_nonfinite(p + 4 * g * block, 8 * block);
+      return g * block + sq_first_nonfinite(p + 4 * g * block, 8 * block);
   for (; g + 8 <= nb; g += 8)
     if (mmb_group(p + 4 * g * block, block, 0, mn + g, mx + g))
-      return g * block + first_nonfinite(p + 4 * g * block, 8 * block);
+      return g * block + sq_first_nonfinite(p + 4 * g * block, 8 * block);
   *done = g;
   return n;
 }

@@ -49,10 +49,7 @@
 #define SQ_KEEP(v) ((void)0)
 #endif
 
-typedef const unsigned char *sq_cb;
-typedef unsigned char *sq_b;
 
-static const size_t sq_esize[SQ_CODE_NTYPES] = {1, 1, 2, 2, 4};
 
 SQ_AI __m512 ldf(sq_cb p) { return _mm512_loadu_ps((const void *)p); }
 SQ_AI void stf(sq_b p, __m512 v) { _mm512_storeu_ps((void *)p, v); }
@@ -64,11 +61,6 @@ SQ_AI __mmask16 mask16(size_t rem) {
 
 /* ---- min / max ---------------------------------------------------------- */
 
-static size_t first_nonfinite(sq_cb p, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if ((sq_load_u32(p + 4 * i) & 0x7f800000u) == 0x7f800000u) return i;
-  return n;
-}
 
 static float first_zero(sq_cb p, size_t n) {
   for (size_t i = 0; i < n; i += 16) {
@@ -170,7 +162,7 @@ static size_t minmax_avx512(const void *x, size_t n, float *mn, float *mx) {
       __m512 u = _mm512_max_ps(_mm512_max_ps(b0, b1), _mm512_max_ps(b2, b3));
       bad |= (__mmask16)(_mm512_cmp_ps_mask(l, ninf, _CMP_EQ_OQ) |
                          _mm512_cmp_ps_mask(u, pinf, _CMP_EQ_OQ));
-      if (bad) return h + blk + first_nonfinite(pv + 4 * blk, end - blk);
+      if (bad) return h + blk + sq_first_nonfinite(pv + 4 * blk, end - blk);
     }
     float la[64], ha[64];
     _mm512_storeu_ps(la, a0);
@@ -362,9 +354,6 @@ static size_t quantize_i32_il_avx512(const void *x, size_t rows,
 
 /* ---- dequantize ---------------------------------------------------------- */
 
-static int zp_small_ok(int32_t zp) {
-  return zp >= INT32_MIN + 65536 && zp <= INT32_MAX - 65536;
-}
 
 /* Sixteen codes of type t at element i (lanes of k), as int32. */
 SQ_AI __m512i ld_codes(sq_cb q, size_t i, __mmask16 k, sq_code_type t) {
@@ -405,7 +394,7 @@ SQ_AI __m512 dq_conv(__m512i v, __m512i zp, sq_code_type t) {
 
 SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
                    sq_code_type t) {
-  if (t != SQ_CODE_I32 && !zp_small_ok(zp)) {
+  if (t != SQ_CODE_I32 && !sq_zp_small_ok(zp)) {
     sq_kernels_scalar.dequantize[t](q, n, scale, zp, y);
     return;
   }
@@ -454,7 +443,7 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
   const size_t es = sq_esize[t], ch = p->channels;
   int ok = 1;
   for (size_t c = 0; t != SQ_CODE_I32 && c < ch; c++)
-    if (!zp_small_ok(p->zp[c])) ok = 0;
+    if (!sq_zp_small_ok(p->zp[c])) ok = 0;
   if (!ok) {
     sq_kernels_scalar.dequantize_interleaved[t](q, rows, p, y);
     return;
@@ -832,10 +821,10 @@ SQ_AI size_t mmb_body(sq_cb p, size_t n, size_t block, float *mn, float *mx,
   size_t gb = 64 * block;                       /* bytes per group */
   for (; g + 16 <= nb && 4 * g * block + gb + SQ_PF_DIST <= 4 * n; g += 16)
     if (mmb_group(p + 4 * g * block, block, 1, mn + g, mx + g))
-      return g * block + first_nonfinite(p + 4 * g * block, 16 * block);
+      return g * block + sq_first_nonfinite(p + 4 * g * block, 16 * block);
   for (; g + 16 <= nb; g += 16)
     if (mmb_group(p + 4 * g * block, block, 0, mn + g, mx + g))
-      return g * block + first_nonfinite(p + 4 * g * block, 16 * block);
+      return g * block + sq_first_nonfinite(p + 4 * g * block, 16 * block);
   *done = g;
   return n;
 }
