@@ -112,8 +112,13 @@ static int sq_channels_compute(sq_channels_cursor *c, int argc,
     sq_nomem(st);
     goto done;
   }
-  if (sq_channel_minmax(k, &x, &l, mm, mm + C, st) ||
-      sq_channel_ranges(k, &x, &l, &r, symmetric, &o, lohi, lohi + C, st)) {
+  /* minmax calibrates from the observed range itself: one pass, not two. */
+  int failed = sq_channel_minmax(k, &x, &l, mm, mm + C, st);
+  if (!failed && o.method == SQ_METHOD_MINMAX)
+    memcpy(lohi, mm, (size_t)C * 8);
+  else if (!failed)
+    failed = sq_channel_ranges(k, &x, &l, &r, symmetric, &o, lohi, lohi + C, st);
+  if (failed) {
     sqlite3_free(lohi);
     goto done;
   }
