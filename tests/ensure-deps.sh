@@ -2,6 +2,8 @@
 # ensure-deps.sh WHAT: make sure the Debian packages WHAT needs are installed.
 #   test     build and run the Tcl suite
 #   aarch64  cross-build the kernel tests and run them under qemu-user
+#   s390x    big-endian: cross-build the kernel tests, the extension and the
+#            SQL host, run them under qemu-user (adds dpkg's s390x architecture)
 #   demo     the demo: also python3-onnx and numpy (import), npm (fetch),
 #            librsvg2-bin (PNG copy of the picture)
 #   bench    the benchmark (numpy and PyTorch rows are optional)
@@ -15,6 +17,13 @@ case "$what" in
   # Node example when its prebuilt binary cannot be downloaded.
   test)    pkgs="$base python3 python3-numpy g++" ;;
   aarch64) pkgs="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
+  # SQLite for s390x is Debian's own s390x build, through multiarch: only the
+  # runtime library.  libsqlite3-dev:s390x cannot be installed beside amd64:
+  # its libc-dev chain reaches Multi-Arch: same libraries (libssl3) whose amd64
+  # copies come from bookworm-security, which has no s390x, so no version
+  # matches.  sqlite3.h is the same on every architecture (amd64's
+  # libsqlite3-dev) and the host links libsqlite3.so.0 by path.
+  s390x)   pkgs="gcc make libc6-dev libsqlite3-dev gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user libsqlite3-0:s390x" ;;
   demo)    pkgs="$base python3 python3-numpy python3-onnx npm librsvg2-bin" ;;
   bench)   pkgs="$base" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
@@ -48,10 +57,22 @@ elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
   sudo="sudo"
 else
   echo "ensure-deps.sh: missing packages:$missing" >&2
+  for p in $missing; do
+    case "$p" in *:*) echo "first enable its architecture:  sudo dpkg --add-architecture ${p#*:} && sudo apt-get update" >&2 ;; esac
+  done
   echo "install them with:  sudo apt-get install -y$missing" >&2
   exit 1
 fi
 echo "ensure-deps.sh: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+# A package named NAME:ARCH is another architecture's build (multiarch); apt
+# only knows it once dpkg has that architecture, added before the update.
+for p in $missing; do
+  case "$p" in
+    *:*) arch=${p#*:}
+         dpkg --print-foreign-architectures | grep -qx "$arch" ||
+           $sudo dpkg --add-architecture "$arch" ;;
+  esac
+done
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends $missing
