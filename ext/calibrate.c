@@ -63,8 +63,8 @@ static int sq_select_ranks(const unsigned char *x, size_t n, int absolute,
     for (int j = 0; j < count; j++) out[j] = sq_key_float(keys[rank[j]]);
     return SQ_OK;
   }
-  uint32_t *hist = sqlite3_malloc64(5 * 65536 * sizeof *hist);
-  if (!hist) return sq_nomem(st);
+  uint32_t *hist = sq_alloc(st, 5 * 65536, sizeof *hist);
+  if (!hist) return st->code;
   memset(hist, 0, 65536 * sizeof *hist);
   for (size_t i = 0; i < n; i++)
     hist[sq_sort_key(sq_load_u32(x + 4 * i), absolute) >> 16]++;
@@ -175,8 +175,8 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   if (x->n <= SQ_SMALL_GROUP)
     return sq_mse_range_exact(k, x, r, symmetric, divide, min_neg, max_pos, lo,
                               hi, st);
-  double *hist = sqlite3_malloc64(SQ_HIST_BINS * 3 * sizeof *hist);
-  if (!hist) return sq_nomem(st);
+  double *hist = sq_alloc(st, SQ_HIST_BINS * 3, sizeof *hist);
+  if (!hist) return st->code;
   memset(hist, 0, SQ_HIST_BINS * 3 * sizeof *hist);
   const unsigned char *p = x->data;
   double per_bin = SQ_HIST_BINS / width;
@@ -219,8 +219,8 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   if (best == 0) return SQ_OK;
   float a = 1.0f - (float)best / 100.0f;
   double mse_minmax, mse_best;
-  void *scratch = sqlite3_malloc64((uint64_t)x->n * 4);
-  if (!scratch) return sq_nomem(st);
+  void *scratch = sq_alloc(st, x->n, 4);
+  if (!scratch) return st->code;
   if (sq_exact_mse(k, x, r, symmetric, divide, mn, mx, scratch, &mse_minmax, st) ||
       sq_exact_mse(k, x, r, symmetric, divide, min_neg * a, max_pos * a, scratch,
                    &mse_best, st)) {

@@ -57,13 +57,10 @@ int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shap
     if (sq_block_layout_make(shape, -1, s->block, &b, st)) return st->code;
     groups = b.nparams;
   }
-  float *mm = sqlite3_malloc64((uint64_t)groups * 8);
-  unsigned char *params = sqlite3_malloc64((uint64_t)groups * 8);
+  float *mm = sq_alloc(st, groups, 8);
+  unsigned char *params = mm ? sq_alloc(st, groups, 8) : NULL;
   sq_channel_set cs = {0};
-  if (!mm || !params) {
-    sq_nomem(st);
-    goto done;
-  }
+  if (!params) goto done;
   int sym = s->symmetric;
   if (ranges)
     memcpy(mm, ranges, groups * 8);

@@ -29,11 +29,22 @@ int sq_fail(sq_status *st, const char *fmt, ...)
 #endif
     ;
 int sq_nomem(sq_status *st);
-/* Allocates a result of nbytes (at least 1 byte is allocated), refusing sizes
-** over st->max_bytes with SQ_TOOBIG.  Free with sqlite3_free. */
-void *sq_alloc(sq_status *st, uint64_t nbytes);
-/* Overflow-checked a*b; returns 0 and fails with "what" on overflow. */
-int sq_mul_size(sq_status *st, uint64_t a, uint64_t b, uint64_t *out);
+int sq_toobig(sq_status *st);
+
+/* The one way to size memory (status.c): count * size bytes, overflow-checked
+** and refused with SQ_TOOBIG above st->max_bytes (SQLITE_LIMIT_LENGTH). */
+int sq_size(sq_status *st, uint64_t count, uint64_t size, uint64_t *bytes);
+/* A buffer of count * size bytes sized by sq_size (at least 1 byte is
+** allocated); NULL with SQ_TOOBIG or SQ_NOMEM in st.  Free with sqlite3_free. */
+void *sq_alloc(sq_status *st, uint64_t count, uint64_t size);
+/* sqlite3_realloc64 sized the same way; on failure old is left untouched. */
+void *sq_realloc(sq_status *st, void *old, uint64_t count, uint64_t size);
+
+/* Decimal numbers are read and written in the C locale whatever the host
+** process set (c_locale.c): bracket every strtod/printf of a number. */
+typedef struct sq_locale { void *prev; } sq_locale;
+sq_locale sq_locale_c_enter(void);
+void sq_locale_c_leave(sq_locale saved);
 
 /* ---- dtypes ----------------------------------------------------------------- */
 
@@ -100,6 +111,9 @@ typedef struct sq_options {
 
 int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
                      sq_status *st);
+/* A strict decimal integer of at most 18 digits (optional sign): 1 when
+** s[0..len) is one. */
+int sq_parse_int(const char *s, size_t len, int64_t *out);
 /* "minmax", "percentile", "mse" -> SQ_METHOD_*; 0 when unknown. */
 int sq_method_parse(const char *s, size_t len, int *method);
 

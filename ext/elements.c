@@ -31,7 +31,7 @@ int sq_elements_from_value(const sq_kernels *k, sqlite3_value *v,
   if (sq_arg_codes(v, argname, dt, &data, &nbytes, st)) return st->code;
   if (dt->kind == SQ_FMT_FLOAT) {
     if (sq_codes_count(dt, nbytes, count, &e->n, st)) return st->code;
-    void *buf = sq_alloc(st, (uint64_t)e->n * 4);
+    void *buf = sq_alloc(st, e->n, 4);
     if (!buf) return st->code;
     if (dt->bits == 64) sq_f64_to_f32(data, e->n, buf);
     else if (strcmp(dt->name, "f16") == 0) k->f16_to_f32(data, e->n, buf);

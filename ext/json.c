@@ -9,9 +9,10 @@
 **   3. anything else, a missing bracket or trailing text is an error that gives
 **      the byte offset; nesting deeper than 64 is an error;
 **   4. a float32 is written as the shortest decimal that reads back to the
-**      same float32 (0.1, not 0.100000001).
+**      same float32 (0.1, not 0.100000001);
+**   5. reading and writing happen in the C locale: a host process running
+**      under de_DE still reads '[0.5]' as one half and gets '0.5' back.
 */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,16 +51,17 @@ static size_t sq_json_number_len(const char *s, size_t len) {
   return i;
 }
 
-/* Rounds a validated JSON number to float32.  Returns 0 when it overflows. */
-static int sq_json_number_value(const char *s, size_t len, float *out) {
+/* Rounds a validated JSON number to float32 (the caller is in the C
+** locale).  Returns 0 when it overflows, -1 when out of memory. */
+static int sq_json_number_value(const char *s, size_t len, float *out,
+                                sq_status *st) {
   char small[64];
-  char *buf = len < sizeof small ? small : malloc(len + 1);
+  char *buf = len < sizeof small ? small : sq_alloc(st, len + 1, 1);
   if (!buf) return -1;
   memcpy(buf, s, len);
   buf[len] = 0;
-  errno = 0;
   float f = strtof(buf, NULL);
-  if (buf != small) free(buf);
+  if (buf != small) sqlite3_free(buf);
   *out = f;
   return !(f > 3.4028235e38f || f < -3.4028235e38f);
 }
@@ -73,8 +75,8 @@ static int sq_emit_f32(const char *tok, size_t len, size_t index,
                        unsigned char *out, const char *argname,
                        sq_status *st) {
   float f;
-  int ok = sq_json_number_value(tok, len, &f);
-  if (ok < 0) return sq_nomem(st);
+  int ok = sq_json_number_value(tok, len, &f, st);
+  if (ok < 0) return st->code;
   if (ok == 0)
     return sq_fail(st, "element %zu of %s (%.*s) is out of float32 range",
                    index, argname, (int)(len > 30 ? 30 : len), tok);
@@ -97,31 +99,25 @@ static int sq_emit_i32(const char *tok, size_t len, size_t index,
   return SQ_OK;
 }
 
-/* Walks a JSON array (nested arrays flattened) and emits each number into a
-** 4-byte slot of a freshly allocated buffer. */
-static int sq_json_parse(const char *s, size_t len, const char *argname,
-                         sq_json_emit emit, void **out, size_t *n,
-                         sq_status *st) {
+/* Walks a JSON array (nested arrays flattened).  With out == NULL it only
+** checks the grammar and counts the numbers; otherwise it emits each number
+** into a 4-byte slot of out, which holds the count of the first walk. */
+static int sq_json_walk(const char *s, size_t len, const char *argname,
+                        sq_json_emit emit, unsigned char *out, size_t *n,
+                        sq_status *st) {
   size_t i = 0, count = 0, depth = 0;
-  /* Every element needs a digit and a separator: len/2 + 1 bounds the count. */
-  unsigned char *buf = sqlite3_malloc64(((uint64_t)len / 2 + 1) * 4);
-  if (!buf) return sq_nomem(st);
   enum { VALUE_OR_CLOSE, VALUE, COMMA_OR_CLOSE } want = VALUE;
   while (i < len && sq_is_ws(s[i])) i++;
-  if (i == len || s[i] != '[') {
-    sqlite3_free(buf);
+  if (i == len || s[i] != '[')
     return sq_fail(st, "%s is not a JSON array", argname);
-  }
   for (;;) {
     while (i < len && sq_is_ws(s[i])) i++;
     if (i == len) break;
     char c = s[i];
     if (want != COMMA_OR_CLOSE && c == '[') {
-      if (++depth > SQ_JSON_MAX_DEPTH) {
-        sqlite3_free(buf);
+      if (++depth > SQ_JSON_MAX_DEPTH)
         return sq_fail(st, "JSON array %s is nested deeper than %d levels",
                        argname, SQ_JSON_MAX_DEPTH);
-      }
       want = VALUE_OR_CLOSE;
       i++;
     } else if (want != VALUE && c == ']') {
@@ -137,34 +133,46 @@ static int sq_json_parse(const char *s, size_t len, const char *argname,
         char v = c == '-' && i + 1 < len ? s[i + 1] : c;
         int is_value = v == '"' || v == 't' || v == 'f' || v == 'n' ||
                        v == '{' || v == 'N' || v == 'I';
-        sqlite3_free(buf);
         if (is_value)
           return sq_fail(st, "element %zu of %s is not a number", count,
                          argname);
         return sq_fail(st, "malformed JSON in %s at offset %zu", argname, i);
       }
-      if (emit(s + i, k, count, buf, argname, st)) {
-        sqlite3_free(buf);
-        return st->code;
-      }
+      if (out && emit(s + i, k, count, out, argname, st)) return st->code;
       count++;
       i += k;
       want = COMMA_OR_CLOSE;
     } else {
-      sqlite3_free(buf);
       return sq_fail(st, "malformed JSON in %s at offset %zu", argname, i);
     }
   }
-  if (depth != 0) {
-    sqlite3_free(buf);
+  if (depth != 0)
     return sq_fail(st, "malformed JSON in %s: unexpected end at offset %zu",
                    argname, len);
-  }
   while (i < len && sq_is_ws(s[i])) i++;
-  if (i != len) {
-    sqlite3_free(buf);
+  if (i != len)
     return sq_fail(st, "malformed JSON in %s: trailing characters at offset %zu",
                    argname, i);
+  *n = count;
+  return SQ_OK;
+}
+
+/* Checks and counts first, then sizes the output exactly and fills it: no
+** memory is committed to text that turns out not to be a JSON array. */
+static int sq_json_parse(const char *s, size_t len, const char *argname,
+                         sq_json_emit emit, void **out, size_t *n,
+                         sq_status *st) {
+  size_t count;
+  *out = NULL;
+  if (sq_json_walk(s, len, argname, emit, NULL, &count, st)) return st->code;
+  unsigned char *buf = sq_alloc(st, count, 4);
+  if (!buf) return st->code;
+  sq_locale saved = sq_locale_c_enter();
+  int rc = sq_json_walk(s, len, argname, emit, buf, &count, st);
+  sq_locale_c_leave(saved);
+  if (rc) {
+    sqlite3_free(buf);
+    return rc;
   }
   *out = buf;
   *n = count;
@@ -181,7 +189,17 @@ int sq_json_parse_ints(const char *s, size_t len, const char *argname,
   return sq_json_parse(s, len, argname, sq_emit_i32, out, n, st);
 }
 
+static int sq_format_f32_c(float f, char *buf);
+
 int sq_format_f32(float f, char *buf) {
+  sq_locale saved = sq_locale_c_enter();
+  int len = sq_format_f32_c(f, buf);
+  sq_locale_c_leave(saved);
+  return len;
+}
+
+/* The shortest text, in the C locale. */
+static int sq_format_f32_c(float f, char *buf) {
   char tmp[32];
   int len = 0;
   /* The first precision whose text reads back as f is the shortest. */

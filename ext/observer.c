@@ -12,7 +12,10 @@
 **      the max, so removing the oldest row is O(1) amortised and never looks
 **      at the frame again; moving_average cannot be undone and says so;
 **   4. calibration methods other than minmax need the values themselves:
-**      the observer then keeps every row's values (and cannot slide).
+**      the observer then keeps every row's values (and cannot slide);
+**   5. after any failure (out of memory included) the observer can still be
+**      freed, and nothing else: sq_observer_add may leave a row half added,
+**      so the aggregate that owns it stops using it.
 */
 #include <string.h>
 #include "core.h"
@@ -45,7 +48,8 @@ static sq_deque_entry *sq_deque_at(sq_deque *d, size_t i) {
 
 /* Pushes v, first dropping the entries it makes irrelevant: for a min deque
 ** every later entry >= v, for a max deque every later entry <= v. */
-static int sq_deque_push(sq_deque *d, int64_t seq, float v, int is_max) {
+static int sq_deque_push(sq_deque *d, int64_t seq, float v, int is_max,
+                         sq_status *st) {
   while (d->len > 0) {
     float back = sq_deque_at(d, d->len - 1)->v;
     if (is_max ? back <= v : back >= v) d->len--;
@@ -53,8 +57,8 @@ static int sq_deque_push(sq_deque *d, int64_t seq, float v, int is_max) {
   }
   if (d->len == d->cap) {
     size_t cap = d->cap ? d->cap * 2 : 8;
-    sq_deque_entry *e = sqlite3_malloc64(cap * sizeof *e);
-    if (!e) return SQ_NOMEM;
+    sq_deque_entry *e = sq_alloc(st, cap, sizeof *e);
+    if (!e) return st->code;
     for (size_t i = 0; i < d->len; i++) e[i] = *sq_deque_at(d, i);
     sqlite3_free(d->e);
     d->e = e;
@@ -74,26 +78,25 @@ static void sq_deque_expire(sq_deque *d, int64_t seq) {
 
 sq_observer *sq_observer_new(size_t channels, int moving, double c,
                              int keep_values, sq_status *st) {
-  sq_observer *ob = sqlite3_malloc(sizeof *ob);
-  if (!ob) {
-    sq_nomem(st);
-    return NULL;
-  }
+  /* Each member is zeroed the moment it exists, so sq_observer_free is
+  ** safe whichever allocation fails. */
+  sq_observer *ob = sq_alloc(st, 1, sizeof *ob);
+  if (!ob) return NULL;
   memset(ob, 0, sizeof *ob);
-  ob->channels = channels;
   ob->moving = moving;
   ob->c = (float)c;
   ob->keep_values = keep_values;
-  ob->mn = sqlite3_malloc64((uint64_t)channels * 8);
-  ob->dq = moving ? NULL : sqlite3_malloc64((uint64_t)channels * 2 * sizeof *ob->dq);
-  if (!ob->mn || (!moving && !ob->dq)) {
-    sq_observer_free(ob);
-    sq_nomem(st);
-    return NULL;
-  }
+  if (!(ob->mn = sq_alloc(st, channels, 2 * sizeof *ob->mn))) goto fail;
   ob->mx = ob->mn + channels;
-  if (ob->dq) memset(ob->dq, 0, channels * 2 * sizeof *ob->dq);
+  if (!moving) {
+    if (!(ob->dq = sq_alloc(st, channels, 2 * sizeof *ob->dq))) goto fail;
+    memset(ob->dq, 0, channels * 2 * sizeof *ob->dq);
+  }
+  ob->channels = channels;
   return ob;
+fail:
+  sq_observer_free(ob);
+  return NULL;
 }
 
 void sq_observer_free(sq_observer *ob) {
@@ -118,18 +121,20 @@ int sq_observer_add(sq_observer *ob, const float *row_mn, const float *row_mx,
         ob->mn[c] = ob->mn[c] + ob->c * (row_mn[c] - ob->mn[c]);
         ob->mx[c] = ob->mx[c] + ob->c * (row_mx[c] - ob->mx[c]);
       }
-    } else if (sq_deque_push(&ob->dq[2 * c], seq, row_mn[c], 0) ||
-               sq_deque_push(&ob->dq[2 * c + 1], seq, row_mx[c], 1)) {
-      return sq_nomem(st);
+    } else if (sq_deque_push(&ob->dq[2 * c], seq, row_mn[c], 0, st) ||
+               sq_deque_push(&ob->dq[2 * c + 1], seq, row_mx[c], 1, st)) {
+      return st->code;
     }
   }
   if (ob->keep_values && row->n) {
-    uint64_t need = (uint64_t)(ob->nvalues + row->n) * 4;
-    if (need > (uint64_t)st->max_bytes) return sq_fail(st, "the rows hold too many values to calibrate");
+    uint64_t need = (uint64_t)ob->nvalues + row->n, bytes;
+    if (sq_size(st, need, 4, &bytes)) return st->code;
     if (need > ob->cap_values) {
-      uint64_t cap = need * 2 > (uint64_t)st->max_bytes ? need : need * 2;
-      unsigned char *v = sqlite3_realloc64(ob->values, cap);
-      if (!v) return sq_nomem(st);
+      /* Doubling, but never past what the limit allows. */
+      uint64_t max_values = (uint64_t)st->max_bytes / 4;
+      uint64_t cap = need <= max_values / 2 ? 2 * need : need;
+      unsigned char *v = sq_realloc(st, ob->values, cap, 4);
+      if (!v) return st->code;
       ob->values = v;
       ob->cap_values = (size_t)cap;
     }

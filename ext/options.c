@@ -15,7 +15,8 @@
 **   6. q_compare: dtypes=, schemes=, blocks=, methods= (lists joined by '+' or
 **      '|', e.g. dtypes=int8+int4);
 **   7. each function accepts the keys that mean something to it; any other key
-**      is an error that lists the valid ones.
+**      is an error that lists the valid ones;
+**   8. numbers are read in the C locale ('99.9' whatever the host's locale).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static int sq_is_sep(char c) {
 }
 
 /* Strict decimal integer of at most 18 digits. */
-static int sq_parse_int(const char *s, size_t len, int64_t *out) {
+int sq_parse_int(const char *s, size_t len, int64_t *out) {
   size_t i = 0;
   int neg = 0;
   if (i < len && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
@@ -71,7 +72,9 @@ static int sq_parse_real(const char *s, size_t len, double *out) {
   memcpy(buf, s, len);
   buf[len] = 0;
   char *end;
+  sq_locale saved = sq_locale_c_enter();
   *out = strtod(buf, &end);
+  sq_locale_c_leave(saved);
   return *end == 0;
 }
 

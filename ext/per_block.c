@@ -71,8 +71,8 @@ int sq_block_ranges(const sq_kernels *k, const sq_tensor *x,
   }
   unsigned char *gather = NULL;
   if (o->method != SQ_METHOD_MINMAX && b->inner > 1 &&
-      !(gather = sqlite3_malloc64((uint64_t)b->block * 4)))
-    return sq_nomem(st);
+      !(gather = sq_alloc(st, b->block, 4)))
+    return st->code;
   for (size_t oi = 0; oi < b->outer && !st->code; oi++) {
     for (size_t blk = 0; blk < b->nblocks && !st->code; blk++) {
       size_t first = blk * b->block;
@@ -174,8 +174,8 @@ int sq_quantize_blocks(const sq_kernels *k, const sq_tensor *x,
   if (dt->bits != 4)
     return sq_quantize_blocks_unpacked(k, x, b, dt->code, cs, codes,
                                        sq_code_size(dt), st);
-  unsigned char *tmp = sqlite3_malloc64(x->n ? x->n : 1);
-  if (!tmp) return sq_nomem(st);
+  unsigned char *tmp = sq_alloc(st, x->n, 1);
+  if (!tmp) return st->code;
   int rc = sq_quantize_blocks_unpacked(k, x, b, dt->code, cs, tmp, 1, st);
   if (!rc) k->pack4(tmp, x->n, codes);
   sqlite3_free(tmp);
@@ -190,8 +190,8 @@ int sq_dequantize_blocks(const sq_kernels *k, const void *codes,
     sq_dequantize_blocks_unpacked(k, codes, b, dt->code, sq_code_size(dt), cs, out);
     return SQ_OK;
   }
-  unsigned char *tmp = sqlite3_malloc64(n ? n : 1);
-  if (!tmp) return sq_nomem(st);
+  unsigned char *tmp = sq_alloc(st, n, 1);
+  if (!tmp) return st->code;
   k->unpack4(codes, n, dt->is_signed, tmp);
   sq_dequantize_blocks_unpacked(k, tmp, b, dt->code, 1, cs, out);
   sqlite3_free(tmp);
@@ -202,8 +202,8 @@ int sq_fake_quantize_blocks(const sq_kernels *k, const sq_tensor *x,
                             const sq_block_layout *b, const sq_range *r,
                             const sq_channel_set *cs, void *out, sq_status *st) {
   size_t size = sq_code_size(r->dtype);
-  unsigned char *tmp = sqlite3_malloc64(x->n ? (uint64_t)x->n * size : 1);
-  if (!tmp) return sq_nomem(st);
+  unsigned char *tmp = sq_alloc(st, x->n, size);
+  if (!tmp) return st->code;
   int rc = sq_quantize_blocks_unpacked(k, x, b, r->dtype->code, cs, tmp, size, st);
   if (!rc) sq_dequantize_blocks_unpacked(k, tmp, b, r->dtype->code, size, cs, out);
   sqlite3_free(tmp);

@@ -19,9 +19,8 @@ int sq_channel_set_make(const void *scales, const void *zps, size_t channels,
                         const char *unit, const sq_range *r, int divide,
                         sq_channel_set *cs, sq_status *st) {
   memset(cs, 0, sizeof *cs);
-  uint64_t bytes = (uint64_t)channels * (5 * 4 + sizeof(sq_qparams));
-  unsigned char *mem = sqlite3_malloc64(bytes ? bytes : 1);
-  if (!mem) return sq_nomem(st);
+  unsigned char *mem = sq_alloc(st, channels, 5 * 4 + sizeof(sq_qparams));
+  if (!mem) return st->code;
   cs->mem = mem;
   cs->each = (sq_qparams *)mem;
   float *scale = (float *)(cs->each + channels);
@@ -113,8 +112,8 @@ int sq_quantize_channels(const sq_kernels *k, const sq_tensor *x,
   if (dt->bits != 4)
     return sq_quantize_unpacked(k, x, l, dt->code, cs, codes,
                                 (size_t)dt->bits / 8, st);
-  unsigned char *tmp = sqlite3_malloc64(x->n ? x->n : 1);
-  if (!tmp) return sq_nomem(st);
+  unsigned char *tmp = sq_alloc(st, x->n, 1);
+  if (!tmp) return st->code;
   int rc = sq_quantize_unpacked(k, x, l, dt->code, cs, tmp, 1, st);
   if (!rc) k->pack4(tmp, x->n, codes);
   sqlite3_free(tmp);
@@ -148,8 +147,8 @@ int sq_dequantize_channels(const sq_kernels *k, const void *codes,
     sq_dequantize_unpacked(k, codes, l, dt->code, (size_t)dt->bits / 8, cs, out);
     return SQ_OK;
   }
-  unsigned char *tmp = sqlite3_malloc64(n ? n : 1);
-  if (!tmp) return sq_nomem(st);
+  unsigned char *tmp = sq_alloc(st, n, 1);
+  if (!tmp) return st->code;
   k->unpack4(codes, n, dt->is_signed, tmp);
   sq_dequantize_unpacked(k, tmp, l, dt->code, 1, cs, out);
   sqlite3_free(tmp);
@@ -164,8 +163,8 @@ int sq_fake_quantize_channels(const sq_kernels *k, const sq_tensor *x,
                               sq_status *st) {
   const sq_dtype *dt = r->dtype;
   size_t size = dt->bits == 4 ? 1 : (size_t)dt->bits / 8;
-  unsigned char *tmp = sqlite3_malloc64(x->n ? (uint64_t)x->n * size : 1);
-  if (!tmp) return sq_nomem(st);
+  unsigned char *tmp = sq_alloc(st, x->n, size);
+  if (!tmp) return st->code;
   int rc = sq_quantize_unpacked(k, x, l, dt->code, cs, tmp, size, st);
   if (!rc) sq_dequantize_unpacked(k, tmp, l, dt->code, size, cs, out);
   sqlite3_free(tmp);
@@ -201,8 +200,8 @@ int sq_channel_ranges(const sq_kernels *k, const sq_tensor *x,
   if (o->method == SQ_METHOD_MINMAX) return SQ_OK;
   /* Other methods look at one channel's values at a time: gather them. */
   size_t per = l->outer * l->inner;
-  unsigned char *buf = sqlite3_malloc64((uint64_t)per * 4);
-  if (!buf) return sq_nomem(st);
+  unsigned char *buf = sq_alloc(st, per, 4);
+  if (!buf) return st->code;
   const unsigned char *p = x->data;
   for (size_t c = 0; c < l->channels && !st->code; c++) {
     for (size_t o2 = 0; o2 < l->outer; o2++)

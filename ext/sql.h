@@ -12,6 +12,8 @@ typedef struct sq_fn {
   int variant;
 } sq_fn;
 
+/* A fresh status whose size limit is db's SQLITE_LIMIT_LENGTH. */
+void sq_status_begin(sq_status *st, sqlite3 *db);
 /* Start a call: fills st (limit from the connection) and returns the name. */
 const char *sq_begin(sqlite3_context *ctx, sq_status *st);
 /* Any NULL argument makes the result NULL (returns 1 when so). */
@@ -66,6 +68,8 @@ int sq_vtab_best_index(sqlite3_vtab *v, sqlite3_index_info *info, int first,
                        int count, int required, const char *missing);
 int sq_vtab_fail(sqlite3_vtab_cursor *cur, const char *name,
                  const sq_status *st);
+/* A fresh status for xFilter, limited by the table's connection. */
+void sq_vtab_begin(sqlite3_vtab_cursor *cur, sq_status *st);
 
 /* Registration of each file's functions. */
 int sq_register_tensor_functions(sqlite3 *db);

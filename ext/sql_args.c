@@ -4,17 +4,23 @@
 **   1. a NULL in any argument gives a NULL result;
 **   2. errors read "<function>: <what is wrong>[, got <value>]" (SPEC 4);
 **   3. out of memory raises sqlite3_result_error_nomem, a result larger than
-**      SQLITE_LIMIT_LENGTH raises sqlite3_result_error_toobig.
+**      SQLITE_LIMIT_LENGTH raises sqlite3_result_error_toobig;
+**   4. text arguments (dtype, scheme, options, shape) are taken with their
+**      byte length: an embedded NUL is an error, not the end of the text.
 */
 #include <math.h>
 #include <string.h>
 #include "sql.h"
+#include "kernels/kernels_internal.h"
 
-const char *sq_begin(sqlite3_context *ctx, sq_status *st) {
+void sq_status_begin(sq_status *st, sqlite3 *db) {
   st->code = SQ_OK;
   st->msg[0] = 0;
-  st->max_bytes = sqlite3_limit(sqlite3_context_db_handle(ctx),
-                                SQLITE_LIMIT_LENGTH, -1);
+  st->max_bytes = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1);
+}
+
+const char *sq_begin(sqlite3_context *ctx, sq_status *st) {
+  sq_status_begin(st, sqlite3_context_db_handle(ctx));
   const sq_fn *fn = sqlite3_user_data(ctx);
   return fn->name;
 }
@@ -66,7 +72,17 @@ const char *sq_arg_text(sqlite3_value *v, const char *what, sq_status *st) {
     return NULL;
   }
   const char *s = (const char *)sqlite3_value_text(v);
-  if (!s) sq_nomem(st);
+  if (!s) {
+    sq_nomem(st);
+    return NULL;
+  }
+  /* Text is taken with its byte length: a NUL inside would silently cut
+  ** "quant_min=-100\0 quant_max=1" short. */
+  size_t len = strlen(s);
+  if (len != (size_t)sqlite3_value_bytes(v)) {
+    sq_fail(st, "%s contains a NUL character at byte %zu", what, len);
+    return NULL;
+  }
   return s;
 }
 
@@ -211,7 +227,7 @@ int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
 void sq_result_params(sqlite3_context *ctx, const float *mn, const float *mx,
                       size_t count, const sq_range *r, int symmetric,
                       int want_scale, sq_status *st) {
-  unsigned char *out = sq_alloc(st, (uint64_t)count * 4);
+  unsigned char *out = sq_alloc(st, count, 4);
   if (!out) return;
   for (size_t c = 0; c < count; c++) {
     float scale;
@@ -220,10 +236,8 @@ void sq_result_params(sqlite3_context *ctx, const float *mn, const float *mx,
       sqlite3_free(out);
       return;
     }
-    uint32_t bits;
-    if (want_scale) memcpy(&bits, &scale, 4);
-    else bits = (uint32_t)zp;
-    for (int b = 0; b < 4; b++) out[4 * c + b] = (unsigned char)(bits >> (8 * b));
+    if (want_scale) sq_store_f32(out + 4 * c, scale);
+    else sq_store_u32(out + 4 * c, (uint32_t)zp);
   }
   sq_result_blob(ctx, out, (uint64_t)count * 4, st);
 }

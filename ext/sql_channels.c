@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 #include "sql.h"
+#include "kernels/kernels_internal.h"
 
 enum {
   SQ_CH_CHANNEL, SQ_CH_MIN, SQ_CH_MAX, SQ_CH_SCALE, SQ_CH_ZP, SQ_CH_MSE,
@@ -95,23 +96,19 @@ static int sq_channels_compute(sq_channels_cursor *c, int argc,
       sq_range_resolve(dt, &o, &r, st))
     goto done;
   size_t C = l.channels;
-  mm = sqlite3_malloc64((uint64_t)C * 8);
-  params = sqlite3_malloc64((uint64_t)C * 8);
-  sums = sqlite3_malloc64((uint64_t)C * 16);
-  fake = sqlite3_malloc64((uint64_t)x.n * 4 + 4);
-  c->rows = sqlite3_malloc64((uint64_t)C * sizeof *c->rows);
-  if (!mm || !params || !sums || !fake || !c->rows) {
-    sq_nomem(st);
+  float *lohi = NULL;
+  if (!(mm = sq_alloc(st, C, 2 * sizeof *mm)) ||
+      !(lohi = sq_alloc(st, C, 2 * sizeof *lohi)) ||
+      !(params = sq_alloc(st, C, 8)) ||
+      !(sums = sq_alloc(st, C, 2 * sizeof *sums)) ||
+      !(fake = sq_alloc(st, x.n, 4)) ||
+      !(c->rows = sq_alloc(st, C, sizeof *c->rows))) {
+    sqlite3_free(lohi);
     goto done;
   }
   const sq_kernels *k = sq_kernels_active();
   /* min and max columns show the observed range; the parameters come from
   ** the calibrated one (the same unless method= clips it). */
-  float *lohi = sqlite3_malloc64((uint64_t)C * 8);
-  if (!lohi) {
-    sq_nomem(st);
-    goto done;
-  }
   /* minmax calibrates from the observed range itself: one pass, not two. */
   int failed = sq_channel_minmax(k, &x, &l, mm, mm + C, st);
   if (!failed && o.method == SQ_METHOD_MINMAX)
@@ -128,8 +125,9 @@ static int sq_channels_compute(sq_channels_cursor *c, int argc,
     row->max = mm[C + ch];
     sq_choose_qparams(lohi[ch], lohi[C + ch], &r, symmetric, &row->scale,
                       &row->zp, st);
-    memcpy(params + 4 * ch, &row->scale, 4);
-    memcpy(params + 4 * (C + ch), &row->zp, 4);
+    /* Parameter arrays are little-endian on every host. */
+    sq_store_f32(params + 4 * ch, row->scale);
+    sq_store_u32(params + 4 * (C + ch), (uint32_t)row->zp);
   }
   sqlite3_free(lohi);
   if (st->code) goto done;
@@ -166,8 +164,8 @@ static int sq_channels_filter(sqlite3_vtab_cursor *cur, int idxNum,
   c->rows = NULL;
   c->n = c->i = 0;
   if (sq_any_null(argc, argv)) return SQLITE_OK;
-  sq_status st = {0};
-  st.max_bytes = 0x7fffffff;
+  sq_status st;
+  sq_vtab_begin(cur, &st);
   if (sq_channels_compute(c, argc, argv, &st) == SQ_OK) return SQLITE_OK;
   sqlite3_free(c->rows);
   c->rows = NULL;

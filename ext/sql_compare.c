@@ -64,13 +64,20 @@ static int sq_split_list(const char *text, char items[][24], const char *what,
   return n;
 }
 
+/* Each candidate is one row: a list naming the same thing twice (by any
+** spelling) is a mistake, and refusing it bounds the table. */
+static int sq_twice(const char *what, const char *item, sq_status *st) {
+  return sq_fail(st, "option %s names '%s' twice", what, item);
+}
+
+/* The candidate schemes, in a table sized for exactly them. */
 static int sq_compare_candidates(const sq_options *o, const sq_shape *shape,
-                                 int64_t axis, sq_scheme *out, size_t *count,
+                                 int64_t axis, sq_scheme **out, size_t *count,
                                  sq_status *st) {
   char dt[SQ_CMP_MAX_ITEMS][24], sc[SQ_CMP_MAX_ITEMS][24],
       bl[SQ_CMP_MAX_ITEMS][24], me[SQ_CMP_MAX_ITEMS][24];
   int ndt = sq_split_list(o->dtypes[0] ? o->dtypes : "int8+int4", dt, "dtypes", st);
-  int nsc = ndt < 0 || st->code ? 0
+  int nsc = st->code ? 0
             : sq_split_list(o->schemes[0] ? o->schemes : "affine+symmetric", sc,
                             "schemes", st);
   int nbl = st->code ? 0 : sq_split_list(o->blocks[0] ? o->blocks : "32+128", bl,
@@ -78,42 +85,60 @@ static int sq_compare_candidates(const sq_options *o, const sq_shape *shape,
   int nme = st->code ? 0 : sq_split_list(o->methods[0] ? o->methods : "minmax", me,
                                           "methods", st);
   if (st->code) return st->code;
+  const sq_dtype *dtypes[SQ_CMP_MAX_ITEMS];
+  for (int i = 0; i < ndt; i++) {
+    if (!(dtypes[i] = sq_dtype_find(dt[i], 0, st))) return st->code;
+    for (int j = 0; j < i; j++)
+      if (dtypes[j] == dtypes[i]) return sq_twice("dtypes", dtypes[i]->name, st);
+  }
   int64_t blocks[SQ_CMP_MAX_ITEMS];
-  int nblocks = 0;
+  int nblocks = 0, no_blocks = 0;
   for (int i = 0; i < nbl; i++) {
-    if (sqlite3_stricmp(bl[i], "none") == 0) continue;
-    char *end;
-    long long v = strtoll(bl[i], &end, 10);
-    if (*end || v < 1)
+    if (sqlite3_stricmp(bl[i], "none") == 0) {
+      if (no_blocks++) return sq_twice("blocks", "none", st);
+      continue;
+    }
+    int64_t v;
+    if (!sq_parse_int(bl[i], strlen(bl[i]), &v) || v < 1)
       return sq_fail(st, "option blocks needs positive block sizes, got '%s'", bl[i]);
+    for (int j = 0; j < nblocks; j++)
+      if (blocks[j] == v) return sq_twice("blocks", bl[i], st);
     blocks[nblocks++] = v;
   }
   int methods[SQ_CMP_MAX_ITEMS], symm[SQ_CMP_MAX_ITEMS];
-  for (int i = 0; i < nme; i++)
+  for (int i = 0; i < nme; i++) {
     if (!sq_method_parse(me[i], strlen(me[i]), &methods[i]))
       return sq_fail(st, "option methods: unknown method '%s' (expected minmax, "
                          "percentile or mse)", me[i]);
+    for (int j = 0; j < i; j++)
+      if (methods[j] == methods[i]) return sq_twice("methods", me[i], st);
+  }
   for (int i = 0; i < nsc; i++) {
     if (sqlite3_stricmp(sc[i], "affine") == 0) symm[i] = 0;
     else if (sqlite3_stricmp(sc[i], "symmetric") == 0) symm[i] = 1;
     else
       return sq_fail(st, "option schemes: unknown scheme '%s' (expected affine "
                          "or symmetric)", sc[i]);
+    for (int j = 0; j < i; j++)
+      if (symm[j] == symm[i]) return sq_twice("schemes", sc[i], st);
   }
+  size_t grans = 2 + (size_t)nblocks;
+  size_t max = (size_t)ndt * grans * (size_t)nsc * (size_t)nme;
+  sq_scheme *cands = sq_alloc(st, max, sizeof *cands);
+  if (!cands) return st->code;
   size_t n = 0;
   for (int d = 0; d < ndt; d++) {
-    const sq_dtype *dtype = sq_dtype_find(dt[d], 0, st);
-    if (!dtype) return st->code;
-    for (int g = 0; g < 2 + nblocks; g++) {
+    for (size_t g = 0; g < grans; g++) {
       int gran = g == 0 ? SQ_GRAN_TENSOR : g == 1 ? SQ_GRAN_CHANNEL : SQ_GRAN_BLOCK;
       if (gran == SQ_GRAN_CHANNEL && shape->ndim < 2) continue;
       for (int s = 0; s < nsc; s++)
         for (int m = 0; m < nme; m++)
-          out[n++] = (sq_scheme){dtype, symm[s], gran, axis,
-                                 gran == SQ_GRAN_BLOCK ? blocks[g - 2] : 0,
-                                 methods[m]};
+          cands[n++] = (sq_scheme){dtypes[d], symm[s], gran, axis,
+                                   gran == SQ_GRAN_BLOCK ? blocks[g - 2] : 0,
+                                   methods[m]};
     }
   }
+  *out = cands;
   *count = n;
   return SQ_OK;
 }
@@ -127,8 +152,6 @@ static int sq_compare_compute(sq_compare_cursor *c, int argc,
   void *scratch = NULL;
   sq_scheme *cands = NULL;
   size_t ncand = 0;
-  const size_t max_cands = (size_t)SQ_CMP_MAX_ITEMS * (2 + SQ_CMP_MAX_ITEMS) *
-                           2 * SQ_CMP_MAX_ITEMS;
   if (sq_tensor_from_value(argv[0], "x", &x, st) ||
       sq_shape_from_value(argv[1], &shape, st) ||
       (argc > 2 && sq_arg_int(argv[2], "axis", &axis, st)) ||
@@ -143,18 +166,13 @@ static int sq_compare_compute(sq_compare_cursor *c, int argc,
             (unsigned long long)shape.count, x.n);
     goto done;
   }
+  /* The axis is checked even where no per-channel candidate uses it. */
   sq_layout l;
-  if (shape.ndim >= 2 && sq_layout_make(&shape, axis, &l, st)) goto done;
-  if (!(cands = sqlite3_malloc64(max_cands * sizeof *cands)) ||
-      !(scratch = sqlite3_malloc64((uint64_t)x.n * 4 + 4))) {
-    sq_nomem(st);
+  if (sq_layout_make(&shape, axis, &l, st) ||
+      sq_compare_candidates(&o, &shape, axis, &cands, &ncand, st) ||
+      !(scratch = sq_alloc(st, x.n, 4)) ||
+      !(c->rows = sq_alloc(st, ncand, sizeof *c->rows)))
     goto done;
-  }
-  if (sq_compare_candidates(&o, &shape, axis, cands, &ncand, st)) goto done;
-  if (!(c->rows = sqlite3_malloc64(ncand * sizeof *c->rows + 1))) {
-    sq_nomem(st);
-    goto done;
-  }
   const sq_kernels *k = sq_kernels_active();
   /* minmax ranges per granularity, shared by every dtype and scheme. */
   float *cached = NULL;
@@ -170,11 +188,7 @@ static int sq_compare_compute(sq_compare_cursor *c, int argc,
         sq_range any;
         sq_options plain;
         sqlite3_free(cached);
-        cached = sqlite3_malloc64((uint64_t)groups * 8 + 8);
-        if (!cached) {
-          sq_nomem(st);
-          goto done;
-        }
+        if (!(cached = sq_alloc(st, groups, 2 * sizeof *cached))) goto done;
         sq_options_parse(NULL, 0, &plain, st);
         sq_range_resolve(row->s.dtype, &plain, &any, st);
         if (sq_scheme_ranges(k, &x, &shape, &row->s, &any, &plain, cached,
@@ -259,8 +273,8 @@ static int sq_compare_filter(sqlite3_vtab_cursor *cur, int idxNum,
   c->rows = NULL;
   c->n = c->i = 0;
   if (sq_any_null(argc, argv)) return SQLITE_OK;
-  sq_status st = {0};
-  st.max_bytes = 0x7fffffff;
+  sq_status st;
+  sq_vtab_begin(cur, &st);
   if (sq_compare_compute(c, argc, argv, &st) == SQ_OK) return SQLITE_OK;
   c->n = 0;
   return sq_vtab_fail(cur, "q_compare", &st);

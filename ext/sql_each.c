@@ -67,8 +67,8 @@ static int sq_each_filter(sqlite3_vtab_cursor *cur, int idxNum,
   sq_each_cursor *c = (sq_each_cursor *)cur;
   sq_each_reset(c);
   if (sq_any_null(argc, argv)) return SQLITE_OK;
-  sq_status st = {0};
-  st.max_bytes = 0x7fffffff;
+  sq_status st;
+  sq_vtab_begin(cur, &st);
   const sq_dtype *dt = sq_arg_dtype(argc, argv, 1, 1, &sq_dtype_f32, &st);
   int64_t count = -1;
   if (dt && argc > 2 && !sq_arg_int(argv[2], "count", &count, &st) && count < 0)

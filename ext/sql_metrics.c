@@ -44,6 +44,7 @@ static void sq_metric_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 typedef struct sq_metric_acc {
   double sum_a2, sum_d2;
   sqlite3_int64 n;
+  sq_status failed;         /* a step's error, repeated by xFinal */
 } sq_metric_acc;
 
 static void sq_metric_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -55,6 +56,10 @@ static void sq_metric_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_error_nomem(ctx);
     return;
   }
+  if (acc->failed.code) {
+    sq_result_status(ctx, name, &acc->failed);
+    return;
+  }
   sq_tensor a, b;
   sq_error_sums e;
   if (!sq_metric_args(argv, &a, &b, &e, &st)) {
@@ -64,13 +69,21 @@ static void sq_metric_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   }
   sq_tensor_free(&a);
   sq_tensor_free(&b);
-  if (st.code) sq_result_status(ctx, name, &st);
+  if (st.code) {
+    acc->failed = st;
+    sq_result_status(ctx, name, &st);
+  }
 }
 
 static void sq_metric_final(sqlite3_context *ctx) {
   const sq_fn *fn = sqlite3_user_data(ctx);
   sq_metric_acc *acc = sqlite3_aggregate_context(ctx, 0);
-  if (!acc || acc->n == 0) return;
+  if (!acc) return;
+  if (acc->failed.code) {
+    sq_result_status(ctx, fn->name, &acc->failed);
+    return;
+  }
+  if (acc->n == 0) return;
   if (fn->variant == SQ_METRIC_MSE)
     sqlite3_result_double(ctx, acc->sum_d2 / (double)acc->n);
   else

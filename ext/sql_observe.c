@@ -16,14 +16,20 @@
 **      feeds them, so give the aggregate an ORDER BY (SQLite 3.44+) or use it
 **      as a window function with ORDER BY;
 **   4. as window functions they slide exactly for observer=minmax; the other
-**      observers and calibration methods refuse a sliding frame.
+**      observers and calibration methods refuse a sliding frame;
+**   5. the observer is sized from shape only after the first row has been
+**      checked against it; after any error (out of memory included) the
+**      aggregate repeats that error and touches its state no more.
 */
 #include <string.h>
 #include "sql.h"
+#include "kernels/kernels_internal.h"
 
 typedef struct sq_agg {
-  sq_observer *ob;
-  int ready;
+  sq_observer *ob;          /* made once the first row has been checked */
+  int ready;                /* arguments read from the first row */
+  sq_status failed;         /* a step's error: later calls repeat it and
+                            ** touch nothing else */
   int symmetric;
   sq_range r;
   sq_options o;
@@ -31,17 +37,19 @@ typedef struct sq_agg {
   uint64_t count;           /* per-channel: elements per row */
 } sq_agg;
 
-enum { SQ_AGG_SCALE, SQ_AGG_ZERO_POINT };
+/* sq_fn.variant: what the aggregate returns, and whether per channel. */
+enum { SQ_AGG_SCALE = 0, SQ_AGG_ZERO_POINT = 1, SQ_AGG_PER_CHANNEL = 2 };
 
 static int sq_is_per_channel(sqlite3_context *ctx) {
   const sq_fn *fn = sqlite3_user_data(ctx);
-  return fn->name[2] == 'p';  /* q_per_channel_... */
+  return (fn->variant & SQ_AGG_PER_CHANNEL) != 0;
 }
 
-static int sq_agg_setup(sq_agg *a, int per_channel, int argc,
-                        sqlite3_value **argv, sq_status *st) {
+/* Reads the arguments that hold for every row (rule 2).  Allocates nothing:
+** the observer is sized only after a row has been checked against them. */
+static int sq_agg_args(sq_agg *a, int per_channel, int argc,
+                       sqlite3_value **argv, sq_status *st) {
   int first_opt = per_channel ? 3 : 1;
-  size_t channels = 1;
   if (per_channel) {
     sq_shape shape;
     int64_t axis;
@@ -50,7 +58,6 @@ static int sq_agg_setup(sq_agg *a, int per_channel, int argc,
         sq_layout_make(&shape, axis, &a->l, st))
       return st->code ? st->code : sq_fail(st, "shape must not be NULL");
     a->count = shape.count;
-    channels = a->l.channels;
   }
   const sq_dtype *dt = sq_arg_dtype(argc, argv, first_opt, 0, &sq_dtype_int8, st);
   if (!dt || sq_arg_scheme(argc, argv, first_opt + 1, &a->symmetric, st) ||
@@ -60,9 +67,6 @@ static int sq_agg_setup(sq_agg *a, int per_channel, int argc,
   if (a->o.moving_average && a->o.method != SQ_METHOD_MINMAX)
     return sq_fail(st, "observer=moving_average keeps no values, so method must "
                        "be minmax");
-  a->ob = sq_observer_new(channels, a->o.moving_average, a->o.averaging_constant,
-                          a->o.method != SQ_METHOD_MINMAX, st);
-  if (!a->ob) return st->code;
   a->ready = 1;
   return SQ_OK;
 }
@@ -76,16 +80,22 @@ static void sq_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
+  if (a->failed.code) {
+    sq_result_status(ctx, name, &a->failed);
+    return;
+  }
   int per_channel = sq_is_per_channel(ctx);
   sq_tensor x = {0};
-  float one, *mm = NULL;
+  unsigned char one[4];
+  float *mm = NULL;
   int type = sqlite3_value_type(argv[0]);
-  if (!a->ready && sq_agg_setup(a, per_channel, argc, argv, &st)) goto done;
+  if (!a->ready && sq_agg_args(a, per_channel, argc, argv, &st)) goto done;
   if (!per_channel && (type == SQLITE_INTEGER || type == SQLITE_FLOAT)) {
     double d = sqlite3_value_double(argv[0]);
-    one = d > 3.4028234663852886e38 ? 3.4028235e38f * 2.0f
-        : d < -3.4028234663852886e38 ? -3.4028235e38f * 2.0f : (float)d;
-    x.data = &one;
+    float f = d > 3.4028234663852886e38 ? 3.4028235e38f * 2.0f
+            : d < -3.4028234663852886e38 ? -3.4028235e38f * 2.0f : (float)d;
+    sq_store_f32(one, f);     /* tensors are little-endian on every host */
+    x.data = one;
     x.n = 1;
   } else if (sq_tensor_from_value(argv[0], "x", &x, &st)) {
     goto done;
@@ -100,10 +110,11 @@ static void sq_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     goto done;
   }
   size_t C = per_channel ? a->l.channels : 1;
-  if (!(mm = sqlite3_malloc64((uint64_t)C * 8))) {
-    sq_nomem(&st);
+  if (!a->ob && !(a->ob = sq_observer_new(C, a->o.moving_average,
+                                          a->o.averaging_constant,
+                                          a->o.method != SQ_METHOD_MINMAX, &st)))
     goto done;
-  }
+  if (!(mm = sq_alloc(&st, C, 2 * sizeof *mm))) goto done;
   const sq_kernels *k = sq_kernels_active();
   if (per_channel ? sq_channel_minmax(k, &x, &a->l, mm, mm + C, &st)
                   : sq_tensor_minmax(k, x.data, x.n, 0, mm, mm + 1, &st))
@@ -112,7 +123,10 @@ static void sq_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 done:
   sqlite3_free(mm);
   sq_tensor_free(&x);
-  if (st.code) sq_result_status(ctx, name, &st);
+  if (st.code) {
+    a->failed = st;
+    sq_result_status(ctx, name, &st);
+  }
 }
 
 static void sq_agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -121,8 +135,11 @@ static void sq_agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   const char *name = sq_begin(ctx, &st);
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
   sq_agg *a = sqlite3_aggregate_context(ctx, sizeof *a);
-  if (!a || !a->ready) return;
-  if (sq_observer_remove(a->ob, &st)) sq_result_status(ctx, name, &st);
+  if (!a || a->failed.code || !a->ob) return;
+  if (sq_observer_remove(a->ob, &st)) {
+    a->failed = st;
+    sq_result_status(ctx, name, &st);
+  }
 }
 
 static void sq_agg_value(sqlite3_context *ctx) {
@@ -130,15 +147,17 @@ static void sq_agg_value(sqlite3_context *ctx) {
   const char *name = sq_begin(ctx, &st);
   const sq_fn *fn = sqlite3_user_data(ctx);
   sq_agg *a = sqlite3_aggregate_context(ctx, 0);
-  if (!a || !a->ready || sq_observer_rows(a->ob) == 0) return;
+  if (!a) return;
+  if (a->failed.code) {
+    sq_result_status(ctx, name, &a->failed);
+    return;
+  }
+  if (!a->ob || sq_observer_rows(a->ob) == 0) return;
   int per_channel = sq_is_per_channel(ctx);
   size_t C = per_channel ? a->l.channels : 1;
-  int want_scale = fn->variant == SQ_AGG_SCALE;
-  float *mm = sqlite3_malloc64((uint64_t)C * 8);
-  if (!mm) {
-    sq_nomem(&st);
-    goto done;
-  }
+  int want_scale = (fn->variant & SQ_AGG_ZERO_POINT) == 0;
+  float *mm = sq_alloc(&st, C, 2 * sizeof *mm);
+  if (!mm) goto done;
   if (a->o.method != SQ_METHOD_MINMAX) {
     sq_tensor all;
     sq_observer_values(a->ob, &all);
@@ -182,8 +201,8 @@ static const struct {
 } sq_agg_defs[] = {
   {{"q_scale_agg", SQ_AGG_SCALE}, 1, 4},
   {{"q_zero_point_agg", SQ_AGG_ZERO_POINT}, 1, 4},
-  {{"q_per_channel_scales_agg", SQ_AGG_SCALE}, 3, 6},
-  {{"q_per_channel_zero_points_agg", SQ_AGG_ZERO_POINT}, 3, 6},
+  {{"q_per_channel_scales_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_SCALE}, 3, 6},
+  {{"q_per_channel_zero_points_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_ZERO_POINT}, 3, 6},
 };
 
 int sq_register_observer_functions(sqlite3 *db) {

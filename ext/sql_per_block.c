@@ -68,10 +68,7 @@ static void sq_pb_qparams_func(sqlite3_context *ctx, int argc,
       sq_arg_options(argc, argv, 6, SQ_OPTS_CALIBRATE, &o, &st) ||
       sq_range_resolve(dt, &o, &r, &st))
     goto done;
-  if (!(mm = sqlite3_malloc64((uint64_t)b.nparams * 8))) {
-    sq_nomem(&st);
-    goto done;
-  }
+  if (!(mm = sq_alloc(&st, b.nparams, 8))) goto done;
   if (sq_block_ranges(sq_kernels_active(), &x, &b, &r, symmetric, &o, mm,
                       mm + b.nparams, &st))
     goto done;
@@ -111,12 +108,12 @@ static void sq_pb_quantize_func(sqlite3_context *ctx, int argc,
   const sq_kernels *k = sq_kernels_active();
   if (fn->variant == SQ_PB_QUANTIZE) {
     nbytes = sq_dtype_bytes(dt, x.n);
-    if (!(out = sq_alloc(&st, nbytes)) ||
+    if (!(out = sq_alloc(&st, nbytes, 1)) ||
         sq_quantize_blocks(k, &x, &b, &r, &cs, out, &st))
       goto done;
   } else {
     nbytes = (uint64_t)x.n * 4;
-    if (!(out = sq_alloc(&st, nbytes)) ||
+    if (!(out = sq_alloc(&st, x.n, 4)) ||
         sq_fake_quantize_blocks(k, &x, &b, &r, &cs, out, &st))
       goto done;
   }
@@ -158,7 +155,7 @@ static void sq_pb_dequantize_func(sqlite3_context *ctx, int argc,
   if (sq_options_parse(NULL, 0, &none, &st) ||
       sq_range_resolve(dt, &none, &r, &st) ||
       sq_pb_params(argv, 1, 2, &b, &r, 0, &scales, &zps, &cs, &st) ||
-      !(out = sq_alloc(&st, shape.count * 4)) ||
+      !(out = sq_alloc(&st, shape.count, 4)) ||
       sq_dequantize_blocks(sq_kernels_active(), codes, &b, dt, &cs, out, &st))
     goto done;
   sq_result_blob(ctx, out, shape.count * 4, &st);

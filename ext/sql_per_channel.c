@@ -63,10 +63,7 @@ static void sq_pc_qparams_func(sqlite3_context *ctx, int argc,
       sq_arg_options(argc, argv, 5, SQ_OPTS_CALIBRATE, &o, &st) ||
       sq_range_resolve(dt, &o, &r, &st))
     goto done;
-  if (!(mm = sqlite3_malloc64((uint64_t)l.channels * 8))) {
-    sq_nomem(&st);
-    goto done;
-  }
+  if (!(mm = sq_alloc(&st, l.channels, 8))) goto done;
   if (sq_channel_ranges(sq_kernels_active(), &x, &l, &r, symmetric, &o, mm,
                         mm + l.channels, &st))
     goto done;
@@ -103,12 +100,12 @@ static void sq_pc_quantize_func(sqlite3_context *ctx, int argc,
   const sq_kernels *k = sq_kernels_active();
   if (fn->variant == SQ_PC_QUANTIZE) {
     nbytes = sq_dtype_bytes(dt, x.n);
-    if (!(out = sq_alloc(&st, nbytes)) ||
+    if (!(out = sq_alloc(&st, nbytes, 1)) ||
         sq_quantize_channels(k, &x, &l, &r, &cs, out, &st))
       goto done;
   } else {
     nbytes = (uint64_t)x.n * 4;
-    if (!(out = sq_alloc(&st, nbytes)) ||
+    if (!(out = sq_alloc(&st, x.n, 4)) ||
         sq_fake_quantize_channels(k, &x, &l, &r, &cs, out, &st))
       goto done;
   }
@@ -152,7 +149,7 @@ static void sq_pc_dequantize_func(sqlite3_context *ctx, int argc,
   }
   if (sq_options_parse(NULL, 0, &none, &st) || sq_range_resolve(dt, &none, &r, &st) ||
       sq_pc_params(argv, 1, 2, &l, &r, 0, &scales, &zps, &cs, &st) ||
-      !(out = sq_alloc(&st, shape.count * 4)) ||
+      !(out = sq_alloc(&st, shape.count, 4)) ||
       sq_dequantize_channels(sq_kernels_active(), codes, &l, dt, &cs, out, &st))
     goto done;
   sq_result_blob(ctx, out, shape.count * 4, &st);

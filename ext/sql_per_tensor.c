@@ -78,7 +78,7 @@ static void sq_quantize_func(sqlite3_context *ctx, int argc,
   uint64_t nbytes = 0;
   if (sq_quantize_args(argc, argv, &x, &r, &p, &st)) goto done;
   nbytes = sq_dtype_bytes(r.dtype, x.n);
-  if (!(out = sq_alloc(&st, nbytes)) ||
+  if (!(out = sq_alloc(&st, nbytes, 1)) ||
       sq_quantize(sq_kernels_active(), &x, &r, &p, out, &st))
     goto done;
   sq_result_blob(ctx, out, nbytes, &st);
@@ -101,7 +101,7 @@ static void sq_fake_quantize_func(sqlite3_context *ctx, int argc,
   uint64_t nbytes = 0;
   if (sq_quantize_args(argc, argv, &x, &r, &p, &st)) goto done;
   nbytes = (uint64_t)x.n * 4;
-  if (!(out = sq_alloc(&st, nbytes)) ||
+  if (!(out = sq_alloc(&st, x.n, 4)) ||
       sq_fake_quantize(sq_kernels_active(), &x, &r, &p, out, &st))
     goto done;
   sq_result_blob(ctx, out, nbytes, &st);
@@ -140,7 +140,7 @@ static void sq_dequantize_func(sqlite3_context *ctx, int argc,
       sq_arg_int(argv[2], "zero_point", &zp, &st) ||
       sq_check_zero_point(zp, &r, NULL, 0, &st))
     goto done;
-  void *out = sq_alloc(&st, (uint64_t)n * 4);
+  void *out = sq_alloc(&st, n, 4);
   if (!out) goto done;
   sq_dequantize(sq_kernels_active(), codes, n, dt, scale, (int32_t)zp, out);
   sq_result_blob(ctx, out, (uint64_t)n * 4, &st);

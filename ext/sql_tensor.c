@@ -30,7 +30,7 @@ static void sq_f32_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (out) {
     e.f32.owned = NULL;          /* hand the converted buffer over */
   } else {
-    if (!(out = sq_alloc(&st, nbytes))) goto done;
+    if (!(out = sq_alloc(&st, nbytes, 1))) goto done;
     if (nbytes) memcpy(out, e.f32.data, nbytes);
   }
   sq_result_blob(ctx, out, nbytes, &st);
@@ -48,7 +48,7 @@ static void sq_half_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (sq_any_null(argc, argv)) return;
   sq_tensor x;
   if (sq_tensor_from_value(argv[0], "x", &x, &st)) goto done;
-  void *out = sq_alloc(&st, (uint64_t)x.n * 2);
+  void *out = sq_alloc(&st, x.n, 2);
   if (!out) goto done;
   const sq_kernels *k = sq_kernels_active();
   if (fn->variant == SQ_TO_F16) k->f32_to_f16(x.data, x.n, out);

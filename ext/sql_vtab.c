@@ -7,15 +7,27 @@
 #include <string.h>
 #include "sql.h"
 
+/* The table remembers its connection: a call's size limit is that
+** connection's SQLITE_LIMIT_LENGTH, as for scalar functions. */
+typedef struct sq_vtab {
+  sqlite3_vtab base;
+  sqlite3 *db;
+} sq_vtab;
+
 int sq_vtab_connect(sqlite3 *db, const char *schema, sqlite3_vtab **vt) {
   int rc = sqlite3_declare_vtab(db, schema);
   if (rc != SQLITE_OK) return rc;
-  sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
+  sq_vtab *v = sqlite3_malloc64(sizeof *v);
   if (!v) return SQLITE_NOMEM;
   memset(v, 0, sizeof *v);
+  v->db = db;
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  *vt = v;
+  *vt = &v->base;
   return SQLITE_OK;
+}
+
+void sq_vtab_begin(sqlite3_vtab_cursor *cur, sq_status *st) {
+  sq_status_begin(st, ((sq_vtab *)cur->pVtab)->db);
 }
 
 int sq_vtab_disconnect(sqlite3_vtab *v) {

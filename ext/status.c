@@ -1,7 +1,13 @@
 /*
-** status.c: error reporting and checked allocation for the core layer.
-** Messages follow SPEC section 4: lower case, no trailing period; the SQL
-** layer prefixes "<function>: ".
+** status.c: error reporting and the one way the extension sizes memory.
+**
+**   1. messages are lower case with no trailing period; the SQL layer
+**      prefixes "<function>: "; numbers in them are printed in the C locale
+**      (see c_locale.c), whatever locale the host process runs under;
+**   2. every buffer is count x size bytes, computed here with an overflow
+**      check; no buffer may exceed the connection's SQLITE_LIMIT_LENGTH
+**      (st->max_bytes), and asking for more is SQ_TOOBIG, never a wrapped
+**      size.  Callers size nothing themselves.
 */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,10 +15,12 @@
 
 int sq_fail(sq_status *st, const char *fmt, ...) {
   if (st->code == SQ_OK) {
+    sq_locale saved = sq_locale_c_enter();
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(st->msg, sizeof st->msg, fmt, ap);
     va_end(ap);
+    sq_locale_c_leave(saved);
     st->code = SQ_INVALID;
   }
   return SQ_INVALID;
@@ -23,21 +31,29 @@ int sq_nomem(sq_status *st) {
   return SQ_NOMEM;
 }
 
-void *sq_alloc(sq_status *st, uint64_t nbytes) {
-  if (nbytes > (uint64_t)st->max_bytes) {
-    if (st->code == SQ_OK) st->code = SQ_TOOBIG;
-    return NULL;
-  }
-  void *p = sqlite3_malloc64(nbytes ? nbytes : 1);
+int sq_toobig(sq_status *st) {
+  if (st->code == SQ_OK) st->code = SQ_TOOBIG;
+  return SQ_TOOBIG;
+}
+
+int sq_size(sq_status *st, uint64_t count, uint64_t size, uint64_t *bytes) {
+  if (size != 0 && count > (uint64_t)st->max_bytes / size) return sq_toobig(st);
+  *bytes = count * size;
+  return SQ_OK;
+}
+
+void *sq_alloc(sq_status *st, uint64_t count, uint64_t size) {
+  uint64_t bytes;
+  if (sq_size(st, count, size, &bytes)) return NULL;
+  void *p = sqlite3_malloc64(bytes ? bytes : 1);
   if (!p) sq_nomem(st);
   return p;
 }
 
-int sq_mul_size(sq_status *st, uint64_t a, uint64_t b, uint64_t *out) {
-  if (a != 0 && b > UINT64_MAX / a) {
-    if (st->code == SQ_OK) st->code = SQ_TOOBIG;
-    return 0;
-  }
-  *out = a * b;
-  return 1;
+void *sq_realloc(sq_status *st, void *old, uint64_t count, uint64_t size) {
+  uint64_t bytes;
+  if (sq_size(st, count, size, &bytes)) return NULL;
+  void *p = sqlite3_realloc64(old, bytes ? bytes : 1);
+  if (!p) sq_nomem(st);
+  return p;
 }

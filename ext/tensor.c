@@ -79,6 +79,13 @@ int sq_shape_from_value(sqlite3_value *v, sq_shape *s, sq_status *st) {
                    sq_type_name(type));
   const char *txt = (const char *)sqlite3_value_text(v);
   if (!txt) return sq_nomem(st);
+  size_t len = (size_t)sqlite3_value_bytes(v);
+  if (strlen(txt) != len)
+    return sq_fail(st, "shape contains a NUL character at byte %zu", strlen(txt));
+  /* No blob within the length limit holds more elements than this (4-bit
+  ** codes take half a byte each), so no larger shape can match any data,
+  ** and every byte count derived from a shape stays far from overflow. */
+  uint64_t max_count = 2 * (uint64_t)st->max_bytes;
   const char *p = txt;
   s->ndim = 0;
   s->count = 1;
@@ -89,13 +96,14 @@ int sq_shape_from_value(sqlite3_value *v, sq_shape *s, sq_status *st) {
     if (*p < '1' || *p > '9') goto bad;
     uint64_t d = 0;
     while (*p >= '0' && *p <= '9') {
-      d = d * 10 + (uint64_t)(*p++ - '0');
-      if (d > ((uint64_t)1 << 62)) goto overflow;
+      unsigned digit = (unsigned)(*p++ - '0');
+      if (d > (max_count - digit) / 10) goto overflow;
+      d = d * 10 + digit;
     }
     if (s->ndim == SQ_MAX_DIMS)
       return sq_fail(st, "shape has more than %d dimensions", SQ_MAX_DIMS);
     s->dim[s->ndim++] = (int64_t)d;
-    if (s->count > ((uint64_t)1 << 62) / d) goto overflow;
+    if (s->count > max_count / d) goto overflow;
     s->count *= d;
     while (*p == ' ') p++;
     if (*p == ']') break;
