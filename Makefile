@@ -84,7 +84,7 @@ kernel-test-aarch64: build/kernel_test_aarch64
 # runs on that architecture's own loader and libc, so qemu needs no -L.
 S390X_CC  = s390x-linux-gnu-gcc
 S390X_OBJ = $(SRC:%.c=build/s390x/obj/%.o)
-HOST_CFLAGS = -std=c11 -Wall -Wextra
+HOST_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wdouble-promotion
 
 build/s390x/obj/%.o: %.c $(HDR)
 	@mkdir -p $(dir $@)
