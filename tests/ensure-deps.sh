@@ -7,6 +7,8 @@
 #   demo     the demo: also python3-onnx and numpy (import), npm (fetch),
 #            librsvg2-bin (PNG copy of the picture)
 #   bench    the benchmark (numpy and PyTorch rows are optional)
+#   host     build the C SQL host (make test-oom)
+#   locale   the same, plus the de_DE.UTF-8 locale (make test-locale)
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -26,8 +28,33 @@ case "$what" in
   s390x)   pkgs="gcc make libc6-dev libsqlite3-dev gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user libsqlite3-0:s390x" ;;
   demo)    pkgs="$base python3 python3-numpy python3-onnx npm librsvg2-bin" ;;
   bench)   pkgs="$base" ;;
+  host)    pkgs="gcc make libc6-dev libsqlite3-dev" ;;
+  locale)  pkgs="gcc make libc6-dev libsqlite3-dev locales"; need_locale=1 ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
+
+# The locale test needs a locale whose decimal point is ','.  Debian's
+# `locales` package generates none until /etc/locale.gen enables it.
+ensure_locale() {
+  [ -n "${need_locale:-}" ] || return 0
+  locale -a 2>/dev/null | grep -qix 'de_DE\.utf-\?8' && return 0
+  if [ "$(id -u)" = 0 ]; then
+    s=""
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    s="sudo"
+  else
+    echo "ensure-deps.sh: the de_DE.UTF-8 locale is not generated" >&2
+    echo "generate it with:  echo 'de_DE.UTF-8 UTF-8' | sudo tee -a /etc/locale.gen && sudo locale-gen" >&2
+    exit 1
+  fi
+  echo "ensure-deps.sh: generating the de_DE.UTF-8 locale"
+  if grep -q '^# *de_DE.UTF-8 UTF-8' /etc/locale.gen 2>/dev/null; then
+    $s sed -i 's/^# *\(de_DE.UTF-8 UTF-8\)/\1/' /etc/locale.gen
+  elif ! grep -q '^de_DE.UTF-8 UTF-8' /etc/locale.gen 2>/dev/null; then
+    echo 'de_DE.UTF-8 UTF-8' | $s tee -a /etc/locale.gen >/dev/null
+  fi
+  $s locale-gen
+}
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "ensure-deps.sh: not a Debian system; make sure these (or your system's equivalents) are installed: $pkgs" >&2
@@ -49,7 +76,7 @@ for p in $pkgs; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   case "$status" in *"install ok installed"*) ;; *) missing="$missing $p" ;; esac
 done
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && { ensure_locale; exit 0; }
 
 if [ "$(id -u)" = 0 ]; then
   sudo=""
@@ -76,3 +103,4 @@ for p in $missing; do
 done
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends $missing
+ensure_locale
