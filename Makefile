@@ -6,6 +6,9 @@
 #   make demo        the main job: real models into a registry, quantized in SQL
 #   make bench       benchmark tables
 #   make fuzz        libFuzzer over the text parsers for a minute (clang)
+#   make test-oom    every allocation of every catalog query failed in turn
+#                    (a C host, ASan + UBSan + LeakSanitizer)
+#   make test-locale the catalog in the C locale and in de_DE.UTF-8, compared
 #   make test-s390x  big-endian: kernel tests and the SQL catalog on s390x
 #                    under qemu-user, compared with x86-64 byte for byte
 #   make clean
@@ -32,7 +35,7 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 DEPS = sh tests/ensure-deps.sh
 
 .PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
-        kernel-test-aarch64 test-s390x demo bench deps fuzz clean
+        kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz clean
 all: dist/quant.so
 
 build/obj/%.o: %.c $(HDR)
@@ -133,6 +136,35 @@ test-asan: deps
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 	    tclsh tests/run.tcl -kernels build/asan/kernel_test build/asan/quant.so
+
+# The C SQL host (tests/host/sqlhost.c) runs tests/host/queries.sql through the
+# system libsqlite3, as an application would.  test-oom fails each allocation
+# of each query in turn; host and extension are built with ASan, UBSan and
+# LeakSanitizer, and the host links the sanitizers itself (no LD_PRELOAD).
+# test-locale requires the same transcript in the C locale and in de_DE.UTF-8.
+# libsqlite3 has no frame pointers: without the slow unwinder a leak's stack
+# stops inside SQLite and never names the extension's function (~15 s more).
+SQLHOST_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wdouble-promotion
+SQLHOST_LIBS   = -lsqlite3 -ldl
+
+build/sqlhost: tests/host/sqlhost.c
+	@mkdir -p build
+	$(CC) $(CFLAGS) $(SQLHOST_CFLAGS) -o $@ tests/host/sqlhost.c $(SQLHOST_LIBS)
+
+build/asan/sqlhost: tests/host/sqlhost.c
+	@mkdir -p build/asan
+	$(CC) -O1 -g $(SQLHOST_CFLAGS) $(SAN_FLAGS) -o $@ tests/host/sqlhost.c $(SQLHOST_LIBS)
+
+test-oom:
+	@$(DEPS) host
+	@$(MAKE) --no-print-directory build/asan/quant.so build/asan/sqlhost
+	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	    ./build/asan/sqlhost --oom build/asan/quant.so tests/host/queries.sql
+
+test-locale:
+	@$(DEPS) locale
+	@$(MAKE) --no-print-directory dist/quant.so build/sqlhost
+	sh tests/host/locale.sh build/sqlhost dist/quant.so tests/host/queries.sql
 
 demo: dist/quant.so
 	@$(DEPS) demo
