@@ -54,8 +54,8 @@ if [ "$rc" -ne 0 ]; then
     failed=$((failed + 1))
 fi
 
-# One transcript per host; a host that cannot run the catalog at all (exit
-# status, or nothing on stdout) is one failure and its transcript is empty.
+# One transcript per host.  A host that stops early (an exit status, or
+# nothing on stdout) is one failure more, besides the statements it lacks.
 run_host() {
   out=$1; shift
   "$@" >"$dir/$out.txt" 2>"$dir/$out.err"
