@@ -8,6 +8,15 @@
 #include <string.h>
 #include "sqlite_quant.h"
 
+/* Results are identical on every host only if every float operation rounds
+** to float32.  gcc in strict ISO mode evaluates float expressions in double
+** on s390x (FLT_EVAL_METHOD 1), and x87 code in long double (2): build with
+** -fexcess-precision=fast (the Makefile does) or SSE2 maths. */
+#if defined(__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ != 0 && \
+    __FLT_EVAL_METHOD__ != -1
+#error "float arithmetic must round to float (FLT_EVAL_METHOD 0): see kernels_internal.h"
+#endif
+
 /* Little-endian loads and stores that tolerate any alignment.  On a
 ** little-endian host they compile to plain moves. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
