@@ -51,7 +51,8 @@ int sq_vtab_best_index(sqlite3_vtab *v, sqlite3_index_info *info, int first,
   if (nargs < required) {
     sqlite3_free(v->zErrMsg);
     v->zErrMsg = sqlite3_mprintf("%s", missing);
-    return SQLITE_ERROR;
+    /* Without its message the error would read "SQL logic error". */
+    return v->zErrMsg ? SQLITE_ERROR : SQLITE_NOMEM;
   }
   for (int j = 0; j < nargs; j++) {
     info->aConstraintUsage[slot[j]].argvIndex = j + 1;
@@ -69,5 +70,5 @@ int sq_vtab_fail(sqlite3_vtab_cursor *cur, const char *name,
   if (st->code == SQ_TOOBIG) return SQLITE_TOOBIG;
   sqlite3_free(cur->pVtab->zErrMsg);
   cur->pVtab->zErrMsg = sqlite3_mprintf("%s: %s", name, st->msg);
-  return SQLITE_ERROR;
+  return cur->pVtab->zErrMsg ? SQLITE_ERROR : SQLITE_NOMEM;
 }
