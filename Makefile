@@ -197,7 +197,7 @@ build/bench_kernels: bench/bench_kernels.c $(KERNEL_SRC) $(HDR)
 
 # libFuzzer over the text readers (JSON tensors and lists, options): clang with
 # libFuzzer, ASan and UBSan, linked against SQLite itself (SQLITE_CORE).
-FUZZ_SRC = tests/fuzz/fuzz_parsers.c ext/json.c ext/options.c ext/status.c
+FUZZ_SRC = tests/fuzz/fuzz_parsers.c ext/json.c ext/options.c ext/status.c ext/c_locale.c
 build/fuzz_parsers: $(FUZZ_SRC) $(HDR)
 	@mkdir -p build
 	clang -g -O1 -std=c11 -ffp-contract=off -DSQLITE_CORE -Iinclude -Iext -Iext/kernels \
