@@ -19,19 +19,23 @@
 --                   bits per weight, mean and worst-layer SQNR
 --
 -- Load it with `sqlite3 my.db < sql/registry.sql` or `.read sql/registry.sql`;
--- it only creates what is missing, so running it twice is harmless.  The
--- tables, constraints and model_summary need nothing but SQLite 3.38 or later
--- (built-in JSON); Python's sqlite3 module can fill them without the
+-- it only creates what is missing, so running it twice is harmless (and a
+-- registry created by an older version of this file keeps its older rules:
+-- SQLite cannot add a constraint to an existing table).  The tables,
+-- constraints, triggers and model_summary need nothing but SQLite 3.38 or
+-- later (built-in JSON); Python's sqlite3 module can fill them without the
 -- extension.  channel_scales and block_scales call the extension's q_each
 -- table-valued function: load the extension (`.load dist/quant`) before
 -- querying them ("no such table: main.q_each" means it is not loaded).
 --
--- Conventions (SPEC section 1): float data are little-endian BLOBs with no
--- header; a shape is a JSON array of positive integers in row-major (C) order;
--- an axis counts from 0, negative from the end; per-channel and per-block
--- scales are float32 BLOBs and zero points int32 BLOBs, row-major, exactly as
--- q_per_channel_scales / q_block_scales return them, so a stored row can be
--- dequantized with nothing but its own columns:
+-- Conventions (README, "Data formats"): float data are little-endian BLOBs
+-- with no header; a shape is a JSON array of 1 to 32 positive integers in
+-- row-major (C) order, written as the extension's shape parser reads it
+-- (brackets, digits, commas and spaces: no tabs or newlines), and a scalar
+-- has shape '[1]'; an axis counts from 0, negative from the end; per-channel
+-- and per-block scales are float32 BLOBs and zero points int32 BLOBs,
+-- row-major, exactly as q_per_channel_scales / q_block_scales return them,
+-- so a stored row can be dequantized with nothing but its own columns:
 --
 --   SELECT dequantize_per_channel_blob(q.codes, q.scales, q.zero_points,
 --                                      coalesce(q.view_shape, t.shape),
@@ -41,10 +45,37 @@
 -- Constraints reject inconsistent rows at the door.  Checks that need only
 -- the row itself are named CHECK constraints (the error names them:
 -- "CHECK constraint failed: per_channel_params"); checks that need another
--- row or a loop over a JSON array are BEFORE triggers whose messages start
--- with the table name ("tensors: shape ...").  Foreign keys are enforced
--- only on connections that run `PRAGMA foreign_keys = ON` (SQLite's default
--- is off, per connection); this script turns them on for its own connection.
+-- row or a loop (over a JSON array, a BLOB of parameters, the words of the
+-- options) are BEFORE triggers whose messages start with the table name
+-- ("tensors: shape ...").  Every rule holds whatever the connection's
+-- `PRAGMA foreign_keys` says (SQLite's default is off, per connection, and
+-- this script can turn it on only for its own connection):
+--
+--   - a tensor must name an existing model and a quantization an existing
+--     tensor (triggers, not only the foreign keys);
+--   - deleting a model deletes its tensors, and deleting a tensor its
+--     quantizations (AFTER DELETE triggers repeat ON DELETE CASCADE);
+--   - a parent that has children keeps its key, and cannot be overwritten
+--     by an INSERT or UPDATE that collides with it: a trigger cannot tell
+--     INSERT OR REPLACE from INSERT OR IGNORE or a plain INSERT, so all of
+--     them are refused (delete the parent, or its children, first);
+--   - a tensor that has quantizations keeps its shape, dtype and data, since
+--     the quantizations describe exactly those.
+--
+-- The per-channel and per-block parameter BLOBs are checked entry by entry
+-- in plain SQL, without the extension (SQLite 3.40 cannot read a float32
+-- from a BLOB), on the hex digits of each 4-byte little-endian entry.  A
+-- scale's digits, most significant byte first, are compared as text: for
+-- float32 that is a comparison of values, since finite floats > 0 order like
+-- their bit patterns (00000001..7F7FFFFF) and +inf, NaN and everything
+-- negative lie above them (7F800000 and up).  The scales allowed are the
+-- ones the extension accepts, (2^-128, 2^126] (patterns
+-- 00200001..7E800000): a finite float32 > 0 whose reciprocal is a finite
+-- normal float32.  A zero point's digits are matched with GLOB against the
+-- two's-complement patterns of the dtype's range (int8: 00..7F followed by
+-- three 00 bytes, or 80..FF followed by three FF bytes).  The extension's
+-- q_each could read the values instead, but then the tables would refuse
+-- every per-channel row on a connection without the extension.
 
 PRAGMA foreign_keys = ON;
 
@@ -69,24 +100,73 @@ CREATE TABLE IF NOT EXISTS models (
   CONSTRAINT model_release UNIQUE (name, version)
 );
 
+-- A release that has tensors is not overwritten: an INSERT (of any conflict
+-- clause) or UPDATE that collides with it on model_id or on (name, version)
+-- is refused, because INSERT OR REPLACE and UPDATE OR REPLACE would delete
+-- it without firing the delete triggers below, leaving its tensors behind
+-- when foreign keys are off.  Delete the release first (its tensors go with
+-- it) and insert it again; its metadata (source, licence, ...) may be
+-- updated in place.
+CREATE TRIGGER IF NOT EXISTS models_insert
+BEFORE INSERT ON models
+BEGIN
+  SELECT RAISE(ABORT, 'models: a release that has tensors cannot be replaced; delete it first')
+  WHERE EXISTS (SELECT 1 FROM models m JOIN tensors t USING (model_id)
+                WHERE m.model_id = NEW.model_id
+                   OR (m.name = NEW.name AND m.version = NEW.version));
+END;
+
+CREATE TRIGGER IF NOT EXISTS models_update
+BEFORE UPDATE OF model_id, name, version ON models
+BEGIN
+  SELECT RAISE(ABORT, 'models: a release that has tensors keeps its model_id')
+  WHERE NEW.model_id IS NOT OLD.model_id
+    AND EXISTS (SELECT 1 FROM tensors WHERE model_id = OLD.model_id);
+  SELECT RAISE(ABORT, 'models: a release that has tensors cannot be replaced; delete it first')
+  WHERE EXISTS (SELECT 1 FROM models m JOIN tensors t USING (model_id)
+                WHERE m.model_id IS NOT OLD.model_id
+                  AND (m.model_id = NEW.model_id
+                       OR (m.name = NEW.name AND m.version = NEW.version)));
+END;
+
+-- ON DELETE CASCADE acts only where foreign keys are on; this does the same
+-- everywhere (where they are on, both run and the second finds nothing left
+-- to delete).
+CREATE TRIGGER IF NOT EXISTS models_delete
+AFTER DELETE ON models
+BEGIN
+  DELETE FROM tensors WHERE model_id = OLD.model_id;
+END;
+
 -- ---------------------------------------------------------------------------
 -- tensors: the float weights, as the model stores them.
 --
 -- dtype is the float format of `data` ('f32', 'f16' or 'bf16'); half-format
 -- tensors stay half here (no information is invented) and are widened on
 -- use with q_f32(data, dtype).  numel is derived from the data length.
+-- shape has at least one dimension: a scalar is stored as '[1]'.
 -- channel_axis is the output-channel axis as the framework lays the weight
 -- out (ONNX Conv/Gemm/LSTM and TFLite CONV_2D: 0; TFLite DEPTHWISE_CONV_2D,
 -- whose kernel is [1, H, W, C]: 3), i.e. the axis a per-channel quantizer
 -- should use; NULL when the tensor has none (biases, scalars).
+--
+-- The shape rules are those of the extension's shape parser, so that every
+-- stored shape can be passed to it: JSON text (tensor_shape_json), 1 to 32
+-- dimensions (tensor_shape_rank), and only brackets, digits, commas and
+-- spaces (tensor_shape_chars; the second half refuses a trailing comma,
+-- which SQLite 3.42 to 3.44 accept as JSON5).
 -- ---------------------------------------------------------------------------
 CREATE TABLE IF NOT EXISTS tensors (
   tensor_id    INTEGER PRIMARY KEY,
   model_id     INTEGER NOT NULL REFERENCES models ON DELETE CASCADE,
   name         TEXT NOT NULL,               -- '16k/encoder.0.reparam_conv.weight'
-  shape        TEXT NOT NULL                -- '[128,129,3]'; '[]' for a scalar
-               CONSTRAINT tensor_shape_json CHECK (json_valid(shape)
-                 AND json_type(shape) = 'array'),
+  shape        TEXT NOT NULL                -- '[128,129,3]'; '[1]' for a scalar
+               CONSTRAINT tensor_shape_json CHECK (typeof(shape) = 'text'
+                 AND json_valid(shape) AND json_type(shape) = 'array')
+               CONSTRAINT tensor_shape_rank CHECK (json_valid(shape)
+                 AND json_array_length(shape) BETWEEN 1 AND 32)
+               CONSTRAINT tensor_shape_chars CHECK (shape NOT GLOB '*[^] ,0-9[]*'
+                 AND replace(shape, ' ', '') NOT GLOB '*,]*'),
   dtype        TEXT NOT NULL
                CONSTRAINT tensor_dtype CHECK (dtype IN ('f32', 'f16', 'bf16')),
   channel_axis INTEGER
@@ -103,21 +183,41 @@ CREATE TABLE IF NOT EXISTS tensors (
   CONSTRAINT tensor_name UNIQUE (model_id, name)
 );
 
--- The shape must list positive integers whose product is the element count
--- of `data`.  CHECK cannot loop over a JSON array, so triggers do it (a
--- recursive CTE multiplies the dimensions; '[]' multiplies to 1).  BEFORE
--- triggers run before the CHECK constraints, so they skip rows that a CHECK
--- will refuse anyway (malformed JSON, unknown dtype, ragged data): each
--- error is reported by the rule that names it.
-CREATE TRIGGER IF NOT EXISTS tensors_shape_insert
+-- The triggers check, in this order:
+--   1. the model exists;
+--   2. the row does not overwrite a tensor that has quantizations (see
+--      models_insert for why every INSERT that collides is refused); an
+--      UPDATE keeps tensor_id, shape, dtype and data of such a tensor;
+--   3. the shape lists positive integers (CHECK cannot loop over a JSON
+--      array) whose product is the element count of `data` (a recursive CTE
+--      multiplies the dimensions).
+-- BEFORE triggers run before the CHECK constraints, so the WHEN clause and
+-- the last statement skip rows that a CHECK will refuse anyway (malformed
+-- JSON, no dimensions, stray characters, unknown dtype, ragged data): each
+-- error is reported by the rule that names it.  A missing model is reported
+-- whatever else is wrong with the row.
+CREATE TRIGGER IF NOT EXISTS tensors_insert
 BEFORE INSERT ON tensors
-WHEN json_valid(NEW.shape) AND json_type(NEW.shape) = 'array'
+WHEN (NEW.model_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM models WHERE model_id = NEW.model_id))
+  OR (typeof(NEW.shape) = 'text' AND json_valid(NEW.shape)
+      AND json_type(NEW.shape) = 'array'
+      AND json_array_length(NEW.shape) BETWEEN 1 AND 32)
 BEGIN
+  SELECT RAISE(ABORT, 'tensors: model_id does not name a model')
+  WHERE NEW.model_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM models WHERE model_id = NEW.model_id);
+  SELECT RAISE(ABORT, 'tensors: a tensor that has quantizations cannot be replaced; delete its quantizations first')
+  WHERE EXISTS (SELECT 1 FROM tensors t JOIN quantizations q USING (tensor_id)
+                WHERE t.tensor_id = NEW.tensor_id
+                   OR (t.model_id = NEW.model_id AND t.name = NEW.name));
   SELECT RAISE(ABORT, 'tensors: shape must be a JSON array of positive integers')
   WHERE EXISTS (SELECT 1 FROM json_each(NEW.shape)
                 WHERE type <> 'integer' OR value < 1);
   SELECT RAISE(ABORT, 'tensors: shape does not match the data length')
-  WHERE NEW.dtype IN ('f32', 'f16', 'bf16') AND typeof(NEW.data) = 'blob'
+  WHERE NEW.shape NOT GLOB '*[^] ,0-9[]*'
+    AND replace(NEW.shape, ' ', '') NOT GLOB '*,]*'
+    AND NEW.dtype IN ('f32', 'f16', 'bf16') AND typeof(NEW.data) = 'blob'
     AND length(NEW.data) > 0
     AND length(NEW.data) % (CASE NEW.dtype WHEN 'f32' THEN 4 ELSE 2 END) = 0
     AND (WITH RECURSIVE dims(k, n) AS (
@@ -129,15 +229,33 @@ BEGIN
         IS NOT length(NEW.data) / (CASE NEW.dtype WHEN 'f32' THEN 4 ELSE 2 END);
 END;
 
-CREATE TRIGGER IF NOT EXISTS tensors_shape_update
-BEFORE UPDATE OF shape, dtype, data ON tensors
-WHEN json_valid(NEW.shape) AND json_type(NEW.shape) = 'array'
+CREATE TRIGGER IF NOT EXISTS tensors_update
+BEFORE UPDATE OF tensor_id, model_id, name, shape, dtype, data ON tensors
+WHEN (NEW.model_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM models WHERE model_id = NEW.model_id))
+  OR (typeof(NEW.shape) = 'text' AND json_valid(NEW.shape)
+      AND json_type(NEW.shape) = 'array'
+      AND json_array_length(NEW.shape) BETWEEN 1 AND 32)
 BEGIN
+  SELECT RAISE(ABORT, 'tensors: model_id does not name a model')
+  WHERE NEW.model_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM models WHERE model_id = NEW.model_id);
+  SELECT RAISE(ABORT, 'tensors: a tensor that has quantizations keeps its tensor_id, shape, dtype and data; delete its quantizations first')
+  WHERE (NEW.tensor_id IS NOT OLD.tensor_id OR NEW.shape IS NOT OLD.shape
+         OR NEW.dtype IS NOT OLD.dtype OR NEW.data IS NOT OLD.data)
+    AND EXISTS (SELECT 1 FROM quantizations WHERE tensor_id = OLD.tensor_id);
+  SELECT RAISE(ABORT, 'tensors: a tensor that has quantizations cannot be replaced; delete its quantizations first')
+  WHERE EXISTS (SELECT 1 FROM tensors t JOIN quantizations q USING (tensor_id)
+                WHERE t.tensor_id IS NOT OLD.tensor_id
+                  AND (t.tensor_id = NEW.tensor_id
+                       OR (t.model_id = NEW.model_id AND t.name = NEW.name)));
   SELECT RAISE(ABORT, 'tensors: shape must be a JSON array of positive integers')
   WHERE EXISTS (SELECT 1 FROM json_each(NEW.shape)
                 WHERE type <> 'integer' OR value < 1);
   SELECT RAISE(ABORT, 'tensors: shape does not match the data length')
-  WHERE NEW.dtype IN ('f32', 'f16', 'bf16') AND typeof(NEW.data) = 'blob'
+  WHERE NEW.shape NOT GLOB '*[^] ,0-9[]*'
+    AND replace(NEW.shape, ' ', '') NOT GLOB '*,]*'
+    AND NEW.dtype IN ('f32', 'f16', 'bf16') AND typeof(NEW.data) = 'blob'
     AND length(NEW.data) > 0
     AND length(NEW.data) % (CASE NEW.dtype WHEN 'f32' THEN 4 ELSE 2 END) = 0
     AND (WITH RECURSIVE dims(k, n) AS (
@@ -147,14 +265,22 @@ BEGIN
            FROM dims WHERE k < json_array_length(NEW.shape))
          SELECT n FROM dims ORDER BY k DESC LIMIT 1)
         IS NOT length(NEW.data) / (CASE NEW.dtype WHEN 'f32' THEN 4 ELSE 2 END);
+END;
+
+-- As models_delete: the cascade, with or without foreign keys.
+CREATE TRIGGER IF NOT EXISTS tensors_delete
+AFTER DELETE ON tensors
+BEGIN
+  DELETE FROM quantizations WHERE tensor_id = OLD.tensor_id;
 END;
 
 -- ---------------------------------------------------------------------------
 -- quantizations: one row per (tensor, way of quantizing it).
 --
 -- What is quantized:
---   dtype        code type, canonical name of SPEC 1.3 (aliases such as
---                'qint8' are not stored: one spelling per meaning)
+--   dtype        code type, canonical name from the README's dtype table
+--                (aliases such as 'qint8' are not stored: one spelling per
+--                meaning)
 --   scheme       'affine' (asymmetric min/max) or 'symmetric'
 --   granularity  'tensor'  one scale/zero point:  scale, zero_point
 --                'channel' one per index along axis:  scales, zero_points, axis
@@ -163,15 +289,21 @@ END;
 --                Columns that do not belong to the granularity must be NULL.
 --   method       calibration: 'minmax', 'percentile' (with percentile, the
 --                P of method=percentile percentile=P) or 'mse'
---   options      any other options passed verbatim to the functions
---                (quant_min=, quant_max=, reduce_range=, rounding=); method
---                and percentile have their own columns and are not repeated
---                here.  call_options (generated) is the full option string:
---                q_scale(x, dtype, scheme, call_options) reproduces scale.
+--   options      the other options passed to the functions, in one
+--                canonical spelling so that the label below is unique:
+--                'quant_min=N quant_max=N reduce_range=1 rounding=onnx',
+--                each optional, in that order, one space apart, integers
+--                without '+' or leading zeros, defaults left out
+--                (reduce_range=0 and rounding=torch are what '' means);
+--                '' for none.  method and percentile have their own columns
+--                and are not repeated here.  call_options (generated) is the
+--                full option string: q_scale(x, dtype, scheme, call_options)
+--                reproduces scale.
 --   view_shape   the shape the functions were called with, when it is not
 --                the tensor's own (e.g. a conv kernel [O, I, K] blocked as
---                the matrix [O, I*K]); same element count; NULL = tensor shape.
---                axis counts in this shape.
+--                the matrix [O, I*K]); same element count and the same rules
+--                as tensors.shape; NULL = tensor shape.  axis counts in this
+--                shape.
 -- The parameters and codes, as the extension returns them:
 --   scale REAL, zero_point INTEGER (per tensor); scales f32 BLOB and
 --   zero_points i32 BLOB (per channel, per block); codes the packed integer
@@ -202,7 +334,14 @@ CREATE TABLE IF NOT EXISTS quantizations (
   options      TEXT NOT NULL DEFAULT '',
   view_shape   TEXT
                CONSTRAINT quantization_view_shape CHECK (view_shape IS NULL OR
-                 (json_valid(view_shape) AND json_type(view_shape) = 'array')),
+                 (typeof(view_shape) = 'text' AND json_valid(view_shape)
+                  AND json_type(view_shape) = 'array'))
+               CONSTRAINT quantization_view_shape_rank CHECK (view_shape IS NULL OR
+                 (json_valid(view_shape)
+                  AND json_array_length(view_shape) BETWEEN 1 AND 32))
+               CONSTRAINT quantization_view_shape_chars CHECK (view_shape IS NULL OR
+                 (view_shape NOT GLOB '*[^] ,0-9[]*'
+                  AND replace(view_shape, ' ', '') NOT GLOB '*,]*')),
   axis         INTEGER,
   block_size   INTEGER,
   scale        REAL,
@@ -252,11 +391,17 @@ CREATE TABLE IF NOT EXISTS quantizations (
     (scales IS NOT NULL AND zero_points IS NOT NULL AND axis IS NOT NULL
      AND block_size IS NOT NULL AND scale IS NULL AND zero_point IS NULL)),
 
-  -- Parameter values (SPEC 1.4, 3.5): a finite float32 scale > 0; a zero
-  -- point inside the dtype's range; scale and zero-point BLOBs of equal
-  -- entry counts (4 bytes each); a positive block size.
+  -- Parameter values (README, "Numerics", Checks): a scale the extension
+  -- accepts, i.e. a REAL that rounds to a float32 in (2^-128, 2^126], the
+  -- finite values > 0 whose float32 reciprocal is finite and normal (the
+  -- bounds below are the doubles 2^-128 + 2^-150, which rounds to even
+  -- 2^-128, and 2^126 + 2^102, which rounds to even 2^126); a zero point
+  -- inside the dtype's range; scale and zero-point BLOBs of equal entry
+  -- counts (4 bytes each); a positive block size.  The entries of the BLOBs
+  -- are checked by quantizations_insert.
   CONSTRAINT scale_value CHECK (scale IS NULL OR
-    (typeof(scale) = 'real' AND scale > 0 AND scale <= 3.4028234663852886e38)),
+    (typeof(scale) = 'real' AND scale > 2.938736577704951e-39
+     AND scale <= 8.507059680083702e37)),
   CONSTRAINT zero_point_range CHECK (zero_point IS NULL OR
     (typeof(zero_point) = 'integer' AND zero_point BETWEEN
        (CASE dtype WHEN 'int8' THEN -128 WHEN 'uint8' THEN 0
@@ -273,14 +418,16 @@ CREATE TABLE IF NOT EXISTS quantizations (
     (typeof(block_size) = 'integer' AND block_size >= 1)),
   CONSTRAINT axis_value CHECK (axis IS NULL OR typeof(axis) = 'integer'),
 
-  -- Symmetric quantization to a signed dtype has zero points of 0 (SPEC 3.3).
+  -- Symmetric quantization to a signed dtype has zero points of 0 (README,
+  -- "Numerics", Parameters).
   CONSTRAINT symmetric_zero_point CHECK (scheme <> 'symmetric'
     OR dtype NOT IN ('int8', 'int16', 'int32', 'int4')
     OR (coalesce(zero_point, 0) = 0
         AND (zero_points IS NULL OR zero_points = zeroblob(length(zero_points))))),
 
   -- percentile is set exactly when method = 'percentile', as 0 < P <= 100;
-  -- options does not repeat method or percentile.
+  -- options does not repeat method or percentile (its spelling is checked
+  -- by quantizations_insert).
   CONSTRAINT percentile_value CHECK ((method = 'percentile') = (percentile IS NOT NULL)
     AND (percentile IS NULL OR (percentile > 0 AND percentile <= 100))),
   CONSTRAINT options_text CHECK (typeof(options) = 'text'
@@ -290,7 +437,7 @@ CREATE TABLE IF NOT EXISTS quantizations (
 -- One row per tensor and label (the label spells out dtype, granularity,
 -- block size, scheme, method and options, but not the axis or view_shape: a
 -- tensor has one per-channel row per scheme); this index also serves the
--- tensor_id foreign key.
+-- tensor_id lookups of the triggers and the foreign key.
 CREATE UNIQUE INDEX IF NOT EXISTS quantizations_tensor_label
   ON quantizations (tensor_id, label);
 -- Ranking across a model or the whole registry: "worst SQNR under label X".
@@ -298,20 +445,58 @@ CREATE INDEX IF NOT EXISTS quantizations_label_sqnr
   ON quantizations (label, sqnr_db);
 -- tensors (model_id, name) is indexed by its UNIQUE constraint.
 
--- A quantization row must fit its tensor: the shape it was computed in holds
--- the tensor's element count, axis lies inside that shape, the codes have
--- one element per tensor element (4-bit codes two per byte), and there is
--- one scale per channel (shape[axis] of them) or per block
--- (numel / shape[axis] * ceil(shape[axis] / block_size)).  These need the
--- tensors row, so they are triggers.  As for tensors, the trigger leaves to
--- the foreign key a missing tensor and to the CHECK constraints (which run
--- after it) what they refuse: missing or ragged parameters, bad names.
-CREATE TRIGGER IF NOT EXISTS quantizations_fit_insert
+-- A quantization row must name an existing tensor and fit it.  The checks,
+-- in this order:
+--   1. the tensor exists (reported whatever else is wrong with the row);
+--   2. options are spelled canonically (see the table's comment): the words
+--      that are canonical are put back together in canonical order, and the
+--      result must be the text as given;
+--   3. the shape it was computed in holds the tensor's element count, axis
+--      lies inside that shape, the codes have one element per tensor
+--      element (4-bit codes two per byte), and there is one scale per
+--      channel (shape[axis] of them) or per block
+--      (numel / shape[axis] * ceil(shape[axis] / block_size));
+--   4. every entry of scales is a float32 in (2^-128, 2^126] and every entry
+--      of zero_points lies inside the dtype's range, checked on the hex
+--      digits of each entry as the header explains (a recursive CTE walks
+--      the entries; EXISTS stops at the first bad one).
+-- As for tensors, the WHEN clause and the statements leave to the CHECK
+-- constraints (which run after the trigger) what they refuse: missing or
+-- ragged parameters, bad names, a malformed view_shape.
+--
+-- REPLACE INTO quantizations is a delete and an insert: the new row passes
+-- these checks like any other.  Updates are quantizations_update's business.
+CREATE TRIGGER IF NOT EXISTS quantizations_insert
 BEFORE INSERT ON quantizations
-WHEN EXISTS (SELECT 1 FROM tensors WHERE tensor_id = NEW.tensor_id)
- AND (NEW.view_shape IS NULL
-      OR (json_valid(NEW.view_shape) AND json_type(NEW.view_shape) = 'array'))
+WHEN (NEW.tensor_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM tensors WHERE tensor_id = NEW.tensor_id))
+  OR (EXISTS (SELECT 1 FROM tensors WHERE tensor_id = NEW.tensor_id)
+      AND (NEW.view_shape IS NULL
+           OR (typeof(NEW.view_shape) = 'text' AND json_valid(NEW.view_shape)
+               AND json_type(NEW.view_shape) = 'array'
+               AND json_array_length(NEW.view_shape) BETWEEN 1 AND 32)))
 BEGIN
+  SELECT RAISE(ABORT, 'quantizations: tensor_id does not name a tensor')
+  WHERE NEW.tensor_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM tensors WHERE tensor_id = NEW.tensor_id);
+  SELECT RAISE(ABORT, 'quantizations: options must be canonical: quant_min=N quant_max=N reduce_range=1 rounding=onnx, each optional, in that order, one space apart')
+  WHERE typeof(NEW.options) = 'text'
+    AND NEW.options NOT LIKE '%method=%' AND NEW.options NOT LIKE '%percentile=%'
+    AND NEW.options IS NOT (
+      WITH RECURSIVE words(w, rest) AS (
+        SELECT NULL, NEW.options || ' '
+        UNION ALL
+        SELECT substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1)
+        FROM words WHERE rest <> '')
+      SELECT trim(
+        coalesce((SELECT ' ' || w FROM words
+                  WHERE w = 'quant_min=' || CAST(CAST(substr(w, 11) AS INTEGER) AS TEXT)
+                  LIMIT 1), '')
+        || coalesce((SELECT ' ' || w FROM words
+                     WHERE w = 'quant_max=' || CAST(CAST(substr(w, 11) AS INTEGER) AS TEXT)
+                     LIMIT 1), '')
+        || coalesce((SELECT ' ' || w FROM words WHERE w = 'reduce_range=1' LIMIT 1), '')
+        || coalesce((SELECT ' ' || w FROM words WHERE w = 'rounding=onnx' LIMIT 1), '')));
   SELECT RAISE(ABORT, 'quantizations: view_shape does not hold the tensor''s elements')
   WHERE NEW.view_shape IS NOT NULL
     AND ((SELECT count(*) FROM json_each(NEW.view_shape)
@@ -356,12 +541,47 @@ BEGIN
                                             ELSE NEW.axis END) || ']') AS d
              FROM (SELECT numel, coalesce(NEW.view_shape, shape) AS s
                    FROM tensors WHERE tensor_id = NEW.tensor_id)));
+  SELECT RAISE(ABORT, 'quantizations: each scale must be a float32 in (2^-128, 2^126]')
+  WHERE typeof(NEW.scales) = 'blob' AND length(NEW.scales) > 0
+    AND length(NEW.scales) % 4 = 0
+    AND EXISTS (
+      WITH RECURSIVE k(i) AS (
+        SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < length(NEW.scales) / 4)
+      SELECT 1 FROM k
+      -- A top byte of 01..7D settles most entries without the full pattern.
+      WHERE hex(substr(NEW.scales, 4 * i + 4, 1)) NOT BETWEEN '01' AND '7D'
+        AND (SELECT substr(h, 7, 2) || substr(h, 5, 2) || substr(h, 3, 2)
+                    || substr(h, 1, 2)
+             FROM (SELECT hex(substr(NEW.scales, 4 * i + 1, 4)) AS h))
+            NOT BETWEEN '00200001' AND '7E800000');
+  SELECT RAISE(ABORT, 'quantizations: each zero point must lie inside the dtype''s range')
+  WHERE typeof(NEW.zero_points) = 'blob' AND length(NEW.zero_points) > 0
+    AND length(NEW.zero_points) % 4 = 0
+    AND NEW.dtype IN ('int8', 'uint8', 'int16', 'uint16', 'int4', 'uint4')
+    AND EXISTS (
+      WITH RECURSIVE k(i) AS (
+        SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < length(NEW.zero_points) / 4)
+      SELECT 1
+      FROM (SELECT hex(substr(NEW.zero_points, 4 * i + 1, 4)) AS h FROM k)
+      -- h is little-endian: low byte first.  '' matches no entry: unsigned
+      -- dtypes have no negative range.
+      WHERE h NOT GLOB CASE NEW.dtype WHEN 'int8' THEN '[0-7]?000000'
+                                      WHEN 'uint8' THEN '??000000'
+                                      WHEN 'int16' THEN '??[0-7]?0000'
+                                      WHEN 'uint16' THEN '????0000'
+                                      WHEN 'int4' THEN '0[0-7]000000'
+                                      ELSE '0?000000' END
+        AND h NOT GLOB CASE NEW.dtype WHEN 'int8' THEN '[8-F]?FFFFFF'
+                                      WHEN 'int16' THEN '??[8-F]?FFFF'
+                                      WHEN 'int4' THEN 'F[8-F]FFFFFF'
+                                      ELSE '' END);
 END;
 
--- Updates that change what a row describes go through the same checks: the
--- simplest correct rule is "delete and insert again", so they are refused.
--- Measured metrics (mse, sqnr_db, max_error, cosine) may be updated freely.
-CREATE TRIGGER IF NOT EXISTS quantizations_fixed_update
+-- Updates that change what a row describes would need every check again:
+-- the simplest correct rule is "delete and insert again", so they are
+-- refused.  Measured metrics (mse, sqnr_db, max_error, cosine) may be
+-- updated freely.
+CREATE TRIGGER IF NOT EXISTS quantizations_update
 BEFORE UPDATE OF tensor_id, dtype, scheme, granularity, method, percentile,
                  options, view_shape, axis, block_size, scale, zero_point,
                  scales, zero_points, codes ON quantizations
