@@ -29,6 +29,20 @@ int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
     {"q_channels", sq_register_channels},
     {"q_compare", sq_register_compare},
   };
+  const char *bad = sq_kernels_bad_request();
+  if (bad) {
+    if (pzErrMsg) {
+      sqlite3_str *s = sqlite3_str_new(db);
+      sqlite3_str_appendf(s, "sqlite-quant: SQLITE_QUANT_KERNEL='%.40s' is not "
+                             "a kernel path (expected one of ", bad);
+      const char *const *names = sq_kernels_known();
+      for (int i = 0; names[i]; i++)
+        sqlite3_str_appendf(s, "%s%s", i ? ", " : "", names[i]);
+      sqlite3_str_appendall(s, ")");
+      *pzErrMsg = sqlite3_str_finish(s);
+    }
+    return SQLITE_ERROR;
+  }
   (void)sq_kernels_active();
   for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
     int rc = parts[i].reg(db);

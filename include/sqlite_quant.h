@@ -148,6 +148,13 @@ const sq_kernels *sq_kernels_by_name(const char *name);
 /* Names of every path this build and CPU can run, best last, NULL-terminated. */
 const char *const *sq_kernels_available(void);
 
+/* Every name SQLITE_QUANT_KERNEL may hold, NULL-terminated. */
+const char *const *sq_kernels_known(void);
+
+/* The value of SQLITE_QUANT_KERNEL when it names no path at all (a typo such
+** as "AVX512"), else NULL. */
+const char *sq_kernels_bad_request(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,7 +6,9 @@
 **      vector state, not just the CPU support it) and HWCAP on aarch64;
 **   2. SQLITE_QUANT_KERNEL=scalar|avx2|avx512|neon asks for a path; the answer
 **      is capped at what the CPU has (avx512 on an AVX2-only CPU gives avx2),
-**      and a name this architecture has no path for gives scalar;
+**      and a name this architecture has no path for gives scalar; any other
+**      value is refused by the extension's entry point (a misspelt request
+**      must not run a path nobody asked for);
 **   3. the choice is made on first use and never changes in the process, so
 **      every statement of a connection sees one path.
 ** No ifunc or target_clones: they are missing on musl, macOS and Windows, and
@@ -82,6 +84,10 @@ static void sq_init_paths(void) {
   sq_path_names[sq_path_count] = NULL;
 }
 
+/* Every path name any build knows, in the order users read them. */
+static const char *const sq_known_names[] = {"scalar", "avx2", "avx512", "neon",
+                                             NULL};
+
 /* Rank of a path name on this architecture, or -1 if it has none. */
 static int sq_rank(const char *name) {
   static const char *const order[] = {"scalar",
@@ -131,6 +137,16 @@ const sq_kernels *sq_kernels_by_name(const char *name) {
     if (strcmp(sq_paths[i]->name, name) == 0) return sq_paths[i];
   return NULL;
 }
+
+const char *sq_kernels_bad_request(void) {
+  const char *want = getenv("SQLITE_QUANT_KERNEL");
+  if (!want || !*want) return NULL;
+  for (int i = 0; sq_known_names[i]; i++)
+    if (strcmp(sq_known_names[i], want) == 0) return NULL;
+  return want;
+}
+
+const char *const *sq_kernels_known(void) { return sq_known_names; }
 
 const char *const *sq_kernels_available(void) {
   sq_init();
