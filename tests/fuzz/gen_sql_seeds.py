@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of fuzz_sql.c (tests/fuzz/corpus/sql/).
+
+    python3 tests/fuzz/gen_sql_seeds.py [OUTDIR]
+
+Each seed is a short list of calls written in the target's input grammar (see
+the comment at the top of fuzz_sql.c).  The arguments here use the explicit
+kinds (NULL, INTEGER, REAL, TEXT, BLOB, zeroblob) so a seed means the same
+SQL whatever the generators do later, plus a few AUTO arguments that start the
+fuzzer inside the shape-driven generators.  Function indexes are read from
+fns[] in fuzz_sql.c, so this file only names functions.
+
+To see a seed as SQL:  FUZZ_SQL_TRACE=1 build/fuzz_sql tests/fuzz/corpus/sql/NAME
+"""
+import os
+import re
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def read_fns():
+    """name -> (index, kind, nmin) from the fns[] table of fuzz_sql.c."""
+    src = open(os.path.join(HERE, "fuzz_sql.c"), encoding="utf-8").read()
+    table = src[src.index("static const fn fns[] = {"):]
+    table = table[:table.index("\n};")]
+    fns = {}
+    for m in re.finditer(r'\{"(\w+)", \'(\w)\', (\d+), (\d+),', table):
+        fns[m.group(1)] = (len(fns), m.group(2), int(m.group(3)))
+    return fns
+
+
+FNS = read_fns()
+# fuzz_sql.c maps a plain aggregate's variant v to these forms.
+AGGREGATE_FORMS = [0, 1, 11]
+
+# Argument kinds (the kind byte of the grammar).
+K_AUTO, K_NULL, K_INT, K_REAL, K_BLOB, K_TEXT = 0, 5, 7, 9, 10, 12
+ZERO_SIZES = [0, 1, 2, 3, 4, 5, 7, 1023, 1024, 4096, 65536, 262143, 262144,
+              1048575, 1048576, 1048577]
+
+
+def null():
+    return bytes([K_NULL])
+
+
+def i(v):
+    return bytes([K_INT]) + struct.pack("<q", v)
+
+
+def r(v):
+    return bytes([K_REAL]) + struct.pack("<d", v)
+
+
+def t(s):
+    b = s.encode("utf-8") if isinstance(s, str) else s
+    assert len(b) < 65536
+    return bytes([K_TEXT]) + struct.pack("<H", len(b)) + b
+
+
+def b(data):
+    assert len(data) < 0x8000
+    return bytes([K_BLOB]) + struct.pack("<H", len(data)) + data
+
+
+def f32(values):
+    """A float32 BLOB."""
+    return b(struct.pack("<%df" % len(values), *values))
+
+
+def zeroblob(n):
+    return bytes([K_BLOB]) + struct.pack("<H", 0x8000 | ZERO_SIZES.index(n))
+
+
+def auto(payload=b""):
+    """An AUTO argument: a value for the argument's role, from the context."""
+    return bytes([K_AUTO]) + payload
+
+
+def ctx(ndim=1, dims=(4, 1, 1, 1), axis=0, block=1, dtype=0):
+    """The 8 context bytes: small dims 1..8 are written as dim - 1; pass a
+    raw byte (>= 0xC0) as ('raw', b) for the larger or special ones."""
+    def dim_byte(d):
+        if isinstance(d, tuple):
+            return d[1]
+        assert 1 <= d <= 8
+        return d - 1
+    out = bytes([ndim - 1 if ndim else 0xF0]) + bytes(dim_byte(d) for d in dims)
+    # axis = (byte % (2 * ndim + 2)) - ndim - 1
+    m = 2 * ndim + 2
+    out += bytes([(axis + ndim + 1) % m])
+    out += bytes([block[1] if isinstance(block, tuple) else block - 1])
+    return out + bytes([dtype])
+
+
+def call(name, args=(), variant=0, rows=None, f=1, g=1, context=None):
+    """One call.  args: the arguments of a single-row form; rows: a list of
+    argument lists for the forms that read table t."""
+    index, kind, nmin = FNS[name]
+    arity = len(rows[0]) if rows else len(args)
+    v = AGGREGATE_FORMS.index(variant) if kind == "a" else variant
+    out = bytes([index, (v << 4) | (arity - nmin), len(rows) if rows else 1, f, g])
+    out += context if context is not None else ctx()
+    for row in rows or [args]:
+        assert len(row) == arity
+        for a in row:
+            out += a
+    return out
+
+
+X4 = t("[-1, 0.5, 2, 3]")
+# AUTO tensor payloads: flat JSON (format 0x04: value mode 1, a ramp) from
+# start byte to step byte (a byte b is (b - 112) / 8; the step is that / 16).
+RAMP = bytes([0x04, 0x60, 0x78])
+RAMP2 = bytes([0x04, 0x88, 0x50])
+# Context bytes of special dimensions (dim_specials[] in fuzz_sql.c):
+# 2^61, 2^61 + 1, 2^62, 2^62 + 1, 2^63 - 1, 2^32 + 1.
+HUGE = [("raw", 0xE0 + i) for i in (7, 8, 9, 10, 11, 6)]
+W23 = t("[[0.1,-0.2,0.3],[4,-8,2]]")
+ONNX_X = t("[[6,12,50,5],[1,8,4,5],[0,20,10,4]]")
+
+SEEDS = {
+    # Tensors.
+    "tensor-f32": [call("q_f32", [t("[0.5, -1, 2e-3]")]),
+                   call("q_f32", [b(bytes.fromhex("003CFF7B007C")), t("f16")])],
+    "tensor-half": [call("q_f16", [t("[1, 65504, 65520]")]),
+                    call("q_bf16", [t("[0.1, 1e38, -0]")])],
+    "tensor-json": [call("q_json", [b(bytes.fromhex("E103")), t("int4"), i(3)]),
+                    call("q_json", [f32([1.5, -2.0])])],
+    "tensor-length": [call("q_length", [b(bytes.fromhex("003C0040")), t("f16")])],
+    "tensor-version-info": [call("q_version"), call("q_info")],
+    "tensor-f64": [call("q_f32", [b(struct.pack("<2d", 1e300, -0.25)), t("f64")])],
+    # Per tensor.
+    "tensor-params": [call("q_scale", [X4, t("uint8")]),
+                      call("q_zero_point", [X4, t("int8"), t("symmetric"),
+                                            t("quant_min=-127 quant_max=127")])],
+    "tensor-params-methods": [
+        call("q_scale", [X4, t("int8"), t("affine"), t("method=percentile percentile=50")]),
+        call("q_scale", [X4, t("int4"), t("symmetric"), t("method=mse,reduce_range=1")])],
+    "tensor-roundtrip": [
+        call("quantize_blob", [X4, r(0.015686275), i(64), t("uint8")]),
+        call("dequantize_blob", [b(bytes.fromhex("0060BFFF")), r(0.015686275), i(64), t("uint8")])],
+    "tensor-int4": [call("quantize_blob", [t("[1, -2, 3]"), i(1), i(0), t("int4")]),
+                    call("dequantize_blob", [b(bytes.fromhex("E103")), i(1), i(0), t("int4"), i(3)])],
+    "tensor-fake": [call("q_fake_quantize", [t("[-3.7500002]"), r(0.3), i(0), t("int8"),
+                                             t("rounding=onnx")])],
+    "tensor-int32": [call("quantize_blob", [t("[1e9, -1e9, 3e38]"), r(1e-3), i(2147483647),
+                                            t("int32")])],
+    # Per channel.
+    "channel-params": [call("q_per_channel_scales", [W23, t("[2,3]"), i(0)]),
+                       call("q_per_channel_zero_points", [W23, t("[2,3]"), i(-1), t("uint8"),
+                                                          t("symmetric"), t("reduce_range=1")])],
+    "channel-quantize": [call("quantize_per_channel_blob",
+                              [W23, t("[0.0019607844,0.047058824]"), t("[-26,42]"), t("[2,3]"),
+                               i(0)])],
+    "channel-dequantize": [call("dequantize_per_channel_blob",
+                                [b(bytes.fromhex("1980817F8054")), f32([0.0019607844, 0.047058824]),
+                                 b(struct.pack("<2i", -26, 42)), t("[2,3]"), i(0), t("int8")])],
+    "channel-fake": [call("q_fake_quantize_per_channel",
+                          [W23, t("[0.5,0.25,1]"), t("[0,0,0]"), t("[2,3]"), i(1), t("int16"),
+                           t("quant_min=-100")])],
+    # Per block.
+    "block-params": [call("q_block_scales", [ONNX_X, t("[3,4]"), i(1), i(2)]),
+                     call("q_block_zero_points", [ONNX_X, t("[3,4]"), i(1), i(3), t("uint4"),
+                                                  t("affine"), t("method=mse")])],
+    "block-quantize-onnx": [call("quantize_per_block_blob",
+                                 [ONNX_X, t("[[1.5,2.5],[3,4.9],[5.1,6.9]]"),
+                                  t("[[0,1],[1,0],[2,3]]"), t("[3,4]"), i(1), i(2), t("uint8"),
+                                  t("rounding=onnx")])],
+    "block-dequantize": [call("dequantize_per_block_blob",
+                              [b(bytes(range(12))), t("[1,2,3,4,5,6]"), t("[0,0,0,0,0,0]"),
+                               t("[3,4]"), i(-1), i(2), t("uint8")])],
+    "block-fake": [call("q_fake_quantize_per_block",
+                        [ONNX_X, t("[1,1,1]"), t("[0,0,0]"), t("[3,4]"), i(1), i(4), t("int4"),
+                         t("quant_max=5")])],
+    # Metrics.
+    "metrics": [call(n, [t("[1,2,3]"), t("[1,2,4]")])
+                for n in ("q_mse", "q_sqnr", "q_max_error", "q_cosine")],
+    "metrics-agg": [call("q_mse_agg", rows=[[t("[1,2]"), t("[1,3]")],
+                                            [f32([4.0]), f32([4.5])], [null(), t("[1]")]]),
+                    call("q_sqnr_agg", variant=1,
+                         rows=[[t("[1,2]"), t("[1,2]")], [t("[3]"), t("[2]")]])],
+    # Calibration aggregates and windows.
+    "agg-scale": [call("q_scale_agg", rows=[[r(-1.0)], [r(3.0)], [i(2)], [null()]])],
+    "agg-window-sliding": [
+        call("q_scale_agg", variant=2, f=2,
+             rows=[[t("[1,-2]"), t("int8")], [t("[5]"), t("int8")], [t("[-7,0.5]"), t("int8")],
+                   [t("[0.25]"), t("int8")]])],
+    "agg-window-moving-average": [
+        call("q_zero_point_agg", variant=3,
+             rows=[[t("[1,-2]"), t("uint8"), t("affine"),
+                    t("observer=moving_average averaging_constant=0.5")],
+                   [t("[4,-1]")] + [auto()] * 3, [t("[2,2]")] + [auto()] * 3])],
+    "agg-per-channel": [
+        call("q_per_channel_scales_agg", variant=4, f=1, g=1,
+             rows=[[t("[[1,2],[3,4]]"), t("[2,2]"), i(1)], [t("[[0,-2],[9,4]]"), auto(), auto()],
+                   [t("[[5,2],[3,-4]]"), auto(), auto()]])],
+    "agg-per-channel-percentile": [
+        call("q_per_channel_zero_points_agg", variant=7, f=1, g=2,
+             rows=[[t("[1,2,3,4,5,6]"), t("[3,2]"), i(0), t("int8"), t("symmetric"),
+                    t("method=percentile percentile=90")],
+                   [t("[6,5,4,3,2,1]")] + [auto()] * 5])],
+    "agg-empty-frame": [call("q_scale_agg", variant=9, f=3, g=5,
+                             rows=[[t("[1]")], [t("[2]")], [t("[3]")]])],
+    "agg-window-forms": [
+        call("q_scale_agg", variant=12, f=2, rows=[[t("[1]")], [t("[-3,2]")], [t("[0.5]")]]),
+        call("q_zero_point_agg", variant=10, f=1,
+             rows=[[r(1.5), t("uint8")], [r(-2.0), auto()], [i(7), auto()], [r(0.25), auto()]]),
+        call("q_scale_agg", variant=5, rows=[[t("[1,2]")], [t("[4]")]]),
+        call("q_scale_agg", variant=8, f=1, rows=[[t("[1,2]")], [t("[4]")], [t("[-1]")]])],
+    # A scalar function over rows, with a saved result per row.
+    "rows-scalar": [call("quantize_blob", variant=1,
+                         rows=[[X4, r(0.1), i(0)], [t("[1]"), auto(), auto()]])],
+    # Table-valued functions.
+    "each": [call("q_each", [f32([1.5, -2.0, float("inf")])]),
+             call("q_each", [b(bytes.fromhex("E1F3")), t("int4"), i(3)], variant=1)],
+    "each-constraints": [call("q_each", [b(bytes.fromhex("0102")), t("uint8")], variant=4),
+                         call("q_each", [b(bytes.fromhex("0102")), t("int8")], variant=2, f=1)],
+    "each-correlated": [call("q_each", variant=7, rows=[[f32([1.0, 2.0])], [t("[3]")]]),
+                        call("q_each", [b(b"\x01\x02"), t("int8"), i(2)], variant=6)],
+    "channels": [call("q_channels", [W23, t("[2,3]"), i(0), t("int8"), t("affine"),
+                                     t("method=mse")])],
+    "channels-correlated": [call("q_channels", variant=3,
+                                 rows=[[t("[1,2,3,4]"), t("[2,2]"), i(0)],
+                                       [t("[1,2,3,4,5,6]"), t("[3,2]"), i(-1)]])],
+    "compare": [call("q_compare", [t("[1,2,3,4,5,6,7,8]"), t("[2,4]")])],
+    "compare-options": [call("q_compare", [t("[[1,2,3,4],[5,6,7,-8]]"), t("[2,4]"), i(1),
+                                           t("dtypes=int8+int4+uint8 schemes=symmetric "
+                                             "blocks=2+none methods=minmax+mse+percentile "
+                                             "percentile=99")])],
+    # Errors and edges.
+    "errors-dtype-scheme": [call("q_scale", [X4, t("int3")]),
+                            call("q_scale", [X4, t("int8"), t("asym")]),
+                            call("quantize_blob", [X4, i(1), i(300), t("uint8")])],
+    "errors-json": [call("q_scale", [t("[1, 2")]), call("q_scale", [t("[1, \"a\"]")]),
+                    call("q_scale", [t("[01]")]), call("q_f32", [t("[1e39]")])],
+    "errors-nul-text": [call("q_scale", [X4, t(b"int8\x00junk")]),
+                        call("q_scale", [t(b"[1,\x002]")])],
+    "errors-blob-length": [call("quantize_blob", [b(b"\x00" * 10), i(1), i(0)]),
+                           call("q_json", [b(b"\x01\x02\x03"), t("int16")])],
+    "edge-toobig": [call("q_f32", [zeroblob(1048576), t("f16")]),
+                    call("q_each", [zeroblob(262144), t("uint4")], variant=5)],
+    "edge-nan-inf": [call("q_scale", [f32([float("nan"), 1.0])]),
+                     call("quantize_blob", [f32([float("inf"), -float("inf")]), r(1e-39), i(0)])],
+    "edge-empty": [call("quantize_blob", [t("[]"), i(1), i(0)]),
+                   call("q_scale", [b(b"")])],
+    "edge-chain-registers": [
+        call("q_scale", [X4, t("uint8")]),
+        call("q_zero_point", [X4, t("uint8")]),
+        call("quantize_blob", [X4, bytes([15, 0x80]), bytes([15, 0x81]), t("uint8")]),
+        call("dequantize_blob", [bytes([15, 0x82]), bytes([15, 0x80]), bytes([15, 0x81]),
+                                 t("uint8")])],
+    # AUTO arguments from a context shape [3,4] (dims 3 and 4), axis 1,
+    # block 2, dtype uint8: the generators pick values of matching sizes.
+    "auto-per-block": [call("quantize_per_block_blob", [auto(RAMP)] + [auto()] * 7,
+                            context=ctx(2, (3, 4, 1, 1), axis=1, block=2, dtype=1))],
+    "auto-per-channel": [call("q_fake_quantize_per_channel", [auto(RAMP)] + [auto()] * 6,
+                              context=ctx(3, (2, 3, 2, 1), axis=-1, block=1, dtype=5))],
+    "auto-compare": [call("q_compare", [auto(RAMP)] + [auto()] * 3,
+                          context=ctx(2, (4, 8, 1, 1), axis=0, block=4, dtype=0))],
+    # The same families through AUTO arguments, so that mutating one context
+    # byte (a dimension, the axis, the block, the dtype) or one count byte of
+    # the options lists reaches the size and overflow edges.
+    "auto-agg-per-channel": [call("q_per_channel_scales_agg", variant=0, rows=[
+        [auto(RAMP), auto(b"\x00"), auto()], [auto(RAMP2), auto(), auto()]],
+        context=ctx(2, (2, 3, 1, 1), axis=0))],
+    "auto-agg-zero-points-window": [call("q_per_channel_zero_points_agg", variant=2, f=1, rows=[
+        [auto(RAMP), auto(b"\x00"), auto(), auto(b"\x00")], [auto(RAMP2)] + [auto()] * 3,
+        [auto(RAMP)] + [auto()] * 3], context=ctx(2, (3, 2, 1, 1), axis=-1, dtype=1))],
+    "auto-dequantize-per-channel": [call("dequantize_per_channel_blob", [
+        auto(b"\x00\x00\x05"), auto(b"\x00\x00"), auto(b"\x00\x00"), auto(b"\x00"), auto(),
+        auto(b"\x00")], context=ctx(2, (1, 4, 1, 1), axis=0, dtype=4))],
+    "auto-dequantize-per-block": [call("dequantize_per_block_blob", [
+        auto(b"\x00\x00\x05"), auto(b"\x00\x00"), auto(b"\x00\x00"), auto(b"\x00"), auto(),
+        auto(), auto(b"\x00")], context=ctx(1, (8, 1, 1, 1), axis=0, block=4, dtype=4))],
+    "auto-block-scales": [call("q_block_scales", [auto(RAMP), auto(b"\x00"), auto(), auto(),
+                                                  auto(b"\x00"), auto(b"\x01"), auto(b"\x00")],
+                               context=ctx(2, (4, 8, 1, 1), axis=1, block=3, dtype=5))],
+    "auto-channels": [call("q_channels", [auto(RAMP), auto(b"\x00"), auto(), auto(b"\x00"),
+                                          auto(b"\x00"), auto(b"\x00")],
+                           context=ctx(3, (2, 2, 3, 1), axis=1, dtype=0))],
+    "auto-compare-lists": [call("q_compare", variant=5, args=[
+        auto(RAMP), auto(b"\x00"), auto(),
+        # options: 4 keys joined by ' ': dtypes, schemes, blocks, methods,
+        # each one item repeated (0x40) 1 + low bits times: int8 x 12,
+        # affine x 2, block 1 x 16, minmax x 9 (a value is at most 63
+        # characters): 3888 candidates, a few count bytes away from the most
+        # these lists can ask for.  (mse x 16 asks for more but takes seconds
+        # under ASan.)
+        auto(bytes([4, 8, 0x4B, 0, 9, 0x41, 0, 10, 0x4F, 0, 11, 0x48, 0]))],
+        context=ctx(2, (2, 2, 1, 1), axis=0))],
+    # Huge dimensions for every function that takes a shape, each a byte
+    # away (a dimension one less, another axis, another dtype) from a size
+    # computation that wraps: a shape may hold up to 2^62 elements, and
+    # 2^62 int32 codes are 2^64 bytes.
+    **{"huge-" + name: [call(name, [auto(RAMP)] + [auto()] * (n - 1),
+                             context=ctx(2, (d0, HUGE[d1], 1, 1), axis=0, block=2, dtype=dt))]
+       for name, n, d0, d1, dt in [
+           ("q_per_channel_scales", 6, 3, 1, 0), ("q_per_channel_zero_points", 3, 3, 0, 1),
+           ("quantize_per_channel_blob", 7, 1, 3, 4),
+           ("dequantize_per_channel_blob", 6, 2, 1, 4),
+           ("q_fake_quantize_per_channel", 5, 3, 4, 2), ("q_block_scales", 7, 3, 5, 5),
+           ("q_block_zero_points", 4, 3, 1, 6), ("quantize_per_block_blob", 8, 3, 2, 2),
+           ("q_fake_quantize_per_block", 6, 3, 0, 3), ("q_channels", 6, 3, 2, 0),
+           ("q_compare", 4, 3, 5, 0)]},
+    **{"huge-" + name: [call(name, rows=[[auto(RAMP)] + [auto()] * (n - 1)] * 2,
+                             context=ctx(2, (3, HUGE[d1], 1, 1), axis=0, dtype=dt))]
+       for name, n, d1, dt in [("q_per_channel_scales_agg", 3, 0, 0),
+                               ("q_per_channel_zero_points_agg", 6, 1, 1)]},
+    # One dimension of 2^62 + 1 in one block of 2^62 (block_specials[12]).
+    "huge-dequantize_per_block_blob": [call("dequantize_per_block_blob", [auto(RAMP)] + [auto()] * 6,
+                                            context=ctx(1, (HUGE[3], 1, 1, 1), axis=0,
+                                                        block=("raw", 0xFC), dtype=4))],
+    # Known crash classes: exact reproductions, kept as regression seeds.
+    "crash-compare-candidates": [call("q_compare", variant=5, args=[
+        t("[1,2,3,4]"), t("[2,2]"), i(0),
+        t("dtypes=" + "+".join(["int8"] * 12) + " schemes=affine+affine+affine blocks="
+          + "+".join(str(n) for n in range(1, 17)) + " methods=" + "+".join(["mse"] * 16))])],
+    "crash-dequantize-channel-wrap": [call("dequantize_per_channel_blob", [
+        b(b""), t("[1]"), t("[0]"), t("[1,4611686018427387904]"), i(0), t("int32")])],
+    "crash-dequantize-block-wrap": [call("dequantize_per_block_blob", [
+        b(b""), t("[1]"), t("[0]"), t("[4611686018427387904]"), i(0), i(4611686018427387904),
+        t("int32")])],
+    "crash-agg-channels-wrap": [call("q_per_channel_scales_agg", rows=[[
+        t("[1]"), t("[2305843009213693953]"), i(0)]])],
+}
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus", "sql")
+    os.makedirs(out, exist_ok=True)
+    for name, calls in SEEDS.items():
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(b"".join(calls))
+    print("%d seeds in %s" % (len(SEEDS), out))
+
+
+if __name__ == "__main__":
+    main()
