@@ -5,7 +5,9 @@
 #   make test-asan   the same suite against an AddressSanitizer + UBSan build
 #   make demo        the main job: real models into a registry, quantized in SQL
 #   make bench       benchmark tables
-#   make fuzz        libFuzzer over the text parsers for a minute (clang)
+#   make fuzz        libFuzzer (clang): every SQL function for a minute, then
+#                    the text parsers
+#   make fuzz-ci     a short fixed-seed fuzz run over the committed corpus
 #   make test-oom    every allocation of every catalog query failed in turn
 #                    (a C host, ASan + UBSan + LeakSanitizer)
 #   make test-locale the catalog in the C locale and in de_DE.UTF-8, compared
@@ -46,7 +48,8 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 DEPS = sh tests/ensure-deps.sh
 
 .PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
-        kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz clean
+        kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
+        fuzz-ci clean
 all: dist/quant.so
 
 build/obj/%.o: %.c $(HDR)
@@ -204,9 +207,37 @@ build/fuzz_parsers: $(FUZZ_SRC) $(HDR)
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	    -o $@ $(FUZZ_SRC) -lsqlite3 -lm
 
-fuzz: build/fuzz_parsers
-	@mkdir -p build/fuzz-corpus
-	./build/fuzz_parsers -max_total_time=60 -max_len=4096 build/fuzz-corpus
+# libFuzzer over the whole SQL surface (tests/fuzz/fuzz_sql.c): every function,
+# aggregate, window and table-valued function called through SQL with bound
+# arguments, the extension compiled in with SQLITE_CORE.  Its objects are built
+# once each (build/fuzz/), so a change to one source rebuilds one object.
+FUZZ_CFLAGS = -g -O1 -std=c11 -ffp-contract=off -DSQLITE_CORE -Iinclude -Iext -Iext/kernels \
+              -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_OBJ = $(SRC:%.c=build/fuzz/%.o)
+build/fuzz/%.o: %.c $(HDR)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+build/fuzz_sql: tests/fuzz/fuzz_sql.c $(FUZZ_OBJ) $(HDR)
+	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -Wdouble-promotion -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_sql.c $(FUZZ_OBJ) -lsqlite3 -lm
+
+# New inputs go to build/fuzz-corpus-sql; the committed seeds are read too.
+# One allocation over 256 MiB is a finding: no value may exceed 1 MiB here.
+FUZZ_SQL_OPTS = -dict=tests/fuzz/sql.dict -max_len=8192 -timeout=20 \
+                -rss_limit_mb=2048 -malloc_limit_mb=256
+fuzz:
+	@$(DEPS) fuzz
+	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers
+	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sql
+	./build/fuzz_sql $(FUZZ_SQL_OPTS) -max_total_time=60 build/fuzz-corpus-sql tests/fuzz/corpus/sql
+	./build/fuzz_parsers -max_total_time=20 -max_len=4096 build/fuzz-corpus
+
+# Deterministic (-seed=1, bounded -runs) for CI; ends "fuzz: N passed, N failed".
+fuzz-ci:
+	@$(DEPS) fuzz
+	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers
+	sh tests/fuzz/ci.sh
 
 clean:
 	rm -rf build dist

@@ -9,6 +9,7 @@
 #   bench    the benchmark (numpy and PyTorch rows are optional)
 #   host     build the C SQL host (make test-oom)
 #   locale   the same, plus the de_DE.UTF-8 locale (make test-locale)
+#   fuzz     clang with libFuzzer and the sanitizer runtimes (make fuzz, fuzz-ci)
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -30,6 +31,9 @@ case "$what" in
   bench)   pkgs="$base" ;;
   host)    pkgs="gcc make libc6-dev libsqlite3-dev" ;;
   locale)  pkgs="gcc make libc6-dev libsqlite3-dev locales"; need_locale=1 ;;
+  # libFuzzer and the ASan/UBSan runtimes are in libclang-rt-dev, which clang
+  # only recommends.
+  fuzz)    pkgs="make libc6-dev libsqlite3-dev clang libclang-rt-dev" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
