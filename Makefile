@@ -21,7 +21,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 QUANT_CFLAGS = -std=c11 -ffp-contract=off -fPIC -fvisibility=hidden \
-               -Wall -Wextra -Wdouble-promotion -Wshadow -Iinclude -Iext -Iext/kernels
+               -Wall -Wextra -Wdouble-promotion -Wshadow -Iinclude -Iext
 LDLIBS  = -lm
 
 # Every float operation must round to float32, as on x86-64 and ARM.  gcc in
@@ -36,9 +36,10 @@ EXCESS_PRECISION := $(shell $(CC) -Werror $(EXCESS_FLAG) -x c -c /dev/null \
 QUANT_CFLAGS += $(EXCESS_PRECISION)
 
 KERNEL_SRC = $(wildcard ext/kernels/*.c)
-CORE_SRC   = $(wildcard ext/*.c)
-SRC        = $(CORE_SRC) $(KERNEL_SRC)
-HDR        = $(wildcard include/*.h ext/*.h ext/kernels/*.h)
+CORE_SRC   = $(wildcard ext/core/*.c)
+SQL_SRC    = $(wildcard ext/sql/*.c)
+SRC        = $(SQL_SRC) $(CORE_SRC) $(KERNEL_SRC)
+HDR        = $(wildcard include/*.h ext/*/*.h)
 
 OBJ      = $(SRC:%.c=build/obj/%.o)
 ASAN_OBJ = $(SRC:%.c=build/asan/%.o)
@@ -200,10 +201,10 @@ build/bench_kernels: bench/bench_kernels.c $(KERNEL_SRC) $(HDR)
 
 # libFuzzer over the text readers (JSON tensors and lists, options): clang with
 # libFuzzer, ASan and UBSan, linked against SQLite itself (SQLITE_CORE).
-FUZZ_SRC = tests/fuzz/fuzz_parsers.c ext/json.c ext/options.c ext/status.c ext/c_locale.c
+FUZZ_SRC = tests/fuzz/fuzz_parsers.c ext/core/json.c ext/core/options.c ext/core/status.c ext/core/c_locale.c
 build/fuzz_parsers: $(FUZZ_SRC) $(HDR)
 	@mkdir -p build
-	clang -g -O1 -std=c11 -ffp-contract=off -DSQLITE_CORE -Iinclude -Iext -Iext/kernels \
+	clang -g -O1 -std=c11 -ffp-contract=off -DSQLITE_CORE -Iinclude -Iext \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	    -o $@ $(FUZZ_SRC) -lsqlite3 -lm
 

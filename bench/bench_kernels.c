@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sqlite_quant.h"
+#include "kernels/kernels.h"
 
 static double now(void) {
   struct timespec ts;

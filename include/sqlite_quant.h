@@ -1,23 +1,15 @@
 /*
-** sqlite_quant.h: public interface of sqlite-quant.
+** sqlite_quant.h: the public interface of sqlite-quant.
 **
-** Two things live here:
-**   1. sqlite3_quant_init(), the entry point SQLite calls when the extension is
-**      loaded (or that a program calls to register it statically);
-**   2. the kernel API: plain C over pointers and lengths, no SQLite, no
-**      allocation, no error strings.  A C program can quantize with it directly.
-**
-** Kernel conventions (every path: scalar, AVX2, AVX-512, NEON):
-**   - float and code buffers are little-endian and may be unaligned;
-**   - results are bit-identical on every path and independent of the host's
-**     floating-point rounding mode;
-**   - a kernel never reads or writes outside [ptr, ptr + n elements).
+** The extension's interface is SQL: load it (`.load quant`, or
+** sqlite3_load_extension) and call its functions.  A program that links it
+** statically registers it with sqlite3_quant_init(), declared here, e.g.
+** through sqlite3_auto_extension().  Nothing else is exported: the kernels
+** and the core are internal and change as formats are added
+** (docs/ARCHITECTURE.md#public-interface).
 */
 #ifndef SQLITE_QUANT_H
 #define SQLITE_QUANT_H
-
-#include <stddef.h>
-#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,129 +23,6 @@ struct sqlite3;
 struct sqlite3_api_routines;
 int sqlite3_quant_init(struct sqlite3 *db, char **pzErrMsg,
                        const struct sqlite3_api_routines *pApi);
-
-/* Integer code types that kernels write whole bytes of.  The 4-bit dtypes are
-** quantized as SQ_CODE_I8/SQ_CODE_U8 with a 4-bit range and then packed with
-** pack4 (element 2i in the low nibble, 2i+1 in the high nibble). */
-typedef enum sq_code_type {
-  SQ_CODE_I8 = 0,
-  SQ_CODE_U8,
-  SQ_CODE_I16,
-  SQ_CODE_U16,
-  SQ_CODE_I32,
-  SQ_CODE_NTYPES
-} sq_code_type;
-
-/* One scale's worth of quantization parameters, prepared by the caller.
-**   q = clamp(round_half_even(x * inv), lo, hi) + zp        (divide == 0)
-**   q = clamp(round_half_even(x / scale), lo, hi) + zp      (divide == 1)
-** lo = qmin - zp and hi = qmax - zp (exact in float for codes up to 16 bits).
-** SQ_CODE_I32 instead rounds, adds zp and clamps to [qmin, qmax] in double. */
-typedef struct sq_qparams {
-  float scale;        /* finite, >= FLT_MIN */
-  float inv;          /* 1.0f / scale, computed once by the caller */
-  float lo, hi;       /* clamp bounds before the zero point is added */
-  int32_t zp;
-  int32_t qmin, qmax;
-  int divide;         /* 0: multiply by inv (PyTorch), 1: divide (ONNX) */
-} sq_qparams;
-
-/* Per-channel parameters for an interleaved layout: a rows x channels matrix,
-** row-major, where element (r, c) uses entry c of each array.  Every array
-** must be valid whatever `divide` is; 32-bit codes do not read lo and hi. */
-typedef struct sq_channel_params {
-  size_t channels;
-  const float *scale;
-  const float *inv;
-  const float *lo, *hi;
-  const int32_t *zp;
-  int32_t qmin, qmax; /* shared by every channel */
-  int divide;
-} sq_channel_params;
-
-/* Error sums of two float32 tensors a (reference) and b, in double.  Element
-** i is accumulated into lane i % SQ_ERROR_LANES and the lanes are added in a
-** fixed order, so every path returns the same bits. */
-#define SQ_ERROR_LANES 16
-typedef struct sq_error_sums {
-  double sum_a2;      /* sum a^2 */
-  double sum_b2;      /* sum b^2 */
-  double sum_ab;      /* sum a*b */
-  double sum_d2;      /* sum (a-b)^2 */
-  double max_abs_d;   /* max |a-b| */
-} sq_error_sums;
-
-typedef struct sq_kernels {
-  const char *name;   /* "scalar", "avx2", "avx512", "neon" */
-
-  /* Min and max of n >= 1 floats.  Returns n when every element is finite,
-  ** otherwise the index of the first NaN or infinity (*mn, *mx unspecified). */
-  size_t (*minmax)(const void *x, size_t n, float *mn, float *mx);
-
-  /* x is rows x channels (row-major).  Folds every row into mn[c], mx[c],
-  ** which the caller seeds.  Returns rows*channels when all are finite, else
-  ** the flat index of the first non-finite element (mn and mx then hold the
-  ** elements before it folded in). */
-  size_t (*minmax_interleaved)(const void *x, size_t rows, size_t channels,
-                               float *mn, float *mx);
-
-  /* Quantize n floats to codes of one type.  Returns n, or the index of the
-  ** first NaN (the output is then unspecified). */
-  size_t (*quantize[SQ_CODE_NTYPES])(const void *x, size_t n,
-                                     const sq_qparams *p, void *q);
-  size_t (*quantize_interleaved[SQ_CODE_NTYPES])(const void *x, size_t rows,
-                                                 const sq_channel_params *p,
-                                                 void *q);
-
-  /* y = (float)(q - zp) * scale: one float32 rounding, plus one in the
-  ** conversion when |q - zp| > 2^24 (32-bit codes only). */
-  void (*dequantize[SQ_CODE_NTYPES])(const void *q, size_t n, float scale,
-                                     int32_t zp, void *y);
-  void (*dequantize_interleaved[SQ_CODE_NTYPES])(const void *q, size_t rows,
-                                                 const sq_channel_params *p,
-                                                 void *y);
-
-  /* 4-bit packing of 8-bit codes (values already in 4-bit range); an odd n
-  ** leaves 0 in the last high nibble.  unpack4 sign-extends when is_signed. */
-  void (*pack4)(const void *codes, size_t n, void *packed);
-  void (*unpack4)(const void *packed, size_t n, int is_signed, void *codes);
-
-  /* Error sums of b against a (n float32 each): see sq_error_sums.  Inputs
-  ** must be finite for the sums to mean anything; callers check. */
-  void (*error_sums)(const void *a, const void *b, size_t n, sq_error_sums *out);
-
-  /* Min and max of each of nblocks contiguous blocks of `block` >= 1 floats
-  ** (the last may be short: n elements in all).  Returns n, or the index of
-  ** the first non-finite element (mn, mx then unspecified). */
-  size_t (*minmax_blocks)(const void *x, size_t n, size_t block, float *mn,
-                          float *mx);
-
-  /* Half formats: to f32 is exact (NaN made quiet); from f32 rounds to
-  ** nearest even, overflow gives inf, NaN stays NaN (quiet). */
-  void (*f16_to_f32)(const void *h, size_t n, void *f);
-  void (*f32_to_f16)(const void *f, size_t n, void *h);
-  void (*bf16_to_f32)(const void *h, size_t n, void *f);
-  void (*f32_to_bf16)(const void *f, size_t n, void *h);
-} sq_kernels;
-
-/* The kernel table chosen at load time: the best the CPU runs, or the one
-** named by the environment variable SQLITE_QUANT_KERNEL (capped at what the
-** CPU supports). */
-const sq_kernels *sq_kernels_active(void);
-
-/* A specific path by name, or NULL when it is not built in or the CPU lacks
-** it.  "scalar" always exists. */
-const sq_kernels *sq_kernels_by_name(const char *name);
-
-/* Names of every path this build and CPU can run, best last, NULL-terminated. */
-const char *const *sq_kernels_available(void);
-
-/* Every name SQLITE_QUANT_KERNEL may hold, NULL-terminated. */
-const char *const *sq_kernels_known(void);
-
-/* The value of SQLITE_QUANT_KERNEL when it names no path at all (a typo such
-** as "AVX512"), else NULL. */
-const char *sq_kernels_bad_request(void);
 
 #ifdef __cplusplus
 }

@@ -35,8 +35,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "sqlite_quant.h"
-#include "kernels_internal.h"
+#include "kernels/kernels_internal.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -25,15 +25,12 @@
 **      in two passes over L1-sized chunks to stay within 32 registers, the
 **      second with pairwise FMINP/FMAXP over four blocks at a time.
 */
-#include "kernels_internal.h"
+#include "kernels/kernels_internal.h"
 
 #if defined(__aarch64__) && !defined(SQ_SCALAR_ONLY) && !SQ_BIG_ENDIAN
 
 #include <arm_neon.h>
 
-#define SQ_AI static inline __attribute__((always_inline))
-#define SQ_MM_BLOCK 4096
-#define SQ_MAXL 256
 
 /* FPCR bits that change what FCVT, FMIN and FMAX return: AHP (26), DN (25),
 ** FZ (24), RMode (23:22), FZ16 (19), AH (1), FIZ (0). */
@@ -57,36 +54,7 @@ SQ_AI void stu(sq_b p, uint32x4_t v) { vst1q_u8(p, vreinterpretq_u8_u32(v)); }
 /* ---- min / max ---------------------------------------------------------- */
 
 
-static float first_zero(sq_cb p, size_t n) {
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    if (vmaxvq_u32(vceqzq_f32(ldf(p + 4 * i)))) break;
-  }
-  for (; i < n; i++) {
-    float v = sq_load_f32(p + 4 * i);
-    if (v == 0.0f) return v;
-  }
-  return 0.0f;
-}
 
-/* FMIN makes a lane -0 if any zero it saw was -0, FMAX makes it +0 if any was
-** +0.  So a zero minimum is +0 for sure only when no zero lane is -0, a zero
-** maximum -0 only when no zero lane is +0; otherwise scalar's answer (the
-** first occurrence) is the first zero of the data. */
-static float pick_extreme(const float *lanes, size_t nl, int is_max, sq_cb p,
-                          size_t n) {
-  float v = lanes[0];
-  for (size_t k = 1; k < nl; k++)
-    if (is_max ? lanes[k] > v : lanes[k] < v) v = lanes[k];
-  if (v != 0.0f) return v;
-  for (size_t k = 0; k < nl; k++) {
-    uint32_t u;
-    memcpy(&u, &lanes[k], 4);
-    if (lanes[k] == 0.0f && (u >> 31) == (is_max ? 0u : 1u))
-      return first_zero(p, n);
-  }
-  return is_max ? -0.0f : 0.0f;
-}
 
 static size_t minmax_neon(const void *x, size_t n, float *mn, float *mx) {
   sq_cb p = x;
@@ -128,8 +96,8 @@ static size_t minmax_neon(const void *x, size_t n, float *mn, float *mx) {
     vst1q_f32(ha + 4, b1);
     vst1q_f32(ha + 8, b2);
     vst1q_f32(ha + 12, b3);
-    lo = pick_extreme(la, 16, 0, p, nv);
-    hi = pick_extreme(ha, 16, 1, p, nv);
+    lo = sq_pick_extreme(la, 16, 0, p, nv);
+    hi = sq_pick_extreme(ha, 16, 1, p, nv);
   } else {
     lo = hi = sq_load_f32(p);
   }
@@ -305,56 +273,8 @@ static size_t quantize_i32_neon(const void *x, size_t n, const sq_qparams *p,
 
 /* ---- interleaved (per-channel, last axis) -------------------------------- */
 
-static sq_channel_params sub_params(const sq_channel_params *p, size_t c,
-                                    size_t k) {
-  sq_channel_params s = *p;
-  s.channels = k;
-  if (s.scale) s.scale += c;
-  if (s.inv) s.inv += c;
-  if (s.lo) s.lo += c;
-  if (s.hi) s.hi += c;
-  if (s.zp) s.zp += c;
-  return s;
-}
 
-/* See x86_avx2.c: g rows of a small channel count viewed as one row of
-** L = g*channels channels, L a multiple of 4, parameters repeated. */
-typedef struct sq_wide {
-  float scale[SQ_MAXL], inv[SQ_MAXL], lo[SQ_MAXL], hi[SQ_MAXL];
-  int32_t zp[SQ_MAXL];
-  sq_channel_params p;
-  size_t g;
-} sq_wide;
 
-static int sq_widen(const sq_channel_params *p, size_t rows, sq_wide *w) {
-  size_t ch = p->channels, g = 4;
-  if (ch == 0 || ch % 4 == 0) return 0;
-  while (ch % 2 == 0 && g > 1) {      /* g = 4 / gcd(channels, 4) */
-    ch /= 2;
-    g /= 2;
-  }
-  ch = p->channels;
-  if (ch * g > SQ_MAXL || rows < g) return 0;
-  /* Every array the caller gave is repeated (the scalar kernels, which
-  ** handle a NaN's vector, read them all); absent ones stay absent. */
-  w->g = g;
-  w->p = *p;
-  w->p.channels = ch * g;
-  if (p->scale) w->p.scale = w->scale;
-  if (p->inv) w->p.inv = w->inv;
-  if (p->lo) w->p.lo = w->lo;
-  if (p->hi) w->p.hi = w->hi;
-  if (p->zp) w->p.zp = w->zp;
-  for (size_t j = 0; j < ch * g; j++) {
-    size_t c = j % ch;
-    if (p->scale) w->scale[j] = p->scale[c];
-    if (p->inv) w->inv[j] = p->inv[c];
-    if (p->lo) w->lo[j] = p->lo[c];
-    if (p->hi) w->hi[j] = p->hi[c];
-    if (p->zp) w->zp[j] = p->zp[c];
-  }
-  return 1;
-}
 
 /* The parameter arrays, copied out of sq_channel_params: stores through the
 ** byte pointers may alias *p, so reading p->lo in the loop would reload it
@@ -415,7 +335,7 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
       st_4(d + es * c, code_il(v, &a, c, bits, divide), bits);
     }
     if (c < ch) {
-      sq_channel_params sp = sub_params(p, c, ch - c);
+      sq_channel_params sp = sq_sub_params(p, c, ch - c);
       size_t k = sq_kernels_scalar.quantize_interleaved[t](s + 4 * c, 1, &sp,
                                                            d + es * c);
       if (k < ch - c) return r * ch + c + k;
@@ -436,7 +356,7 @@ SQ_AI size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
   sq_b dst = q;
   const size_t es = (size_t)bits / 8, ch = p->channels;
   sq_wide w;
-  if (sq_widen(p, rows, &w)) {
+  if (sq_widen(p, rows, 4, &w)) {
     size_t vr = rows / w.g, done = vr * w.g;
     size_t k = qi_run(src, vr, &w.p, dst, bits);
     if (k < vr * w.p.channels) return k;
@@ -560,7 +480,7 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
       stf(yr + 4 * c, vmulq_f32(f, vld1q_f32(sc + c)));
     }
     if (c < ch) {
-      sq_channel_params sp = sub_params(p, c, ch - c);
+      sq_channel_params sp = sq_sub_params(p, c, ch - c);
       sq_kernels_scalar.dequantize_interleaved[t](qr + es * c, 1, &sp, yr + 4 * c);
     }
   }
@@ -571,7 +491,7 @@ SQ_AI void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
   sq_cb src = q;
   sq_b dst = y;
   sq_wide w;
-  if (sq_widen(p, rows, &w)) {
+  if (sq_widen(p, rows, 4, &w)) {
     size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;
     dqi_body(src, vr, &w.p, dst, t);
     if (done < rows)
@@ -948,8 +868,8 @@ SQ_AI size_t mmb_body(sq_cb p, size_t n, size_t block, float *mn,
     if (vmaxvq_u32(vorrq_u32(vmvnq_u32(ok), zero))) {
       if (vminvq_u32(ok) == 0) return g * block + sq_first_nonfinite(s, 4 * block);
       for (size_t j = 0; j < 4; j++) {
-        if (mn[g + j] == 0.0f) mn[g + j] = first_zero(s + 4 * j * block, block);
-        if (mx[g + j] == 0.0f) mx[g + j] = first_zero(s + 4 * j * block, block);
+        if (mn[g + j] == 0.0f) mn[g + j] = sq_first_zero(s + 4 * j * block, block);
+        if (mx[g + j] == 0.0f) mx[g + j] = sq_first_zero(s + 4 * j * block, block);
       }
     }
   }

@@ -16,7 +16,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
-#include "kernels_internal.h"
+#include "kernels/kernels_internal.h"
 
 #if !defined(SQ_SCALAR_ONLY) && (defined(__x86_64__) || defined(_M_X64))
 #define SQ_X86 1

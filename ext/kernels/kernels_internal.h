@@ -6,7 +6,8 @@
 #define SQ_KERNELS_INTERNAL_H
 
 #include <string.h>
-#include "sqlite_quant.h"
+#include "kernels/byteorder.h"
+#include "kernels/kernels.h"
 
 /* Results are identical on every host only if every float operation rounds
 ** to float32.  gcc in strict ISO mode evaluates float expressions in double
@@ -17,55 +18,17 @@
 #error "float arithmetic must round to float (FLT_EVAL_METHOD 0): see kernels_internal.h"
 #endif
 
-/* Little-endian loads and stores that tolerate any alignment.  On a
-** little-endian host they compile to plain moves. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define SQ_BIG_ENDIAN 1
-#else
-#define SQ_BIG_ENDIAN 0
-#endif
-
-static inline uint32_t sq_load_u32(const void *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-#if SQ_BIG_ENDIAN
-  v = __builtin_bswap32(v);
-#endif
-  return v;
-}
-static inline void sq_store_u32(void *p, uint32_t v) {
-#if SQ_BIG_ENDIAN
-  v = __builtin_bswap32(v);
-#endif
-  memcpy(p, &v, 4);
-}
-static inline uint16_t sq_load_u16(const void *p) {
-  uint16_t v;
-  memcpy(&v, p, 2);
-#if SQ_BIG_ENDIAN
-  v = __builtin_bswap16(v);
-#endif
-  return v;
-}
-static inline void sq_store_u16(void *p, uint16_t v) {
-#if SQ_BIG_ENDIAN
-  v = __builtin_bswap16(v);
-#endif
-  memcpy(p, &v, 2);
-}
-static inline float sq_load_f32(const void *p) {
-  uint32_t u = sq_load_u32(p);
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-static inline void sq_store_f32(void *p, float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  sq_store_u32(p, u);
-}
-
 /* ---- what every vector path shares ------------------------------------------ */
+
+/* Kernel bodies are written once per instruction set and specialised by
+** always-inlined helpers (the code type, multiply or divide). */
+#define SQ_AI static inline __attribute__((always_inline))
+/* Round half to even, without raising exceptions (x86 files). */
+#define SQ_RNE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+/* Elements between two non-finite checks in minmax. */
+#define SQ_MM_BLOCK 4096
+/* Longest widened row for small channel counts (see sq_widen). */
+#define SQ_MAXL 256
 
 typedef const unsigned char *sq_cb;   /* read-only bytes of any alignment */
 typedef unsigned char *sq_b;          /* writable bytes of any alignment */
@@ -115,6 +78,47 @@ static inline double sq_lanes_total(const double *lane) {
   for (int i = 0; i < 4; i++) s4[i] = s8[i] + s8[i + 4];
   return (s4[0] + s4[2]) + (s4[1] + s4[3]);
 }
+
+/* Folds x[i] into (lo, hi) exactly as scalar does; 0 on a non-finite. */
+static inline int sq_fold1(sq_cb p, size_t i, int *have, float *lo, float *hi) {
+  uint32_t u = sq_load_u32(p + 4 * i);
+  if ((u & 0x7f800000u) == 0x7f800000u) return 0;
+  float v;
+  memcpy(&v, &u, 4);
+  if (!*have) {
+    *lo = *hi = v;
+    *have = 1;
+  }
+  if (v < *lo) *lo = v;
+  if (v > *hi) *hi = v;
+  return 1;
+}
+
+/* ---- common.c: shared, ISA-independent helpers --------------------------- */
+
+/* The first element equal to zero among n finite floats (0.0f if none). */
+float sq_first_zero(const void *x, size_t n);
+/* Reduces nl lane accumulators of a min (or max) over x[0..n) to the
+** scalar path's answer, the first occurrence of the extreme: the lanes
+** settle it unless the extreme is zero with signs they cannot order. */
+float sq_pick_extreme(const float *lanes, size_t nl, int is_max, const void *x,
+                      size_t n);
+/* Channels [c, c + k) of p, for the scalar kernels' row tails.  Arrays the
+** kernel does not use may be NULL and stay NULL. */
+sq_channel_params sq_sub_params(const sq_channel_params *p, size_t c, size_t k);
+
+/* A small channel count that is not a multiple of the vector width is viewed
+** as g rows of L = g*channels channels (L a multiple of the width) with its
+** parameter arrays repeated g times: the same elements, the same flat
+** indices, no per-row tails. */
+typedef struct sq_wide {
+  float scale[SQ_MAXL], inv[SQ_MAXL], lo[SQ_MAXL], hi[SQ_MAXL];
+  int32_t zp[SQ_MAXL];
+  sq_channel_params p;
+  size_t g;
+} sq_wide;
+/* 1 when p's channels widen for vectors of `width` floats over `rows`. */
+int sq_widen(const sq_channel_params *p, size_t rows, size_t width, sq_wide *w);
 
 /* Vector paths.  Each file compiles to nothing on other architectures (and
 ** with -DSQ_SCALAR_ONLY); dispatch.c references only the ones built. */

@@ -12,7 +12,7 @@
 **   3. no FMA: the build uses -ffp-contract=off.
 */
 #include <math.h>
-#include "kernels_internal.h"
+#include "kernels/kernels_internal.h"
 
 static inline int sq_is_finite_bits(uint32_t u) {
   return (u & 0x7f800000u) != 0x7f800000u;

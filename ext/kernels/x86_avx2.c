@@ -38,7 +38,7 @@
 ** Compiled with a target pragma, never -mavx2: only dispatch.c decides
 ** whether these functions may run.
 */
-#include "kernels_internal.h"
+#include "kernels/kernels_internal.h"
 
 #if defined(__x86_64__) && !defined(SQ_SCALAR_ONLY)
 
@@ -52,7 +52,6 @@
 #pragma GCC target("avx2,f16c")
 #endif
 
-#define SQ_AI static inline __attribute__((always_inline))
 /* GCC may re-read a loaded vector from memory for each use that takes it as
 ** the register operand (min_ps(x, acc)); an empty asm pins it to a register. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -60,12 +59,7 @@
 #else
 #define SQ_KEEP(v) ((void)0)
 #endif
-#define SQ_RNE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
 
-/* Elements between two non-finite checks in minmax. */
-#define SQ_MM_BLOCK 4096
-/* Longest widened row for small channel counts (see sq_widen). */
-#define SQ_MAXL 256
 
 
 
@@ -79,61 +73,8 @@ SQ_AI void sti128(void *p, __m128i v) { _mm_storeu_si128((__m128i *)p, v); }
 /* ---- min / max ---------------------------------------------------------- */
 
 
-/* The first element equal to zero among n finite floats (one exists). */
-static float first_zero(sq_cb p, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    int m = _mm256_movemask_ps(
-        _mm256_cmp_ps(ldf(p + 4 * i), _mm256_setzero_ps(), _CMP_EQ_OQ));
-    if (m) return sq_load_f32(p + 4 * (i + (size_t)__builtin_ctz((unsigned)m)));
-  }
-  for (; i < n; i++) {
-    float v = sq_load_f32(p + 4 * i);
-    if (v == 0.0f) return v;
-  }
-  return 0.0f;
-}
 
-/* Reduce lane accumulators to scalar's answer.  Each lane holds the first
-** occurrence of its extreme, so the bit pattern is settled unless the extreme
-** is zero and the lanes holding it disagree on the sign: then scalar's answer
-** is the first zero of the data. */
-static float pick_extreme(const float *lanes, size_t nl, int is_max, sq_cb p,
-                          size_t n) {
-  float v = lanes[0];
-  for (size_t k = 1; k < nl; k++)
-    if (is_max ? lanes[k] > v : lanes[k] < v) v = lanes[k];
-  if (v != 0.0f) return v;
-  uint32_t b0 = 0, u;
-  int seen = 0;
-  for (size_t k = 0; k < nl; k++) {
-    if (lanes[k] != 0.0f) continue;
-    memcpy(&u, &lanes[k], 4);
-    if (!seen) {
-      b0 = u;
-      seen = 1;
-    } else if (u != b0) {
-      return first_zero(p, n);
-    }
-  }
-  memcpy(&v, &b0, 4);
-  return v;
-}
 
-/* Folds x[i] into (lo, hi) exactly as scalar does; 0 on a non-finite. */
-SQ_AI int fold1(sq_cb p, size_t i, int *have, float *lo, float *hi) {
-  uint32_t u = sq_load_u32(p + 4 * i);
-  if ((u & 0x7f800000u) == 0x7f800000u) return 0;
-  float v;
-  memcpy(&v, &u, 4);
-  if (!*have) {
-    *lo = *hi = v;
-    *have = 1;
-  }
-  if (v < *lo) *lo = v;
-  if (v > *hi) *hi = v;
-  return 1;
-}
 
 static size_t minmax_avx2(const void *x, size_t n, float *mn, float *mx) {
   sq_cb p = x;
@@ -147,7 +88,7 @@ static size_t minmax_avx2(const void *x, size_t n, float *mn, float *mx) {
   float lo = 0.0f, hi = 0.0f;
   int have = 0;
   for (i = 0; i < h; i++)
-    if (!fold1(p, i, &have, &lo, &hi)) return i;
+    if (!sq_fold1(p, i, &have, &lo, &hi)) return i;
   sq_cb pv = p + 4 * h;                 /* the vector part: [h, h + nv) */
   size_t nv = (n - h) & ~(size_t)31;
   if (nv) {
@@ -194,7 +135,7 @@ static size_t minmax_avx2(const void *x, size_t n, float *mn, float *mx) {
     _mm256_storeu_ps(ha + 16, b2);
     _mm256_storeu_ps(ha + 24, b3);
     /* first occurrences within the vector part; the head came before it */
-    float vlo = pick_extreme(la, 32, 0, pv, nv), vhi = pick_extreme(ha, 32, 1, pv, nv);
+    float vlo = sq_pick_extreme(la, 32, 0, pv, nv), vhi = sq_pick_extreme(ha, 32, 1, pv, nv);
     if (!have) {
       lo = vlo;
       hi = vhi;
@@ -204,7 +145,7 @@ static size_t minmax_avx2(const void *x, size_t n, float *mn, float *mx) {
     if (vhi > hi) hi = vhi;
   }
   for (i = h + nv; i < n; i++)
-    if (!fold1(p, i, &have, &lo, &hi)) return i;
+    if (!sq_fold1(p, i, &have, &lo, &hi)) return i;
   *mn = lo;
   *mx = hi;
   return n;
@@ -394,60 +335,8 @@ static size_t quantize_i32_avx2(const void *x, size_t n, const sq_qparams *p,
 
 /* ---- interleaved (per-channel, last axis) helpers ------------------------ */
 
-/* Channels [c, c + k) of p, for the scalar kernels' row tails.  Arrays the
-** kernel does not use may be NULL and stay NULL. */
-static sq_channel_params sub_params(const sq_channel_params *p, size_t c,
-                                    size_t k) {
-  sq_channel_params s = *p;
-  s.channels = k;
-  if (s.scale) s.scale += c;
-  if (s.inv) s.inv += c;
-  if (s.lo) s.lo += c;
-  if (s.hi) s.hi += c;
-  if (s.zp) s.zp += c;
-  return s;
-}
 
-/* A small channel count that is not a multiple of the vector width is viewed
-** as g rows of L = g*channels channels (L a multiple of 8) with its parameter
-** arrays repeated g times: the same elements, the same flat indices, no
-** per-row tails. */
-typedef struct sq_wide {
-  float scale[SQ_MAXL], inv[SQ_MAXL], lo[SQ_MAXL], hi[SQ_MAXL];
-  int32_t zp[SQ_MAXL];
-  sq_channel_params p;
-  size_t g;
-} sq_wide;
 
-static int sq_widen(const sq_channel_params *p, size_t rows, sq_wide *w) {
-  size_t ch = p->channels, g = 8;
-  if (ch == 0 || ch % 8 == 0) return 0;
-  while (ch % 2 == 0 && g > 1) {      /* g = 8 / gcd(channels, 8) */
-    ch /= 2;
-    g /= 2;
-  }
-  ch = p->channels;
-  if (ch * g > SQ_MAXL || rows < g) return 0;
-  /* Every array the caller gave is repeated (the scalar kernels, which
-  ** handle a NaN's vector, read them all); absent ones stay absent. */
-  w->g = g;
-  w->p = *p;
-  w->p.channels = ch * g;
-  if (p->scale) w->p.scale = w->scale;
-  if (p->inv) w->p.inv = w->inv;
-  if (p->lo) w->p.lo = w->lo;
-  if (p->hi) w->p.hi = w->hi;
-  if (p->zp) w->p.zp = w->zp;
-  for (size_t j = 0; j < ch * g; j++) {
-    size_t c = j % ch;
-    if (p->scale) w->scale[j] = p->scale[c];
-    if (p->inv) w->inv[j] = p->inv[c];
-    if (p->lo) w->lo[j] = p->lo[c];
-    if (p->hi) w->hi[j] = p->hi[c];
-    if (p->zp) w->zp[j] = p->zp[c];
-  }
-  return 1;
-}
 
 /* The parameter arrays, copied out of sq_channel_params: stores through the
 ** byte pointers may alias *p, so reading p->lo in the loop would reload it
@@ -508,7 +397,7 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
       st_8(d + es * c, code_il(v, &a, c, bits, divide), bits);
     }
     if (c < ch) {
-      sq_channel_params sp = sub_params(p, c, ch - c);
+      sq_channel_params sp = sq_sub_params(p, c, ch - c);
       size_t k = sq_kernels_scalar.quantize_interleaved[t](s + 4 * c, 1, &sp,
                                                            d + es * c);
       if (k < ch - c) return r * ch + c + k;
@@ -529,7 +418,7 @@ SQ_AI size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
   sq_b dst = q;
   const size_t es = (size_t)bits / 8, ch = p->channels;
   sq_wide w;
-  if (sq_widen(p, rows, &w)) {
+  if (sq_widen(p, rows, 8, &w)) {
     size_t vr = rows / w.g, done = vr * w.g;
     size_t k = qi_run(src, vr, &w.p, dst, bits);
     if (k < vr * w.p.channels) return k;
@@ -656,7 +545,7 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
       stf(yr + 4 * c, _mm256_mul_ps(f, _mm256_loadu_ps(sc + c)));
     }
     if (c < ch) {
-      sq_channel_params sp = sub_params(p, c, ch - c);
+      sq_channel_params sp = sq_sub_params(p, c, ch - c);
       sq_kernels_scalar.dequantize_interleaved[t](qr + es * c, 1, &sp, yr + 4 * c);
     }
   }
@@ -667,7 +556,7 @@ SQ_AI void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
   sq_cb src = q;
   sq_b dst = y;
   sq_wide w;
-  if (sq_widen(p, rows, &w)) {
+  if (sq_widen(p, rows, 8, &w)) {
     size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;
     dqi_body(src, vr, &w.p, dst, t);
     if (done < rows)
@@ -989,7 +878,7 @@ SQ_AI int mmb_group(sq_cb s, size_t block, int pf, float *mn, float *mx) {
   unsigned zh = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(rmax, zero, _CMP_EQ_OQ));
   for (unsigned z = zl | zh; z; z &= z - 1) {
     unsigned j = (unsigned)__builtin_ctz(z);
-    float f = first_zero(s + 4 * j * block, block);
+    float f = sq_first_zero(s + 4 * j * block, block);
     if (zl >> j & 1) mn[j] = f;
     if (zh >> j & 1) mx[j] = f;
   }

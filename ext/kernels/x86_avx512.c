@@ -21,7 +21,7 @@
 ** Compiled with a target pragma, never -mavx512f: only dispatch.c decides
 ** whether these functions may run.
 */
-#include "kernels_internal.h"
+#include "kernels/kernels_internal.h"
 
 #if defined(__x86_64__) && !defined(SQ_SCALAR_ONLY)
 
@@ -36,10 +36,6 @@
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx2,f16c")
 #endif
 
-#define SQ_AI static inline __attribute__((always_inline))
-#define SQ_RNE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
-#define SQ_MM_BLOCK 4096
-#define SQ_MAXL 256
 /* GCC re-reads a loaded vector from memory for each use when the use takes
 ** it as the register operand (min_ps(x, acc)): 12 loads instead of 4 per
 ** iteration.  An empty asm pins the loaded value to a register. */
@@ -62,54 +58,8 @@ SQ_AI __mmask16 mask16(size_t rem) {
 /* ---- min / max ---------------------------------------------------------- */
 
 
-static float first_zero(sq_cb p, size_t n) {
-  for (size_t i = 0; i < n; i += 16) {
-    __mmask16 k = mask16(n - i);
-    __mmask16 z = _mm512_mask_cmp_ps_mask(k, ldf_m(p + 4 * i, k),
-                                          _mm512_setzero_ps(), _CMP_EQ_OQ);
-    if (z) return sq_load_f32(p + 4 * (i + (size_t)__builtin_ctz((unsigned)z)));
-  }
-  return 0.0f;
-}
 
-/* See x86_avx2.c: lanes hold the first occurrence of their extreme; only a
-** zero extreme held with both signs needs the first zero of the data. */
-static float pick_extreme(const float *lanes, size_t nl, int is_max, sq_cb p,
-                          size_t n) {
-  float v = lanes[0];
-  for (size_t k = 1; k < nl; k++)
-    if (is_max ? lanes[k] > v : lanes[k] < v) v = lanes[k];
-  if (v != 0.0f) return v;
-  uint32_t b0 = 0, u;
-  int seen = 0;
-  for (size_t k = 0; k < nl; k++) {
-    if (lanes[k] != 0.0f) continue;
-    memcpy(&u, &lanes[k], 4);
-    if (!seen) {
-      b0 = u;
-      seen = 1;
-    } else if (u != b0) {
-      return first_zero(p, n);
-    }
-  }
-  memcpy(&v, &b0, 4);
-  return v;
-}
 
-/* Folds x[i] into (lo, hi) exactly as scalar does; 0 on a non-finite. */
-SQ_AI int fold1(sq_cb p, size_t i, int *have, float *lo, float *hi) {
-  uint32_t u = sq_load_u32(p + 4 * i);
-  if ((u & 0x7f800000u) == 0x7f800000u) return 0;
-  float v;
-  memcpy(&v, &u, 4);
-  if (!*have) {
-    *lo = *hi = v;
-    *have = 1;
-  }
-  if (v < *lo) *lo = v;
-  if (v > *hi) *hi = v;
-  return 1;
-}
 
 static size_t minmax_avx512(const void *x, size_t n, float *mn, float *mx) {
   sq_cb p = x;
@@ -123,7 +73,7 @@ static size_t minmax_avx512(const void *x, size_t n, float *mn, float *mx) {
   float lo = 0.0f, hi = 0.0f;
   int have = 0;
   for (i = 0; i < h; i++)
-    if (!fold1(p, i, &have, &lo, &hi)) return i;
+    if (!sq_fold1(p, i, &have, &lo, &hi)) return i;
   sq_cb pv = p + 4 * h;                 /* the vector part: [h, h + nv) */
   size_t nv = (n - h) & ~(size_t)15;
   if (nv) {
@@ -174,7 +124,7 @@ static size_t minmax_avx512(const void *x, size_t n, float *mn, float *mx) {
     _mm512_storeu_ps(ha + 32, b2);
     _mm512_storeu_ps(ha + 48, b3);
     /* first occurrences within the vector part; the head came before it */
-    float vlo = pick_extreme(la, 64, 0, pv, nv), vhi = pick_extreme(ha, 64, 1, pv, nv);
+    float vlo = sq_pick_extreme(la, 64, 0, pv, nv), vhi = sq_pick_extreme(ha, 64, 1, pv, nv);
     if (!have) {
       lo = vlo;
       hi = vhi;
@@ -184,7 +134,7 @@ static size_t minmax_avx512(const void *x, size_t n, float *mn, float *mx) {
     if (vhi > hi) hi = vhi;
   }
   for (i = h + nv; i < n; i++)
-    if (!fold1(p, i, &have, &lo, &hi)) return i;
+    if (!sq_fold1(p, i, &have, &lo, &hi)) return i;
   *mn = lo;
   *mx = hi;
   return n;
@@ -300,44 +250,7 @@ static size_t quantize_i32_avx512(const void *x, size_t n, const sq_qparams *p,
 
 /* ---- interleaved (per-channel, last axis) -------------------------------- */
 
-/* See x86_avx2.c: g rows of a small channel count viewed as one row of
-** L = g*channels channels, L a multiple of 16, parameters repeated. */
-typedef struct sq_wide {
-  float scale[SQ_MAXL], inv[SQ_MAXL], lo[SQ_MAXL], hi[SQ_MAXL];
-  int32_t zp[SQ_MAXL];
-  sq_channel_params p;
-  size_t g;
-} sq_wide;
 
-static int sq_widen(const sq_channel_params *p, size_t rows, sq_wide *w) {
-  size_t ch = p->channels, g = 16;
-  if (ch == 0 || ch % 16 == 0) return 0;
-  while (ch % 2 == 0 && g > 1) {      /* g = 16 / gcd(channels, 16) */
-    ch /= 2;
-    g /= 2;
-  }
-  ch = p->channels;
-  if (ch * g > SQ_MAXL || rows < g) return 0;
-  /* Every array the caller gave is repeated (the scalar kernels, which
-  ** handle a NaN's vector, read them all); absent ones stay absent. */
-  w->g = g;
-  w->p = *p;
-  w->p.channels = ch * g;
-  if (p->scale) w->p.scale = w->scale;
-  if (p->inv) w->p.inv = w->inv;
-  if (p->lo) w->p.lo = w->lo;
-  if (p->hi) w->p.hi = w->hi;
-  if (p->zp) w->p.zp = w->zp;
-  for (size_t j = 0; j < ch * g; j++) {
-    size_t c = j % ch;
-    if (p->scale) w->scale[j] = p->scale[c];
-    if (p->inv) w->inv[j] = p->inv[c];
-    if (p->lo) w->lo[j] = p->lo[c];
-    if (p->hi) w->hi[j] = p->hi[c];
-    if (p->zp) w->zp[j] = p->zp[c];
-  }
-  return 1;
-}
 
 static size_t quantize_i8_il_avx512(const void *x, size_t rows,
                                     const sq_channel_params *p, void *q) {
@@ -473,7 +386,7 @@ SQ_AI void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
   sq_cb src = q;
   sq_b dst = y;
   sq_wide w;
-  if (sq_widen(p, rows, &w)) {
+  if (sq_widen(p, rows, 16, &w)) {
     size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;
     dqi_body(src, vr, &w.p, dst, t);
     if (done < rows)
@@ -807,7 +720,7 @@ SQ_AI int mmb_group(sq_cb s, size_t block, int pf, float *mn, float *mx) {
   unsigned zh = _mm512_cmp_ps_mask(rmax, zero, _CMP_EQ_OQ);
   for (unsigned z = zl | zh; z; z &= z - 1) {
     unsigned j = (unsigned)__builtin_ctz(z);
-    float f = first_zero(s + 4 * j * block, block);
+    float f = sq_first_zero(s + 4 * j * block, block);
     if (zl >> j & 1) mn[j] = f;
     if (zh >> j & 1) mx[j] = f;
   }

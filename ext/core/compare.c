@@ -1,0 +1,169 @@
+/*
+** compare.c: quantization schemes for q_compare (docs/NUMERICS.md#scheme-costs).
+**
+** A scheme is dtype x {affine, symmetric} x {tensor, channel along an axis,
+** blocks of B along the last axis} x calibration method.  Its result is the
+** round trip's error sums and what it costs to store:
+**   bits_per_weight = (n * code_bits + groups * param_bits) / n, where a group
+**   stores a float32 scale and, for affine schemes, a zero point in the code
+**   dtype (symmetric zero points are implied and cost nothing);
+**   bytes = ceil(n * code_bits / 8) + groups * 4
+**           + (affine ? ceil(groups * code_bits / 8) : 0).
+*/
+#include <string.h>
+#include "core/calibrate.h"
+#include "core/compare.h"
+#include "core/quantize.h"
+#include "core/text.h"
+
+#define SQ_LIST_MAX 16      /* entries per option list */
+#define SQ_WORD_MAX 24
+
+/* Splits "a+b|c" into up to SQ_LIST_MAX words. */
+static int sq_split_list(const char *text, char items[][SQ_WORD_MAX],
+                         const char *what, sq_status *st) {
+  int n = 0;
+  const char *p = text;
+  while (*p) {
+    const char *w = p;
+    while (*p && *p != '+' && *p != '|') p++;
+    size_t len = (size_t)(p - w);
+    if (len == 0 || len >= SQ_WORD_MAX || n == SQ_LIST_MAX)
+      return sq_fail(st, "option %s is not a list of names joined by '+', got '%.40s'",
+                     what, text);
+    memcpy(items[n], w, len);
+    items[n][len] = 0;
+    n++;
+    if (*p && !*++p)
+      return sq_fail(st, "option %s is not a list of names joined by '+', got '%.40s'",
+                     what, text);
+  }
+  return n;
+}
+
+/* Each candidate is one row: a list naming the same thing twice (by any
+** spelling) is a mistake, and refusing it bounds the table. */
+static int sq_twice(const char *what, const char *item, sq_status *st) {
+  return sq_fail(st, "option %s names '%s' twice", what, item);
+}
+
+int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
+                         int64_t axis, sq_scheme **out, size_t *count,
+                         sq_status *st) {
+  char dt[SQ_LIST_MAX][SQ_WORD_MAX], sc[SQ_LIST_MAX][SQ_WORD_MAX],
+      bl[SQ_LIST_MAX][SQ_WORD_MAX], me[SQ_LIST_MAX][SQ_WORD_MAX];
+  int ndt = sq_split_list(o->dtypes[0] ? o->dtypes : "int8+int4", dt, "dtypes", st);
+  int nsc = st->code ? 0
+            : sq_split_list(o->schemes[0] ? o->schemes : "affine+symmetric", sc,
+                            "schemes", st);
+  int nbl = st->code ? 0 : sq_split_list(o->blocks[0] ? o->blocks : "32+128", bl,
+                                          "blocks", st);
+  int nme = st->code ? 0 : sq_split_list(o->methods[0] ? o->methods : "minmax", me,
+                                          "methods", st);
+  if (st->code) return st->code;
+  const sq_dtype *dtypes[SQ_LIST_MAX];
+  for (int i = 0; i < ndt; i++) {
+    if (!(dtypes[i] = sq_dtype_find(dt[i], SQ_DTYPES_CODES, st))) return st->code;
+    for (int j = 0; j < i; j++)
+      if (dtypes[j] == dtypes[i]) return sq_twice("dtypes", dtypes[i]->name, st);
+  }
+  int64_t blocks[SQ_LIST_MAX];
+  int nblocks = 0, no_blocks = 0;
+  for (int i = 0; i < nbl; i++) {
+    if (sq_word_is(bl[i], strlen(bl[i]), "none")) {
+      if (no_blocks++) return sq_twice("blocks", "none", st);
+      continue;
+    }
+    int64_t v;
+    if (!sq_parse_int(bl[i], strlen(bl[i]), &v) || v < 1)
+      return sq_fail(st, "option blocks needs positive block sizes, got '%s'", bl[i]);
+    for (int j = 0; j < nblocks; j++)
+      if (blocks[j] == v) return sq_twice("blocks", bl[i], st);
+    blocks[nblocks++] = v;
+  }
+  int methods[SQ_LIST_MAX], symm[SQ_LIST_MAX];
+  for (int i = 0; i < nme; i++) {
+    if (!sq_method_parse(me[i], strlen(me[i]), &methods[i]))
+      return sq_fail(st, "option methods: unknown method '%s' (expected minmax, "
+                         "percentile or mse)", me[i]);
+    for (int j = 0; j < i; j++)
+      if (methods[j] == methods[i]) return sq_twice("methods", me[i], st);
+  }
+  for (int i = 0; i < nsc; i++) {
+    if (sq_word_is(sc[i], strlen(sc[i]), "affine")) symm[i] = 0;
+    else if (sq_word_is(sc[i], strlen(sc[i]), "symmetric")) symm[i] = 1;
+    else
+      return sq_fail(st, "option schemes: unknown scheme '%s' (expected affine "
+                         "or symmetric)", sc[i]);
+    for (int j = 0; j < i; j++)
+      if (symm[j] == symm[i]) return sq_twice("schemes", sc[i], st);
+  }
+  size_t grans = 2 + (size_t)nblocks;
+  size_t max = (size_t)ndt * grans * (size_t)nsc * (size_t)nme;
+  sq_scheme *cands = sq_alloc(st, max, sizeof *cands);
+  if (!cands) return st->code;
+  size_t n = 0;
+  for (int d = 0; d < ndt; d++) {
+    for (size_t g = 0; g < grans; g++) {
+      sq_granularity_kind gran = g == 0 ? SQ_GRAN_TENSOR
+                                 : g == 1 ? SQ_GRAN_CHANNEL : SQ_GRAN_BLOCK;
+      if (gran == SQ_GRAN_CHANNEL && shape->ndim < 2) continue;
+      for (int s = 0; s < nsc; s++)
+        for (int m = 0; m < nme; m++)
+          cands[n++] = (sq_scheme){dtypes[d], symm[s], gran, axis,
+                                   gran == SQ_GRAN_BLOCK ? blocks[g - 2] : 0,
+                                   methods[m]};
+    }
+  }
+  *out = cands;
+  *count = n;
+  return SQ_OK;
+}
+
+int sq_scheme_granularity(const sq_shape *shape, size_t n, const sq_scheme *s,
+                          sq_granularity *g, sq_status *st) {
+  if (s->granularity == SQ_GRAN_TENSOR) {
+    sq_granularity_tensor(n, g);
+    return SQ_OK;
+  }
+  if (s->granularity == SQ_GRAN_CHANNEL)
+    return sq_granularity_channel(shape, s->axis, g, st);
+  return sq_granularity_block(shape, -1, s->block, g, st);
+}
+
+int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shape,
+                   const sq_scheme *s, const sq_options *o, const float *minmax,
+                   void *scratch, sq_scheme_result *res, sq_status *st) {
+  sq_range r;
+  sq_options so = *o;
+  sq_granularity g;
+  so.method = s->method;
+  if (sq_range_resolve(s->dtype, &so, &r, st) ||
+      sq_scheme_granularity(shape, x->n, s, &g, st))
+    return st->code;
+  size_t groups = g.groups;
+  sq_param_set ps = {0};
+  float *mm = sq_alloc(st, groups, 2 * sizeof *mm);
+  if (!mm) return st->code;
+  if (minmax)
+    memcpy(mm, minmax, groups * 2 * sizeof *mm);
+  else if (sq_ranges(k, x, &g, &r, s->symmetric, &so, mm, mm + groups, st))
+    goto done;
+  if (sq_param_set_choose(mm, mm + groups, groups, &r, s->symmetric,
+                          so.rounding_onnx, &ps, st) ||
+      sq_fake_quantize(k, x, &g, &r, &ps, scratch, st))
+    goto done;
+  k->error_sums(x->data, scratch, x->n, &res->sums);
+  int bits = s->dtype->bits;
+  int affine = !s->symmetric;
+  double n = (double)x->n;
+  res->groups = groups;
+  res->bits_per_weight =
+      (n * bits + (double)groups * (32 + (affine ? bits : 0))) / n;
+  res->bytes = ((uint64_t)x->n * (uint64_t)bits + 7) / 8 + (uint64_t)groups * 4 +
+               (affine ? ((uint64_t)groups * (uint64_t)bits + 7) / 8 : 0);
+done:
+  sq_param_set_free(&ps);
+  sqlite3_free(mm);
+  return st->code;
+}

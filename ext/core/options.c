@@ -1,0 +1,224 @@
+/*
+** options.c: the options text and the integer range it gives
+** (docs/NUMERICS.md#options).
+**
+**   1. "key=value" pairs separated by spaces and/or commas; NULL or '' is no
+**      options; a key may appear once;
+**   2. quant_min=N, quant_max=N: a range inside the dtype's, quant_min <
+**      quant_max;
+**   3. reduce_range=0|1: drop one bit of range (qmin/2, qmax/2, rounding down)
+**      after quant_min/quant_max, as PyTorch does (int8 -64..63, uint8 0..127);
+**   4. rounding=torch|onnx: multiply by 1/scale (PyTorch) or divide by the
+**      scale (ONNX QuantizeLinear);
+**   5. calibration: method=minmax|percentile|mse, percentile=P (0 < P <= 100,
+**      default 99.99); observer=minmax|moving_average, averaging_constant=C
+**      (0 < C <= 1, default 0.01) for the aggregates;
+**   6. q_compare: dtypes=, schemes=, blocks=, methods= (lists joined by '+' or
+**      '|', e.g. dtypes=int8+int4);
+**   7. each function accepts the keys that mean something to it; any other key
+**      is an error that lists the valid ones;
+**   8. numbers are read in the C locale ('99.9' whatever the host's locale).
+*/
+#include <string.h>
+#include "core/options.h"
+#include "core/text.h"
+
+static const struct {
+  const char *name;
+  unsigned bit;
+} sq_option_keys[] = {
+  {"quant_min", SQ_OPT_QUANT_MIN},
+  {"quant_max", SQ_OPT_QUANT_MAX},
+  {"reduce_range", SQ_OPT_REDUCE_RANGE},
+  {"rounding", SQ_OPT_ROUNDING},
+  {"method", SQ_OPT_METHOD},
+  {"percentile", SQ_OPT_PERCENTILE},
+  {"observer", SQ_OPT_OBSERVER},
+  {"averaging_constant", SQ_OPT_AVERAGING},
+  {"dtypes", SQ_OPT_DTYPES},
+  {"schemes", SQ_OPT_SCHEMES},
+  {"blocks", SQ_OPT_BLOCKS},
+  {"methods", SQ_OPT_METHODS},
+};
+#define SQ_NKEYS (sizeof sq_option_keys / sizeof sq_option_keys[0])
+
+static int sq_is_sep(char c) {
+  return c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void sq_valid_keys(unsigned allowed, char *buf, size_t size) {
+  size_t o = 0;
+  buf[0] = 0;
+  for (size_t i = 0; i < SQ_NKEYS; i++) {
+    if (!(allowed & sq_option_keys[i].bit)) continue;
+    const char *name = sq_option_keys[i].name;
+    size_t need = strlen(name) + (o ? 2 : 0);
+    if (need >= size - o) break;
+    if (o) memcpy(buf + o, ", ", 2);
+    memcpy(buf + o + (o ? 2 : 0), name, strlen(name) + 1);
+    o += need;
+  }
+}
+
+int sq_method_parse(const char *s, size_t len, int *method) {
+  if (sq_word_is(s, len, "minmax")) *method = SQ_METHOD_MINMAX;
+  else if (sq_word_is(s, len, "percentile")) *method = SQ_METHOD_PERCENTILE;
+  else if (sq_word_is(s, len, "mse")) *method = SQ_METHOD_MSE;
+  else return 0;
+  return 1;
+}
+
+int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
+                     sq_status *st) {
+  memset(o, 0, sizeof *o);
+  o->percentile = 99.99;
+  o->averaging_constant = 0.01;
+  const char *p = text ? text : "";
+  for (;;) {
+    while (*p && sq_is_sep(*p)) p++;
+    if (!*p) break;
+    const char *key = p;
+    while (*p && !sq_is_sep(*p) && *p != '=') p++;
+    int klen = (int)(p - key);
+    int kshow = klen > 40 ? 40 : klen;
+    if (*p != '=' || klen == 0) {
+      while (*p && !sq_is_sep(*p)) p++;
+      int tlen = (int)(p - key);
+      return sq_fail(st, "malformed option '%.*s' (expected key=value)",
+                     tlen > 40 ? 40 : tlen, key);
+    }
+    const char *val = ++p;
+    while (*p && !sq_is_sep(*p)) p++;
+    size_t vlen = (size_t)(p - val);
+    int vshow = (int)(vlen > 40 ? 40 : vlen);
+    unsigned bit = 0;
+    for (size_t i = 0; i < SQ_NKEYS; i++)
+      if (strlen(sq_option_keys[i].name) == (size_t)klen &&
+          memcmp(sq_option_keys[i].name, key, (size_t)klen) == 0)
+        bit = sq_option_keys[i].bit;
+    if (!(bit & allowed)) {
+      char valid[256];
+      sq_valid_keys(allowed, valid, sizeof valid);
+      if (bit)
+        return sq_fail(st, "option '%.*s' does not apply here (expected one of %s)",
+                       kshow, key, valid);
+      return sq_fail(st, "unknown option '%.*s' (expected one of %s)", kshow,
+                     key, valid);
+    }
+    if (o->given & bit)
+      return sq_fail(st, "option '%.*s' is given twice", kshow, key);
+    o->given |= bit;
+    int64_t iv;
+    double dv;
+    switch (bit) {
+      case SQ_OPT_QUANT_MIN:
+      case SQ_OPT_QUANT_MAX:
+        if (!sq_parse_int(val, vlen, &iv))
+          return sq_fail(st, "option %.*s needs an integer, got '%.*s'", kshow,
+                         key, vshow, val);
+        *(bit == SQ_OPT_QUANT_MIN ? &o->quant_min : &o->quant_max) = iv;
+        break;
+      case SQ_OPT_REDUCE_RANGE:
+        if (!sq_parse_int(val, vlen, &iv) || (iv != 0 && iv != 1))
+          return sq_fail(st, "option reduce_range must be 0 or 1, got '%.*s'",
+                         vshow, val);
+        o->reduce_range = (int)iv;
+        break;
+      case SQ_OPT_ROUNDING:
+        if (sq_word_is(val, vlen, "torch")) o->rounding_onnx = 0;
+        else if (sq_word_is(val, vlen, "onnx")) o->rounding_onnx = 1;
+        else
+          return sq_fail(st, "option rounding must be torch or onnx, got '%.*s'",
+                         vshow, val);
+        break;
+      case SQ_OPT_METHOD:
+        if (!sq_method_parse(val, vlen, &o->method))
+          return sq_fail(st, "option method must be minmax, percentile or mse, "
+                             "got '%.*s'", vshow, val);
+        break;
+      case SQ_OPT_PERCENTILE:
+        if (!sq_parse_real(val, vlen, &dv) || !(dv > 0.0 && dv <= 100.0))
+          return sq_fail(st, "option percentile must be a number in (0, 100], "
+                             "got '%.*s'", vshow, val);
+        o->percentile = dv;
+        break;
+      case SQ_OPT_OBSERVER:
+        if (sq_word_is(val, vlen, "minmax")) o->moving_average = 0;
+        else if (sq_word_is(val, vlen, "moving_average")) o->moving_average = 1;
+        else
+          return sq_fail(st, "option observer must be minmax or moving_average, "
+                             "got '%.*s'", vshow, val);
+        break;
+      case SQ_OPT_AVERAGING:
+        if (!sq_parse_real(val, vlen, &dv) || !(dv > 0.0 && dv <= 1.0))
+          return sq_fail(st, "option averaging_constant must be a number in "
+                             "(0, 1], got '%.*s'", vshow, val);
+        o->averaging_constant = dv;
+        break;
+      default: /* lists for q_compare: kept as text, checked by the caller */
+        if (vlen == 0 || vlen >= sizeof o->dtypes)
+          return sq_fail(st, "option %.*s needs a list, got '%.*s'", kshow, key,
+                         vshow, val);
+        {
+          char *dst = bit == SQ_OPT_DTYPES    ? o->dtypes
+                      : bit == SQ_OPT_SCHEMES ? o->schemes
+                      : bit == SQ_OPT_BLOCKS  ? o->blocks
+                                              : o->methods;
+          memcpy(dst, val, vlen);
+          dst[vlen] = 0;
+        }
+        break;
+    }
+  }
+  if ((o->given & SQ_OPT_PERCENTILE) && o->method != SQ_METHOD_PERCENTILE &&
+      !(allowed & SQ_OPT_METHODS))
+    return sq_fail(st, "option percentile needs method=percentile");
+  if ((o->given & SQ_OPT_AVERAGING) && !o->moving_average)
+    return sq_fail(st, "option averaging_constant needs observer=moving_average");
+  return SQ_OK;
+}
+
+/* Floor division, as Python's // that PyTorch's reduce_range uses. */
+static int64_t sq_floor_half(int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); }
+
+int sq_range_resolve(const sq_dtype *dt, const sq_options *o, sq_range *r,
+                     sq_status *st) {
+  int has_min = (o->given & SQ_OPT_QUANT_MIN) != 0;
+  int has_max = (o->given & SQ_OPT_QUANT_MAX) != 0;
+  r->dtype = dt;
+  r->qmin = dt->qmin;
+  r->qmax = dt->qmax;
+  r->is_default = !has_min && !has_max && !o->reduce_range;
+  if (has_min) {
+    if (o->quant_min < dt->qmin || o->quant_min > dt->qmax)
+      return sq_fail(st, "quant_min %lld is outside the %s range %lld..%lld",
+                     (long long)o->quant_min, dt->name, (long long)dt->qmin,
+                     (long long)dt->qmax);
+    r->qmin = o->quant_min;
+  }
+  if (has_max) {
+    if (o->quant_max < dt->qmin || o->quant_max > dt->qmax)
+      return sq_fail(st, "quant_max %lld is outside the %s range %lld..%lld",
+                     (long long)o->quant_max, dt->name, (long long)dt->qmin,
+                     (long long)dt->qmax);
+    r->qmax = o->quant_max;
+  }
+  if (r->qmin >= r->qmax)
+    return sq_fail(st, "quant_min %lld must be less than quant_max %lld",
+                   (long long)r->qmin, (long long)r->qmax);
+  if (o->reduce_range) {
+    r->qmin = sq_floor_half(r->qmin);
+    r->qmax = sq_floor_half(r->qmax);
+    if (r->qmin >= r->qmax)
+      return sq_fail(st, "reduce_range leaves no range in %lld..%lld",
+                     (long long)r->qmin, (long long)r->qmax);
+  }
+  return SQ_OK;
+}
+
+void sq_range_default(const sq_dtype *dt, sq_range *r) {
+  r->dtype = dt;
+  r->qmin = dt->qmin;
+  r->qmax = dt->qmax;
+  r->is_default = 1;
+}

@@ -1,0 +1,69 @@
+/*
+** options.h: the options text (docs/NUMERICS.md#options) and the integer
+** range a dtype gives under it.
+*/
+#ifndef SQ_OPTIONS_H
+#define SQ_OPTIONS_H
+
+#include <stdint.h>
+#include "core/dtype.h"
+#include "core/status.h"
+
+/* Option keys, as bits: each function passes the set it accepts. */
+enum {
+  SQ_OPT_QUANT_MIN = 1 << 0,
+  SQ_OPT_QUANT_MAX = 1 << 1,
+  SQ_OPT_REDUCE_RANGE = 1 << 2,
+  SQ_OPT_ROUNDING = 1 << 3,
+  SQ_OPT_METHOD = 1 << 4,
+  SQ_OPT_PERCENTILE = 1 << 5,
+  SQ_OPT_OBSERVER = 1 << 6,
+  SQ_OPT_AVERAGING = 1 << 7,
+  SQ_OPT_DTYPES = 1 << 8,
+  SQ_OPT_SCHEMES = 1 << 9,
+  SQ_OPT_BLOCKS = 1 << 10,
+  SQ_OPT_METHODS = 1 << 11,
+};
+#define SQ_OPTS_RANGE (SQ_OPT_QUANT_MIN | SQ_OPT_QUANT_MAX | SQ_OPT_REDUCE_RANGE)
+/* Functions that quantize with given parameters. */
+#define SQ_OPTS_QUANTIZE (SQ_OPTS_RANGE | SQ_OPT_ROUNDING)
+/* Functions that choose parameters (rounding matters to mse calibration). */
+#define SQ_OPTS_CALIBRATE (SQ_OPTS_QUANTIZE | SQ_OPT_METHOD | SQ_OPT_PERCENTILE)
+#define SQ_OPTS_OBSERVE (SQ_OPTS_CALIBRATE | SQ_OPT_OBSERVER | SQ_OPT_AVERAGING)
+#define SQ_OPTS_COMPARE (SQ_OPT_REDUCE_RANGE | SQ_OPT_ROUNDING | SQ_OPT_PERCENTILE | \
+                         SQ_OPT_DTYPES | SQ_OPT_SCHEMES | SQ_OPT_BLOCKS |         \
+                         SQ_OPT_METHODS)
+
+enum { SQ_METHOD_MINMAX = 0, SQ_METHOD_PERCENTILE, SQ_METHOD_MSE };
+
+typedef struct sq_options {
+  unsigned given;           /* SQ_OPT_* bits of the keys present */
+  int64_t quant_min, quant_max;
+  int reduce_range;
+  int rounding_onnx;
+  int method;               /* SQ_METHOD_* */
+  double percentile;        /* default 99.99 */
+  int moving_average;       /* observer=moving_average */
+  double averaging_constant; /* default 0.01 */
+  char dtypes[64], schemes[64], blocks[64], methods[64];
+} sq_options;
+
+/* Parses options text (NULL: none) allowing the keys in `allowed`. */
+int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
+                     sq_status *st);
+/* "minmax", "percentile", "mse" -> SQ_METHOD_*; 0 when unknown. */
+int sq_method_parse(const char *s, size_t len, int *method);
+
+/* The integer range a dtype gives under the options. */
+typedef struct sq_range {
+  int64_t qmin, qmax;
+  int is_default;           /* no quant_min/quant_max/reduce_range given */
+  const sq_dtype *dtype;
+} sq_range;
+
+int sq_range_resolve(const sq_dtype *dt, const sq_options *o, sq_range *r,
+                     sq_status *st);
+/* The dtype's own range, as functions without options use it. */
+void sq_range_default(const sq_dtype *dt, sq_range *r);
+
+#endif

@@ -1,0 +1,199 @@
+/*
+** qparams.c: scale and zero point (docs/NUMERICS.md#choosing-parameters and
+** docs/NUMERICS.md#argument-checks).
+**
+**   1. the observed range always holds 0: min_neg = min(min, 0),
+**      max_pos = max(max, 0);
+**   2. affine: scale = max((max_pos - min_neg) / (float)(qmax - qmin), eps),
+**      zp = clamp(qmin - round_half_even(min_neg / scale), qmin, qmax);
+**   3. symmetric: scale = max(max(-min_neg, max_pos) / ((float)(qmax - qmin) / 2),
+**      eps); zp = 0 for signed dtypes, 128 for uint8 on its default range,
+**      else (qmin + qmax) / 2;
+**   4. eps = 2^-23 (FLT_EPSILON); every step is float32, as PyTorch's
+**      observers compute it;
+**   5. a scale (given, or chosen by rules 2-3) must be a finite float32 > 0
+**      whose reciprocal is a finite normal float32 (so scales lie in about
+**      [2^-128, 2^126]); a zero point must lie in [qmin, qmax].
+*/
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "core/qparams.h"
+#include "kernels/byteorder.h"
+
+/* round half to even for a float known to be at most ~2^33 in magnitude. */
+static int64_t sq_round_even_i64(float y) {
+  double d = (double)y;
+  double t = trunc(d);
+  double frac = d - t;
+  int64_t r = (int64_t)t;
+  if (frac > 0.5 || (frac == 0.5 && (r & 1))) r++;
+  else if (frac < -0.5 || (frac == -0.5 && (r & 1))) r--;
+  return r;
+}
+
+int sq_choose_qparams(float mn, float mx, const sq_range *r, int symmetric,
+                      float *scale, int32_t *zp, sq_status *st) {
+  float min_neg = mn < 0.0f ? mn : 0.0f;
+  float max_pos = mx > 0.0f ? mx : 0.0f;
+  float levels = (float)(r->qmax - r->qmin);
+  float s;
+  int64_t z;
+  if (symmetric) {
+    float amax = -min_neg > max_pos ? -min_neg : max_pos;
+    s = amax / (levels / 2.0f);
+    if (s < FLT_EPSILON) s = FLT_EPSILON;
+    if (r->dtype->is_signed)
+      z = 0;
+    else if (r->dtype->bits == 8 && r->is_default)
+      z = 128;
+    else
+      z = (r->qmin + r->qmax) / 2;
+    if (z < r->qmin || z > r->qmax)
+      return sq_fail(st, "symmetric zero point %lld is outside the range %lld..%lld",
+                     (long long)z, (long long)r->qmin, (long long)r->qmax);
+  } else {
+    s = (max_pos - min_neg) / levels;
+    if (s < FLT_EPSILON) s = FLT_EPSILON;
+    if (isinf(s))
+      return sq_fail(st, "range %g..%g overflows float32", (double)mn, (double)mx);
+    z = r->qmin - sq_round_even_i64(min_neg / s);
+    if (z < r->qmin) z = r->qmin;
+    if (z > r->qmax) z = r->qmax;
+  }
+  if (1.0f / s < FLT_MIN)
+    return sq_fail(st, "range %g..%g is too wide for codes %lld..%lld (the "
+                       "scale's reciprocal would be subnormal)",
+                   (double)mn, (double)mx, (long long)r->qmin, (long long)r->qmax);
+  *scale = s;
+  *zp = (int32_t)z;
+  return SQ_OK;
+}
+
+/* " of channel 3" / " of block 3", or "" for a per-tensor parameter. */
+static void sq_group_suffix(char *buf, size_t size, const char *unit,
+                            int64_t index) {
+  if (!unit) buf[0] = 0;
+  else snprintf(buf, size, " of %s %lld", unit, (long long)index);
+}
+
+int sq_check_scale(double scale, const char *unit, int64_t index, float *out,
+                   sq_status *st) {
+  float f = scale > 0.0 && scale <= (double)FLT_MAX ? (float)scale : 0.0f;
+  if (f > 0.0f && !isinf(1.0f / f) && 1.0f / f >= FLT_MIN) {
+    *out = f;
+    return SQ_OK;
+  }
+  /* Only a failure pays for formatting the group's name. */
+  char of[48];
+  sq_group_suffix(of, sizeof of, unit, index);
+  if (scale != scale) return sq_fail(st, "scale%s is NaN", of);
+  if (!(scale > 0.0))
+    return sq_fail(st, "scale%s must be greater than 0, got %.9g", of, scale);
+  if (scale > (double)FLT_MAX)
+    return sq_fail(st, "scale%s must be a finite float32, got %.9g", of, scale);
+  if (!(f > 0.0f))
+    return sq_fail(st, "scale %.9g%s rounds to 0 in float32", scale, of);
+  if (isinf(1.0f / f))
+    return sq_fail(st, "scale %.9g%s is too small (its float32 reciprocal overflows)",
+                   scale, of);
+  /* A reciprocal below FLT_MIN is subnormal: a CPU that flushes subnormals
+  ** would turn it into 0, and inf * 0 into NaN.  No real scale is this big. */
+  return sq_fail(st, "scale %.9g%s is too large (its float32 reciprocal is subnormal)",
+                 scale, of);
+}
+
+int sq_check_zero_point(int64_t zp, const sq_range *r, const char *unit,
+                        int64_t index, sq_status *st) {
+  if (zp >= r->qmin && zp <= r->qmax) return SQ_OK;
+  char of[48];
+  sq_group_suffix(of, sizeof of, unit, index);
+  return sq_fail(st, "zero_point %lld%s is out of range for %s (%lld..%lld)",
+                 (long long)zp, of, r->dtype->name, (long long)r->qmin,
+                 (long long)r->qmax);
+}
+
+void sq_qparams_make(float scale, int32_t zp, const sq_range *r, int divide,
+                     sq_qparams *p) {
+  p->scale = scale;
+  p->inv = 1.0f / scale;
+  p->zp = zp;
+  p->qmin = (int32_t)r->qmin;
+  p->qmax = (int32_t)r->qmax;
+  p->lo = (float)(r->qmin - zp);
+  p->hi = (float)(r->qmax - zp);
+  p->divide = divide;
+}
+
+int sq_param_set_make(const void *scales, const void *zps, size_t groups,
+                      const char *unit, const sq_range *r, int divide,
+                      sq_param_set *ps, sq_status *st) {
+  memset(ps, 0, sizeof *ps);
+  unsigned char *mem = sq_alloc(st, groups, 5 * 4 + sizeof(sq_qparams));
+  if (!mem) return st->code;
+  ps->mem = mem;
+  ps->each = (sq_qparams *)mem;
+  float *scale = (float *)(ps->each + groups);
+  float *inv = scale + groups, *lo = inv + groups, *hi = lo + groups;
+  int32_t *zp = (int32_t *)(hi + groups);
+  for (size_t g = 0; g < groups; g++) {
+    float s;
+    int32_t z = (int32_t)sq_load_u32((const unsigned char *)zps + 4 * g);
+    if (sq_check_scale((double)sq_load_f32((const unsigned char *)scales + 4 * g),
+                       unit, (int64_t)g, &s, st) ||
+        sq_check_zero_point(z, r, unit, (int64_t)g, st))
+      return st->code;
+    sq_qparams_make(s, z, r, divide, &ps->each[g]);
+    scale[g] = s;
+    inv[g] = ps->each[g].inv;
+    lo[g] = ps->each[g].lo;
+    hi[g] = ps->each[g].hi;
+    zp[g] = z;
+  }
+  ps->p = (sq_channel_params){groups, scale, inv, lo, hi, zp,
+                              (int32_t)r->qmin, (int32_t)r->qmax, divide};
+  return SQ_OK;
+}
+
+int sq_param_set_choose(const float *mn, const float *mx, size_t groups,
+                        const sq_range *r, int symmetric, int divide,
+                        sq_param_set *ps, sq_status *st) {
+  memset(ps, 0, sizeof *ps);
+  unsigned char *raw = sq_alloc(st, groups, 8);
+  if (!raw) return st->code;
+  for (size_t g = 0; g < groups; g++) {
+    float scale;
+    int32_t zp;
+    if (sq_choose_qparams(mn[g], mx[g], r, symmetric, &scale, &zp, st)) {
+      sqlite3_free(raw);
+      return st->code;
+    }
+    sq_store_f32(raw + 4 * g, scale);
+    sq_store_u32(raw + 4 * (groups + g), (uint32_t)zp);
+  }
+  int rc = sq_param_set_make(raw, raw + 4 * groups, groups, "group", r, divide,
+                             ps, st);
+  sqlite3_free(raw);
+  return rc;
+}
+
+void sq_param_one_make(float scale, int32_t zp, const sq_range *r, int divide,
+                       sq_param_one *one) {
+  sq_qparams_make(scale, zp, r, divide, &one->q);
+  one->scale = scale;
+  one->inv = one->q.inv;
+  one->lo = one->q.lo;
+  one->hi = one->q.hi;
+  one->zp = zp;
+  one->set.each = &one->q;
+  one->set.mem = NULL;
+  one->set.p = (sq_channel_params){1, &one->scale, &one->inv, &one->lo, &one->hi,
+                                   &one->zp, (int32_t)r->qmin, (int32_t)r->qmax,
+                                   divide};
+}
+
+void sq_param_set_free(sq_param_set *ps) {
+  sqlite3_free(ps->mem);
+  ps->mem = NULL;
+}

@@ -1,0 +1,235 @@
+/*
+** quantize.c: quantize, dequantize and fake-quantize under any granularity.
+**
+** Each operation walks the granularity's pieces (granularity.c) and hands
+** each to the kernel that fits its layout: a run with one group to the
+** plain kernels, a row of groups to the interleaved ones.  Codes narrower
+** than a byte are produced one byte each into a small temporary and packed
+** piece by piece (a piece may start mid-byte), so no tensor-sized
+** temporary is ever needed; fake quantization goes through the same kind of
+** temporary and never packs.
+*/
+#include "core/quantize.h"
+#include "core/dtype.h"
+#include "kernels/byteorder.h"
+
+/* Elements per piece when a temporary is involved: small enough to stay in
+** L1, even so that whole chunks start on a byte. */
+#define SQ_CHUNK 4096
+
+/* The interleaved kernels' parameters for `cols` groups from `group` on. */
+static sq_channel_params sq_params_at(const sq_param_set *ps, size_t group,
+                                      size_t cols) {
+  sq_channel_params p = ps->p;
+  p.channels = cols;
+  p.scale += group;
+  p.inv += group;
+  p.lo += group;
+  p.hi += group;
+  p.zp += group;
+  return p;
+}
+
+/* Codes of piece p (size bytes each) into dst; returns the index within the
+** piece of the first NaN, or its element count. */
+static size_t sq_piece_quantize(const sq_kernels *k, sq_code_type code,
+                                size_t size, const unsigned char *x,
+                                const sq_piece *p, const sq_param_set *ps,
+                                unsigned char *dst) {
+  const unsigned char *src = x + 4 * p->first;
+  if (p->block == 1) {
+    sq_channel_params cp = sq_params_at(ps, p->group, p->cols);
+    return k->quantize_interleaved[code](src, p->rows, &cp, dst);
+  }
+  for (size_t c = 0; c < p->cols; c += p->block) {
+    size_t len = p->cols - c < p->block ? p->cols - c : p->block;
+    size_t bad = k->quantize[code](src + 4 * c, len,
+                                   &ps->each[p->group + c / p->block],
+                                   dst + size * c);
+    if (bad < len) return c + bad;
+  }
+  return p->cols;
+}
+
+/* Float32 of piece p's codes (size bytes each, at src) into y. */
+static void sq_piece_dequantize(const sq_kernels *k, sq_code_type code,
+                                size_t size, const unsigned char *src,
+                                const sq_piece *p, const sq_param_set *ps,
+                                unsigned char *y) {
+  unsigned char *dst = y + 4 * p->first;
+  if (p->block == 1) {
+    sq_channel_params cp = sq_params_at(ps, p->group, p->cols);
+    k->dequantize_interleaved[code](src, p->rows, &cp, dst);
+    return;
+  }
+  for (size_t c = 0; c < p->cols; c += p->block) {
+    size_t len = p->cols - c < p->block ? p->cols - c : p->block;
+    size_t gi = p->group + c / p->block;
+    k->dequantize[code](src + size * c, len, ps->p.scale[gi], ps->p.zp[gi],
+                        dst + 4 * c);
+  }
+}
+
+/* 4-bit codes, one per byte, into packed storage from element `first` on;
+** an odd first fills the high nibble of a byte whose low nibble is set. */
+static void sq_pack4_at(const sq_kernels *k, const unsigned char *codes,
+                        size_t n, size_t first, unsigned char *packed) {
+  if (n && (first & 1)) {
+    unsigned char *b = packed + first / 2;
+    *b = (unsigned char)((*b & 0x0f) | ((codes[0] & 0x0f) << 4));
+    codes++;
+    n--;
+    first++;
+  }
+  k->pack4(codes, n, packed + first / 2);
+}
+
+static void sq_unpack4_at(const sq_kernels *k, const unsigned char *packed,
+                          size_t first, size_t n, int is_signed,
+                          unsigned char *codes) {
+  if (n && (first & 1)) {
+    unsigned nib = packed[first / 2] >> 4;
+    codes[0] = (unsigned char)(is_signed && nib >= 8 ? nib | 0xf0 : nib);
+    codes++;
+    n--;
+    first++;
+  }
+  k->unpack4(packed + first / 2, n, is_signed, codes);
+}
+
+/* What a walk carries from piece to piece. */
+typedef struct sq_walk {
+  const sq_kernels *k;
+  const sq_dtype *dt;
+  size_t size;              /* bytes per unpacked code */
+  const unsigned char *x;   /* floats in */
+  const unsigned char *codes_in;
+  unsigned char *codes_out, *y, *tmp;
+  const sq_param_set *ps;
+  double *sum_x2, *sum_d2;
+} sq_walk;
+
+/* A temporary for a walk's pieces: on the stack when small enough. */
+typedef struct sq_scratch {
+  unsigned char local[4 * SQ_CHUNK];
+  unsigned char *p;
+} sq_scratch;
+
+static unsigned char *sq_scratch_get(sq_scratch *s, const sq_granularity *g,
+                                     size_t size, sq_status *st) {
+  size_t n = sq_granularity_piece_max(g, SQ_CHUNK);
+  s->p = n * size <= sizeof s->local ? s->local : sq_alloc(st, n, size);
+  return s->p;
+}
+
+static void sq_scratch_free(sq_scratch *s) {
+  if (s->p != s->local) sqlite3_free(s->p);
+}
+
+static int sq_quantize_piece(void *ctx, const sq_piece *p, sq_status *st) {
+  sq_walk *w = ctx;
+  int packed = w->dt->bits == 4;
+  unsigned char *dst = packed ? w->tmp : w->codes_out + w->size * p->first;
+  size_t n = p->rows * p->cols;
+  size_t bad = sq_piece_quantize(w->k, w->dt->code, w->size, w->x, p, w->ps, dst);
+  if (bad < n) return sq_fail(st, "element %zu is NaN", p->first + bad);
+  if (packed) sq_pack4_at(w->k, w->tmp, n, p->first, w->codes_out);
+  return SQ_OK;
+}
+
+int sq_quantize(const sq_kernels *k, const sq_tensor *x, const sq_granularity *g,
+                const sq_range *r, const sq_param_set *ps, void *codes,
+                sq_status *st) {
+  sq_walk w = {k, r->dtype, sq_dtype_code_size(r->dtype), x->data, NULL, codes,
+               NULL, NULL, ps, NULL, NULL};
+  if (r->dtype->bits != 4)
+    return sq_granularity_walk(g, 0, sq_quantize_piece, &w, st);
+  sq_scratch s;
+  if (!(w.tmp = sq_scratch_get(&s, g, 1, st))) return st->code;
+  int rc = sq_granularity_walk(g, SQ_CHUNK, sq_quantize_piece, &w, st);
+  sq_scratch_free(&s);
+  return rc;
+}
+
+static int sq_dequantize_piece(void *ctx, const sq_piece *p, sq_status *st) {
+  (void)st;
+  sq_walk *w = ctx;
+  const unsigned char *src = w->codes_in + w->size * p->first;
+  if (w->dt->bits == 4) {
+    sq_unpack4_at(w->k, w->codes_in, p->first, p->rows * p->cols,
+                  w->dt->is_signed, w->tmp);
+    src = w->tmp;
+  }
+  sq_piece_dequantize(w->k, w->dt->code, w->size, src, p, w->ps, w->y);
+  return SQ_OK;
+}
+
+int sq_dequantize(const sq_kernels *k, const void *codes, const sq_granularity *g,
+                  const sq_dtype *dt, const sq_param_set *ps, void *out,
+                  sq_status *st) {
+  sq_walk w = {k, dt, sq_dtype_code_size(dt), NULL, codes, NULL, out, NULL, ps,
+               NULL, NULL};
+  if (dt->bits != 4) return sq_granularity_walk(g, 0, sq_dequantize_piece, &w, st);
+  sq_scratch s;
+  if (!(w.tmp = sq_scratch_get(&s, g, 1, st))) return st->code;
+  int rc = sq_granularity_walk(g, SQ_CHUNK, sq_dequantize_piece, &w, st);
+  sq_scratch_free(&s);
+  return rc;
+}
+
+static int sq_fake_piece(void *ctx, const sq_piece *p, sq_status *st) {
+  sq_walk *w = ctx;
+  size_t n = p->rows * p->cols;
+  size_t bad = sq_piece_quantize(w->k, w->dt->code, w->size, w->x, p, w->ps, w->tmp);
+  if (bad < n) return sq_fail(st, "element %zu is NaN", p->first + bad);
+  sq_piece_dequantize(w->k, w->dt->code, w->size, w->tmp, p, w->ps, w->y);
+  return SQ_OK;
+}
+
+int sq_fake_quantize(const sq_kernels *k, const sq_tensor *x,
+                     const sq_granularity *g, const sq_range *r,
+                     const sq_param_set *ps, void *out, sq_status *st) {
+  sq_walk w = {k, r->dtype, sq_dtype_code_size(r->dtype), x->data, NULL, NULL,
+               out, NULL, ps, NULL, NULL};
+  sq_scratch s;
+  if (!(w.tmp = sq_scratch_get(&s, g, w.size, st))) return st->code;
+  int rc = sq_granularity_walk(g, SQ_CHUNK, sq_fake_piece, &w, st);
+  sq_scratch_free(&s);
+  return rc;
+}
+
+static int sq_errors_piece(void *ctx, const sq_piece *p, sq_status *st) {
+  (void)st;
+  sq_walk *w = ctx;
+  const unsigned char *a = w->x + 4 * p->first, *b = w->y + 4 * p->first;
+  if (p->block == 1) {                  /* a group per column */
+    for (size_t i = 0; i < p->rows * p->cols; i++) {
+      double u = (double)sq_load_f32(a + 4 * i);
+      double d = u - (double)sq_load_f32(b + 4 * i);
+      w->sum_x2[p->group + i % p->cols] += u * u;
+      w->sum_d2[p->group + i % p->cols] += d * d;
+    }
+    return SQ_OK;
+  }
+  for (size_t c = 0; c < p->cols; c += p->block) {
+    size_t len = p->cols - c < p->block ? p->cols - c : p->block;
+    double sx = 0.0, sd = 0.0;
+    for (size_t i = c; i < c + len; i++) {
+      double u = (double)sq_load_f32(a + 4 * i);
+      double d = u - (double)sq_load_f32(b + 4 * i);
+      sx += u * u;
+      sd += d * d;
+    }
+    w->sum_x2[p->group + c / p->block] += sx;
+    w->sum_d2[p->group + c / p->block] += sd;
+  }
+  return SQ_OK;
+}
+
+int sq_group_errors(const sq_tensor *x, const void *y, const sq_granularity *g,
+                    double *sum_x2, double *sum_d2, sq_status *st) {
+  for (size_t i = 0; i < g->groups; i++) sum_x2[i] = sum_d2[i] = 0.0;
+  sq_walk w = {NULL, NULL, 0, x->data, NULL, NULL, (unsigned char *)y, NULL,
+               NULL, sum_x2, sum_d2};
+  return sq_granularity_walk(g, 0, sq_errors_piece, &w, st);
+}

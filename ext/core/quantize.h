@@ -1,0 +1,29 @@
+/*
+** quantize.h: quantize, dequantize and fake-quantize under any granularity
+** (docs/NUMERICS.md#quantize and docs/NUMERICS.md#dequantize).
+*/
+#ifndef SQ_QUANTIZE_H
+#define SQ_QUANTIZE_H
+
+#include "core/granularity.h"
+#include "core/qparams.h"
+
+/* Codes of x (sq_dtype_bytes(r->dtype, n) bytes, 4-bit packed); NaN is an
+** error naming the element. */
+int sq_quantize(const sq_kernels *k, const sq_tensor *x, const sq_granularity *g,
+                const sq_range *r, const sq_param_set *ps, void *codes,
+                sq_status *st);
+/* Float32 of the codes of dtype dt (one per element of g). */
+int sq_dequantize(const sq_kernels *k, const void *codes, const sq_granularity *g,
+                  const sq_dtype *dt, const sq_param_set *ps, void *out,
+                  sq_status *st);
+/* out = dequantize(quantize(x)), bit for bit, in one pass over x. */
+int sq_fake_quantize(const sq_kernels *k, const sq_tensor *x,
+                     const sq_granularity *g, const sq_range *r,
+                     const sq_param_set *ps, void *out, sq_status *st);
+/* Per group: the sum of x^2 and of (x - y)^2, in double, accumulated in
+** element order within each run. */
+int sq_group_errors(const sq_tensor *x, const void *y, const sq_granularity *g,
+                    double *sum_x2, double *sum_d2, sq_status *st);
+
+#endif

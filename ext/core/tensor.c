@@ -1,0 +1,79 @@
+/*
+** tensor.c: float tensors and shapes (docs/NUMERICS.md#float-tensors and
+** docs/NUMERICS.md#shapes).
+**
+**   1. a float tensor is n little-endian float32 read in place, at any
+**      alignment;
+**   2. a shape is a JSON array of 1 to 32 positive integers, written with
+**      digits, commas and spaces; its product may not exceed twice the
+**      length limit, so nothing derived from it can overflow.
+*/
+#include <string.h>
+#include "core/tensor.h"
+#include "kernels/byteorder.h"
+
+void sq_tensor_free(sq_tensor *t) {
+  sqlite3_free(t->owned);
+  t->owned = NULL;
+}
+
+int sq_fail_nonfinite(const void *x, size_t index, sq_status *st) {
+  float v = sq_load_f32((const unsigned char *)x);
+  return sq_fail(st, "element %zu is %s", index,
+                 v != v ? "NaN" : v > 0 ? "inf" : "-inf");
+}
+
+int sq_tensor_minmax(const sq_kernels *k, const void *x, size_t n,
+                     size_t index_base, float *mn, float *mx, sq_status *st) {
+  size_t bad = k->minmax(x, n, mn, mx);
+  if (bad < n)
+    return sq_fail_nonfinite((const unsigned char *)x + 4 * bad,
+                             index_base + bad, st);
+  return SQ_OK;
+}
+
+int sq_shape_parse(const char *txt, size_t len, sq_shape *s, sq_status *st) {
+  (void)len;                /* the caller has checked there is no NUL inside */
+  /* No blob within the length limit holds more elements than this (4-bit
+  ** codes take half a byte each), so no larger shape can match any data,
+  ** and every byte count derived from a shape stays far from overflow. */
+  uint64_t max_count = 2 * (uint64_t)st->max_bytes;
+  const char *p = txt;
+  s->ndim = 0;
+  s->count = 1;
+  while (*p == ' ') p++;
+  if (*p++ != '[') goto bad;
+  for (;;) {
+    while (*p == ' ') p++;
+    if (*p < '1' || *p > '9') goto bad;
+    uint64_t d = 0;
+    while (*p >= '0' && *p <= '9') {
+      unsigned digit = (unsigned)(*p++ - '0');
+      if (d > (max_count - digit) / 10) goto overflow;
+      d = d * 10 + digit;
+    }
+    if (s->ndim == SQ_MAX_DIMS)
+      return sq_fail(st, "shape has more than %d dimensions", SQ_MAX_DIMS);
+    s->dim[s->ndim++] = (int64_t)d;
+    if (s->count > max_count / d) goto overflow;
+    s->count *= d;
+    while (*p == ' ') p++;
+    if (*p == ']') break;
+    if (*p++ != ',') goto bad;
+  }
+  p++;
+  while (*p == ' ') p++;
+  if (*p) goto bad;
+  return SQ_OK;
+bad:
+  return sq_fail(st, "shape must be a JSON array of positive integers, got '%.60s'",
+                 txt);
+overflow:
+  return sq_fail(st, "shape '%.60s' has too many elements", txt);
+}
+
+int sq_shape_check_count(const sq_shape *s, size_t n, sq_status *st) {
+  if (s->count == n) return SQ_OK;
+  return sq_fail(st, "shape holds %llu elements but x has %zu",
+                 (unsigned long long)s->count, n);
+}

@@ -1,0 +1,54 @@
+/*
+** tensor.h: float tensors, their JSON text form, and shapes
+** (docs/NUMERICS.md#float-tensors and docs/NUMERICS.md#shapes).
+*/
+#ifndef SQ_TENSOR_H
+#define SQ_TENSOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/status.h"
+#include "kernels/kernels.h"
+
+/* A float32 tensor: n little-endian floats at data (any alignment). */
+typedef struct sq_tensor {
+  const void *data;
+  size_t n;
+  void *owned;              /* sqlite3_free'd by sq_tensor_free */
+} sq_tensor;
+
+void sq_tensor_free(sq_tensor *t);
+
+/* min/max of n floats at x; NaN or inf is an error naming the element
+** (index_base + its index). */
+int sq_tensor_minmax(const sq_kernels *k, const void *x, size_t n,
+                     size_t index_base, float *mn, float *mx, sq_status *st);
+/* The error for the non-finite float at x, element `index`. */
+int sq_fail_nonfinite(const void *x, size_t index, sq_status *st);
+
+/* JSON arrays of numbers, flattened.  out receives sqlite3_malloc'd
+** little-endian float32; *n the count.  argname names the argument in
+** messages. */
+int sq_json_parse_floats(const char *text, size_t len, const char *argname,
+                         void **out, size_t *n, sq_status *st);
+/* The same for integers that fit int32 (little-endian int32 out). */
+int sq_json_parse_ints(const char *text, size_t len, const char *argname,
+                       void **out, size_t *n, sq_status *st);
+/* Writes the shortest decimal that reads back as the same float32 into buf
+** (at least 32 bytes); returns its length. */
+int sq_format_f32(float f, char *buf);
+
+#define SQ_MAX_DIMS 32
+typedef struct sq_shape {
+  int ndim;
+  int64_t dim[SQ_MAX_DIMS];
+  uint64_t count;           /* product of dims */
+} sq_shape;
+
+/* A shape's text (len bytes, no NUL inside): a JSON array of positive
+** integers whose product is at most 2 * st->max_bytes. */
+int sq_shape_parse(const char *text, size_t len, sq_shape *s, sq_status *st);
+/* "shape holds N elements but x has M" unless the counts agree. */
+int sq_shape_check_count(const sq_shape *s, size_t n, sq_status *st);
+
+#endif

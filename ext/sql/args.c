@@ -1,0 +1,293 @@
+/*
+** args.c: argument decoding, results and errors for every SQL function.
+**
+**   1. a NULL in any argument gives a NULL result;
+**   2. errors read "<function>: <what is wrong>[, got <value>]"
+**      (docs/NUMERICS.md#errors);
+**   3. out of memory raises sqlite3_result_error_nomem, a result larger than
+**      SQLITE_LIMIT_LENGTH raises sqlite3_result_error_toobig;
+**   4. text arguments (dtype, scheme, options, shape) are taken with their
+**      byte length: an embedded NUL is an error, not the end of the text.
+*/
+#include <math.h>
+#include <string.h>
+#include "sql/sql.h"
+#include "kernels/byteorder.h"
+
+void sq_status_begin(sq_status *st, sqlite3 *db) {
+  st->code = SQ_OK;
+  st->msg[0] = 0;
+  st->max_bytes = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1);
+}
+
+const char *sq_begin(sqlite3_context *ctx, sq_status *st) {
+  sq_status_begin(st, sqlite3_context_db_handle(ctx));
+  const sq_fn *fn = sqlite3_user_data(ctx);
+  return fn->name;
+}
+
+int sq_any_null(int argc, sqlite3_value **argv) {
+  for (int i = 0; i < argc; i++)
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return 1;
+  return 0;
+}
+
+void sq_result_status(sqlite3_context *ctx, const char *name,
+                      const sq_status *st) {
+  if (st->code == SQ_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else if (st->code == SQ_TOOBIG) {
+    sqlite3_result_error_toobig(ctx);
+  } else {
+    char *msg = sqlite3_mprintf("%s: %s", name, st->msg);
+    if (!msg) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+  }
+}
+
+void sq_result_blob(sqlite3_context *ctx, void *buf, uint64_t nbytes,
+                    const sq_status *st) {
+  if (nbytes > (uint64_t)st->max_bytes) {
+    sqlite3_free(buf);
+    sqlite3_result_error_toobig(ctx);
+    return;
+  }
+  sqlite3_result_blob64(ctx, buf, nbytes, sqlite3_free);
+}
+
+static const char *sq_value_type_name(sqlite3_value *v);
+
+const char *sq_arg_text(sqlite3_value *v, const char *what, sq_status *st) {
+  if (sqlite3_value_type(v) != SQLITE_TEXT) {
+    sq_fail(st, "%s must be text, got %s", what, sq_value_type_name(v));
+    return NULL;
+  }
+  const char *s = (const char *)sqlite3_value_text(v);
+  if (!s) {
+    sq_nomem(st);
+    return NULL;
+  }
+  /* Text is taken with its byte length: a NUL inside would silently cut
+  ** "quant_min=-100\0 quant_max=1" short. */
+  size_t len = strlen(s);
+  if (len != (size_t)sqlite3_value_bytes(v)) {
+    sq_fail(st, "%s contains a NUL character at byte %zu", what, len);
+    return NULL;
+  }
+  return s;
+}
+
+const sq_dtype *sq_arg_dtype(int argc, sqlite3_value **argv, int i, int family,
+                             const sq_dtype *dflt, sq_status *st) {
+  if (i >= argc) return dflt;
+  const char *s = sq_arg_text(argv[i], "dtype", st);
+  return s ? sq_dtype_find(s, family, st) : NULL;
+}
+
+int sq_arg_scheme(int argc, sqlite3_value **argv, int i, int *symmetric,
+                  sq_status *st) {
+  *symmetric = 0;
+  if (i >= argc) return SQ_OK;
+  const char *s = sq_arg_text(argv[i], "scheme", st);
+  if (!s) return st->code;
+  if (sqlite3_stricmp(s, "affine") == 0) return SQ_OK;
+  if (sqlite3_stricmp(s, "symmetric") == 0) {
+    *symmetric = 1;
+    return SQ_OK;
+  }
+  return sq_fail(st, "unknown scheme '%.40s' (expected affine or symmetric)", s);
+}
+
+int sq_arg_options(int argc, sqlite3_value **argv, int i, unsigned allowed,
+                   sq_options *o, sq_status *st) {
+  if (i >= argc) return sq_options_parse(NULL, allowed, o, st);
+  const char *s = sq_arg_text(argv[i], "options", st);
+  return s ? sq_options_parse(s, allowed, o, st) : st->code;
+}
+
+static const char *sq_value_type_name(sqlite3_value *v) {
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER: return "integer";
+    case SQLITE_FLOAT: return "real";
+    case SQLITE_TEXT: return "text";
+    case SQLITE_BLOB: return "blob";
+    default: return "null";
+  }
+}
+
+int sq_arg_double(sqlite3_value *v, const char *what, double *out,
+                  sq_status *st) {
+  int t = sqlite3_value_type(v);
+  if (t != SQLITE_FLOAT && t != SQLITE_INTEGER)
+    return sq_fail(st, "%s must be a number, got %s", what,
+                   sq_value_type_name(v));
+  *out = sqlite3_value_double(v);
+  return SQ_OK;
+}
+
+int sq_arg_int(sqlite3_value *v, const char *what, int64_t *out, sq_status *st) {
+  int t = sqlite3_value_type(v);
+  if (t == SQLITE_INTEGER) {
+    *out = sqlite3_value_int64(v);
+    return SQ_OK;
+  }
+  if (t == SQLITE_FLOAT) {
+    double d = sqlite3_value_double(v);
+    if (d == floor(d) && fabs(d) < 9.0e15) {
+      *out = (int64_t)d;
+      return SQ_OK;
+    }
+    return sq_fail(st, "%s must be an integer, got %.17g", what, d);
+  }
+  return sq_fail(st, "%s must be an integer, got %s", what,
+                 sq_value_type_name(v));
+}
+
+int sq_arg_codes(sqlite3_value *v, const char *argname, const sq_dtype *dt,
+                 const void **data, size_t *nbytes, sq_status *st) {
+  if (sqlite3_value_type(v) != SQLITE_BLOB)
+    return sq_fail(st, "%s must be %s %s blob, got %s", argname,
+                   sq_article(dt->name), dt->name, sq_value_type_name(v));
+  const void *p = sqlite3_value_blob(v);
+  *nbytes = (size_t)sqlite3_value_bytes(v);
+  *data = p ? p : (const void *)"";
+  return SQ_OK;
+}
+
+int sq_register_table(sqlite3 *db, const sq_fn_def *defs, size_t count) {
+  const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+  for (size_t i = 0; i < count; i++) {
+    for (int n = defs[i].nmin; n <= defs[i].nmax; n++) {
+      int rc = sqlite3_create_function(db, defs[i].fn.name, n, flags,
+                                       (void *)&defs[i].fn, defs[i].xFunc,
+                                       NULL, NULL);
+      if (rc != SQLITE_OK) return rc;
+    }
+  }
+  return SQLITE_OK;
+}
+
+int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
+                     const char *unit, const char *expected, const sq_range *r,
+                     int divide, sq_param_set *ps, sq_status *st) {
+  sq_tensor scales = {0}, zps = {0};
+  memset(ps, 0, sizeof *ps);
+  if (sq_arg_tensor(vscales, "scales", &scales, st) ||
+      sq_arg_int32s(vzps, "zero_points", &zps, st))
+    goto done;
+  if (scales.n != count)
+    sq_fail(st, "scales has %zu entr%s, expected %zu (%s)", scales.n,
+            scales.n == 1 ? "y" : "ies", count, expected);
+  else if (zps.n != count)
+    sq_fail(st, "zero_points has %zu entr%s, expected %zu (%s)", zps.n,
+            zps.n == 1 ? "y" : "ies", count, expected);
+  else
+    sq_param_set_make(scales.data, zps.data, count, unit, r, divide, ps, st);
+done:
+  sq_tensor_free(&zps);
+  sq_tensor_free(&scales);
+  return st->code;
+}
+
+void sq_result_params(sqlite3_context *ctx, const float *mn, const float *mx,
+                      size_t count, const sq_range *r, int symmetric,
+                      int want_scale, sq_status *st) {
+  unsigned char *out = sq_alloc(st, count, 4);
+  if (!out) return;
+  for (size_t c = 0; c < count; c++) {
+    float scale;
+    int32_t zp;
+    if (sq_choose_qparams(mn[c], mx[c], r, symmetric, &scale, &zp, st)) {
+      sqlite3_free(out);
+      return;
+    }
+    if (want_scale) sq_store_f32(out + 4 * c, scale);
+    else sq_store_u32(out + 4 * c, (uint32_t)zp);
+  }
+  sq_result_blob(ctx, out, (uint64_t)count * 4, st);
+}
+
+/* A list of 4-byte little-endian words: a BLOB read in place, or JSON text
+** parsed into float32 (float_words) or int32. */
+static int sq_words_from_value(sqlite3_value *v, const char *argname,
+                               int float_words, sq_tensor *t, sq_status *st) {
+  const char *what = float_words ? "float32" : "int32";
+  memset(t, 0, sizeof *t);
+  int type = sqlite3_value_type(v);
+  if (type == SQLITE_NULL) return SQ_NULL;
+  if (type == SQLITE_BLOB) {
+    const void *p = sqlite3_value_blob(v);
+    int nb = sqlite3_value_bytes(v);
+    if (nb % 4)
+      return sq_fail(st, "%s blob length %d is not a multiple of 4", what, nb);
+    t->data = p ? p : (const void *)"";
+    t->n = (size_t)nb / 4;
+    return SQ_OK;
+  }
+  if (type == SQLITE_TEXT) {
+    const char *s = (const char *)sqlite3_value_text(v);
+    if (!s) return sq_nomem(st);
+    size_t len = (size_t)sqlite3_value_bytes(v);
+    void *buf;
+    int rc = float_words ? sq_json_parse_floats(s, len, argname, &buf, &t->n, st)
+                         : sq_json_parse_ints(s, len, argname, &buf, &t->n, st);
+    if (rc) return rc;
+    t->data = t->owned = buf;
+    return SQ_OK;
+  }
+  return sq_fail(st, "%s must be %s %s blob or a JSON array, got %s", argname,
+                 float_words ? "a" : "an", what, sq_value_type_name(v));
+}
+
+int sq_arg_tensor(sqlite3_value *v, const char *argname, sq_tensor *t,
+                  sq_status *st) {
+  return sq_words_from_value(v, argname, 1, t, st);
+}
+
+int sq_arg_int32s(sqlite3_value *v, const char *argname, sq_tensor *t,
+                  sq_status *st) {
+  return sq_words_from_value(v, argname, 0, t, st);
+}
+
+int sq_arg_shape(sqlite3_value *v, sq_shape *s, sq_status *st) {
+  int type = sqlite3_value_type(v);
+  if (type == SQLITE_NULL) return SQ_NULL;
+  if (type != SQLITE_TEXT)
+    return sq_fail(st, "shape must be a JSON array of positive integers, got %s",
+                   sq_value_type_name(v));
+  const char *txt = (const char *)sqlite3_value_text(v);
+  if (!txt) return sq_nomem(st);
+  size_t len = (size_t)sqlite3_value_bytes(v);
+  if (strlen(txt) != len)
+    return sq_fail(st, "shape contains a NUL character at byte %zu", strlen(txt));
+  return sq_shape_parse(txt, len, s, st);
+}
+
+int sq_arg_elements(const sq_kernels *k, sqlite3_value *v, const char *argname,
+                    const sq_dtype *dt, int64_t count, sq_elements *e,
+                    sq_status *st) {
+  memset(e, 0, sizeof *e);
+  if (dt->kind == SQ_FMT_FLOAT && dt->bits == 32) {
+    sq_tensor t;
+    if (sq_arg_tensor(v, argname, &t, st)) return st->code;
+    return sq_elements_from_f32(&t, count, argname, e, st);
+  }
+  const void *data;
+  size_t nbytes;
+  if (sq_arg_codes(v, argname, dt, &data, &nbytes, st)) return st->code;
+  return sq_elements_from_blob(k, data, nbytes, dt, count, e, st);
+}
+
+int sq_arg_count(int argc, sqlite3_value **argv, int i, int64_t *count,
+                 sq_status *st) {
+  *count = -1;
+  if (i >= argc) return SQ_OK;
+  if (sq_arg_int(argv[i], "count", count, st)) return st->code;
+  if (*count < 0)
+    return sq_fail(st, "count must not be negative, got %lld", (long long)*count);
+  return SQ_OK;
+}

@@ -1,0 +1,65 @@
+/*
+** extension.c: the extension's entry point.  sqlite3_quant_init registers
+** every function and table-valued function, each family from its own file;
+** SQLite finds it from the file name (quant.so -> sqlite3_quant_init).  The
+** kernel path is chosen here, once.
+*/
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT1
+#include "kernels/kernels.h"
+#include "sql/sql.h"
+
+#ifdef _WIN32
+__declspec(dllexport)
+#else
+__attribute__((visibility("default")))
+#endif
+int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
+                       const sqlite3_api_routines *pApi) {
+  SQLITE_EXTENSION_INIT2(pApi);
+  static const struct {
+    const char *what;
+    int (*reg)(sqlite3 *);
+  } parts[] = {
+    {"tensor functions", sq_register_tensor_functions},
+    {"quantize functions", sq_register_quantize_functions},
+    {"metric functions", sq_register_metric_functions},
+    {"calibration aggregates", sq_register_aggregate_functions},
+  };
+  static const sq_table *const tables[] = {&sq_each_table, &sq_channels_table,
+                                           &sq_compare_table};
+  const char *bad = sq_kernels_bad_request();
+  if (bad) {
+    if (pzErrMsg) {
+      sqlite3_str *s = sqlite3_str_new(db);
+      sqlite3_str_appendf(s, "sqlite-quant: SQLITE_QUANT_KERNEL='%.40s' is not "
+                             "a kernel path (expected one of ", bad);
+      const char *const *names = sq_kernels_known();
+      for (int i = 0; names[i]; i++)
+        sqlite3_str_appendf(s, "%s%s", i ? ", " : "", names[i]);
+      sqlite3_str_appendall(s, ")");
+      *pzErrMsg = sqlite3_str_finish(s);
+    }
+    return SQLITE_ERROR;
+  }
+  (void)sq_kernels_active();
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+    int rc = parts[i].reg(db);
+    if (rc != SQLITE_OK) {
+      if (pzErrMsg)
+        *pzErrMsg = sqlite3_mprintf("sqlite-quant: cannot register %s: %s",
+                                    parts[i].what, sqlite3_errstr(rc));
+      return rc;
+    }
+  }
+  for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+    int rc = sq_register_table_function(db, tables[i]);
+    if (rc != SQLITE_OK) {
+      if (pzErrMsg)
+        *pzErrMsg = sqlite3_mprintf("sqlite-quant: cannot register %s: %s",
+                                    tables[i]->name, sqlite3_errstr(rc));
+      return rc;
+    }
+  }
+  return SQLITE_OK;
+}

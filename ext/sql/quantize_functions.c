@@ -1,0 +1,276 @@
+/*
+** quantize_functions.c: choosing parameters, quantizing, dequantizing and
+** fake-quantizing, per tensor, per channel and per block.
+**
+**   per tensor (docs/NUMERICS.md#quantize):
+**     q_scale(x [, dtype [, scheme [, options]]])                    REAL
+**     q_zero_point(x [, dtype [, scheme [, options]]])               INTEGER
+**     quantize_blob(x, scale, zero_point [, dtype [, options]])       codes
+**     dequantize_blob(q, scale, zero_point [, dtype [, count]])       float32
+**     q_fake_quantize(x, scale, zero_point [, dtype [, options]])     float32
+**   per channel (docs/NUMERICS.md#per-channel): the same with shape, axis
+**     after x (or after the parameters), scales and zero points as blobs:
+**     q_per_channel_scales, q_per_channel_zero_points,
+**     quantize_per_channel_blob, dequantize_per_channel_blob,
+**     q_fake_quantize_per_channel
+**   per block (docs/NUMERICS.md#per-block): shape, axis, block_size:
+**     q_block_scales, q_block_zero_points, quantize_per_block_blob,
+**     dequantize_per_block_blob, q_fake_quantize_per_block
+**
+** Rules: NULL in any argument gives NULL; an empty tensor has no parameters
+** (error) but quantizes to an empty blob; NaN is an error naming the
+** element; given parameters are checked as docs/NUMERICS.md#argument-checks
+** says, and an error names the channel or block.
+**
+** The fifteen functions are one table over four skeletons (parameters,
+** quantize, fake quantize, dequantize): a function's variant says which
+** operation and which granularity, and the granularity says which arguments
+** describe the layout and how the parameters are passed.
+*/
+#include <stdio.h>
+#include <string.h>
+#include "sql/sql.h"
+
+enum { SQ_OP_SCALES, SQ_OP_ZERO_POINTS, SQ_OP_QUANTIZE, SQ_OP_FAKE,
+       SQ_OP_DEQUANTIZE };
+#define SQ_VARIANT(op, kind) ((op) + 8 * (kind))
+
+static int sq_op(const sq_fn *fn) { return fn->variant % 8; }
+static sq_granularity_kind sq_kind(const sq_fn *fn) {
+  return (sq_granularity_kind)(fn->variant / 8);
+}
+
+/* Arguments that describe the layout: none per tensor, (shape, axis) per
+** channel, (shape, axis, block_size) per block. */
+static int sq_layout_args(sq_granularity_kind kind) {
+  return kind == SQ_GRAN_TENSOR ? 0 : kind == SQ_GRAN_CHANNEL ? 2 : 3;
+}
+
+/* The granularity from the layout arguments at argv[i...]. */
+static int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv,
+                              int i, sq_shape *shape, sq_granularity *g,
+                              sq_status *st) {
+  int64_t axis, block;
+  if (sq_arg_shape(argv[i], shape, st) ||
+      sq_arg_int(argv[i + 1], "axis", &axis, st))
+    return st->code;
+  if (kind == SQ_GRAN_CHANNEL) return sq_granularity_channel(shape, axis, g, st);
+  if (sq_arg_int(argv[i + 2], "block_size", &block, st)) return st->code;
+  return sq_granularity_block(shape, axis, block, g, st);
+}
+
+/* x and its layout: x at argv[0], the layout at argv[first...]. */
+static int sq_arg_x(sq_granularity_kind kind, sqlite3_value **argv, int first,
+                    sq_tensor *x, sq_granularity *g, sq_status *st) {
+  sq_shape shape;
+  if (sq_arg_tensor(argv[0], "x", x, st)) return st->code;
+  if (kind == SQ_GRAN_TENSOR) {
+    sq_granularity_tensor(x->n, g);
+    return SQ_OK;
+  }
+  if (sq_arg_granularity(kind, argv, first, &shape, g, st)) return st->code;
+  return sq_shape_check_count(&shape, x->n, st);
+}
+
+/* Given parameters at argv[1], argv[2]: a scale and a zero point per
+** tensor; one per group, as blobs or JSON, otherwise. */
+typedef struct sq_given {
+  sq_param_one one;
+  sq_param_set set;
+  const sq_param_set *ps;
+} sq_given;
+
+static int sq_arg_given(sq_granularity_kind kind, sqlite3_value **argv,
+                        const sq_granularity *g, const sq_range *r, int divide,
+                        sq_given *p, sq_status *st) {
+  memset(&p->set, 0, sizeof p->set);
+  if (kind == SQ_GRAN_TENSOR) {
+    double scale_arg;
+    float scale;
+    int64_t zp;
+    if (sq_arg_double(argv[1], "scale", &scale_arg, st) ||
+        sq_check_scale(scale_arg, NULL, 0, &scale, st) ||
+        sq_arg_int(argv[2], "zero_point", &zp, st) ||
+        sq_check_zero_point(zp, r, NULL, 0, st))
+      return st->code;
+    sq_param_one_make(scale, (int32_t)zp, r, divide, &p->one);
+    p->ps = &p->one.set;
+    return SQ_OK;
+  }
+  char expected[48];
+  if (kind == SQ_GRAN_CHANNEL)
+    snprintf(expected, sizeof expected, "shape[%d]", g->axis);
+  else
+    snprintf(expected, sizeof expected, "one per block");
+  p->ps = &p->set;
+  return sq_arg_param_set(argv[1], argv[2], g->groups,
+                          kind == SQ_GRAN_CHANNEL ? "channel" : "block",
+                          expected, r, divide, &p->set, st);
+}
+
+/* q_scale, q_zero_point, q_per_channel_scales, ..., q_block_zero_points. */
+static void sq_params_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  sq_status st;
+  const char *name = sq_begin(ctx, &st);
+  const sq_fn *fn = sqlite3_user_data(ctx);
+  if (sq_any_null(argc, argv)) return;
+  sq_granularity_kind kind = sq_kind(fn);
+  int opt = 1 + sq_layout_args(kind);   /* dtype, scheme, options */
+  sq_tensor x = {0};
+  sq_granularity g;
+  sq_options o;
+  sq_range r;
+  int symmetric;
+  float *mm = NULL;
+  const sq_dtype *dt;
+  if (sq_arg_x(kind, argv, 1, &x, &g, &st) ||
+      !(dt = sq_arg_dtype(argc, argv, opt, SQ_DTYPES_CODES, &sq_dtype_int8, &st)) ||
+      sq_arg_scheme(argc, argv, opt + 1, &symmetric, &st) ||
+      sq_arg_options(argc, argv, opt + 2, SQ_OPTS_CALIBRATE, &o, &st) ||
+      sq_range_resolve(dt, &o, &r, &st) ||
+      !(mm = sq_alloc(&st, g.groups, 2 * sizeof *mm)) ||
+      sq_ranges(sq_kernels_active(), &x, &g, &r, symmetric, &o, mm,
+                mm + g.groups, &st))
+    goto done;
+  int want_scale = sq_op(fn) == SQ_OP_SCALES;
+  if (kind != SQ_GRAN_TENSOR) {
+    sq_result_params(ctx, mm, mm + g.groups, g.groups, &r, symmetric, want_scale,
+                     &st);
+  } else {
+    float scale;
+    int32_t zp;
+    if (sq_choose_qparams(mm[0], mm[1], &r, symmetric, &scale, &zp, &st)) goto done;
+    if (want_scale) sqlite3_result_double(ctx, (double)scale);
+    else sqlite3_result_int64(ctx, zp);
+  }
+done:
+  sqlite3_free(mm);
+  sq_tensor_free(&x);
+  if (st.code) sq_result_status(ctx, name, &st);
+}
+
+/* quantize_blob, q_fake_quantize and their per-channel and per-block twins:
+** x, scales, zero points, the layout, dtype, options. */
+static void sq_quantize_func(sqlite3_context *ctx, int argc,
+                             sqlite3_value **argv) {
+  sq_status st;
+  const char *name = sq_begin(ctx, &st);
+  const sq_fn *fn = sqlite3_user_data(ctx);
+  if (sq_any_null(argc, argv)) return;
+  sq_granularity_kind kind = sq_kind(fn);
+  int opt = 3 + sq_layout_args(kind);   /* dtype, options */
+  int fake = sq_op(fn) == SQ_OP_FAKE;
+  sq_tensor x = {0};
+  sq_granularity g;
+  sq_options o;
+  sq_range r;
+  sq_given given = {0};
+  void *out = NULL;
+  uint64_t nbytes = 0;
+  const sq_dtype *dt;
+  const sq_kernels *k = sq_kernels_active();
+  if (sq_arg_x(kind, argv, 3, &x, &g, &st) ||
+      !(dt = sq_arg_dtype(argc, argv, opt, SQ_DTYPES_CODES, &sq_dtype_int8, &st)) ||
+      sq_arg_options(argc, argv, opt + 1, SQ_OPTS_QUANTIZE, &o, &st) ||
+      sq_range_resolve(dt, &o, &r, &st) ||
+      sq_arg_given(kind, argv, &g, &r, o.rounding_onnx, &given, &st))
+    goto done;
+  nbytes = fake ? (uint64_t)x.n * 4 : sq_dtype_bytes(dt, x.n);
+  if (!(out = sq_alloc(&st, nbytes, 1)) ||
+      (fake ? sq_fake_quantize(k, &x, &g, &r, given.ps, out, &st)
+            : sq_quantize(k, &x, &g, &r, given.ps, out, &st)))
+    goto done;
+  sq_result_blob(ctx, out, nbytes, &st);
+  out = NULL;
+done:
+  sqlite3_free(out);
+  sq_param_set_free(&given.set);
+  sq_tensor_free(&x);
+  if (st.code) sq_result_status(ctx, name, &st);
+}
+
+/* dequantize_blob(q, scale, zero_point [, dtype [, count]]) and the
+** per-channel and per-block ones: q, scales, zero points, the layout,
+** dtype. */
+static void sq_dequantize_func(sqlite3_context *ctx, int argc,
+                               sqlite3_value **argv) {
+  sq_status st;
+  const char *name = sq_begin(ctx, &st);
+  const sq_fn *fn = sqlite3_user_data(ctx);
+  if (sq_any_null(argc, argv)) return;
+  sq_granularity_kind kind = sq_kind(fn);
+  int opt = 3 + sq_layout_args(kind);   /* dtype [, count] */
+  sq_granularity g;
+  sq_range r;
+  sq_given given = {0};
+  const void *codes;
+  size_t nbytes;
+  void *out = NULL;
+  const sq_dtype *dt = sq_arg_dtype(argc, argv, opt, SQ_DTYPES_CODES,
+                                    &sq_dtype_int8, &st);
+  if (!dt || sq_arg_codes(argv[0], "q", dt, &codes, &nbytes, &st)) goto done;
+  if (kind == SQ_GRAN_TENSOR) {
+    int64_t count;
+    size_t n;
+    if (sq_arg_count(argc, argv, opt + 1, &count, &st) ||
+        sq_codes_count(dt, nbytes, count, &n, &st))
+      goto done;
+    sq_granularity_tensor(n, &g);
+  } else {
+    sq_shape shape;
+    if (sq_arg_granularity(kind, argv, 3, &shape, &g, &st)) goto done;
+    if (sq_dtype_bytes(dt, shape.count) != nbytes) {
+      sq_fail(&st, "q has %zu bytes but the shape needs %llu for %s", nbytes,
+              (unsigned long long)sq_dtype_bytes(dt, shape.count), dt->name);
+      goto done;
+    }
+  }
+  size_t n = sq_granularity_count(&g);
+  sq_range_default(dt, &r);
+  if (sq_arg_given(kind, argv, &g, &r, 0, &given, &st) ||
+      !(out = sq_alloc(&st, n, 4)) ||
+      sq_dequantize(sq_kernels_active(), codes, &g, dt, given.ps, out, &st))
+    goto done;
+  sq_result_blob(ctx, out, (uint64_t)n * 4, &st);
+  out = NULL;
+done:
+  sqlite3_free(out);
+  sq_param_set_free(&given.set);
+  if (st.code) sq_result_status(ctx, name, &st);
+}
+
+#define T SQ_GRAN_TENSOR
+#define C SQ_GRAN_CHANNEL
+#define B SQ_GRAN_BLOCK
+static const sq_fn_def sq_quantize_defs[] = {
+  {{"q_scale", SQ_VARIANT(SQ_OP_SCALES, T)}, 1, 4, sq_params_func},
+  {{"q_zero_point", SQ_VARIANT(SQ_OP_ZERO_POINTS, T)}, 1, 4, sq_params_func},
+  {{"quantize_blob", SQ_VARIANT(SQ_OP_QUANTIZE, T)}, 3, 5, sq_quantize_func},
+  {{"q_fake_quantize", SQ_VARIANT(SQ_OP_FAKE, T)}, 3, 5, sq_quantize_func},
+  {{"dequantize_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, T)}, 3, 5, sq_dequantize_func},
+  {{"q_per_channel_scales", SQ_VARIANT(SQ_OP_SCALES, C)}, 3, 6, sq_params_func},
+  {{"q_per_channel_zero_points", SQ_VARIANT(SQ_OP_ZERO_POINTS, C)}, 3, 6,
+   sq_params_func},
+  {{"quantize_per_channel_blob", SQ_VARIANT(SQ_OP_QUANTIZE, C)}, 5, 7,
+   sq_quantize_func},
+  {{"q_fake_quantize_per_channel", SQ_VARIANT(SQ_OP_FAKE, C)}, 5, 7,
+   sq_quantize_func},
+  {{"dequantize_per_channel_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, C)}, 5, 6,
+   sq_dequantize_func},
+  {{"q_block_scales", SQ_VARIANT(SQ_OP_SCALES, B)}, 4, 7, sq_params_func},
+  {{"q_block_zero_points", SQ_VARIANT(SQ_OP_ZERO_POINTS, B)}, 4, 7, sq_params_func},
+  {{"quantize_per_block_blob", SQ_VARIANT(SQ_OP_QUANTIZE, B)}, 6, 8,
+   sq_quantize_func},
+  {{"q_fake_quantize_per_block", SQ_VARIANT(SQ_OP_FAKE, B)}, 6, 8,
+   sq_quantize_func},
+  {{"dequantize_per_block_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, B)}, 6, 7,
+   sq_dequantize_func},
+};
+#undef T
+#undef C
+#undef B
+
+int sq_register_quantize_functions(sqlite3 *db) {
+  return sq_register_table(db, sq_quantize_defs,
+                           sizeof sq_quantize_defs / sizeof sq_quantize_defs[0]);
+}

@@ -1,0 +1,137 @@
+/*
+** sql.h: what the SQL-surface files share: argument decoding, results,
+** errors, table-valued function plumbing and registration.  No numeric loop
+** lives in the SQL layer; it turns SQL values into the core's descriptions
+** and the core's results and errors into SQL ones
+** (docs/ARCHITECTURE.md#the-call-path).
+*/
+#ifndef SQ_SQL_H
+#define SQ_SQL_H
+
+#include "core/memory.h"
+#include "core/calibrate.h"
+#include "core/compare.h"
+#include "core/elements.h"
+#include "core/granularity.h"
+#include "core/metrics.h"
+#include "core/observer.h"
+#include "core/options.h"
+#include "core/qparams.h"
+#include "core/quantize.h"
+#include "core/status.h"
+#include "core/tensor.h"
+#include "sqlite_quant.h"
+
+/* Each function's user data: its SQL name (for messages) and a variant. */
+typedef struct sq_fn {
+  const char *name;
+  int variant;
+} sq_fn;
+
+/* ---- calls, results and errors (args.c) ----------------------------------- */
+
+/* A fresh status whose size limit is db's SQLITE_LIMIT_LENGTH. */
+void sq_status_begin(sq_status *st, sqlite3 *db);
+/* Start a call: fills st (limit from the connection) and returns the name. */
+const char *sq_begin(sqlite3_context *ctx, sq_status *st);
+/* Any NULL argument makes the result NULL (returns 1 when so). */
+int sq_any_null(int argc, sqlite3_value **argv);
+/* Raises st as the function's error: "<name>: <message>", nomem or toobig
+** (docs/NUMERICS.md#errors). */
+void sq_result_status(sqlite3_context *ctx, const char *name, const sq_status *st);
+/* Hands an sqlite3_malloc'd buffer to SQLite as a BLOB result. */
+void sq_result_blob(sqlite3_context *ctx, void *buf, uint64_t nbytes,
+                    const sq_status *st);
+/* Chooses parameters for `count` ranges and returns the scales (f32 blob) or
+** zero points (i32 blob). */
+void sq_result_params(sqlite3_context *ctx, const float *mn, const float *mx,
+                      size_t count, const sq_range *r, int symmetric,
+                      int want_scale, sq_status *st);
+
+/* ---- arguments (args.c) ---------------------------------------------------- */
+
+/* A float tensor: a float32 BLOB read in place or JSON text parsed
+** (docs/NUMERICS.md#float-tensors); SQ_NULL for NULL. */
+int sq_arg_tensor(sqlite3_value *v, const char *argname, sq_tensor *t,
+                  sq_status *st);
+/* int32 values (zero points): an int32 BLOB or JSON integers. */
+int sq_arg_int32s(sqlite3_value *v, const char *argname, sq_tensor *t,
+                  sq_status *st);
+/* A shape (docs/NUMERICS.md#shapes). */
+int sq_arg_shape(sqlite3_value *v, sq_shape *s, sq_status *st);
+/* The elements of a blob (or float tensor) of any dtype. */
+int sq_arg_elements(const sq_kernels *k, sqlite3_value *v, const char *argname,
+                    const sq_dtype *dt, int64_t count, sq_elements *e,
+                    sq_status *st);
+/* Optional arguments: argv[i] when i < argc, else the default. */
+const sq_dtype *sq_arg_dtype(int argc, sqlite3_value **argv, int i, int family,
+                             const sq_dtype *dflt, sq_status *st);
+int sq_arg_scheme(int argc, sqlite3_value **argv, int i, int *symmetric,
+                  sq_status *st);
+int sq_arg_options(int argc, sqlite3_value **argv, int i, unsigned allowed,
+                   sq_options *o, sq_status *st);
+/* An optional element count at argv[i]: -1 when absent, never negative. */
+int sq_arg_count(int argc, sqlite3_value **argv, int i, int64_t *count,
+                 sq_status *st);
+/* A required text argument, taken with its length: a NUL inside is an
+** error. */
+const char *sq_arg_text(sqlite3_value *v, const char *what, sq_status *st);
+/* Numbers: REAL or INTEGER for a scale; INTEGER (or an integral REAL) else. */
+int sq_arg_double(sqlite3_value *v, const char *what, double *out, sq_status *st);
+int sq_arg_int(sqlite3_value *v, const char *what, int64_t *out, sq_status *st);
+/* A code blob (codes must be a BLOB). */
+int sq_arg_codes(sqlite3_value *v, const char *argname, const sq_dtype *dt,
+                 const void **data, size_t *nbytes, sq_status *st);
+/* Per-channel or per-block parameters: `count` scales (f32 blob or JSON) and
+** zero points (i32 blob or JSON), checked into ps.  `expected` explains the
+** count in a mismatch ("scales has 3 entries, expected 4 (<expected>)"). */
+int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
+                     const char *unit, const char *expected, const sq_range *r,
+                     int divide, sq_param_set *ps, sq_status *st);
+
+/* ---- table-valued functions (vtab.c) ------------------------------------ */
+
+/* A cursor of a table-valued function: row i of n.  A table's own cursor
+** struct starts with this one. */
+typedef struct sq_cursor {
+  sqlite3_vtab_cursor base;
+  size_t n, i;
+} sq_cursor;
+
+#define SQ_TABLE_MAX_ARGS 8
+/* What a table-valued function is: its schema, where its HIDDEN argument
+** columns start (nargs of them, the first `required` needed, else the
+** error `missing`), and how its rows are made, freed and read. */
+typedef struct sq_table {
+  const char *name;
+  const char *schema;
+  int first_arg, nargs, required;
+  const char *missing;
+  size_t cursor_size;
+  /* Prepares the rows for these arguments (none NULL) and sets c->n; on
+  ** error reset frees what it made. */
+  int (*compute)(sq_cursor *c, int argc, sqlite3_value **argv, sq_status *st);
+  void (*reset)(sq_cursor *c);
+  void (*column)(const sq_cursor *c, sqlite3_context *ctx, int col);
+} sq_table;
+
+int sq_register_table_function(sqlite3 *db, const sq_table *t);
+
+/* ---- registration ---------------------------------------------------------- */
+
+/* A row of a registration table: arities nmin..nmax share one xFunc. */
+typedef struct sq_fn_def {
+  sq_fn fn;
+  int nmin, nmax;
+  void (*xFunc)(sqlite3_context *, int, sqlite3_value **);
+} sq_fn_def;
+int sq_register_table(sqlite3 *db, const sq_fn_def *defs, size_t count);
+
+/* Each family's registration (one per file). */
+int sq_register_tensor_functions(sqlite3 *db);
+int sq_register_quantize_functions(sqlite3 *db);
+int sq_register_metric_functions(sqlite3 *db);
+int sq_register_aggregate_functions(sqlite3 *db);
+extern const sq_table sq_each_table, sq_channels_table, sq_compare_table;
+
+#endif
