@@ -317,27 +317,17 @@ typedef struct sq_group_span {
 } sq_group_span;
 
 static sq_group_span sq_group_span_of(const sq_granularity *g, size_t gi) {
-  sq_group_span s;
-  size_t rem = gi;
-  if (g->stride_outer) {
-    s.o0 = rem / g->stride_outer;
-    s.o1 = s.o0 + 1;
-    rem %= g->stride_outer;
-  } else {
-    s.o0 = 0;
-    s.o1 = g->outer;
+  /* Along each dimension a nonzero stride picks one index (peeled off gi
+  ** outermost first); a zero stride means the group spans all of them. */
+  const size_t stride[3] = {g->stride_outer, g->stride_block, g->stride_inner};
+  const size_t extent[3] = {g->outer, g->nblocks, g->inner};
+  size_t lo[3], hi[3], rem = gi;
+  for (int d = 0; d < 3; d++) {
+    lo[d] = stride[d] ? rem / stride[d] : 0;
+    hi[d] = stride[d] ? lo[d] + 1 : extent[d];
+    if (stride[d]) rem %= stride[d];
   }
-  if (g->stride_block) {
-    s.b0 = rem / g->stride_block;
-    s.b1 = s.b0 + 1;
-    rem %= g->stride_block;
-  } else {
-    s.b0 = 0;
-    s.b1 = g->nblocks;
-  }
-  s.e0 = g->stride_inner ? rem : 0;
-  s.e1 = g->stride_inner ? rem + 1 : g->inner;
-  return s;
+  return (sq_group_span){lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
 }
 
 /* Whether every group's values are one run of the tensor (per tensor, per

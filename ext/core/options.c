@@ -60,6 +60,19 @@ static void sq_valid_keys(unsigned allowed, char *buf, size_t size) {
   }
 }
 
+/* A number in (0, max]; out is left alone otherwise. */
+static int sq_real_upto(const char *s, size_t len, double max, double *out) {
+  double v;
+  if (!sq_parse_real(s, len, &v) || !(v > 0.0 && v <= max)) return 0;
+  *out = v;
+  return 1;
+}
+
+/* 0 for the first word, 1 for the second, -1 for neither. */
+static int sq_either(const char *s, size_t len, const char *w0, const char *w1) {
+  return sq_word_is(s, len, w0) ? 0 : sq_word_is(s, len, w1) ? 1 : -1;
+}
+
 int sq_method_parse(const char *s, size_t len, int *method) {
   if (sq_word_is(s, len, "minmax")) *method = SQ_METHOD_MINMAX;
   else if (sq_word_is(s, len, "percentile")) *method = SQ_METHOD_PERCENTILE;
@@ -108,8 +121,9 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
     if (o->given & bit)
       return sq_fail(st, "option '%.*s' is given twice", kshow, key);
     o->given |= bit;
-    int64_t iv;
-    double dv;
+    /* Each value check names what the value must be when it fails. */
+    const char *must = NULL;
+    int64_t iv = 0;
     switch (bit) {
       case SQ_OPT_QUANT_MIN:
       case SQ_OPT_QUANT_MAX:
@@ -119,41 +133,28 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
         *(bit == SQ_OPT_QUANT_MIN ? &o->quant_min : &o->quant_max) = iv;
         break;
       case SQ_OPT_REDUCE_RANGE:
-        if (!sq_parse_int(val, vlen, &iv) || (iv != 0 && iv != 1))
-          return sq_fail(st, "option reduce_range must be 0 or 1, got '%.*s'",
-                         vshow, val);
-        o->reduce_range = (int)iv;
+        if (!sq_parse_int(val, vlen, &iv) || (iv != 0 && iv != 1)) must = "0 or 1";
+        o->reduce_range = iv == 1;
         break;
       case SQ_OPT_ROUNDING:
-        if (sq_word_is(val, vlen, "torch")) o->rounding_onnx = 0;
-        else if (sq_word_is(val, vlen, "onnx")) o->rounding_onnx = 1;
-        else
-          return sq_fail(st, "option rounding must be torch or onnx, got '%.*s'",
-                         vshow, val);
+        o->rounding_onnx = sq_either(val, vlen, "torch", "onnx");
+        if (o->rounding_onnx < 0) must = "torch or onnx";
         break;
       case SQ_OPT_METHOD:
         if (!sq_method_parse(val, vlen, &o->method))
-          return sq_fail(st, "option method must be minmax, percentile or mse, "
-                             "got '%.*s'", vshow, val);
+          must = "minmax, percentile or mse";
         break;
       case SQ_OPT_PERCENTILE:
-        if (!sq_parse_real(val, vlen, &dv) || !(dv > 0.0 && dv <= 100.0))
-          return sq_fail(st, "option percentile must be a number in (0, 100], "
-                             "got '%.*s'", vshow, val);
-        o->percentile = dv;
+        if (!sq_real_upto(val, vlen, 100.0, &o->percentile))
+          must = "a number in (0, 100]";
         break;
       case SQ_OPT_OBSERVER:
-        if (sq_word_is(val, vlen, "minmax")) o->moving_average = 0;
-        else if (sq_word_is(val, vlen, "moving_average")) o->moving_average = 1;
-        else
-          return sq_fail(st, "option observer must be minmax or moving_average, "
-                             "got '%.*s'", vshow, val);
+        o->moving_average = sq_either(val, vlen, "minmax", "moving_average");
+        if (o->moving_average < 0) must = "minmax or moving_average";
         break;
       case SQ_OPT_AVERAGING:
-        if (!sq_parse_real(val, vlen, &dv) || !(dv > 0.0 && dv <= 1.0))
-          return sq_fail(st, "option averaging_constant must be a number in "
-                             "(0, 1], got '%.*s'", vshow, val);
-        o->averaging_constant = dv;
+        if (!sq_real_upto(val, vlen, 1.0, &o->averaging_constant))
+          must = "a number in (0, 1]";
         break;
       default: /* lists for q_compare: kept as text, checked by the caller */
         if (vlen == 0 || vlen >= sizeof o->dtypes)
@@ -169,6 +170,9 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
         }
         break;
     }
+    if (must)
+      return sq_fail(st, "option %.*s must be %s, got '%.*s'", kshow, key, must,
+                     vshow, val);
   }
   if ((o->given & SQ_OPT_PERCENTILE) && o->method != SQ_METHOD_PERCENTILE &&
       !(allowed & SQ_OPT_METHODS))

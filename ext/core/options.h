@@ -11,18 +11,13 @@
 
 /* Option keys, as bits: each function passes the set it accepts. */
 enum {
-  SQ_OPT_QUANT_MIN = 1 << 0,
-  SQ_OPT_QUANT_MAX = 1 << 1,
-  SQ_OPT_REDUCE_RANGE = 1 << 2,
-  SQ_OPT_ROUNDING = 1 << 3,
-  SQ_OPT_METHOD = 1 << 4,
-  SQ_OPT_PERCENTILE = 1 << 5,
-  SQ_OPT_OBSERVER = 1 << 6,
-  SQ_OPT_AVERAGING = 1 << 7,
-  SQ_OPT_DTYPES = 1 << 8,
-  SQ_OPT_SCHEMES = 1 << 9,
-  SQ_OPT_BLOCKS = 1 << 10,
-  SQ_OPT_METHODS = 1 << 11,
+  SQ_OPT_QUANT_MIN = 1 << 0, SQ_OPT_QUANT_MAX = 1 << 1,
+  SQ_OPT_REDUCE_RANGE = 1 << 2, SQ_OPT_ROUNDING = 1 << 3,
+  SQ_OPT_METHOD = 1 << 4, SQ_OPT_PERCENTILE = 1 << 5,
+  SQ_OPT_OBSERVER = 1 << 6, SQ_OPT_AVERAGING = 1 << 7,
+  /* q_compare's candidate lists */
+  SQ_OPT_DTYPES = 1 << 8, SQ_OPT_SCHEMES = 1 << 9,
+  SQ_OPT_BLOCKS = 1 << 10, SQ_OPT_METHODS = 1 << 11,
 };
 #define SQ_OPTS_RANGE (SQ_OPT_QUANT_MIN | SQ_OPT_QUANT_MAX | SQ_OPT_REDUCE_RANGE)
 /* Functions that quantize with given parameters. */

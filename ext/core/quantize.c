@@ -109,21 +109,19 @@ typedef struct sq_walk {
   double *sum_x2, *sum_d2;
 } sq_walk;
 
-/* A temporary for a walk's pieces: on the stack when small enough. */
-typedef struct sq_scratch {
+/* Walks g with fn; when the walk needs a temporary of `size` bytes per
+** element (tmp_size > 0) it gets one sized for the largest chunked piece,
+** on the stack when small enough. */
+static int sq_walk_pieces(const sq_granularity *g, sq_walk *w, size_t tmp_size,
+                          sq_piece_fn fn, sq_status *st) {
+  if (tmp_size == 0) return sq_granularity_walk(g, 0, fn, w, st);
   unsigned char local[4 * SQ_CHUNK];
-  unsigned char *p;
-} sq_scratch;
-
-static unsigned char *sq_scratch_get(sq_scratch *s, const sq_granularity *g,
-                                     size_t size, sq_status *st) {
   size_t n = sq_granularity_piece_max(g, SQ_CHUNK);
-  s->p = n * size <= sizeof s->local ? s->local : sq_alloc(st, n, size);
-  return s->p;
-}
-
-static void sq_scratch_free(sq_scratch *s) {
-  if (s->p != s->local) sqlite3_free(s->p);
+  w->tmp = n * tmp_size <= sizeof local ? local : sq_alloc(st, n, tmp_size);
+  if (!w->tmp) return st->code;
+  int rc = sq_granularity_walk(g, SQ_CHUNK, fn, w, st);
+  if (w->tmp != local) sqlite3_free(w->tmp);
+  return rc;
 }
 
 static int sq_quantize_piece(void *ctx, const sq_piece *p, sq_status *st) {
@@ -142,13 +140,7 @@ int sq_quantize(const sq_kernels *k, const sq_tensor *x, const sq_granularity *g
                 sq_status *st) {
   sq_walk w = {k, r->dtype, sq_dtype_code_size(r->dtype), x->data, NULL, codes,
                NULL, NULL, ps, NULL, NULL};
-  if (r->dtype->bits != 4)
-    return sq_granularity_walk(g, 0, sq_quantize_piece, &w, st);
-  sq_scratch s;
-  if (!(w.tmp = sq_scratch_get(&s, g, 1, st))) return st->code;
-  int rc = sq_granularity_walk(g, SQ_CHUNK, sq_quantize_piece, &w, st);
-  sq_scratch_free(&s);
-  return rc;
+  return sq_walk_pieces(g, &w, r->dtype->bits == 4, sq_quantize_piece, st);
 }
 
 static int sq_dequantize_piece(void *ctx, const sq_piece *p, sq_status *st) {
@@ -169,12 +161,7 @@ int sq_dequantize(const sq_kernels *k, const void *codes, const sq_granularity *
                   sq_status *st) {
   sq_walk w = {k, dt, sq_dtype_code_size(dt), NULL, codes, NULL, out, NULL, ps,
                NULL, NULL};
-  if (dt->bits != 4) return sq_granularity_walk(g, 0, sq_dequantize_piece, &w, st);
-  sq_scratch s;
-  if (!(w.tmp = sq_scratch_get(&s, g, 1, st))) return st->code;
-  int rc = sq_granularity_walk(g, SQ_CHUNK, sq_dequantize_piece, &w, st);
-  sq_scratch_free(&s);
-  return rc;
+  return sq_walk_pieces(g, &w, dt->bits == 4, sq_dequantize_piece, st);
 }
 
 static int sq_fake_piece(void *ctx, const sq_piece *p, sq_status *st) {
@@ -191,11 +178,7 @@ int sq_fake_quantize(const sq_kernels *k, const sq_tensor *x,
                      const sq_param_set *ps, void *out, sq_status *st) {
   sq_walk w = {k, r->dtype, sq_dtype_code_size(r->dtype), x->data, NULL, NULL,
                out, NULL, ps, NULL, NULL};
-  sq_scratch s;
-  if (!(w.tmp = sq_scratch_get(&s, g, w.size, st))) return st->code;
-  int rc = sq_granularity_walk(g, SQ_CHUNK, sq_fake_piece, &w, st);
-  sq_scratch_free(&s);
-  return rc;
+  return sq_walk_pieces(g, &w, w.size, sq_fake_piece, st);
 }
 
 static int sq_errors_piece(void *ctx, const sq_piece *p, sq_status *st) {
@@ -231,5 +214,5 @@ int sq_group_errors(const sq_tensor *x, const void *y, const sq_granularity *g,
   for (size_t i = 0; i < g->groups; i++) sum_x2[i] = sum_d2[i] = 0.0;
   sq_walk w = {NULL, NULL, 0, x->data, NULL, NULL, (unsigned char *)y, NULL,
                NULL, sum_x2, sum_d2};
-  return sq_granularity_walk(g, 0, sq_errors_piece, &w, st);
+  return sq_walk_pieces(g, &w, 0, sq_errors_piece, st);
 }

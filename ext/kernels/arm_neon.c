@@ -258,18 +258,7 @@ SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
                                                        dst + es * i);
 }
 
-static size_t quantize_i8_neon(const void *x, size_t n, const sq_qparams *p,
-                               void *q) {
-  return p->divide ? q_body(x, n, p, q, 8, 1) : q_body(x, n, p, q, 8, 0);
-}
-static size_t quantize_i16_neon(const void *x, size_t n, const sq_qparams *p,
-                                void *q) {
-  return p->divide ? q_body(x, n, p, q, 16, 1) : q_body(x, n, p, q, 16, 0);
-}
-static size_t quantize_i32_neon(const void *x, size_t n, const sq_qparams *p,
-                                void *q) {
-  return p->divide ? q_body(x, n, p, q, 32, 1) : q_body(x, n, p, q, 32, 0);
-}
+SQ_QUANTIZE_ENTRIES(neon)
 
 /* ---- interleaved (per-channel, last axis) -------------------------------- */
 
@@ -350,35 +339,9 @@ SQ_AI size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
                    : qi_body(src, rows, p, dst, bits, 0);
 }
 
-SQ_AI size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
-                       void *q, int bits) {
-  sq_cb src = x;
-  sq_b dst = q;
-  const size_t es = (size_t)bits / 8, ch = p->channels;
-  sq_wide w;
-  if (sq_widen(p, rows, 4, &w)) {
-    size_t vr = rows / w.g, done = vr * w.g;
-    size_t k = qi_run(src, vr, &w.p, dst, bits);
-    if (k < vr * w.p.channels) return k;
-    if (done == rows) return rows * ch;
-    return done * ch + qi_run(src + 4 * done * ch, rows - done, p,
-                              dst + es * done * ch, bits);
-  }
-  return qi_run(src, rows, p, dst, bits);
-}
 
-static size_t quantize_i8_il_neon(const void *x, size_t rows,
-                                  const sq_channel_params *p, void *q) {
-  return qi_entry(x, rows, p, q, 8);
-}
-static size_t quantize_i16_il_neon(const void *x, size_t rows,
-                                   const sq_channel_params *p, void *q) {
-  return qi_entry(x, rows, p, q, 16);
-}
-static size_t quantize_i32_il_neon(const void *x, size_t rows,
-                                   const sq_channel_params *p, void *q) {
-  return qi_entry(x, rows, p, q, 32);
-}
+SQ_DEFINE_QI_ENTRY(4)
+SQ_QUANTIZE_IL_ENTRIES(neon)
 
 /* ---- dequantize ---------------------------------------------------------- */
 
@@ -438,26 +401,6 @@ SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
   if (i < n) sq_kernels_scalar.dequantize[t](q + es * i, n - i, scale, zp, y + 4 * i);
 }
 
-static void dequantize_i8_neon(const void *q, size_t n, float scale, int32_t zp,
-                               void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_I8);
-}
-static void dequantize_u8_neon(const void *q, size_t n, float scale, int32_t zp,
-                               void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_U8);
-}
-static void dequantize_i16_neon(const void *q, size_t n, float scale,
-                                int32_t zp, void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_I16);
-}
-static void dequantize_u16_neon(const void *q, size_t n, float scale,
-                                int32_t zp, void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_U16);
-}
-static void dequantize_i32_neon(const void *q, size_t n, float scale,
-                                int32_t zp, void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_I32);
-}
 
 SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
                     sq_code_type t) {
@@ -486,42 +429,9 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
   }
 }
 
-SQ_AI void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
-                      void *y, sq_code_type t) {
-  sq_cb src = q;
-  sq_b dst = y;
-  sq_wide w;
-  if (sq_widen(p, rows, 4, &w)) {
-    size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;
-    dqi_body(src, vr, &w.p, dst, t);
-    if (done < rows)
-      dqi_body(src + sq_esize[t] * done * ch, rows - done, p,
-               dst + 4 * done * ch, t);
-    return;
-  }
-  dqi_body(src, rows, p, dst, t);
-}
+SQ_DEFINE_DQI_ENTRY(4)
 
-static void dequantize_i8_il_neon(const void *q, size_t rows,
-                                  const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_I8);
-}
-static void dequantize_u8_il_neon(const void *q, size_t rows,
-                                  const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_U8);
-}
-static void dequantize_i16_il_neon(const void *q, size_t rows,
-                                   const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_I16);
-}
-static void dequantize_u16_il_neon(const void *q, size_t rows,
-                                   const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_U16);
-}
-static void dequantize_i32_il_neon(const void *q, size_t rows,
-                                   const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_I32);
-}
+SQ_DEQUANTIZE_ENTRIES(neon)
 
 /* ---- 4-bit packing ------------------------------------------------------- */
 
@@ -902,29 +812,7 @@ static size_t minmax_blocks_neon(const void *x, size_t n, size_t block,
   return n;
 }
 
-const sq_kernels sq_kernels_neon = {
-  .name = "neon",
-  .minmax = minmax_neon,
-  .minmax_interleaved = minmax_interleaved_neon,
-  .quantize = {quantize_i8_neon, quantize_i8_neon, quantize_i16_neon,
-               quantize_i16_neon, quantize_i32_neon},
-  .quantize_interleaved = {quantize_i8_il_neon, quantize_i8_il_neon,
-                           quantize_i16_il_neon, quantize_i16_il_neon,
-                           quantize_i32_il_neon},
-  .dequantize = {dequantize_i8_neon, dequantize_u8_neon, dequantize_i16_neon,
-                 dequantize_u16_neon, dequantize_i32_neon},
-  .dequantize_interleaved = {dequantize_i8_il_neon, dequantize_u8_il_neon,
-                             dequantize_i16_il_neon, dequantize_u16_il_neon,
-                             dequantize_i32_il_neon},
-  .pack4 = pack4_neon,
-  .unpack4 = unpack4_neon,
-  .error_sums = error_sums_neon,
-  .minmax_blocks = minmax_blocks_neon,
-  .f16_to_f32 = f16_to_f32_neon,
-  .f32_to_f16 = f32_to_f16_neon,
-  .bf16_to_f32 = bf16_to_f32_neon,
-  .f32_to_bf16 = f32_to_bf16_neon,
-};
+const sq_kernels sq_kernels_neon = SQ_KERNEL_TABLE(neon);
 
 #else
 typedef int sq_unused_neon;

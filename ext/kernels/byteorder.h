@@ -17,44 +17,43 @@
 #define SQ_BIG_ENDIAN 0
 #endif
 
-static inline uint32_t sq_load_u32(const void *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
+/* sq_load_u16/u32 and sq_store_u16/u32: a memcpy (any alignment) and, on
+** a big-endian host, a byte swap. */
 #if SQ_BIG_ENDIAN
-  v = __builtin_bswap32(v);
+#define SQ_SWAP(BITS, v) __builtin_bswap##BITS(v)
+#else
+#define SQ_SWAP(BITS, v) (v)
 #endif
-  return v;
+#define SQ_DEFINE_LOAD_STORE(BITS)                                           \
+  static inline uint##BITS##_t sq_load_u##BITS(const void *p) {              \
+    uint##BITS##_t v;                                                        \
+    memcpy(&v, p, sizeof v);                                                 \
+    return SQ_SWAP(BITS, v);                                                 \
+  }                                                                          \
+  static inline void sq_store_u##BITS(void *p, uint##BITS##_t v) {           \
+    v = SQ_SWAP(BITS, v);                                                    \
+    memcpy(p, &v, sizeof v);                                                 \
+  }
+SQ_DEFINE_LOAD_STORE(16)
+SQ_DEFINE_LOAD_STORE(32)
+
+/* A float's bits and back, without aliasing trouble. */
+static inline uint32_t sq_f32_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
 }
-static inline void sq_store_u32(void *p, uint32_t v) {
-#if SQ_BIG_ENDIAN
-  v = __builtin_bswap32(v);
-#endif
-  memcpy(p, &v, 4);
-}
-static inline uint16_t sq_load_u16(const void *p) {
-  uint16_t v;
-  memcpy(&v, p, 2);
-#if SQ_BIG_ENDIAN
-  v = __builtin_bswap16(v);
-#endif
-  return v;
-}
-static inline void sq_store_u16(void *p, uint16_t v) {
-#if SQ_BIG_ENDIAN
-  v = __builtin_bswap16(v);
-#endif
-  memcpy(p, &v, 2);
-}
-static inline float sq_load_f32(const void *p) {
-  uint32_t u = sq_load_u32(p);
+static inline float sq_bits_f32(uint32_t u) {
   float f;
   memcpy(&f, &u, 4);
   return f;
 }
+
+static inline float sq_load_f32(const void *p) {
+  return sq_bits_f32(sq_load_u32(p));
+}
 static inline void sq_store_f32(void *p, float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  sq_store_u32(p, u);
+  sq_store_u32(p, sq_f32_bits(f));
 }
 
 #endif

@@ -94,6 +94,103 @@ static inline int sq_fold1(sq_cb p, size_t i, int *have, float *lo, float *hi) {
   return 1;
 }
 
+/* The kernel table of one path, from its functions' names: each path file
+** defines <kernel>_<path> for every entry (8-bit and 16-bit codes quantize
+** the same whether signed or not: the range is in the parameters). */
+#define SQ_KERNEL_TABLE(P)                                                    \
+  {                                                                           \
+    .name = #P, .minmax = minmax_##P,                                         \
+    .minmax_interleaved = minmax_interleaved_##P,                             \
+    .quantize = {quantize_i8_##P, quantize_i8_##P, quantize_i16_##P,          \
+                 quantize_i16_##P, quantize_i32_##P},                         \
+    .quantize_interleaved = {quantize_i8_il_##P, quantize_i8_il_##P,          \
+                             quantize_i16_il_##P, quantize_i16_il_##P,        \
+                             quantize_i32_il_##P},                            \
+    .dequantize = {dequantize_i8_##P, dequantize_u8_##P, dequantize_i16_##P,  \
+                   dequantize_u16_##P, dequantize_i32_##P},                   \
+    .dequantize_interleaved = {dequantize_i8_il_##P, dequantize_u8_il_##P,    \
+                               dequantize_i16_il_##P, dequantize_u16_il_##P,  \
+                               dequantize_i32_il_##P},                        \
+    .pack4 = pack4_##P, .unpack4 = unpack4_##P, .error_sums = error_sums_##P, \
+    .minmax_blocks = minmax_blocks_##P, .f16_to_f32 = f16_to_f32_##P,         \
+    .f32_to_f16 = f32_to_f16_##P, .bf16_to_f32 = bf16_to_f32_##P,             \
+    .f32_to_bf16 = f32_to_bf16_##P,                                           \
+  }
+
+/* The per-code entry points of path P around the path's always-inlined
+** bodies, so that each body is compiled once for every code type (and, for
+** quantize, for multiply and for divide):
+**   q_body(x, n, p, q, bits, divide)    quantize with one parameter set
+**   qi_entry(x, rows, p, q, bits)       quantize a row of groups
+**   dq_body(q, n, scale, zp, y, code)   dequantize with one parameter set
+**   dqi_entry(q, rows, p, y, code)      dequantize a row of groups */
+#define SQ_QUANTIZE_ENTRY(P, BITS)                                            \
+  static size_t quantize_i##BITS##_##P(const void *x, size_t n,               \
+                                       const sq_qparams *p, void *q) {        \
+    return p->divide ? q_body(x, n, p, q, BITS, 1) : q_body(x, n, p, q, BITS, 0); \
+  }
+#define SQ_QUANTIZE_IL_ENTRY(P, BITS)                                         \
+  static size_t quantize_i##BITS##_il_##P(const void *x, size_t rows,         \
+                                          const sq_channel_params *p,         \
+                                          void *q) {                          \
+    return qi_entry(x, rows, p, q, BITS);                                     \
+  }
+#define SQ_DEQUANTIZE_ENTRY(P, NAME, CODE)                                    \
+  static void dequantize_##NAME##_##P(const void *q, size_t n, float scale,   \
+                                      int32_t zp, void *y) {                  \
+    dq_body(q, n, scale, zp, y, CODE);                                        \
+  }                                                                           \
+  static void dequantize_##NAME##_il_##P(const void *q, size_t rows,          \
+                                         const sq_channel_params *p,          \
+                                         void *y) {                           \
+    dqi_entry(q, rows, p, y, CODE);                                           \
+  }
+/* qi_entry and dqi_entry around the path's qi_run(x, rows, p, q, bits) and
+** dqi_body(q, rows, p, y, code) for vectors of WIDTH floats: a channel count
+** that widens (sq_widen) runs as whole widened rows, then the rows left. */
+#define SQ_DEFINE_QI_ENTRY(WIDTH)                                             \
+  SQ_AI size_t qi_entry(const void *x, size_t rows,                           \
+                        const sq_channel_params *p, void *q, int bits) {      \
+    sq_cb src = x;                                                            \
+    sq_b dst = q;                                                             \
+    const size_t es = (size_t)bits / 8, ch = p->channels;                     \
+    sq_wide w;                                                                \
+    if (!sq_widen(p, rows, WIDTH, &w)) return qi_run(src, rows, p, dst, bits); \
+    size_t vr = rows / w.g, done = vr * w.g;                                  \
+    size_t k = qi_run(src, vr, &w.p, dst, bits);                              \
+    if (k < vr * w.p.channels) return k;                                      \
+    if (done == rows) return rows * ch;                                       \
+    return done * ch + qi_run(src + 4 * done * ch, rows - done, p,            \
+                              dst + es * done * ch, bits);                    \
+  }
+#define SQ_DEFINE_DQI_ENTRY(WIDTH)                                            \
+  SQ_AI void dqi_entry(const void *q, size_t rows,                            \
+                       const sq_channel_params *p, void *y, sq_code_type t) { \
+    sq_cb src = q;                                                            \
+    sq_b dst = y;                                                             \
+    sq_wide w;                                                                \
+    if (!sq_widen(p, rows, WIDTH, &w)) {                                      \
+      dqi_body(src, rows, p, dst, t);                                         \
+      return;                                                                 \
+    }                                                                         \
+    size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;                \
+    dqi_body(src, vr, &w.p, dst, t);                                          \
+    if (done < rows)                                                          \
+      dqi_body(src + sq_esize[t] * done * ch, rows - done, p,                 \
+               dst + 4 * done * ch, t);                                       \
+  }
+
+#define SQ_QUANTIZE_ENTRIES(P)                                                \
+  SQ_QUANTIZE_ENTRY(P, 8) SQ_QUANTIZE_ENTRY(P, 16) SQ_QUANTIZE_ENTRY(P, 32)
+#define SQ_QUANTIZE_IL_ENTRIES(P)                                             \
+  SQ_QUANTIZE_IL_ENTRY(P, 8) SQ_QUANTIZE_IL_ENTRY(P, 16)                      \
+  SQ_QUANTIZE_IL_ENTRY(P, 32)
+#define SQ_DEQUANTIZE_ENTRIES(P)                                              \
+  SQ_DEQUANTIZE_ENTRY(P, i8, SQ_CODE_I8) SQ_DEQUANTIZE_ENTRY(P, u8, SQ_CODE_U8) \
+  SQ_DEQUANTIZE_ENTRY(P, i16, SQ_CODE_I16)                                    \
+  SQ_DEQUANTIZE_ENTRY(P, u16, SQ_CODE_U16)                                    \
+  SQ_DEQUANTIZE_ENTRY(P, i32, SQ_CODE_I32)
+
 /* ---- common.c: shared, ISA-independent helpers --------------------------- */
 
 /* The first element equal to zero among n finite floats (0.0f if none). */

@@ -101,8 +101,9 @@ static size_t minmax_interleaved_scalar(const void *x, size_t rows,
 
 /* ---- quantize ------------------------------------------------------------ */
 
-#define SQ_DEFINE_QUANTIZE_SMALL(NAME, STORE)                                  \
-  static size_t NAME(const void *x, size_t n, const sq_qparams *p, void *q) {  \
+#define SQ_DEFINE_QUANTIZE_SMALL(CODE, STORE)                                  \
+  static size_t quantize_##CODE##_scalar(const void *x, size_t n,              \
+                                         const sq_qparams *p, void *q) {       \
     const unsigned char *src = x;                                              \
     for (size_t i = 0; i < n; i++) {                                           \
       float v = sq_load_f32(src + 4 * i);                                      \
@@ -112,7 +113,7 @@ static size_t minmax_interleaved_scalar(const void *x, size_t rows,
     }                                                                          \
     return n;                                                                  \
   }                                                                            \
-  static size_t NAME##_interleaved(const void *x, size_t rows,                 \
+  static size_t quantize_##CODE##_il_scalar(const void *x, size_t rows,         \
                                    const sq_channel_params *p, void *q) {      \
     const unsigned char *src = x;                                              \
     size_t i = 0;                                                              \
@@ -127,8 +128,8 @@ static size_t minmax_interleaved_scalar(const void *x, size_t rows,
     return i;                                                                  \
   }
 
-SQ_DEFINE_QUANTIZE_SMALL(quantize_i8_scalar, sq_store_i8)
-SQ_DEFINE_QUANTIZE_SMALL(quantize_i16_scalar, sq_store_i16)
+SQ_DEFINE_QUANTIZE_SMALL(i8, sq_store_i8)
+SQ_DEFINE_QUANTIZE_SMALL(i16, sq_store_i16)
 
 static size_t quantize_i32_scalar(const void *x, size_t n, const sq_qparams *p,
                                   void *q) {
@@ -142,7 +143,7 @@ static size_t quantize_i32_scalar(const void *x, size_t n, const sq_qparams *p,
   return n;
 }
 
-static size_t quantize_i32_scalar_interleaved(const void *x, size_t rows,
+static size_t quantize_i32_il_scalar(const void *x, size_t rows,
                                               const sq_channel_params *p,
                                               void *q) {
   const unsigned char *src = x;
@@ -176,15 +177,16 @@ static inline float sq_dequant_one(int32_t code, float scale, int32_t zp) {
   return (float)((int64_t)code - zp) * scale;
 }
 
-#define SQ_DEFINE_DEQUANTIZE(NAME, TYPE)                                       \
-  static void NAME(const void *q, size_t n, float scale, int32_t zp,           \
+#define SQ_DEFINE_DEQUANTIZE(CODE, TYPE)                                       \
+  static void dequantize_##CODE##_scalar(const void *q, size_t n, float scale, \
+                                         int32_t zp,                           \
                    void *y) {                                                  \
     unsigned char *dst = y;                                                    \
     for (size_t i = 0; i < n; i++)                                             \
       sq_store_f32(dst + 4 * i, sq_dequant_one(sq_load_code(q, i, TYPE),       \
                                                scale, zp));                    \
   }                                                                            \
-  static void NAME##_interleaved(const void *q, size_t rows,                   \
+  static void dequantize_##CODE##_il_scalar(const void *q, size_t rows,       \
                                  const sq_channel_params *p, void *y) {        \
     unsigned char *dst = y;                                                    \
     size_t i = 0;                                                              \
@@ -195,11 +197,11 @@ static inline float sq_dequant_one(int32_t code, float scale, int32_t zp) {
                                     p->zp[c]));                                \
   }
 
-SQ_DEFINE_DEQUANTIZE(dequantize_i8_scalar, SQ_CODE_I8)
-SQ_DEFINE_DEQUANTIZE(dequantize_u8_scalar, SQ_CODE_U8)
-SQ_DEFINE_DEQUANTIZE(dequantize_i16_scalar, SQ_CODE_I16)
-SQ_DEFINE_DEQUANTIZE(dequantize_u16_scalar, SQ_CODE_U16)
-SQ_DEFINE_DEQUANTIZE(dequantize_i32_scalar, SQ_CODE_I32)
+SQ_DEFINE_DEQUANTIZE(i8, SQ_CODE_I8)
+SQ_DEFINE_DEQUANTIZE(u8, SQ_CODE_U8)
+SQ_DEFINE_DEQUANTIZE(i16, SQ_CODE_I16)
+SQ_DEFINE_DEQUANTIZE(u16, SQ_CODE_U16)
+SQ_DEFINE_DEQUANTIZE(i32, SQ_CODE_I32)
 
 /* ---- 4-bit packing ------------------------------------------------------- */
 
@@ -240,14 +242,11 @@ float sq_f16_to_f32_scalar(uint16_t h) {
     }
     bits = sign | (e << 23) | ((man & 0x3ffu) << 13);
   }
-  float f;
-  memcpy(&f, &bits, 4);
-  return f;
+  return sq_bits_f32(bits);
 }
 
 uint16_t sq_f32_to_f16_scalar(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
+  uint32_t x = sq_f32_bits(f);
   uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
   uint32_t ax = x & 0x7fffffffu;
   if (ax > 0x7f800000u)                   /* NaN: quiet, top payload bits */
@@ -271,39 +270,33 @@ uint16_t sq_f32_to_f16_scalar(float f) {
 float sq_bf16_to_f32_scalar(uint16_t h) {
   uint32_t bits = (uint32_t)h << 16;
   if ((bits & 0x7fffffffu) > 0x7f800000u) bits |= 0x00400000u;
-  float f;
-  memcpy(&f, &bits, 4);
-  return f;
+  return sq_bits_f32(bits);
 }
 
 uint16_t sq_f32_to_bf16_scalar(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
+  uint32_t x = sq_f32_bits(f);
   if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x0040u);
   x += 0x7fffu + ((x >> 16) & 1u);        /* round half to even */
   return (uint16_t)(x >> 16);
 }
 
-static void f16_to_f32_scalar(const void *h, size_t n, void *f) {
-  for (size_t i = 0; i < n; i++)
-    sq_store_f32((unsigned char *)f + 4 * i,
-                 sq_f16_to_f32_scalar(sq_load_u16((const unsigned char *)h + 2 * i)));
-}
-static void f32_to_f16_scalar(const void *f, size_t n, void *h) {
-  for (size_t i = 0; i < n; i++)
-    sq_store_u16((unsigned char *)h + 2 * i,
-                 sq_f32_to_f16_scalar(sq_load_f32((const unsigned char *)f + 4 * i)));
-}
-static void bf16_to_f32_scalar(const void *h, size_t n, void *f) {
-  for (size_t i = 0; i < n; i++)
-    sq_store_f32((unsigned char *)f + 4 * i,
-                 sq_bf16_to_f32_scalar(sq_load_u16((const unsigned char *)h + 2 * i)));
-}
-static void f32_to_bf16_scalar(const void *f, size_t n, void *h) {
-  for (size_t i = 0; i < n; i++)
-    sq_store_u16((unsigned char *)h + 2 * i,
-                 sq_f32_to_bf16_scalar(sq_load_f32((const unsigned char *)f + 4 * i)));
-}
+/* Whole arrays through the element conversions above. */
+#define SQ_DEFINE_WIDEN(NAME, ELEMENT)                                         \
+  static void NAME(const void *h, size_t n, void *f) {                         \
+    for (size_t i = 0; i < n; i++)                                             \
+      sq_store_f32((unsigned char *)f + 4 * i,                                 \
+                   ELEMENT(sq_load_u16((const unsigned char *)h + 2 * i)));    \
+  }
+#define SQ_DEFINE_NARROW(NAME, ELEMENT)                                        \
+  static void NAME(const void *f, size_t n, void *h) {                         \
+    for (size_t i = 0; i < n; i++)                                             \
+      sq_store_u16((unsigned char *)h + 2 * i,                                 \
+                   ELEMENT(sq_load_f32((const unsigned char *)f + 4 * i)));    \
+  }
+SQ_DEFINE_WIDEN(f16_to_f32_scalar, sq_f16_to_f32_scalar)
+SQ_DEFINE_NARROW(f32_to_f16_scalar, sq_f32_to_f16_scalar)
+SQ_DEFINE_WIDEN(bf16_to_f32_scalar, sq_bf16_to_f32_scalar)
+SQ_DEFINE_NARROW(f32_to_bf16_scalar, sq_f32_to_bf16_scalar)
 
 /* ---- error sums ------------------------------------------------------------ */
 
@@ -351,31 +344,9 @@ static size_t minmax_blocks_scalar(const void *x, size_t n, size_t block,
   return n;
 }
 
-const sq_kernels sq_kernels_scalar = {
-  .name = "scalar",
-  .minmax = minmax_scalar,
-  .minmax_interleaved = minmax_interleaved_scalar,
-  .quantize = {quantize_i8_scalar, quantize_i8_scalar, quantize_i16_scalar,
-               quantize_i16_scalar, quantize_i32_scalar},
-  .quantize_interleaved = {quantize_i8_scalar_interleaved,
-                           quantize_i8_scalar_interleaved,
-                           quantize_i16_scalar_interleaved,
-                           quantize_i16_scalar_interleaved,
-                           quantize_i32_scalar_interleaved},
-  .dequantize = {dequantize_i8_scalar, dequantize_u8_scalar,
-                 dequantize_i16_scalar, dequantize_u16_scalar,
-                 dequantize_i32_scalar},
-  .dequantize_interleaved = {dequantize_i8_scalar_interleaved,
-                             dequantize_u8_scalar_interleaved,
-                             dequantize_i16_scalar_interleaved,
-                             dequantize_u16_scalar_interleaved,
-                             dequantize_i32_scalar_interleaved},
-  .pack4 = pack4_scalar,
-  .unpack4 = unpack4_scalar,
-  .error_sums = sq_error_sums_scalar,
-  .minmax_blocks = minmax_blocks_scalar,
-  .f16_to_f32 = f16_to_f32_scalar,
-  .f32_to_f16 = f32_to_f16_scalar,
-  .bf16_to_f32 = bf16_to_f32_scalar,
-  .f32_to_bf16 = f32_to_bf16_scalar,
-};
+static void error_sums_scalar(const void *a, const void *b, size_t n,
+                              sq_error_sums *out) {
+  sq_error_sums_scalar(a, b, n, out);
+}
+
+const sq_kernels sq_kernels_scalar = SQ_KERNEL_TABLE(scalar);

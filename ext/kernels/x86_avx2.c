@@ -320,18 +320,7 @@ SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
                                                        dst + es * i);
 }
 
-static size_t quantize_i8_avx2(const void *x, size_t n, const sq_qparams *p,
-                               void *q) {
-  return p->divide ? q_body(x, n, p, q, 8, 1) : q_body(x, n, p, q, 8, 0);
-}
-static size_t quantize_i16_avx2(const void *x, size_t n, const sq_qparams *p,
-                                void *q) {
-  return p->divide ? q_body(x, n, p, q, 16, 1) : q_body(x, n, p, q, 16, 0);
-}
-static size_t quantize_i32_avx2(const void *x, size_t n, const sq_qparams *p,
-                                void *q) {
-  return p->divide ? q_body(x, n, p, q, 32, 1) : q_body(x, n, p, q, 32, 0);
-}
+SQ_QUANTIZE_ENTRIES(avx2)
 
 /* ---- interleaved (per-channel, last axis) helpers ------------------------ */
 
@@ -412,35 +401,9 @@ SQ_AI size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
                    : qi_body(src, rows, p, dst, bits, 0);
 }
 
-SQ_AI size_t qi_entry(const void *x, size_t rows, const sq_channel_params *p,
-                       void *q, int bits) {
-  sq_cb src = x;
-  sq_b dst = q;
-  const size_t es = (size_t)bits / 8, ch = p->channels;
-  sq_wide w;
-  if (sq_widen(p, rows, 8, &w)) {
-    size_t vr = rows / w.g, done = vr * w.g;
-    size_t k = qi_run(src, vr, &w.p, dst, bits);
-    if (k < vr * w.p.channels) return k;
-    if (done == rows) return rows * ch;
-    return done * ch + qi_run(src + 4 * done * ch, rows - done, p,
-                              dst + es * done * ch, bits);
-  }
-  return qi_run(src, rows, p, dst, bits);
-}
 
-static size_t quantize_i8_il_avx2(const void *x, size_t rows,
-                                  const sq_channel_params *p, void *q) {
-  return qi_entry(x, rows, p, q, 8);
-}
-static size_t quantize_i16_il_avx2(const void *x, size_t rows,
-                                   const sq_channel_params *p, void *q) {
-  return qi_entry(x, rows, p, q, 16);
-}
-static size_t quantize_i32_il_avx2(const void *x, size_t rows,
-                                   const sq_channel_params *p, void *q) {
-  return qi_entry(x, rows, p, q, 32);
-}
+SQ_DEFINE_QI_ENTRY(8)
+SQ_QUANTIZE_IL_ENTRIES(avx2)
 
 /* ---- dequantize ---------------------------------------------------------- */
 
@@ -503,26 +466,6 @@ SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
   if (i < n) sq_kernels_scalar.dequantize[t](q + es * i, n - i, scale, zp, y + 4 * i);
 }
 
-static void dequantize_i8_avx2(const void *q, size_t n, float scale, int32_t zp,
-                               void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_I8);
-}
-static void dequantize_u8_avx2(const void *q, size_t n, float scale, int32_t zp,
-                               void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_U8);
-}
-static void dequantize_i16_avx2(const void *q, size_t n, float scale,
-                                int32_t zp, void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_I16);
-}
-static void dequantize_u16_avx2(const void *q, size_t n, float scale,
-                                int32_t zp, void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_U16);
-}
-static void dequantize_i32_avx2(const void *q, size_t n, float scale,
-                                int32_t zp, void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_I32);
-}
 
 SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
                     sq_code_type t) {
@@ -551,42 +494,9 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
   }
 }
 
-SQ_AI void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
-                      void *y, sq_code_type t) {
-  sq_cb src = q;
-  sq_b dst = y;
-  sq_wide w;
-  if (sq_widen(p, rows, 8, &w)) {
-    size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;
-    dqi_body(src, vr, &w.p, dst, t);
-    if (done < rows)
-      dqi_body(src + sq_esize[t] * done * ch, rows - done, p,
-               dst + 4 * done * ch, t);
-    return;
-  }
-  dqi_body(src, rows, p, dst, t);
-}
+SQ_DEFINE_DQI_ENTRY(8)
 
-static void dequantize_i8_il_avx2(const void *q, size_t rows,
-                                  const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_I8);
-}
-static void dequantize_u8_il_avx2(const void *q, size_t rows,
-                                  const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_U8);
-}
-static void dequantize_i16_il_avx2(const void *q, size_t rows,
-                                   const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_I16);
-}
-static void dequantize_u16_il_avx2(const void *q, size_t rows,
-                                   const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_U16);
-}
-static void dequantize_i32_il_avx2(const void *q, size_t rows,
-                                   const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_I32);
-}
+SQ_DEQUANTIZE_ENTRIES(avx2)
 
 /* ---- 4-bit packing ------------------------------------------------------- */
 
@@ -934,29 +844,7 @@ static size_t minmax_blocks_avx2(const void *x, size_t n, size_t block,
 #pragma GCC pop_options
 #endif
 
-const sq_kernels sq_kernels_avx2 = {
-  .name = "avx2",
-  .minmax = minmax_avx2,
-  .minmax_interleaved = minmax_interleaved_avx2,
-  .quantize = {quantize_i8_avx2, quantize_i8_avx2, quantize_i16_avx2,
-               quantize_i16_avx2, quantize_i32_avx2},
-  .quantize_interleaved = {quantize_i8_il_avx2, quantize_i8_il_avx2,
-                           quantize_i16_il_avx2, quantize_i16_il_avx2,
-                           quantize_i32_il_avx2},
-  .dequantize = {dequantize_i8_avx2, dequantize_u8_avx2, dequantize_i16_avx2,
-                 dequantize_u16_avx2, dequantize_i32_avx2},
-  .dequantize_interleaved = {dequantize_i8_il_avx2, dequantize_u8_il_avx2,
-                             dequantize_i16_il_avx2, dequantize_u16_il_avx2,
-                             dequantize_i32_il_avx2},
-  .pack4 = pack4_avx2,
-  .unpack4 = unpack4_avx2,
-  .error_sums = error_sums_avx2,
-  .minmax_blocks = minmax_blocks_avx2,
-  .f16_to_f32 = f16_to_f32_avx2,
-  .f32_to_f16 = f32_to_f16_avx2,
-  .bf16_to_f32 = bf16_to_f32_avx2,
-  .f32_to_bf16 = f32_to_bf16_avx2,
-};
+const sq_kernels sq_kernels_avx2 = SQ_KERNEL_TABLE(avx2);
 
 #else
 typedef int sq_unused_avx2;

@@ -235,18 +235,7 @@ SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
   return n;
 }
 
-static size_t quantize_i8_avx512(const void *x, size_t n, const sq_qparams *p,
-                                 void *q) {
-  return p->divide ? q_body(x, n, p, q, 8, 1) : q_body(x, n, p, q, 8, 0);
-}
-static size_t quantize_i16_avx512(const void *x, size_t n, const sq_qparams *p,
-                                  void *q) {
-  return p->divide ? q_body(x, n, p, q, 16, 1) : q_body(x, n, p, q, 16, 0);
-}
-static size_t quantize_i32_avx512(const void *x, size_t n, const sq_qparams *p,
-                                  void *q) {
-  return p->divide ? q_body(x, n, p, q, 32, 1) : q_body(x, n, p, q, 32, 0);
-}
+SQ_QUANTIZE_ENTRIES(avx512)
 
 /* ---- interleaved (per-channel, last axis) -------------------------------- */
 
@@ -330,26 +319,6 @@ SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
   }
 }
 
-static void dequantize_i8_avx512(const void *q, size_t n, float scale,
-                                 int32_t zp, void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_I8);
-}
-static void dequantize_u8_avx512(const void *q, size_t n, float scale,
-                                 int32_t zp, void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_U8);
-}
-static void dequantize_i16_avx512(const void *q, size_t n, float scale,
-                                  int32_t zp, void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_I16);
-}
-static void dequantize_u16_avx512(const void *q, size_t n, float scale,
-                                  int32_t zp, void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_U16);
-}
-static void dequantize_i32_avx512(const void *q, size_t n, float scale,
-                                  int32_t zp, void *y) {
-  dq_body(q, n, scale, zp, y, SQ_CODE_I32);
-}
 
 SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
                     sq_code_type t) {
@@ -381,42 +350,9 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
   }
 }
 
-SQ_AI void dqi_entry(const void *q, size_t rows, const sq_channel_params *p,
-                      void *y, sq_code_type t) {
-  sq_cb src = q;
-  sq_b dst = y;
-  sq_wide w;
-  if (sq_widen(p, rows, 16, &w)) {
-    size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;
-    dqi_body(src, vr, &w.p, dst, t);
-    if (done < rows)
-      dqi_body(src + sq_esize[t] * done * ch, rows - done, p,
-               dst + 4 * done * ch, t);
-    return;
-  }
-  dqi_body(src, rows, p, dst, t);
-}
+SQ_DEFINE_DQI_ENTRY(16)
 
-static void dequantize_i8_il_avx512(const void *q, size_t rows,
-                                    const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_I8);
-}
-static void dequantize_u8_il_avx512(const void *q, size_t rows,
-                                    const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_U8);
-}
-static void dequantize_i16_il_avx512(const void *q, size_t rows,
-                                     const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_I16);
-}
-static void dequantize_u16_il_avx512(const void *q, size_t rows,
-                                     const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_U16);
-}
-static void dequantize_i32_il_avx512(const void *q, size_t rows,
-                                     const sq_channel_params *p, void *y) {
-  dqi_entry(q, rows, p, y, SQ_CODE_I32);
-}
+SQ_DEQUANTIZE_ENTRIES(avx512)
 
 /* ---- 4-bit packing ------------------------------------------------------- */
 
@@ -775,30 +711,7 @@ static size_t minmax_blocks_avx512(const void *x, size_t n, size_t block,
 #pragma GCC pop_options
 #endif
 
-const sq_kernels sq_kernels_avx512 = {
-  .name = "avx512",
-  .minmax = minmax_avx512,
-  .minmax_interleaved = minmax_interleaved_avx512,
-  .quantize = {quantize_i8_avx512, quantize_i8_avx512, quantize_i16_avx512,
-               quantize_i16_avx512, quantize_i32_avx512},
-  .quantize_interleaved = {quantize_i8_il_avx512, quantize_i8_il_avx512,
-                           quantize_i16_il_avx512, quantize_i16_il_avx512,
-                           quantize_i32_il_avx512},
-  .dequantize = {dequantize_i8_avx512, dequantize_u8_avx512,
-                 dequantize_i16_avx512, dequantize_u16_avx512,
-                 dequantize_i32_avx512},
-  .dequantize_interleaved = {dequantize_i8_il_avx512, dequantize_u8_il_avx512,
-                             dequantize_i16_il_avx512, dequantize_u16_il_avx512,
-                             dequantize_i32_il_avx512},
-  .pack4 = pack4_avx512,
-  .unpack4 = unpack4_avx512,
-  .error_sums = error_sums_avx512,
-  .minmax_blocks = minmax_blocks_avx512,
-  .f16_to_f32 = f16_to_f32_avx512,
-  .f32_to_f16 = f32_to_f16_avx512,
-  .bf16_to_f32 = bf16_to_f32_avx512,
-  .f32_to_bf16 = f32_to_bf16_avx512,
-};
+const sq_kernels sq_kernels_avx512 = SQ_KERNEL_TABLE(avx512);
 
 #else
 typedef int sq_unused_avx512;

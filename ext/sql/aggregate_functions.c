@@ -27,10 +27,10 @@
 #include "kernels/byteorder.h"
 
 typedef struct sq_agg {
+  sq_status failed;         /* a step's error: later calls repeat it and
+                            ** touch nothing else (see sq_agg_state) */
   sq_observer *ob;          /* made once the first row has been checked */
   int ready;                /* arguments read from the first row */
-  sq_status failed;         /* a step's error: later calls repeat it and
-                            ** touch nothing else */
   int symmetric;
   sq_range r;
   sq_options o;
@@ -77,15 +77,8 @@ static void sq_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_status st;
   const char *name = sq_begin(ctx, &st);
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
-  sq_agg *a = sqlite3_aggregate_context(ctx, sizeof *a);
-  if (!a) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  if (a->failed.code) {
-    sq_result_status(ctx, name, &a->failed);
-    return;
-  }
+  sq_agg *a = sq_agg_state(ctx, sizeof *a, name);
+  if (!a) return;
   int per_channel = sq_is_per_channel(ctx);
   sq_tensor x = {0};
   unsigned char one[4];

@@ -26,6 +26,25 @@ const char *sq_begin(sqlite3_context *ctx, sq_status *st) {
   return fn->name;
 }
 
+const sq_fn *sq_call(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                    sq_status *st) {
+  sq_begin(ctx, st);
+  return sq_any_null(argc, argv) ? NULL : sqlite3_user_data(ctx);
+}
+
+void *sq_agg_state(sqlite3_context *ctx, size_t size, const char *name) {
+  sq_status *failed = sqlite3_aggregate_context(ctx, (int)size);
+  if (!failed) {
+    sqlite3_result_error_nomem(ctx);
+    return NULL;
+  }
+  if (failed->code) {
+    sq_result_status(ctx, name, failed);
+    return NULL;
+  }
+  return failed;
+}
+
 int sq_any_null(int argc, sqlite3_value **argv) {
   for (int i = 0; i < argc; i++)
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return 1;
@@ -290,4 +309,13 @@ int sq_arg_count(int argc, sqlite3_value **argv, int i, int64_t *count,
   if (*count < 0)
     return sq_fail(st, "count must not be negative, got %lld", (long long)*count);
   return SQ_OK;
+}
+
+int sq_arg_blob_elements(int argc, sqlite3_value **argv, sqlite3_value *blob,
+                         sq_elements *e, sq_status *st) {
+  int64_t count;
+  memset(e, 0, sizeof *e);
+  const sq_dtype *dt = sq_arg_dtype(argc, argv, 1, SQ_DTYPES_ANY, &sq_dtype_f32, st);
+  if (!dt || sq_arg_count(argc, argv, 2, &count, st)) return st->code;
+  return sq_arg_elements(sq_kernels_active(), blob, "blob", dt, count, e, st);
 }

@@ -19,25 +19,36 @@ enum {
 };
 #define SQ_CH_NARGS 6
 
+/* The schema next to its column numbers, which must agree. */
+static int sq_channels_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
+                               sq_status *st);
+static void sq_channels_column(const sq_cursor *cur, sqlite3_context *ctx,
+                               int col);
+
+const sq_table sq_channels_table = {
+  "q_channels",
+  "CREATE TABLE x(channel INTEGER, min REAL, max REAL, scale REAL, "
+  "zero_point INTEGER, mse REAL, sqnr_db REAL, x HIDDEN, shape HIDDEN, "
+  "axis HIDDEN, dtype HIDDEN, scheme HIDDEN, options HIDDEN)",
+  SQ_CH_ARG0, SQ_CH_NARGS, 3, "q_channels: x, shape and axis are required",
+  sizeof(sq_cursor), sq_channels_compute, NULL,
+  sq_channels_column,
+};
+
 typedef struct sq_channel_row {
   float min, max, scale;
   int32_t zp;
   double mse, sqnr_db;
 } sq_channel_row;
 
-typedef struct sq_channels_cursor {
-  sq_cursor base;
-  sq_channel_row *rows;
-} sq_channels_cursor;
-
 static int sq_channels_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
                                sq_status *st) {
-  sq_channels_cursor *c = (sq_channels_cursor *)cur;
   sq_tensor x = {0};
   sq_granularity g;
   sq_options o;
   sq_range r;
   sq_param_set ps = {0};
+  sq_channel_row *rows;
   int symmetric;
   float *mm = NULL, *fake = NULL;
   double *sums = NULL;
@@ -65,7 +76,7 @@ static int sq_channels_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
   if (!(mm = sq_alloc(st, C, 4 * sizeof *mm)) ||
       !(sums = sq_alloc(st, C, 2 * sizeof *sums)) ||
       !(fake = sq_alloc(st, x.n, 4)) ||
-      !(c->rows = sq_alloc(st, C, sizeof *c->rows)))
+      !(cur->rows = rows = sq_alloc(st, C, sizeof *rows)))
     goto done;
   float *lohi = mm + 2 * C;
   if (sq_group_minmax(k, &x, &g, mm, mm + C, st)) goto done;
@@ -80,7 +91,7 @@ static int sq_channels_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
     goto done;
   double per_channel = (double)(g.outer * g.inner);
   for (size_t ch = 0; ch < C; ch++) {
-    sq_channel_row *row = &c->rows[ch];
+    sq_channel_row *row = &rows[ch];
     double sx = sums[ch], sd = sums[C + ch];
     row->min = mm[ch];
     row->max = mm[C + ch];
@@ -99,15 +110,9 @@ done:
   return st->code;
 }
 
-static void sq_channels_reset(sq_cursor *cur) {
-  sq_channels_cursor *c = (sq_channels_cursor *)cur;
-  sqlite3_free(c->rows);
-  c->rows = NULL;
-}
-
 static void sq_channels_column(const sq_cursor *cur, sqlite3_context *ctx,
                                int col) {
-  const sq_channel_row *row = &((const sq_channels_cursor *)cur)->rows[cur->i];
+  const sq_channel_row *row = &((const sq_channel_row *)cur->rows)[cur->i];
   switch (col) {
     case SQ_CH_CHANNEL: sqlite3_result_int64(ctx, (sqlite3_int64)cur->i); break;
     case SQ_CH_MIN: sqlite3_result_double(ctx, (double)row->min); break;
@@ -119,13 +124,3 @@ static void sq_channels_column(const sq_cursor *cur, sqlite3_context *ctx,
     default: break;
   }
 }
-
-const sq_table sq_channels_table = {
-  "q_channels",
-  "CREATE TABLE x(channel INTEGER, min REAL, max REAL, scale REAL, "
-  "zero_point INTEGER, mse REAL, sqnr_db REAL, x HIDDEN, shape HIDDEN, "
-  "axis HIDDEN, dtype HIDDEN, scheme HIDDEN, options HIDDEN)",
-  SQ_CH_ARG0, SQ_CH_NARGS, 3, "q_channels: x, shape and axis are required",
-  sizeof(sq_channels_cursor), sq_channels_compute, sq_channels_reset,
-  sq_channels_column,
-};

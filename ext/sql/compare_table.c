@@ -24,6 +24,23 @@ enum {
 };
 #define SQ_CMP_NARGS 4
 
+/* The schema next to its column numbers, which must agree. */
+static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
+                              sq_status *st);
+static void sq_compare_column(const sq_cursor *cur, sqlite3_context *ctx,
+                              int col);
+
+const sq_table sq_compare_table = {
+  "q_compare",
+  "CREATE TABLE x(scheme TEXT, dtype TEXT, qscheme TEXT, granularity TEXT, "
+  "block_size INTEGER, method TEXT, bits_per_weight REAL, bytes INTEGER, "
+  "mse REAL, sqnr_db REAL, max_error REAL, cosine REAL, "
+  "x HIDDEN, shape HIDDEN, axis HIDDEN, options HIDDEN)",
+  SQ_CMP_ARG0, SQ_CMP_NARGS, 2, "q_compare: x and shape are required",
+  sizeof(sq_cursor), sq_compare_compute, NULL,
+  sq_compare_column,
+};
+
 typedef struct sq_compare_row {
   sq_scheme s;
   sq_scheme_result res;
@@ -31,17 +48,12 @@ typedef struct sq_compare_row {
   char label[80];
 } sq_compare_row;
 
-typedef struct sq_compare_cursor {
-  sq_cursor base;
-  sq_compare_row *rows;
-} sq_compare_cursor;
 
 static const char *const sq_method_names[] = {"minmax", "percentile", "mse"};
 static const char *const sq_gran_names[] = {"tensor", "channel", "block"};
 
 static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
                               sq_status *st) {
-  sq_compare_cursor *c = (sq_compare_cursor *)cur;
   sq_tensor x = {0};
   sq_shape shape;
   sq_options o;
@@ -49,6 +61,7 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
   void *scratch = NULL;
   sq_scheme *cands = NULL;
   size_t ncand = 0;
+  sq_compare_row *rows;
   if (sq_arg_tensor(argv[0], "x", &x, st) ||
       sq_arg_shape(argv[1], &shape, st) ||
       (argc > 2 && sq_arg_int(argv[2], "axis", &axis, st)) ||
@@ -60,14 +73,14 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
   if (sq_granularity_channel(&shape, axis, &any_axis, st) ||
       sq_scheme_candidates(&o, &shape, axis, &cands, &ncand, st) ||
       !(scratch = sq_alloc(st, x.n, 4)) ||
-      !(c->rows = sq_alloc(st, ncand, sizeof *c->rows)))
+      !(cur->rows = rows = sq_alloc(st, ncand, sizeof *rows)))
     goto done;
   const sq_kernels *k = sq_kernels_active();
   /* Observed ranges per granularity, shared by every dtype and scheme. */
   float *cached = NULL;
   sq_scheme cached_for = {0};
   for (size_t i = 0; i < ncand; i++) {
-    sq_compare_row *row = &c->rows[i];
+    sq_compare_row *row = &rows[i];
     row->s = cands[i];
     const float *ranges = NULL;
     if (row->s.method == SQ_METHOD_MINMAX) {
@@ -115,15 +128,9 @@ done:
   return st->code;
 }
 
-static void sq_compare_reset(sq_cursor *cur) {
-  sq_compare_cursor *c = (sq_compare_cursor *)cur;
-  sqlite3_free(c->rows);
-  c->rows = NULL;
-}
-
 static void sq_compare_column(const sq_cursor *cur, sqlite3_context *ctx,
                               int col) {
-  const sq_compare_row *row = &((const sq_compare_cursor *)cur)->rows[cur->i];
+  const sq_compare_row *row = &((const sq_compare_row *)cur->rows)[cur->i];
   const char *scheme = row->s.symmetric ? "symmetric" : "affine";
   const char *gran = sq_gran_names[row->s.granularity];
   switch (col) {
@@ -151,14 +158,3 @@ static void sq_compare_column(const sq_cursor *cur, sqlite3_context *ctx,
     default: break;
   }
 }
-
-const sq_table sq_compare_table = {
-  "q_compare",
-  "CREATE TABLE x(scheme TEXT, dtype TEXT, qscheme TEXT, granularity TEXT, "
-  "block_size INTEGER, method TEXT, bits_per_weight REAL, bytes INTEGER, "
-  "mse REAL, sqnr_db REAL, max_error REAL, cosine REAL, "
-  "x HIDDEN, shape HIDDEN, axis HIDDEN, options HIDDEN)",
-  SQ_CMP_ARG0, SQ_CMP_NARGS, 2, "q_compare: x and shape are required",
-  sizeof(sq_compare_cursor), sq_compare_compute, sq_compare_reset,
-  sq_compare_column,
-};

@@ -18,16 +18,26 @@ typedef struct sq_each_cursor {
   sq_elements e;
 } sq_each_cursor;
 
+/* The schema next to its column numbers, which must agree. */
+static int sq_each_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
+                           sq_status *st);
+static void sq_each_reset(sq_cursor *cur);
+static void sq_each_column(const sq_cursor *cur, sqlite3_context *ctx,
+                           int col);
+
+const sq_table sq_each_table = {
+  "q_each",
+  "CREATE TABLE x(i INTEGER, value, x HIDDEN, dtype HIDDEN, count HIDDEN)",
+  SQ_EACH_X, 3, 1, "q_each: the first argument (a blob) is required",
+  sizeof(sq_each_cursor), sq_each_compute, sq_each_reset, sq_each_column,
+};
+
 /* argv holds x, then dtype and count when given. */
 static int sq_each_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
                            sq_status *st) {
   sq_each_cursor *c = (sq_each_cursor *)cur;
-  int64_t count;
-  const sq_dtype *dt = sq_arg_dtype(argc, argv, 1, SQ_DTYPES_ANY, &sq_dtype_f32, st);
-  if (!dt || sq_arg_count(argc, argv, 2, &count, st)) return st->code;
   if (!(c->x = sqlite3_value_dup(argv[0]))) return sq_nomem(st);
-  if (sq_arg_elements(sq_kernels_active(), c->x, "blob", dt, count, &c->e, st))
-    return st->code;
+  if (sq_arg_blob_elements(argc, argv, c->x, &c->e, st)) return st->code;
   cur->n = c->e.n;
   return SQ_OK;
 }
@@ -51,10 +61,3 @@ static void sq_each_column(const sq_cursor *cur, sqlite3_context *ctx, int col) 
       sqlite3_result_int64(ctx, sq_element_code(&c->e, cur->i));
   }
 }
-
-const sq_table sq_each_table = {
-  "q_each",
-  "CREATE TABLE x(i INTEGER, value, x HIDDEN, dtype HIDDEN, count HIDDEN)",
-  SQ_EACH_X, 3, 1, "q_each: the first argument (a blob) is required",
-  sizeof(sq_each_cursor), sq_each_compute, sq_each_reset, sq_each_column,
-};

@@ -24,9 +24,8 @@ static int sq_metric_args(sqlite3_value **argv, sq_tensor *a, sq_tensor *b,
 
 static void sq_metric_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_status st;
-  const char *name = sq_begin(ctx, &st);
-  const sq_fn *fn = sqlite3_user_data(ctx);
-  if (sq_any_null(argc, argv)) return;
+  const sq_fn *fn = sq_call(ctx, argc, argv, &st);
+  if (!fn) return;
   sq_tensor a, b;
   sq_error_sums e;
   if (!sq_metric_args(argv, &a, &b, &e, &st)) {
@@ -39,28 +38,21 @@ static void sq_metric_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   }
   sq_tensor_free(&a);
   sq_tensor_free(&b);
-  if (st.code) sq_result_status(ctx, name, &st);
+  if (st.code) sq_result_status(ctx, fn->name, &st);
 }
 
 typedef struct sq_metric_acc {
+  sq_status failed;         /* a step's error, repeated (see sq_agg_state) */
   double sum_a2, sum_d2;
   sqlite3_int64 n;
-  sq_status failed;         /* a step's error, repeated by xFinal */
 } sq_metric_acc;
 
 static void sq_metric_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_status st;
   const char *name = sq_begin(ctx, &st);
   if (sq_any_null(argc, argv)) return;
-  sq_metric_acc *acc = sqlite3_aggregate_context(ctx, sizeof *acc);
-  if (!acc) {
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  if (acc->failed.code) {
-    sq_result_status(ctx, name, &acc->failed);
-    return;
-  }
+  sq_metric_acc *acc = sq_agg_state(ctx, sizeof *acc, name);
+  if (!acc) return;
   sq_tensor a, b;
   sq_error_sums e;
   if (!sq_metric_args(argv, &a, &b, &e, &st)) {

@@ -108,85 +108,103 @@ static int sq_arg_given(sq_granularity_kind kind, sqlite3_value **argv,
                           expected, r, divide, &p->set, st);
 }
 
-/* q_scale, q_zero_point, q_per_channel_scales, ..., q_block_zero_points. */
-static void sq_params_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+/* What every call of this file holds: its status and function, which
+** granularity, where the optional arguments start, and what it must free. */
+typedef struct sq_qcall {
   sq_status st;
-  const char *name = sq_begin(ctx, &st);
-  const sq_fn *fn = sqlite3_user_data(ctx);
-  if (sq_any_null(argc, argv)) return;
-  sq_granularity_kind kind = sq_kind(fn);
-  int opt = 1 + sq_layout_args(kind);   /* dtype, scheme, options */
-  sq_tensor x = {0};
+  const sq_fn *fn;
+  sq_granularity_kind kind;
+  int opt;                  /* index of the dtype argument */
+  sq_tensor x;
   sq_granularity g;
+  sq_given given;
+  void *out;                /* a result not yet handed to SQLite */
+} sq_qcall;
+
+/* 0 when an argument is NULL (the result is then NULL).  The optional
+** arguments follow `fixed` arguments and the layout. */
+static int sq_qcall_begin(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                          int fixed, sq_qcall *c) {
+  memset(c, 0, sizeof *c);
+  if (!(c->fn = sq_call(ctx, argc, argv, &c->st))) return 0;
+  c->kind = sq_kind(c->fn);
+  c->opt = fixed + sq_layout_args(c->kind);
+  return 1;
+}
+
+static void sq_qcall_end(sqlite3_context *ctx, sq_qcall *c) {
+  sqlite3_free(c->out);
+  sq_param_set_free(&c->given.set);
+  sq_tensor_free(&c->x);
+  if (c->st.code) sq_result_status(ctx, c->fn->name, &c->st);
+}
+
+/* Hands the result buffer (nbytes) to SQLite. */
+static void sq_qcall_result(sqlite3_context *ctx, sq_qcall *c, uint64_t nbytes) {
+  sq_result_blob(ctx, c->out, nbytes, &c->st);
+  c->out = NULL;
+}
+
+/* q_scale, q_zero_point, q_per_channel_scales, ..., q_block_zero_points:
+** x, the layout, dtype, scheme, options. */
+static void sq_params_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  sq_qcall c;
+  if (!sq_qcall_begin(ctx, argc, argv, 1, &c)) return;
+  sq_status *st = &c.st;
   sq_options o;
   sq_range r;
   int symmetric;
   float *mm = NULL;
   const sq_dtype *dt;
-  if (sq_arg_x(kind, argv, 1, &x, &g, &st) ||
-      !(dt = sq_arg_dtype(argc, argv, opt, SQ_DTYPES_CODES, &sq_dtype_int8, &st)) ||
-      sq_arg_scheme(argc, argv, opt + 1, &symmetric, &st) ||
-      sq_arg_options(argc, argv, opt + 2, SQ_OPTS_CALIBRATE, &o, &st) ||
-      sq_range_resolve(dt, &o, &r, &st) ||
-      !(mm = sq_alloc(&st, g.groups, 2 * sizeof *mm)) ||
-      sq_ranges(sq_kernels_active(), &x, &g, &r, symmetric, &o, mm,
-                mm + g.groups, &st))
+  if (sq_arg_x(c.kind, argv, 1, &c.x, &c.g, st) ||
+      !(dt = sq_arg_dtype(argc, argv, c.opt, SQ_DTYPES_CODES, &sq_dtype_int8, st)) ||
+      sq_arg_scheme(argc, argv, c.opt + 1, &symmetric, st) ||
+      sq_arg_options(argc, argv, c.opt + 2, SQ_OPTS_CALIBRATE, &o, st) ||
+      sq_range_resolve(dt, &o, &r, st) ||
+      !(mm = sq_alloc(st, c.g.groups, 2 * sizeof *mm)) ||
+      sq_ranges(sq_kernels_active(), &c.x, &c.g, &r, symmetric, &o, mm,
+                mm + c.g.groups, st))
     goto done;
-  int want_scale = sq_op(fn) == SQ_OP_SCALES;
-  if (kind != SQ_GRAN_TENSOR) {
-    sq_result_params(ctx, mm, mm + g.groups, g.groups, &r, symmetric, want_scale,
-                     &st);
-  } else {
-    float scale;
-    int32_t zp;
-    if (sq_choose_qparams(mm[0], mm[1], &r, symmetric, &scale, &zp, &st)) goto done;
+  int want_scale = sq_op(c.fn) == SQ_OP_SCALES;
+  float scale;
+  int32_t zp;
+  if (c.kind != SQ_GRAN_TENSOR) {
+    sq_result_params(ctx, mm, mm + c.g.groups, c.g.groups, &r, symmetric,
+                     want_scale, st);
+  } else if (!sq_choose_qparams(mm[0], mm[1], &r, symmetric, &scale, &zp, st)) {
     if (want_scale) sqlite3_result_double(ctx, (double)scale);
     else sqlite3_result_int64(ctx, zp);
   }
 done:
   sqlite3_free(mm);
-  sq_tensor_free(&x);
-  if (st.code) sq_result_status(ctx, name, &st);
+  sq_qcall_end(ctx, &c);
 }
 
 /* quantize_blob, q_fake_quantize and their per-channel and per-block twins:
 ** x, scales, zero points, the layout, dtype, options. */
 static void sq_quantize_func(sqlite3_context *ctx, int argc,
                              sqlite3_value **argv) {
-  sq_status st;
-  const char *name = sq_begin(ctx, &st);
-  const sq_fn *fn = sqlite3_user_data(ctx);
-  if (sq_any_null(argc, argv)) return;
-  sq_granularity_kind kind = sq_kind(fn);
-  int opt = 3 + sq_layout_args(kind);   /* dtype, options */
-  int fake = sq_op(fn) == SQ_OP_FAKE;
-  sq_tensor x = {0};
-  sq_granularity g;
+  sq_qcall c;
+  if (!sq_qcall_begin(ctx, argc, argv, 3, &c)) return;
+  sq_status *st = &c.st;
+  int fake = sq_op(c.fn) == SQ_OP_FAKE;
   sq_options o;
   sq_range r;
-  sq_given given = {0};
-  void *out = NULL;
-  uint64_t nbytes = 0;
   const sq_dtype *dt;
   const sq_kernels *k = sq_kernels_active();
-  if (sq_arg_x(kind, argv, 3, &x, &g, &st) ||
-      !(dt = sq_arg_dtype(argc, argv, opt, SQ_DTYPES_CODES, &sq_dtype_int8, &st)) ||
-      sq_arg_options(argc, argv, opt + 1, SQ_OPTS_QUANTIZE, &o, &st) ||
-      sq_range_resolve(dt, &o, &r, &st) ||
-      sq_arg_given(kind, argv, &g, &r, o.rounding_onnx, &given, &st))
+  if (sq_arg_x(c.kind, argv, 3, &c.x, &c.g, st) ||
+      !(dt = sq_arg_dtype(argc, argv, c.opt, SQ_DTYPES_CODES, &sq_dtype_int8, st)) ||
+      sq_arg_options(argc, argv, c.opt + 1, SQ_OPTS_QUANTIZE, &o, st) ||
+      sq_range_resolve(dt, &o, &r, st) ||
+      sq_arg_given(c.kind, argv, &c.g, &r, o.rounding_onnx, &c.given, st))
     goto done;
-  nbytes = fake ? (uint64_t)x.n * 4 : sq_dtype_bytes(dt, x.n);
-  if (!(out = sq_alloc(&st, nbytes, 1)) ||
-      (fake ? sq_fake_quantize(k, &x, &g, &r, given.ps, out, &st)
-            : sq_quantize(k, &x, &g, &r, given.ps, out, &st)))
-    goto done;
-  sq_result_blob(ctx, out, nbytes, &st);
-  out = NULL;
+  uint64_t nbytes = fake ? (uint64_t)c.x.n * 4 : sq_dtype_bytes(dt, c.x.n);
+  if ((c.out = sq_alloc(st, nbytes, 1)) &&
+      !(fake ? sq_fake_quantize(k, &c.x, &c.g, &r, c.given.ps, c.out, st)
+             : sq_quantize(k, &c.x, &c.g, &r, c.given.ps, c.out, st)))
+    sq_qcall_result(ctx, &c, nbytes);
 done:
-  sqlite3_free(out);
-  sq_param_set_free(&given.set);
-  sq_tensor_free(&x);
-  if (st.code) sq_result_status(ctx, name, &st);
+  sq_qcall_end(ctx, &c);
 }
 
 /* dequantize_blob(q, scale, zero_point [, dtype [, count]]) and the
@@ -194,49 +212,38 @@ done:
 ** dtype. */
 static void sq_dequantize_func(sqlite3_context *ctx, int argc,
                                sqlite3_value **argv) {
-  sq_status st;
-  const char *name = sq_begin(ctx, &st);
-  const sq_fn *fn = sqlite3_user_data(ctx);
-  if (sq_any_null(argc, argv)) return;
-  sq_granularity_kind kind = sq_kind(fn);
-  int opt = 3 + sq_layout_args(kind);   /* dtype [, count] */
-  sq_granularity g;
+  sq_qcall c;
+  if (!sq_qcall_begin(ctx, argc, argv, 3, &c)) return;
+  sq_status *st = &c.st;
   sq_range r;
-  sq_given given = {0};
   const void *codes;
-  size_t nbytes;
-  void *out = NULL;
-  const sq_dtype *dt = sq_arg_dtype(argc, argv, opt, SQ_DTYPES_CODES,
-                                    &sq_dtype_int8, &st);
-  if (!dt || sq_arg_codes(argv[0], "q", dt, &codes, &nbytes, &st)) goto done;
-  if (kind == SQ_GRAN_TENSOR) {
+  size_t nbytes, n;
+  const sq_dtype *dt = sq_arg_dtype(argc, argv, c.opt, SQ_DTYPES_CODES,
+                                    &sq_dtype_int8, st);
+  if (!dt || sq_arg_codes(argv[0], "q", dt, &codes, &nbytes, st)) goto done;
+  if (c.kind == SQ_GRAN_TENSOR) {
     int64_t count;
-    size_t n;
-    if (sq_arg_count(argc, argv, opt + 1, &count, &st) ||
-        sq_codes_count(dt, nbytes, count, &n, &st))
+    if (sq_arg_count(argc, argv, c.opt + 1, &count, st) ||
+        sq_codes_count(dt, nbytes, count, &n, st))
       goto done;
-    sq_granularity_tensor(n, &g);
+    sq_granularity_tensor(n, &c.g);
   } else {
     sq_shape shape;
-    if (sq_arg_granularity(kind, argv, 3, &shape, &g, &st)) goto done;
+    if (sq_arg_granularity(c.kind, argv, 3, &shape, &c.g, st)) goto done;
     if (sq_dtype_bytes(dt, shape.count) != nbytes) {
-      sq_fail(&st, "q has %zu bytes but the shape needs %llu for %s", nbytes,
+      sq_fail(st, "q has %zu bytes but the shape needs %llu for %s", nbytes,
               (unsigned long long)sq_dtype_bytes(dt, shape.count), dt->name);
       goto done;
     }
   }
-  size_t n = sq_granularity_count(&g);
+  n = sq_granularity_count(&c.g);
   sq_range_default(dt, &r);
-  if (sq_arg_given(kind, argv, &g, &r, 0, &given, &st) ||
-      !(out = sq_alloc(&st, n, 4)) ||
-      sq_dequantize(sq_kernels_active(), codes, &g, dt, given.ps, out, &st))
-    goto done;
-  sq_result_blob(ctx, out, (uint64_t)n * 4, &st);
-  out = NULL;
+  if (!sq_arg_given(c.kind, argv, &c.g, &r, 0, &c.given, st) &&
+      (c.out = sq_alloc(st, n, 4)) &&
+      !sq_dequantize(sq_kernels_active(), codes, &c.g, dt, c.given.ps, c.out, st))
+    sq_qcall_result(ctx, &c, (uint64_t)n * 4);
 done:
-  sqlite3_free(out);
-  sq_param_set_free(&given.set);
-  if (st.code) sq_result_status(ctx, name, &st);
+  sq_qcall_end(ctx, &c);
 }
 
 #define T SQ_GRAN_TENSOR

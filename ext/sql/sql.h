@@ -34,6 +34,15 @@ typedef struct sq_fn {
 void sq_status_begin(sq_status *st, sqlite3 *db);
 /* Start a call: fills st (limit from the connection) and returns the name. */
 const char *sq_begin(sqlite3_context *ctx, sq_status *st);
+/* Starts a scalar function's call: st fresh, and the function's user data,
+** or NULL when an argument is NULL (the result is then NULL). */
+const sq_fn *sq_call(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+                     sq_status *st);
+/* An aggregate step's state, `size` bytes zeroed on the first row, whose
+** struct begins with an sq_status recording a failed step: NULL (the error
+** raised) when out of memory or when an earlier step failed, so a failed
+** aggregate repeats its error and touches its state no more. */
+void *sq_agg_state(sqlite3_context *ctx, size_t size, const char *name);
 /* Any NULL argument makes the result NULL (returns 1 when so). */
 int sq_any_null(int argc, sqlite3_value **argv);
 /* Raises st as the function's error: "<name>: <message>", nomem or toobig
@@ -63,6 +72,10 @@ int sq_arg_shape(sqlite3_value *v, sq_shape *s, sq_status *st);
 int sq_arg_elements(const sq_kernels *k, sqlite3_value *v, const char *argname,
                     const sq_dtype *dt, int64_t count, sq_elements *e,
                     sq_status *st);
+/* (blob [, dtype [, count]]) of q_json and q_each: the elements of blob
+** (argv[0] or a copy of it) read as dtype, f32 by default. */
+int sq_arg_blob_elements(int argc, sqlite3_value **argv, sqlite3_value *blob,
+                         sq_elements *e, sq_status *st);
 /* Optional arguments: argv[i] when i < argc, else the default. */
 const sq_dtype *sq_arg_dtype(int argc, sqlite3_value **argv, int i, int family,
                              const sq_dtype *dflt, sq_status *st);
@@ -95,6 +108,7 @@ int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
 ** struct starts with this one. */
 typedef struct sq_cursor {
   sqlite3_vtab_cursor base;
+  void *rows;               /* the computed rows, if any: sqlite3_free'd */
   size_t n, i;
 } sq_cursor;
 
@@ -109,7 +123,8 @@ typedef struct sq_table {
   const char *missing;
   size_t cursor_size;
   /* Prepares the rows for these arguments (none NULL) and sets c->n; on
-  ** error reset frees what it made. */
+  ** error what it made is freed: c->rows, and whatever reset (when not
+  ** NULL) frees. */
   int (*compute)(sq_cursor *c, int argc, sqlite3_value **argv, sq_status *st);
   void (*reset)(sq_cursor *c);
   void (*column)(const sq_cursor *c, sqlite3_context *ctx, int col);

@@ -17,8 +17,8 @@
 
 static void sq_f32_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_status st;
-  const char *name = sq_begin(ctx, &st);
-  if (sq_any_null(argc, argv)) return;
+  const sq_fn *fn = sq_call(ctx, argc, argv, &st);
+  if (!fn) return;
   sq_elements e;
   memset(&e, 0, sizeof e);
   const sq_dtype *from = sq_arg_dtype(argc, argv, 1, SQ_DTYPES_FLOATS,
@@ -37,16 +37,15 @@ static void sq_f32_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_result_blob(ctx, out, nbytes, &st);
 done:
   sq_elements_free(&e);
-  if (st.code) sq_result_status(ctx, name, &st);
+  if (st.code) sq_result_status(ctx, fn->name, &st);
 }
 
 enum { SQ_TO_F16, SQ_TO_BF16 };
 
 static void sq_half_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_status st;
-  const char *name = sq_begin(ctx, &st);
-  const sq_fn *fn = sqlite3_user_data(ctx);
-  if (sq_any_null(argc, argv)) return;
+  const sq_fn *fn = sq_call(ctx, argc, argv, &st);
+  if (!fn) return;
   sq_tensor x;
   if (sq_arg_tensor(argv[0], "x", &x, &st)) goto done;
   void *out = sq_alloc(&st, x.n, 2);
@@ -57,20 +56,16 @@ static void sq_half_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_result_blob(ctx, out, (uint64_t)x.n * 2, &st);
 done:
   sq_tensor_free(&x);
-  if (st.code) sq_result_status(ctx, name, &st);
+  if (st.code) sq_result_status(ctx, fn->name, &st);
 }
 
 static void sq_json_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_status st;
-  const char *name = sq_begin(ctx, &st);
-  if (sq_any_null(argc, argv)) return;
+  const sq_fn *fn = sq_call(ctx, argc, argv, &st);
+  if (!fn) return;
   sq_elements e;
-  int64_t count;
-  memset(&e, 0, sizeof e);
-  const sq_dtype *dt = sq_arg_dtype(argc, argv, 1, SQ_DTYPES_ANY, &sq_dtype_f32, &st);
-  if (!dt || sq_arg_count(argc, argv, 2, &count, &st) ||
-      sq_arg_elements(sq_kernels_active(), argv[0], "blob", dt, count, &e, &st))
-    goto done;
+  if (sq_arg_blob_elements(argc, argv, argv[0], &e, &st)) goto done;
+  const sq_dtype *dt = e.dt;
   sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
   sqlite3_str_appendchar(s, 1, '[');
   for (size_t i = 0; i < e.n; i++) {
@@ -101,31 +96,28 @@ static void sq_json_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, text, -1, sqlite3_free);
 done:
   sq_elements_free(&e);
-  if (st.code) sq_result_status(ctx, name, &st);
+  if (st.code) sq_result_status(ctx, fn->name, &st);
 }
 
+/* Counts without converting anything. */
 static void sq_length_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_status st;
-  const char *name = sq_begin(ctx, &st);
-  if (sq_any_null(argc, argv)) return;
-  sq_elements e;
-  memset(&e, 0, sizeof e);
+  const sq_fn *fn = sq_call(ctx, argc, argv, &st);
+  if (!fn) return;
+  sq_tensor t = {0};
+  const void *data;
+  size_t nbytes, n;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, 1, SQ_DTYPES_ANY, &sq_dtype_f32, &st);
-  if (!dt) goto done;
-  if (dt->kind == SQ_FMT_FLOAT && dt->bits != 32) {
-    /* Count without converting. */
-    const void *data;
-    size_t nbytes;
-    if (!sq_arg_codes(argv[0], "blob", dt, &data, &nbytes, &st) &&
-        !sq_codes_count(dt, nbytes, -1, &e.n, &st))
-      sqlite3_result_int64(ctx, (sqlite3_int64)e.n);
-    goto done;
+  if (!dt) {
+  } else if (dt->kind == SQ_FMT_FLOAT && dt->bits == 32) {
+    if (!sq_arg_tensor(argv[0], "blob", &t, &st))
+      sqlite3_result_int64(ctx, (sqlite3_int64)t.n);
+  } else if (!sq_arg_codes(argv[0], "blob", dt, &data, &nbytes, &st) &&
+             !sq_codes_count(dt, nbytes, -1, &n, &st)) {
+    sqlite3_result_int64(ctx, (sqlite3_int64)n);
   }
-  if (!sq_arg_elements(sq_kernels_active(), argv[0], "blob", dt, -1, &e, &st))
-    sqlite3_result_int64(ctx, (sqlite3_int64)e.n);
-done:
-  sq_elements_free(&e);
-  if (st.code) sq_result_status(ctx, name, &st);
+  sq_tensor_free(&t);
+  if (st.code) sq_result_status(ctx, fn->name, &st);
 }
 
 static void sq_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {

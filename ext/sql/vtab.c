@@ -91,7 +91,9 @@ static int sq_vtab_open(sqlite3_vtab *v, sqlite3_vtab_cursor **cur) {
 /* Frees what the last compute made; the cursor then has no rows. */
 static void sq_cursor_reset(sqlite3_vtab_cursor *cur) {
   sq_cursor *c = (sq_cursor *)cur;
-  sq_table_of(cur)->reset(c);
+  if (sq_table_of(cur)->reset) sq_table_of(cur)->reset(c);
+  sqlite3_free(c->rows);
+  c->rows = NULL;
   c->n = c->i = 0;
 }
 
