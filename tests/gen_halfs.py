@@ -21,7 +21,7 @@ Expected values:
     (u + 0x7fff + ((u >> 16) & 1)) >> 16.  It is cross-checked here against
     an exact comparison of the distances to the two bf16 neighbours.
   * NaN inputs are kept apart: numpy's float16 conversion does not quiet a
-    signalling NaN (0x7f800001 -> 0x7c01), which SPEC 1.2 forbids ("NaN stays
+    signalling NaN (0x7f800001 -> 0x7c01), which docs/NUMERICS.md#half-formats forbids ("NaN stays
     NaN, quiet"), so halfs.test checks NaN results for NaN-ness, quietness and
     sign instead of exact bits.
 """

@@ -27,24 +27,24 @@ Where each expected value comes from (the `src` field of every case):
             (x / scale divided in float32, ties to even), plus the vectors of
             ONNX's own backend tests test_quantizelinear(_axis) (transcribed
             from onnx/backend/test/case/node/quantizelinear.py, onnx 1.12).
-  spec      SPEC section 3 computed in numpy where PyTorch 1.13 is known to be
+  spec      docs/NUMERICS.md computed in numpy where PyTorch 1.13 is known to be
             wrong or deliberately differs (listed below); only a few cases.
 
 Every torch-derived value is ALSO recomputed with an independent numpy float32
-implementation of SPEC section 3 and the generator aborts on any difference,
-so the data is both "what torch does" and "what the SPEC says".
+implementation of docs/NUMERICS.md and the generator aborts on any difference,
+so the data is both "what torch does" and "what docs/NUMERICS.md says".
 
 PyTorch 1.13 quirks found while writing this (not generated from torch):
   * +inf, NaN and finite x with |x/scale| >= 2^63 quantize to qmin for
     quint8, qint8, qint32 and quint4x2 alike (the float -> int64 conversion
-    overflows; quint4x2 even gives 15 for some such values); SPEC: +inf ->
+    overflows; quint4x2 even gives 15 for some such values); the contract: +inf ->
     qmax, -inf -> qmin, NaN is an error.  The "spec" cases cover these.
   * qint32: torch adds the zero point in float32 (zp + round(x*inv)), so codes
-    with |code| > 2^24 and zp != 0 are off by a few units; SPEC adds in double.
+    with |code| > 2^24 and zp != 0 are off by a few units; the contract adds in double.
   * MinMaxObserver refuses symmetric quint8 with reduce_range
     (NotImplementedError); with a custom range quint8 symmetric uses
     (qmin+qmax)//2, so quant_min=0 quant_max=255 gives zp 127 while the default
-    range gives 128.  SPEC says 128 for the default range; the explicit
+    range gives 128.  The contract says 128 for the default range; the explicit
     0..255 case is left out (ambiguous).
   * Custom ranges must include 0 in torch (assertion); with reduce_range a
     custom range is halved.  Neither is generated.
@@ -53,7 +53,7 @@ PyTorch 1.13 quirks found while writing this (not generated from torch):
     remapping to -128..126); the generator asserts observer.quant_min/quant_max
     equal the requested range anyway.
   * torch.quint4x2 int_repr() returns the packed bytes (ceil(n/2) of them),
-    element 2i in the low nibble, odd count padded with 0: exactly SPEC 1.3.
+    element 2i in the low nibble, odd count padded with 0: exactly docs/NUMERICS.md#codes.
   * There is no qint4 in torch 1.13: int4 codes are torch qint8 codes clamped
     to -8..7 (a uint4/int4 observer is the 8-bit observer with quant_min/max
     0..15 / -8..7, whose symmetric uint4 zero point is (0+15)//2 = 7).
@@ -102,7 +102,7 @@ def canon(dtype):
 
 
 # --------------------------------------------------------------------------
-# SPEC section 3 in numpy float32 (independent of torch)
+# docs/NUMERICS.md in numpy float32 (independent of torch)
 
 def spec_qparams(x, dtype, scheme, qmin, qmax):
     x = np.asarray(x, dtype=f32)
@@ -240,11 +240,11 @@ def check_against_spec(x, scale, zp, dtype, qmin, qmax, codes, deq,
     sc = spec_quantize(x, scale, zp, qmin, qmax, rounding)
     if not np.array_equal(sc, codes):
         i = int(np.nonzero(sc != codes)[0][0])
-        sys.exit("%s: codes differ from SPEC at %d: x=%r scale=%r zp=%d "
+        sys.exit("%s: codes differ from the contract at %d: x=%r scale=%r zp=%d "
                  "ref=%d spec=%d" % (what, i, x[i], scale, zp, codes[i], sc[i]))
     sd = spec_dequantize(codes, scale, zp)
     if sd.tobytes() != np.asarray(deq, f32).tobytes():
-        sys.exit("%s: dequantized floats differ from SPEC" % what)
+        sys.exit("%s: dequantized floats differ from the contract" % what)
 
 
 # --------------------------------------------------------------------------
@@ -423,7 +423,7 @@ def per_tensor():
         scale, zp = ts[0], int(tz[0])
         ss, sz = spec_qparams(x, dtype, scheme, tqmin, tqmax)
         assert f32bits(ss) == f32bits(scale) and sz == zp, \
-            ("qparams differ from SPEC", tag, x[:5], scale, zp, ss, sz)
+            ("qparams differ from the contract", tag, x[:5], scale, zp, ss, sz)
         codes, deq = torch_quantize(x, scale, zp, dtype, tqmin, tqmax)
         check_against_spec(x, scale, zp, dtype, tqmin, tqmax, codes, deq,
                            what=tag)
@@ -498,7 +498,7 @@ def per_tensor():
         counts[kind] = counts.get(kind, 0) + 1
         return codes
 
-    # --- SPEC 3.3 worked examples
+    # --- docs/NUMERICS.md#choosing-parameters worked examples
     ex = [-1, 0.5, 2, 3]
     add_obs_case("spec33", ex, OBS_CONFIGS[0])
     add_obs_case("spec33", ex, ("int8", "int8", "symmetric", False, None))
@@ -680,7 +680,7 @@ def per_tensor():
         ndis += int(np.sum(ct != co))
     counts["torch/onnx differing elements"] = ndis
 
-    # --- SPEC-derived where torch 1.13 is wrong (see the header)
+    # --- from the contract where torch 1.13 is wrong (see the header)
     reseed(6)
     inf = np.float32(np.inf)
     spec_x = np.array([inf, -inf, 1e30, -1e30, 3.4e38, -3.4e38, 0.0, 2.5],
@@ -777,7 +777,7 @@ def per_channel():
             xt, torch.from_numpy(scales.astype(f32)),
             torch.from_numpy(zps.astype(np.int32)), axis, qmin, qmax).numpy()
         assert fq.astype(f32).tobytes() == deq.tobytes(), "per-channel fake"
-        # SPEC per channel
+        # the contract per channel (docs/NUMERICS.md#per-channel)
         xm = np.moveaxis(x, axis, 0)
         cm = np.moveaxis(codes, axis, 0)
         dm = np.moveaxis(deq, axis, 0)

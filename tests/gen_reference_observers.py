@@ -68,10 +68,10 @@ What is generated, and where each expected value comes from:
                     definition (pos = P/100*(n-1), x[i] + frac*(x[i+1]-x[i]) in
                     double, rounded once to float32) is recomputed here too and
                     the generator aborts if it differs from numpy.  Expected
-                    parameters follow from SPEC 3.3 in numpy float32.
+                    parameters follow from docs/NUMERICS.md#choosing-parameters in numpy float32.
 
 Every torch-derived observer value is ALSO recomputed with an independent
-numpy float32 implementation (SPEC 3.3 plus the README's moving-average rule
+numpy float32 implementation (docs/NUMERICS.md#choosing-parameters plus the README's moving-average rule
 m = m + c * (row_m - m) in float32, c = float32(averaging_constant)) and the
 generator aborts on any difference.
 """
@@ -140,7 +140,7 @@ def sql_dtype(tdt):
 
 
 # --------------------------------------------------------------------------
-# SPEC 3.3 and the observers in numpy float32 (independent of torch)
+# docs/NUMERICS.md#choosing-parameters and the observers in numpy float32 (independent of torch)
 
 def spec_qparams(mn, mx, qmin, qmax, scheme, unsigned, custom):
     """mn, mx: float32 arrays (one per channel)."""

@@ -18,7 +18,7 @@
 **   3. f16 uses FCVTL/FCVTN only when FPCR is in its default state (round to
 **      nearest, no flush, IEEE half format, NaN propagation); otherwise an
 **      integer conversion that equals scalar's, so results never depend on
-**      the rounding mode (SPEC 5, rule 3).  bf16 is always integer;
+**      the rounding mode (docs/NUMERICS.md#determinism, rule 3).  bf16 is always integer;
 **   4. no masked loads: tails (under 4 or 16 elements) go to the scalar
 **      table on offset pointers;
 **   5. error_sums and minmax_blocks: as on x86 (see x86_avx2.c), the first

@@ -1,7 +1,8 @@
 /*
 ** scalar.c: the reference implementation of every kernel.
 **
-** This file *is* the numeric contract of SPEC section 3 and 5: the vector
+** This file *is* the numeric contract (docs/NUMERICS.md#quantize,
+** docs/NUMERICS.md#dequantize and docs/NUMERICS.md#determinism): the vector
 ** paths must return exactly what these loops return, for every input.
 ** Rules it follows, and that the others copy:
 **   1. quantize: NaN check, y = x*inv (or x/scale), clamp y in float to
@@ -43,7 +44,7 @@ static inline int32_t sq_code_small(float v, float scale, float inv, float lo,
 }
 
 /* 32-bit codes: round in float, add the zero point and clamp in double so that
-** every representable code is exact (SPEC 3.1). */
+** every representable code is exact (docs/NUMERICS.md#quantize). */
 static inline int32_t sq_code_i32(float v, float scale, float inv, int32_t zp,
                                   int32_t qmin, int32_t qmax, int divide) {
   float y = divide ? v / scale : v * inv;
