@@ -201,7 +201,8 @@ build/bench_kernels: bench/bench_kernels.c $(KERNEL_SRC) $(HDR)
 
 # libFuzzer over the text readers (JSON tensors and lists, options): clang with
 # libFuzzer, ASan and UBSan, linked against SQLite itself (SQLITE_CORE).
-FUZZ_SRC = tests/fuzz/fuzz_parsers.c ext/core/json.c ext/core/options.c ext/core/status.c ext/core/c_locale.c
+FUZZ_SRC = tests/fuzz/fuzz_parsers.c ext/core/json.c ext/core/options.c ext/core/status.c \
+           ext/core/c_locale.c ext/core/text.c
 build/fuzz_parsers: $(FUZZ_SRC) $(HDR)
 	@mkdir -p build
 	clang -g -O1 -std=c11 -ffp-contract=off -DSQLITE_CORE -Iinclude -Iext \

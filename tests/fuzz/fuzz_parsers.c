@@ -14,8 +14,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core.h"
-#include "kernels/kernels_internal.h"
+#include "core/options.h"
+#include "core/tensor.h"
+#include "kernels/byteorder.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   if (size == 0) return 0;
