@@ -35,7 +35,7 @@ codes, back = db.execute("SELECT quantize_per_channel_blob(data, :s, :z, shape, 
                          {"s": s_blob, "z": zp_blob}).fetchone()
 q = np.frombuffer(codes, dtype=np.int8).reshape(w.shape)
 
-# The same codes in numpy (SPEC 3.1): q = clip(rint(x * (1/scale)) + zp), in float32.
+# The same codes in numpy (docs/NUMERICS.md#quantize): q = clip(rint(x * (1/scale)) + zp), in float32.
 inv = (np.float32(1) / scales)[:, None, None, None]
 expect = np.clip(np.rint(w * inv) + zps[:, None, None, None], -128, 127).astype(np.int8)
 assert np.array_equal(q, expect), "codes differ from the numpy re-computation"

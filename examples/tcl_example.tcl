@@ -29,7 +29,7 @@ binary scan $z i* zps
 binary scan $q c* codes
 binary scan $w r* x
 
-# Recompute the codes by SPEC 3.1 in float32: q = clamp(rint(x * (1/s)) + zp).
+# Recompute the codes by docs/NUMERICS.md#quantize in float32: q = clamp(rint(x * (1/s)) + zp).
 proc f32 {v} { binary scan [binary format r $v] r f; return $f }
 proc rint {y} {    ;# round half to even
   set r [expr {floor($y)}]; set d [expr {$y - $r}]

@@ -32,7 +32,7 @@ const view = (buf, T) => new T(new Uint8Array(buf).buffer);
 const scales = view(row.s, Float32Array), zps = view(row.z, Int32Array);
 const codes = view(row.q, Int8Array);
 
-// Check each code against SPEC 3.1 in float32: clamp(rint(x * f32(1/s)) + zp).
+// Check each code against docs/NUMERICS.md#quantize in float32: clamp(rint(x * f32(1/s)) + zp).
 const rint = (y) => (Math.abs(y % 1) === 0.5 ? 2 * Math.round(y / 2) : Math.round(y));
 codes.forEach((q, i) => {
   const c = Math.floor(i / 8), inv = Math.fround(1 / scales[c]);
