@@ -213,7 +213,7 @@ build/fuzz_parsers: $(FUZZ_SRC) $(HDR)
 # aggregate, window and table-valued function called through SQL with bound
 # arguments, the extension compiled in with SQLITE_CORE.  Its objects are built
 # once each (build/fuzz/), so a change to one source rebuilds one object.
-FUZZ_CFLAGS = -g -O1 -std=c11 -ffp-contract=off -DSQLITE_CORE -Iinclude -Iext -Iext/kernels \
+FUZZ_CFLAGS = -g -O1 -std=c11 -ffp-contract=off -DSQLITE_CORE -Iinclude -Iext \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_OBJ = $(SRC:%.c=build/fuzz/%.o)
 build/fuzz/%.o: %.c $(HDR)
