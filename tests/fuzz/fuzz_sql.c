@@ -27,7 +27,9 @@
 **                    (aggregates, windows, correlated calls): nrows % 9
 **           f, g     frame offsets / LIMIT (:f and :g), see frame_value()
 **           ndim, d0..d3, axis, block, dtype
-**                    a "context" tensor shape; the AUTO argument kind makes
+**                    a "context" tensor shape (the dtype byte's high nibble
+**                    picks the call's length limit, mostly 1 MiB, see
+**                    call_limits[]); the AUTO argument kind makes
 **                    values that fit it (x with as many elements as the
 **                    shape holds, one scale per channel or per block, codes
 **                    of the right length) so calls get past the argument
@@ -421,6 +423,15 @@ static void bput_lit(buf *b, const lit *t) { bput(b, t->s, t->n); }
 
 /* ---- the per-call context -------------------------------------------------- */
 
+/* The length limit of a call: mostly LENGTH_LIMIT; larger ones let scratch
+** buffers that are sized against it (and results) grow, tiny ones make every
+** size check fail somewhere. */
+static const int call_limits[16] = {
+  LENGTH_LIMIT, LENGTH_LIMIT, LENGTH_LIMIT, LENGTH_LIMIT, LENGTH_LIMIT,
+  LENGTH_LIMIT, LENGTH_LIMIT, LENGTH_LIMIT, LENGTH_LIMIT, LENGTH_LIMIT,
+  LENGTH_LIMIT, LENGTH_LIMIT, 4 * LENGTH_LIMIT, 16 * LENGTH_LIMIT, 4096, 64,
+};
+
 typedef struct ctx {
   int ndim;
   char dim[4][32];        /* each dimension as written in the shape */
@@ -432,6 +443,7 @@ typedef struct ctx {
   int64_t axis;
   int64_t block;
   int dtype;              /* index into dtype_names */
+  int limit;              /* SQLITE_LIMIT_LENGTH during the call */
 } ctx;
 
 static void ctx_read(src *s, ctx *c) {
@@ -465,7 +477,9 @@ static void ctx_read(src *s, ctx *c) {
   if (b >= 0xFC) c->axis = far_axes[b - 0xFC];
   b = get8(s);
   c->block = b < 0xF0 ? 1 + (int64_t)(b % 40) : block_specials[b - 0xF0];
-  c->dtype = (int)(get8(s) % CONTEXT_DTYPES);
+  b = get8(s);
+  c->dtype = (int)((b & 15) % CONTEXT_DTYPES);
+  c->limit = call_limits[b >> 4];
 }
 
 /* Elements a generated tensor has: the shape's count when it is small. */
@@ -985,7 +999,7 @@ static void build_sql(buf *o, const fn *f, int arity, int variant,
   const char *c = call.p;
   switch (variant) {
     case 0: bprintf(o, "SELECT * FROM %s", c); break;
-    case 1: bprintf(o, "SELECT *, x FROM %s ORDER BY 1 DESC", c); break;
+    case 1: bprintf(o, "SELECT *, x, rowid FROM %s ORDER BY 1 DESC", c); break;
     case 2: bprintf(o, "SELECT * FROM %s LIMIT %s", c, fv); break;
     case 3: bprintf(o, "SELECT v.* FROM t, %s AS v ORDER BY t.r", c); break;
     case 4:
@@ -1236,12 +1250,15 @@ static void one_call(src *s, int callno) {
   if (trace) {
     fprintf(stderr, "-- call %d: %s, %d argument%s, variant %d\n", callno,
             f->name, arity, arity == 1 ? "" : "s", variant);
+    if (c.limit != LENGTH_LIMIT) fprintf(stderr, ".limit length %d\n", c.limit);
     trace_call(f, arity, variant, rows, nrows, fv, gv);
+    if (c.limit != LENGTH_LIMIT) fprintf(stderr, ".limit length %d\n", LENGTH_LIMIT);
   }
 
   sqlite3_stmt *st = stmt_for(fi, arity, variant);
   if (st) {
     int ok = 1;
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, c.limit);
     if (with_rows) {
       for (int r = 0; r < nrows; r++) {
         sqlite3_bind_int(insert_row, 1, r + 1);
@@ -1264,6 +1281,7 @@ static void one_call(src *s, int callno) {
     if (ok || with_rows) run(st, callno % NREG);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, LENGTH_LIMIT);
     if (with_rows) {
       sqlite3_step(clear_rows);
       sqlite3_reset(clear_rows);

@@ -12,6 +12,7 @@ fns[] in fuzz_sql.c, so this file only names functions.
 
 To see a seed as SQL:  FUZZ_SQL_TRACE=1 build/fuzz_sql tests/fuzz/corpus/sql/NAME
 """
+import math
 import os
 import re
 import struct
@@ -78,9 +79,10 @@ def auto(payload=b""):
     return bytes([K_AUTO]) + payload
 
 
-def ctx(ndim=1, dims=(4, 1, 1, 1), axis=0, block=1, dtype=0):
+def ctx(ndim=1, dims=(4, 1, 1, 1), axis=0, block=1, dtype=0, limit=0):
     """The 8 context bytes: small dims 1..8 are written as dim - 1; pass a
-    raw byte (>= 0xC0) as ('raw', b) for the larger or special ones."""
+    raw byte (>= 0xC0) as ('raw', b) for the larger or special ones.  limit
+    indexes call_limits[] (0 is 1 MiB, 12 is 4 MiB, 15 is 64 bytes)."""
     def dim_byte(d):
         if isinstance(d, tuple):
             return d[1]
@@ -91,7 +93,7 @@ def ctx(ndim=1, dims=(4, 1, 1, 1), axis=0, block=1, dtype=0):
     m = 2 * ndim + 2
     out += bytes([(axis + ndim + 1) % m])
     out += bytes([block[1] if isinstance(block, tuple) else block - 1])
-    return out + bytes([dtype])
+    return out + bytes([(limit << 4) | dtype])
 
 
 def call(name, args=(), variant=0, rows=None, f=1, g=1, context=None):
@@ -212,6 +214,27 @@ SEEDS = {
     # A scalar function over rows, with a saved result per row.
     "rows-scalar": [call("quantize_blob", variant=1,
                          rows=[[X4, r(0.1), i(0)], [t("[1]"), auto(), auto()]])],
+    # Calibration past the small-input paths: a percentile over 4096 values
+    # (an AUTO ramp over a [64,64] context), and MSE clipping that wins over
+    # min/max (int4 codes of 1500 Laplace-distributed values).
+    "calibrate-percentile-large": [call("q_per_channel_scales", [
+        auto(RAMP), auto(b"\x00"), auto(), auto(b"\x00"), auto(b"\x00"),
+        t("method=percentile percentile=99.5")], context=ctx(2, (("raw", 0xCE), ("raw", 0xCE), 1, 1), axis=0)),
+        # Its scratch (1.25 MiB) is over a 1 MiB length limit: 4 MiB here.
+        call("q_scale", [auto(RAMP), auto(b"\x00"), auto(b"\x01"), t("method=percentile")],
+             context=ctx(2, (("raw", 0xCE), ("raw", 0xCE), 1, 1), limit=12))],
+    "calibrate-mse-outlier": [call("q_scale", [
+        f32([(1 if k % 2 else -1) * -math.log(1 - (k + 0.5) / 1500) for k in range(1500)]),
+        t("int4"),
+        t("affine"), t("method=mse")])],
+    # The same past 2048 values, where MSE ranks its candidates from a
+    # histogram: an AUTO tensor of 4096 palette bytes (value (b - 112) / 8).
+    "calibrate-mse-large": [call("q_scale", [
+        auto(bytes([0x00]) + bytes(max(0, min(0xDF, 112 + round(8 * v))) for v in
+                                   [(1 if k % 2 else -1) * -math.log(1 - (k + 0.5) / 4096)
+                                    for k in range(4096)])),
+        t("int4"), t("symmetric"), t("method=mse")],
+        context=ctx(2, (("raw", 0xCE), ("raw", 0xCE), 1, 1)))],
     # Table-valued functions.
     "each": [call("q_each", [f32([1.5, -2.0, float("inf")])]),
              call("q_each", [b(bytes.fromhex("E1F3")), t("int4"), i(3)], variant=1)],
@@ -241,6 +264,12 @@ SEEDS = {
                            call("q_json", [b(b"\x01\x02\x03"), t("int16")])],
     "edge-toobig": [call("q_f32", [zeroblob(1048576), t("f16")]),
                     call("q_each", [zeroblob(262144), t("uint4")], variant=5)],
+    # Length limits of 64 bytes and 4 KiB: size checks everywhere.
+    "edge-tiny-limit": [
+        call("q_f32", [t("[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17]")], context=ctx(limit=15)),
+        call("q_json", [f32([0.1] * 40)], context=ctx(limit=15)),
+        call("q_each", [zeroblob(4096), t("int4")], variant=5, context=ctx(limit=14)),
+        call("q_compare", [t("[1,2,3,4,5,6,7,8]"), t("[2,4]")], context=ctx(limit=14))],
     "edge-nan-inf": [call("q_scale", [f32([float("nan"), 1.0])]),
                      call("quantize_blob", [f32([float("inf"), -float("inf")]), r(1e-39), i(0)])],
     "edge-empty": [call("quantize_blob", [t("[]"), i(1), i(0)]),
