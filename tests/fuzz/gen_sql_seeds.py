@@ -223,7 +223,7 @@ SEEDS = {
         # Its scratch (1.25 MiB) is over a 1 MiB length limit: 4 MiB here.
         call("q_scale", [auto(RAMP), auto(b"\x00"), auto(b"\x01"), t("method=percentile")],
              context=ctx(2, (("raw", 0xCE), ("raw", 0xCE), 1, 1), limit=12))],
-    "calibrate-mse-outlier": [call("q_scale", [
+    "calibrate-mse-laplace": [call("q_scale", [
         f32([(1 if k % 2 else -1) * -math.log(1 - (k + 0.5) / 1500) for k in range(1500)]),
         t("int4"),
         t("affine"), t("method=mse")])],
