@@ -143,13 +143,16 @@ int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shap
     return st->code;
   size_t groups = g.groups;
   sq_param_set ps = {0};
-  float *mm = sq_alloc(st, groups, 2 * sizeof *mm);
-  if (!mm) return st->code;
-  if (minmax)
-    memcpy(mm, minmax, groups * 2 * sizeof *mm);
-  else if (sq_ranges(k, x, &g, &r, s->symmetric, &so, mm, mm + groups, st))
-    goto done;
-  if (sq_param_set_choose(mm, mm + groups, groups, &r, s->symmetric,
+  /* Shared ranges are used as they are; others are calibrated here. */
+  float *mm = NULL;
+  const float *ranges = minmax;
+  if (!ranges) {
+    if (!(mm = sq_alloc(st, groups, 2 * sizeof *mm)) ||
+        sq_ranges(k, x, &g, &r, s->symmetric, &so, mm, mm + groups, st))
+      goto done;
+    ranges = mm;
+  }
+  if (sq_param_set_choose(ranges, ranges + groups, groups, &r, s->symmetric,
                           so.rounding_onnx, &ps, st) ||
       sq_fake_quantize(k, x, &g, &r, &ps, scratch, st))
     goto done;
