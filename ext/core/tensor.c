@@ -33,21 +33,23 @@ int sq_tensor_minmax(const sq_kernels *k, const void *x, size_t n,
 }
 
 int sq_shape_parse(const char *txt, size_t len, sq_shape *s, sq_status *st) {
-  (void)len;                /* the caller has checked there is no NUL inside */
   /* No blob within the length limit holds more elements than this (4-bit
   ** codes take half a byte each), so no larger shape can match any data,
   ** and every byte count derived from a shape stays far from overflow. */
   uint64_t max_count = 2 * (uint64_t)st->max_bytes;
-  const char *p = txt;
+  const char *p = txt, *end = txt + len;
+  /* The character at q, or NUL past the end: the text is read by length. */
+#define SQ_AT(q) ((q) < end ? *(q) : '\0')
   s->ndim = 0;
   s->count = 1;
-  while (*p == ' ') p++;
-  if (*p++ != '[') goto bad;
+  while (SQ_AT(p) == ' ') p++;
+  if (SQ_AT(p) != '[') goto bad;
+  p++;
   for (;;) {
-    while (*p == ' ') p++;
-    if (*p < '1' || *p > '9') goto bad;
+    while (SQ_AT(p) == ' ') p++;
+    if (SQ_AT(p) < '1' || SQ_AT(p) > '9') goto bad;
     uint64_t d = 0;
-    while (*p >= '0' && *p <= '9') {
+    while (SQ_AT(p) >= '0' && SQ_AT(p) <= '9') {
       unsigned digit = (unsigned)(*p++ - '0');
       if (d > (max_count - digit) / 10) goto overflow;
       d = d * 10 + digit;
@@ -57,19 +59,22 @@ int sq_shape_parse(const char *txt, size_t len, sq_shape *s, sq_status *st) {
     s->dim[s->ndim++] = (int64_t)d;
     if (s->count > max_count / d) goto overflow;
     s->count *= d;
-    while (*p == ' ') p++;
-    if (*p == ']') break;
-    if (*p++ != ',') goto bad;
+    while (SQ_AT(p) == ' ') p++;
+    if (SQ_AT(p) == ']') break;
+    if (SQ_AT(p) != ',') goto bad;
+    p++;
   }
   p++;
-  while (*p == ' ') p++;
-  if (*p) goto bad;
+  while (SQ_AT(p) == ' ') p++;
+  if (p != end) goto bad;
+#undef SQ_AT
   return SQ_OK;
 bad:
-  return sq_fail(st, "shape must be a JSON array of positive integers, got '%.60s'",
-                 txt);
+  return sq_fail(st, "shape must be a JSON array of positive integers, got '%.*s'",
+                 (int)(len < 60 ? len : 60), txt);
 overflow:
-  return sq_fail(st, "shape '%.60s' has too many elements", txt);
+  return sq_fail(st, "shape '%.*s' has too many elements",
+                 (int)(len < 60 ? len : 60), txt);
 }
 
 int sq_shape_check_count(const sq_shape *s, size_t n, sq_status *st) {

@@ -45,8 +45,8 @@ typedef struct sq_shape {
   uint64_t count;           /* product of dims */
 } sq_shape;
 
-/* A shape's text (len bytes, no NUL inside): a JSON array of positive
-** integers whose product is at most 2 * st->max_bytes. */
+/* A shape's text, read by its length: a JSON array of positive integers
+** whose product is at most 2 * st->max_bytes. */
 int sq_shape_parse(const char *text, size_t len, sq_shape *s, sq_status *st);
 /* "shape holds N elements but x has M" unless the counts agree. */
 int sq_shape_check_count(const sq_shape *s, size_t n, sq_status *st);
