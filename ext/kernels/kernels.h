@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "kernels/ggml.h"
 
 /* Integer code types that kernels write whole bytes of.  The 4-bit dtypes are
 ** quantized as SQ_CODE_I8/SQ_CODE_U8 with a 4-bit range and then packed with
@@ -118,6 +119,9 @@ typedef struct sq_kernels {
   void (*f32_to_f16)(const void *f, size_t n, void *h);
   void (*bf16_to_f32)(const void *h, size_t n, void *f);
   void (*f32_to_bf16)(const void *f, size_t n, void *h);
+
+  /* ggml's block formats (ggml.h). */
+  const sq_ggml_kernels *ggml;
 } sq_kernels;
 
 /* The kernel table chosen at load time: the best the CPU runs, or the one

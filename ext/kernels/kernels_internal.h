@@ -94,6 +94,13 @@ static inline int sq_fold1(sq_cb p, size_t i, int *have, float *lo, float *hi) {
   return 1;
 }
 
+/* Each path's ggml block-format kernels (ggml_*.c); a vector path reuses the
+** scalar entry points for the types it does not specialise. */
+extern const sq_ggml_kernels sq_ggml_kernels_scalar;
+extern const sq_ggml_kernels sq_ggml_kernels_avx2;
+extern const sq_ggml_kernels sq_ggml_kernels_avx512;
+extern const sq_ggml_kernels sq_ggml_kernels_neon;
+
 /* The kernel table of one path, from its functions' names: each path file
 ** defines <kernel>_<path> for every entry (8-bit and 16-bit codes quantize
 ** the same whether signed or not: the range is in the parameters). */
@@ -114,7 +121,7 @@ static inline int sq_fold1(sq_cb p, size_t i, int *have, float *lo, float *hi) {
     .pack4 = pack4_##P, .unpack4 = unpack4_##P, .error_sums = error_sums_##P, \
     .minmax_blocks = minmax_blocks_##P, .f16_to_f32 = f16_to_f32_##P,         \
     .f32_to_f16 = f32_to_f16_##P, .bf16_to_f32 = bf16_to_f32_##P,             \
-    .f32_to_bf16 = f32_to_bf16_##P,                                           \
+    .f32_to_bf16 = f32_to_bf16_##P, .ggml = &sq_ggml_kernels_##P,             \
   }
 
 /* The per-code entry points of path P around the path's always-inlined

@@ -1,0 +1,72 @@
+/*
+** ggml_internal.h: what the ggml block-format kernel files share
+** (docs/NUMERICS.md#ggml).  No SQLite, no allocation.
+**
+** The searches work on one block (or sub-block) at a time, copied into a
+** native float array first, so they read plain float pointers.  Their
+** operation order is ggml's, operation for operation: the bytes depend on
+** it (the build uses -ffp-contract=off, so a*b+c is never fused).
+*/
+#ifndef SQ_GGML_INTERNAL_H
+#define SQ_GGML_INTERNAL_H
+
+#include <stdint.h>
+#include "kernels/ggml.h"
+#include "kernels/kernels_internal.h"
+
+/* Every type, for declaring and tabulating per-type entry points. */
+#define SQ_GGML_TYPES(X) \
+  X(q4_0) X(q4_1) X(q5_0) X(q5_1) X(q8_0) X(q2_K) X(q3_K) X(q4_K) X(q5_K) X(q6_K)
+
+/* The scalar entry points (see sq_ggml_kernels for the contract). */
+#define SQ_GGML_DECLARE_SCALAR(T)                                              \
+  void sq_ggml_quantize_##T(const void *x, size_t n, const void *importance,   \
+                            void *blocks);                                     \
+  void sq_ggml_dequantize_##T(const void *blocks, size_t n, void *y);
+SQ_GGML_TYPES(SQ_GGML_DECLARE_SCALAR)
+#undef SQ_GGML_DECLARE_SCALAR
+
+#define SQ_GGML_ENTRY_Q(T) sq_ggml_quantize_##T,
+#define SQ_GGML_ENTRY_DQ(T) sq_ggml_dequantize_##T,
+
+/* fp16 as ggml converts it: round to nearest even, overflow to infinity. */
+static inline uint16_t sq_ggml_fp16(float f) { return sq_f32_to_f16_scalar(f); }
+static inline float sq_ggml_half(const unsigned char *p) {
+  return sq_f16_to_f32_scalar(sq_load_u16(p));
+}
+
+/* ggml's nearest_int: round half to even through the float mantissa, valid
+** for |f| <= 4194303 (ggml asserts it; outside, the bits are still defined
+** and identical on every host). */
+static inline int sq_ggml_nearest_int(float f) {
+  float v = f + 12582912.f;
+  int32_t i = (int32_t)sq_f32_bits(v);
+  return (i & 0x007fffff) - 0x00400000;
+}
+
+/* C's (int)f as x86-64's cvttss2si computes it, on every host: truncation,
+** and INT32_MIN for NaN or anything outside int32 (ggml's reference code
+** casts floats that can be out of range, e.g. x / d for a subnormal d;
+** in C that is undefined, and other CPUs saturate differently). */
+static inline int32_t sq_ggml_trunc_i32(float f) {
+  if (!(f > -2147483904.0f && f < 2147483648.0f)) return INT32_MIN;
+  return (int32_t)f;
+}
+
+/* ggml's searches (ggml-quants.c), same arguments, same operation order. */
+float sq_ggml_make_qx_quants(int n, int nmax, const float *x, int8_t *L,
+                             int rmse_type, const float *qw);
+float sq_ggml_make_q3_quants(int n, int nmax, const float *x, int8_t *L,
+                             int do_rmse);
+float sq_ggml_make_qkx2_quants(int n, int nmax, const float *x,
+                               const float *weights, uint8_t *L,
+                               float *the_min, uint8_t *Laux, float rmin,
+                               float rdelta, int nstep, int use_mad);
+float sq_ggml_make_qkx3_quants(int n, int nmax, const float *x,
+                               const float *weights, uint8_t *L,
+                               float *the_min, uint8_t *Laux, float rmin,
+                               float rdelta, int nstep, int use_mad);
+float sq_ggml_make_qp_quants(int n, int nmax, const float *x, uint8_t *L,
+                             const float *quant_weights);
+
+#endif
