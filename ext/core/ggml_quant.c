@@ -1,0 +1,121 @@
+/*
+** ggml_quant.c: ggml's block formats over a tensor (docs/NUMERICS.md#ggml).
+*/
+#include <string.h>
+#include "core/ggml_quant.h"
+#include "core/text.h"
+#include "kernels/byteorder.h"
+
+int sq_ggml_type_parse(const char *text, size_t len, sq_ggml_type *t,
+                       sq_status *st) {
+  for (int i = 0; i < SQ_GGML_NTYPES; i++) {
+    if (sq_word_is(text, len, sq_ggml_formats[i].name)) {
+      *t = (sq_ggml_type)i;
+      return SQ_OK;
+    }
+  }
+  return sq_fail(st, "unknown ggml type '%.*s' (expected q4_0, q4_1, q5_0, "
+                     "q5_1, q8_0, q2_K, q3_K, q4_K, q5_K or q6_K)",
+                 len > 40 ? 40 : (int)len, text);
+}
+
+double sq_ggml_bits_per_weight(sq_ggml_type t) {
+  const sq_ggml_format *f = &sq_ggml_formats[t];
+  return 8.0 * (double)f->bytes / (double)f->block;
+}
+
+int sq_ggml_granularity(sq_ggml_type t, const sq_shape *s, size_t n,
+                        sq_granularity *g, sq_status *st) {
+  const sq_ggml_format *f = &sq_ggml_formats[t];
+  size_t cols = s ? (size_t)s->dim[s->ndim - 1] : n;
+  if (cols % f->block != 0)
+    return sq_fail(st, "%s %zu element%s, not a whole number of %zu-element "
+                       "%s blocks",
+                   s ? "rows (the last dimension of shape) have"
+                     : "x is one row of",
+                   cols, cols == 1 ? "" : "s", f->block, f->name);
+  if (!s) {
+    /* One row: the shape [n]. */
+    sq_shape row = {1, {(int64_t)n}, n};
+    if (n == 0) {
+      sq_granularity_tensor(0, g);
+      return SQ_OK;
+    }
+    return sq_granularity_block(&row, -1, (int64_t)f->block, g, st);
+  }
+  return sq_granularity_block(s, -1, (int64_t)f->block, g, st);
+}
+
+int sq_ggml_size(sq_ggml_type t, const sq_granularity *g, uint64_t *bytes,
+                 sq_status *st) {
+  size_t n = sq_granularity_count(g);
+  return sq_size(st, n / sq_ggml_formats[t].block, sq_ggml_formats[t].bytes,
+                 bytes);
+}
+
+int sq_ggml_check_importance(const sq_tensor *w, size_t cols, sq_status *st) {
+  if (w->n != cols)
+    return sq_fail(st, "importance has %zu weight%s, expected %zu (one per "
+                       "column)", w->n, w->n == 1 ? "" : "s", cols);
+  const unsigned char *p = w->data;
+  for (size_t i = 0; i < w->n; i++) {
+    float v = sq_load_f32(p + 4 * i);
+    if (v != v || v - v != 0.0f)
+      return sq_fail(st, "importance weight %zu is %s", i,
+                     v != v ? "NaN" : v > 0 ? "inf" : "-inf");
+    if (v < 0.0f) {
+      char buf[32];
+      sq_format_f32(v, buf);
+      return sq_fail(st, "importance weight %zu is negative, got %s", i, buf);
+    }
+  }
+  return SQ_OK;
+}
+
+typedef struct sq_ggml_job {
+  const sq_kernels *k;
+  sq_ggml_type t;
+  const unsigned char *x;
+  const void *w;
+  unsigned char *blocks;
+} sq_ggml_job;
+
+/* A piece is one whole row (the walk is not chunked): its first block's
+** group number is where its bytes go. */
+static int sq_ggml_row(void *ctx, const sq_piece *p, sq_status *st) {
+  const sq_ggml_job *j = ctx;
+  (void)st;
+  j->k->ggml->quantize[j->t](j->x + 4 * p->first, p->cols, j->w,
+                             j->blocks + p->group * sq_ggml_formats[j->t].bytes);
+  return SQ_OK;
+}
+
+int sq_ggml_quantize(const sq_kernels *k, sq_ggml_type t, const sq_tensor *x,
+                     const sq_granularity *g, const sq_tensor *w, void *blocks,
+                     sq_status *st) {
+  float mn, mx;
+  if (x->n == 0) return SQ_OK;
+  if (sq_tensor_minmax(k, x->data, x->n, 0, &mn, &mx, st)) return st->code;
+  sq_ggml_job j = {k, t, x->data, w ? w->data : NULL, blocks};
+  return sq_granularity_walk(g, 0, sq_ggml_row, &j, st);
+}
+
+void sq_ggml_dequantize(const sq_kernels *k, sq_ggml_type t, const void *blocks,
+                        size_t n, void *out) {
+  if (n) k->ggml->dequantize[t](blocks, n, out);
+}
+
+int sq_ggml_count(sq_ggml_type t, size_t nbytes, int64_t count, size_t *n,
+                  sq_status *st) {
+  const sq_ggml_format *f = &sq_ggml_formats[t];
+  if (nbytes % f->bytes != 0)
+    return sq_fail(st, "blocks has %zu byte%s, not a whole number of %zu-byte "
+                       "%s blocks", nbytes, nbytes == 1 ? "" : "s", f->bytes,
+                   f->name);
+  *n = nbytes / f->bytes * f->block;
+  if (count >= 0 && (uint64_t)count != *n)
+    return sq_fail(st, "count %lld does not match the %zu weight%s of the %s "
+                       "blocks", (long long)count, *n, *n == 1 ? "" : "s",
+                   f->name);
+  return SQ_OK;
+}

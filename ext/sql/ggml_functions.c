@@ -1,0 +1,268 @@
+/*
+** ggml_functions.c: ggml's block formats in SQL (docs/NUMERICS.md#ggml).
+**
+**   q_ggml_quantize(x, type [, shape [, importance]])   blocks BLOB
+**   q_ggml_dequantize(blocks, type [, count])            float32 BLOB
+**   q_importance_agg(activations, columns)               float32 BLOB
+**   SELECT * FROM q_ggml_types                           one row per type
+**
+** Rules:
+**   1. type is ggml's name (q4_0, q4_1, q5_0, q5_1, q8_0, q2_K, q3_K, q4_K,
+**      q5_K, q6_K) in any case;
+**   2. without shape x is one row; with it, rows run along the last
+**      dimension, which must be a whole number of the type's blocks;
+**   3. importance is llama.cpp's imatrix for the tensor: one weight per
+**      column (shape[-1]), finite and >= 0, as a float32 BLOB or JSON; with
+**      it the result is ggml's weighted quantization, without it ggml's
+**      reference quantization;
+**   4. blocks must be a BLOB of whole blocks; count, when given, must equal
+**      the weights it holds;
+**   5. q_importance_agg: each row is a batch of activations, rows x columns
+**      floats (row-major); the result is the mean over every row of every
+**      batch of the squared activation, per column (sums in double, rounded
+**      to float32 once).  NULL rows are skipped; no rows gives NULL.  As a
+**      window function it slides by subtracting the leaving batch;
+**   6. NULL in any argument of the scalar functions gives NULL.
+*/
+#include <string.h>
+#include "sql/sql.h"
+#include "core/ggml_quant.h"
+#include "kernels/byteorder.h"
+
+static int sq_arg_ggml_type(sqlite3_value *v, sq_ggml_type *t, sq_status *st) {
+  const char *text = sq_arg_text(v, "type", st);
+  if (!text) return st->code;
+  return sq_ggml_type_parse(text, (size_t)sqlite3_value_bytes(v), t, st);
+}
+
+static void sq_ggml_quantize_func(sqlite3_context *ctx, int argc,
+                                  sqlite3_value **argv) {
+  sq_status st;
+  const sq_fn *fn = sq_call(ctx, argc, argv, &st);
+  if (!fn) return;
+  sq_tensor x = {0}, w = {0};
+  sq_shape shape;
+  sq_granularity g;
+  sq_ggml_type t;
+  uint64_t nbytes;
+  void *out = NULL;
+  if (sq_arg_tensor(argv[0], "x", &x, &st) ||
+      sq_arg_ggml_type(argv[1], &t, &st))
+    goto done;
+  if (argc > 2 && (sq_arg_shape(argv[2], &shape, &st) ||
+                   sq_shape_check_count(&shape, x.n, &st)))
+    goto done;
+  if (sq_ggml_granularity(t, argc > 2 ? &shape : NULL, x.n, &g, &st)) goto done;
+  if (argc > 3 && (sq_arg_tensor(argv[3], "importance", &w, &st) ||
+                   sq_ggml_check_importance(&w, g.len, &st)))
+    goto done;
+  if (sq_ggml_size(t, &g, &nbytes, &st) || !(out = sq_alloc(&st, nbytes, 1)) ||
+      sq_ggml_quantize(sq_kernels_active(), t, &x, &g, argc > 3 ? &w : NULL, out,
+                       &st))
+    goto done;
+  sq_result_blob(ctx, out, nbytes, &st);
+  out = NULL;
+done:
+  sqlite3_free(out);
+  sq_tensor_free(&x);
+  sq_tensor_free(&w);
+  if (st.code) sq_result_status(ctx, fn->name, &st);
+}
+
+static void sq_ggml_dequantize_func(sqlite3_context *ctx, int argc,
+                                    sqlite3_value **argv) {
+  sq_status st;
+  const sq_fn *fn = sq_call(ctx, argc, argv, &st);
+  if (!fn) return;
+  sq_ggml_type t;
+  int64_t count;
+  size_t n;
+  void *out;
+  if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
+    sq_fail(&st, "blocks must be a BLOB, got %s",
+            sqlite3_value_type(argv[0]) == SQLITE_TEXT ? "TEXT"
+            : sqlite3_value_type(argv[0]) == SQLITE_INTEGER ? "INTEGER"
+                                                            : "REAL");
+  } else if (!sq_arg_ggml_type(argv[1], &t, &st) &&
+             !sq_arg_count(argc, argv, 2, &count, &st)) {
+    const void *blocks = sqlite3_value_blob(argv[0]);
+    size_t nbytes = (size_t)sqlite3_value_bytes(argv[0]);
+    if (nbytes && !blocks) {
+      sq_nomem(&st);
+    } else if (!sq_ggml_count(t, nbytes, count, &n, &st) &&
+               (out = sq_alloc(&st, n, 4))) {
+      sq_ggml_dequantize(sq_kernels_active(), t, blocks, n, out);
+      sq_result_blob(ctx, out, (uint64_t)n * 4, &st);
+    }
+  }
+  if (st.code) sq_result_status(ctx, fn->name, &st);
+}
+
+/* ---- q_importance_agg ----------------------------------------------------- */
+
+typedef struct sq_importance {
+  sq_status failed;         /* a step's error, repeated (see sq_agg_state) */
+  int64_t columns;          /* from the first row */
+  double *sum;              /* per column: sum of squares, sized after the
+                            ** first row was checked */
+  uint64_t rows;
+} sq_importance;
+
+/* The batch at argv: its floats, checked against the columns. */
+static int sq_importance_batch(sq_importance *a, sqlite3_value **argv,
+                               sq_tensor *x, sq_status *st) {
+  int64_t columns;
+  float mn, mx;
+  if (sq_arg_tensor(argv[0], "activations", x, st) ||
+      sq_arg_int(argv[1], "columns", &columns, st))
+    return st->code;
+  if (columns < 1)
+    return sq_fail(st, "columns must be a positive integer, got %lld",
+                   (long long)columns);
+  if (a->columns && columns != a->columns)
+    return sq_fail(st, "columns changed from %lld to %lld",
+                   (long long)a->columns, (long long)columns);
+  if (x->n % (uint64_t)columns != 0)
+    return sq_fail(st, "activations has %zu value%s, not a whole number of "
+                       "rows of %lld columns", x->n, x->n == 1 ? "" : "s",
+                   (long long)columns);
+  if (x->n && sq_tensor_minmax(sq_kernels_active(), x->data, x->n, 0, &mn, &mx,
+                               st))
+    return st->code;
+  if (!a->sum) {
+    if (!(a->sum = sq_alloc(st, (uint64_t)columns, sizeof *a->sum)))
+      return st->code;
+    memset(a->sum, 0, (size_t)columns * sizeof *a->sum);
+    a->columns = columns;
+  }
+  return SQ_OK;
+}
+
+/* Adds (sign +1) or removes (-1) a checked batch. */
+static void sq_importance_fold(sq_importance *a, const sq_tensor *x, int sign) {
+  const unsigned char *p = x->data;
+  size_t cols = (size_t)a->columns, rows = x->n / cols;
+  for (size_t r = 0; r < rows; r++) {
+    for (size_t c = 0; c < cols; c++) {
+      double v = (double)sq_load_f32(p + 4 * (r * cols + c));
+      a->sum[c] += sign > 0 ? v * v : -(v * v);
+    }
+  }
+  if (sign > 0) a->rows += rows;
+  else a->rows -= rows;
+}
+
+static void sq_importance_update(sqlite3_context *ctx, sqlite3_value **argv,
+                                 int sign) {
+  sq_status st;
+  const char *name = sq_begin(ctx, &st);
+  if (sq_any_null(2, argv)) return;
+  sq_importance *a = sq_agg_state(ctx, sizeof *a, name);
+  if (!a) return;
+  sq_tensor x = {0};
+  if (!sq_importance_batch(a, argv, &x, &st)) sq_importance_fold(a, &x, sign);
+  sq_tensor_free(&x);
+  if (st.code) {
+    a->failed = st;
+    sq_result_status(ctx, name, &st);
+  }
+}
+
+static void sq_importance_step(sqlite3_context *ctx, int argc,
+                               sqlite3_value **argv) {
+  (void)argc;
+  sq_importance_update(ctx, argv, +1);
+}
+
+static void sq_importance_inverse(sqlite3_context *ctx, int argc,
+                                  sqlite3_value **argv) {
+  (void)argc;
+  sq_importance_update(ctx, argv, -1);
+}
+
+static void sq_importance_value(sqlite3_context *ctx) {
+  sq_status st;
+  const char *name = sq_begin(ctx, &st);
+  sq_importance *a = sqlite3_aggregate_context(ctx, 0);
+  if (!a) return;
+  if (a->failed.code) {
+    sq_result_status(ctx, name, &a->failed);
+    return;
+  }
+  if (!a->sum || a->rows == 0) return;
+  size_t cols = (size_t)a->columns;
+  unsigned char *out = sq_alloc(&st, cols, 4);
+  if (out) {
+    for (size_t c = 0; c < cols; c++) {
+      double mean = a->sum[c] / (double)a->rows;
+      sq_store_f32(out + 4 * c, (float)(mean > 0 ? mean : 0.0));
+    }
+    sq_result_blob(ctx, out, (uint64_t)cols * 4, &st);
+  }
+  if (st.code) sq_result_status(ctx, name, &st);
+}
+
+static void sq_importance_final(sqlite3_context *ctx) {
+  sq_importance_value(ctx);
+  sq_importance *a = sqlite3_aggregate_context(ctx, 0);
+  if (a) {
+    sqlite3_free(a->sum);
+    a->sum = NULL;
+  }
+}
+
+/* ---- q_ggml_types ---------------------------------------------------------- */
+
+enum { SQ_TYPES_NAME, SQ_TYPES_ID, SQ_TYPES_BLOCK, SQ_TYPES_BYTES,
+       SQ_TYPES_BITS };
+
+static int sq_types_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
+                            sq_status *st) {
+  (void)argc;
+  (void)argv;
+  (void)st;
+  cur->n = SQ_GGML_NTYPES;
+  return SQ_OK;
+}
+
+static void sq_types_column(const sq_cursor *cur, sqlite3_context *ctx,
+                            int col) {
+  const sq_ggml_format *f = &sq_ggml_formats[cur->i];
+  switch (col) {
+    case SQ_TYPES_NAME: sqlite3_result_text(ctx, f->name, -1, SQLITE_STATIC); break;
+    case SQ_TYPES_ID: sqlite3_result_int(ctx, f->ggml_id); break;
+    case SQ_TYPES_BLOCK: sqlite3_result_int64(ctx, (sqlite3_int64)f->block); break;
+    case SQ_TYPES_BYTES: sqlite3_result_int64(ctx, (sqlite3_int64)f->bytes); break;
+    case SQ_TYPES_BITS:
+      sqlite3_result_double(ctx, sq_ggml_bits_per_weight((sq_ggml_type)cur->i));
+      break;
+  }
+}
+
+const sq_table sq_ggml_types_table = {
+  "q_ggml_types",
+  "CREATE TABLE x(name TEXT, type_id INTEGER, block_size INTEGER, "
+  "type_size INTEGER, bits_per_weight REAL)",
+  SQ_TYPES_BITS + 1, 0, 0, "",
+  sizeof(sq_cursor), sq_types_compute, NULL, sq_types_column,
+};
+
+/* ---- registration ---------------------------------------------------------- */
+
+static const sq_fn_def sq_ggml_defs[] = {
+  {{"q_ggml_quantize", 0}, 2, 4, sq_ggml_quantize_func},
+  {{"q_ggml_dequantize", 0}, 2, 3, sq_ggml_dequantize_func},
+};
+
+static const sq_fn sq_importance_fn = {"q_importance_agg", 0};
+
+int sq_register_ggml_functions(sqlite3 *db) {
+  int rc = sq_register_table(db, sq_ggml_defs,
+                             sizeof sq_ggml_defs / sizeof sq_ggml_defs[0]);
+  if (rc != SQLITE_OK) return rc;
+  return sqlite3_create_window_function(
+      db, sq_importance_fn.name, 2,
+      SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+      (void *)&sq_importance_fn, sq_importance_step, sq_importance_final,
+      sq_importance_value, sq_importance_inverse, NULL);
+}
