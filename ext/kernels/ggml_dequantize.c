@@ -1,13 +1,214 @@
-/* ggml_dequantize.c: SKELETON, being written (issue in progress). */
+/*
+** ggml_dequantize.c: the scalar reference of ggml's dequantize_row_<type>
+** for the ten block formats (docs/NUMERICS.md#ggml).  The vector paths
+** (ggml_x86_avx2.c, ggml_x86_avx512.c, ggml_arm_neon.c) must write exactly
+** these bytes.
+**
+** Each weight is computed with ggml's operations in ggml's order, each
+** rounded to float32 (no FMA: -ffp-contract=off):
+**   q4_0, q5_0, q8_0   (float)q * d                  q = code - 8, - 16, int8
+**   q4_1, q5_1         (float)q * d + m
+**   q2_K               (d * sc) * (float)q - (dmin * mn)      sc, mn 4-bit
+**   q3_K               (d * (float)sc) * (float)q   sc 6-bit - 32, q -4..3
+**   q4_K, q5_K         (d * sc) * (float)q - (dmin * mn)      sc, mn 6-bit
+**   q6_K               (d * (float)sc) * (float)q   sc int8, q -32..31
+** The int-to-float conversions are exact; d, m and dmin are the blocks' fp16
+** fields widened exactly.
+**
+** A block whose fp16 fields are all finite produces no NaN or infinity at
+** any step, so IEEE arithmetic fixes every bit.  A field that is infinite or
+** NaN (random bytes give one often) makes NaNs whose bits depend on the CPU:
+** x86 propagates the first NaN operand and makes 0xffc00000 for inf * 0,
+** ARM and s390x make 0x7fc00000.  Such blocks are computed with x86-64's
+** rules spelled out (sq_x86_nan), the bits ggml gives on x86-64, so every
+** host and every path agrees (the vector paths hand such blocks to these
+** functions).
+*/
 #include "kernels/ggml_internal.h"
+#include "kernels/ggml_blocks.h"
 
-void sq_ggml_dequantize_q4_0(const void *blocks, size_t n, void *y) { (void)blocks; (void)n; (void)y; }
-void sq_ggml_dequantize_q4_1(const void *blocks, size_t n, void *y) { (void)blocks; (void)n; (void)y; }
-void sq_ggml_dequantize_q5_0(const void *blocks, size_t n, void *y) { (void)blocks; (void)n; (void)y; }
-void sq_ggml_dequantize_q5_1(const void *blocks, size_t n, void *y) { (void)blocks; (void)n; (void)y; }
-void sq_ggml_dequantize_q8_0(const void *blocks, size_t n, void *y) { (void)blocks; (void)n; (void)y; }
-void sq_ggml_dequantize_q2_K(const void *blocks, size_t n, void *y) { (void)blocks; (void)n; (void)y; }
-void sq_ggml_dequantize_q3_K(const void *blocks, size_t n, void *y) { (void)blocks; (void)n; (void)y; }
-void sq_ggml_dequantize_q4_K(const void *blocks, size_t n, void *y) { (void)blocks; (void)n; (void)y; }
-void sq_ggml_dequantize_q5_K(const void *blocks, size_t n, void *y) { (void)blocks; (void)n; (void)y; }
-void sq_ggml_dequantize_q6_K(const void *blocks, size_t n, void *y) { (void)blocks; (void)n; (void)y; }
+/* The result x86-64 SSE gives for a op b, whose IEEE value is r: the first
+** NaN operand made quiet, else x86's default NaN for an invalid operation,
+** else r. */
+static float sq_x86_nan(float a, float b, float r) {
+  uint32_t ua = sq_f32_bits(a), ub = sq_f32_bits(b);
+  if ((ua & 0x7fffffffu) > 0x7f800000u) return sq_bits_f32(ua | 0x00400000u);
+  if ((ub & 0x7fffffffu) > 0x7f800000u) return sq_bits_f32(ub | 0x00400000u);
+  if ((sq_f32_bits(r) & 0x7fffffffu) > 0x7f800000u) return sq_bits_f32(0xffc00000u);
+  return r;
+}
+
+/* Arithmetic of one block: plain when its fields are finite (slow == 0),
+** with x86's NaN rules otherwise.  Always inlined with a constant `slow`, so
+** each block routine is compiled once for each case. */
+SQ_AI float mul(float a, float b, int slow) {
+  float r = a * b;
+  return slow ? sq_x86_nan(a, b, r) : r;
+}
+SQ_AI float add(float a, float b, int slow) {
+  float r = a + b;
+  return slow ? sq_x86_nan(a, b, r) : r;
+}
+SQ_AI float sub(float a, float b, int slow) {
+  float r = a - b;
+  return slow ? sq_x86_nan(a, b, r) : r;
+}
+
+static inline void put(sq_b y, size_t i, float v) { sq_store_f32(y + 4 * i, v); }
+
+/* Runs BODY(block, out, slow) over every block of n weights: the plain
+** version when the fp16 fields at the offsets listed are finite. */
+#define SQ_DQ_ROW(NAME, BLOCK, BYTES, FINITE)                                 \
+  void sq_ggml_dequantize_##NAME(const void *blocks, size_t n, void *y) {     \
+    sq_cb b = blocks;                                                         \
+    sq_b out = y;                                                             \
+    for (size_t i = 0; i < n / (BLOCK); i++, b += (BYTES),                    \
+                out += 4 * (BLOCK)) {                                         \
+      if (FINITE)                                                             \
+        dq_##NAME(b, out, 0);                                                 \
+      else                                                                    \
+        dq_##NAME(b, out, 1);                                                 \
+    }                                                                         \
+  }
+
+/* ---- legacy blocks of 32 -------------------------------------------------- */
+
+/* Code j (0..31) of a nibble block: byte j's low nibble for the first half,
+** byte j - 16's high nibble for the second. */
+static inline unsigned nib(sq_cb qs, int j) {
+  return j < 16 ? (qs[j] & 0xfu) : (unsigned)(qs[j - 16] >> 4);
+}
+
+SQ_AI void dq_q4_0(sq_cb b, sq_b y, int slow) {
+  float d = sq_ggml_half(b);
+  for (int j = 0; j < 32; j++)
+    put(y, j, mul((float)((int)nib(b + SQ_Q4_0_QS, j) - 8), d, slow));
+}
+
+SQ_AI void dq_q4_1(sq_cb b, sq_b y, int slow) {
+  float d = sq_ggml_half(b), m = sq_ggml_half(b + SQ_Q4_1_M);
+  for (int j = 0; j < 32; j++)
+    put(y, j, add(mul((float)nib(b + SQ_Q4_1_QS, j), d, slow), m, slow));
+}
+
+SQ_AI void dq_q5_0(sq_cb b, sq_b y, int slow) {
+  float d = sq_ggml_half(b);
+  uint32_t qh = sq_load_u32(b + SQ_Q5_0_QH);
+  for (int j = 0; j < 32; j++) {
+    int q = (int)(nib(b + SQ_Q5_0_QS, j) | (((qh >> j) & 1u) << 4)) - 16;
+    put(y, j, mul((float)q, d, slow));
+  }
+}
+
+SQ_AI void dq_q5_1(sq_cb b, sq_b y, int slow) {
+  float d = sq_ggml_half(b), m = sq_ggml_half(b + SQ_Q5_1_M);
+  uint32_t qh = sq_load_u32(b + SQ_Q5_1_QH);
+  for (int j = 0; j < 32; j++) {
+    unsigned q = nib(b + SQ_Q5_1_QS, j) | (((qh >> j) & 1u) << 4);
+    put(y, j, add(mul((float)q, d, slow), m, slow));
+  }
+}
+
+SQ_AI void dq_q8_0(sq_cb b, sq_b y, int slow) {
+  float d = sq_ggml_half(b);
+  for (int j = 0; j < 32; j++)
+    put(y, j, mul((float)(int8_t)b[SQ_Q8_0_QS + j], d, slow));
+}
+
+SQ_DQ_ROW(q4_0, 32, 18, sq_ggml_half_finite(b))
+SQ_DQ_ROW(q4_1, 32, 20, sq_ggml_half_finite(b) && sq_ggml_half_finite(b + 2))
+SQ_DQ_ROW(q5_0, 32, 22, sq_ggml_half_finite(b))
+SQ_DQ_ROW(q5_1, 32, 24, sq_ggml_half_finite(b) && sq_ggml_half_finite(b + 2))
+SQ_DQ_ROW(q8_0, 32, 34, sq_ggml_half_finite(b))
+
+/* ---- K-quants: super-blocks of 256 ------------------------------------------
+** q2_K, q3_K and q6_K run over two halves of 128 weights; in each half, the
+** 2-bit fields of one 32-byte run of codes give four groups of 32 weights
+** (bits 0-1, 2-3, 4-5, 6-7), each group two sub-blocks of 16 with their own
+** scale.  q4_K and q5_K run over four groups of 64 weights: the low
+** nibbles of 32 bytes, then their high nibbles, each with a scale and a
+** min. */
+
+SQ_AI void dq_q2_K(sq_cb b, sq_b y, int slow) {
+  float d = sq_ggml_half(b + SQ_Q2_K_D), dmin = sq_ggml_half(b + SQ_Q2_K_DMIN);
+  for (int h = 0; h < 2; h++)
+    for (int g = 0; g < 4; g++)
+      for (int s = 0; s < 2; s++) {
+        unsigned sc = b[SQ_Q2_K_SC + 8 * h + 2 * g + s];
+        float dl = mul(d, (float)(sc & 0xfu), slow);
+        float ml = mul(dmin, (float)(sc >> 4), slow);
+        sq_cb q = b + SQ_Q2_K_QS + 32 * h + 16 * s;
+        for (int l = 0; l < 16; l++) {
+          float v = (float)((q[l] >> (2 * g)) & 3u);
+          put(y, 128 * h + 32 * g + 16 * s + l, sub(mul(dl, v, slow), ml, slow));
+        }
+      }
+}
+
+SQ_AI void dq_q3_K(sq_cb b, sq_b y, int slow) {
+  float d = sq_ggml_half(b + SQ_Q3_K_D);
+  for (int h = 0; h < 2; h++)
+    for (int g = 0; g < 4; g++)
+      for (int s = 0; s < 2; s++) {
+        int sc = sq_ggml_q3k_scale(8 * h + 2 * g + s, b + SQ_Q3_K_SC);
+        float dl = mul(d, (float)sc, slow);
+        sq_cb q = b + SQ_Q3_K_QS + 32 * h + 16 * s;
+        sq_cb hm = b + SQ_Q3_K_HM + 16 * s;
+        unsigned bit = 1u << (4 * h + g);
+        for (int l = 0; l < 16; l++) {
+          /* The high bit set means the code stands as is; clear, minus 4. */
+          int v = (int)((q[l] >> (2 * g)) & 3u) - ((hm[l] & bit) ? 0 : 4);
+          put(y, 128 * h + 32 * g + 16 * s + l, mul(dl, (float)v, slow));
+        }
+      }
+}
+
+/* q4_K and q5_K: the fifth bit plane is NULL for q4_K. */
+SQ_AI void dq_k4(sq_cb b, sq_cb qs, sq_cb qh, sq_b y, int slow) {
+  float d = sq_ggml_half(b), dmin = sq_ggml_half(b + 2);
+  for (int g = 0; g < 4; g++)
+    for (int hi = 0; hi < 2; hi++) {
+      unsigned sc, mn;
+      sq_ggml_k4_scale_min(2 * g + hi, b + SQ_Q4_K_SC, &sc, &mn);
+      float dl = mul(d, (float)sc, slow), ml = mul(dmin, (float)mn, slow);
+      unsigned bit = 1u << (2 * g + hi);
+      for (int l = 0; l < 32; l++) {
+        unsigned q = hi ? (unsigned)(qs[32 * g + l] >> 4) : (qs[32 * g + l] & 0xfu);
+        if (qh && (qh[l] & bit)) q += 16;
+        put(y, 64 * g + 32 * hi + l, sub(mul(dl, (float)q, slow), ml, slow));
+      }
+    }
+}
+SQ_AI void dq_q4_K(sq_cb b, sq_b y, int slow) {
+  dq_k4(b, b + SQ_Q4_K_QS, NULL, y, slow);
+}
+SQ_AI void dq_q5_K(sq_cb b, sq_b y, int slow) {
+  dq_k4(b, b + SQ_Q5_K_QS, b + SQ_Q5_K_QH, y, slow);
+}
+
+/* q6_K: in half h, weight 32g + l (groups g = 0..3, l = 0..31) takes its
+** low four bits from ql byte l + 32 * (g & 1) (low nibble for g < 2, high
+** for g >= 2), its top two bits from field g of qh byte l, and scale
+** l / 16 + 2g of the half's eight signed scales. */
+SQ_AI void dq_q6_K(sq_cb b, sq_b y, int slow) {
+  float d = sq_ggml_half(b + SQ_Q6_K_D);
+  for (int h = 0; h < 2; h++) {
+    sq_cb ql = b + SQ_Q6_K_QL + 64 * h, qh = b + SQ_Q6_K_QH + 32 * h;
+    const unsigned char *sc = b + SQ_Q6_K_SC + 8 * h;
+    for (int g = 0; g < 4; g++)
+      for (int l = 0; l < 32; l++) {
+        unsigned lo = ql[l + 32 * (g & 1)];
+        lo = g < 2 ? (lo & 0xfu) : (lo >> 4);
+        int q = (int)(lo | (((qh[l] >> (2 * g)) & 3u) << 4)) - 32;
+        float ds = mul(d, (float)(int8_t)sc[l / 16 + 2 * g], slow);
+        put(y, 128 * h + 32 * g + l, mul(ds, (float)q, slow));
+      }
+  }
+}
+
+SQ_DQ_ROW(q2_K, 256, 84,
+          sq_ggml_half_finite(b + SQ_Q2_K_D) && sq_ggml_half_finite(b + SQ_Q2_K_DMIN))
+SQ_DQ_ROW(q3_K, 256, 110, sq_ggml_half_finite(b + SQ_Q3_K_D))
+SQ_DQ_ROW(q4_K, 256, 144, sq_ggml_half_finite(b) && sq_ggml_half_finite(b + 2))
+SQ_DQ_ROW(q5_K, 256, 176, sq_ggml_half_finite(b) && sq_ggml_half_finite(b + 2))
+SQ_DQ_ROW(q6_K, 256, 210, sq_ggml_half_finite(b + SQ_Q6_K_D))
