@@ -2,17 +2,21 @@
 ** compare.c: quantization schemes for q_compare (docs/NUMERICS.md#scheme-costs).
 **
 ** A scheme is dtype x {affine, symmetric} x {tensor, channel along an axis,
-** blocks of B along the last axis} x calibration method.  Its result is the
-** round trip's error sums and what it costs to store:
+** blocks of B along the last axis} x calibration method, or one of ggml's
+** block formats.  Its result is the round trip's error sums and what it
+** costs to store:
 **   bits_per_weight = (n * code_bits + groups * param_bits) / n, where a group
 **   stores a float32 scale and, for affine schemes, a zero point in the code
 **   dtype (symmetric zero points are implied and cost nothing);
 **   bytes = ceil(n * code_bits / 8) + groups * 4
-**           + (affine ? ceil(groups * code_bits / 8) : 0).
+**           + (affine ? ceil(groups * code_bits / 8) : 0);
+**   a ggml type stores its blocks and nothing else: bytes = blocks x bytes
+**   per block, bits_per_weight = 8 x bytes per block / block (q4_K 4.5).
 */
 #include <string.h>
 #include "core/calibrate.h"
 #include "core/compare.h"
+#include "core/ggml_quant.h"
 #include "core/quantize.h"
 #include "core/text.h"
 
@@ -51,7 +55,8 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
                          int64_t axis, sq_scheme **out, size_t *count,
                          sq_status *st) {
   char dt[SQ_LIST_MAX][SQ_WORD_MAX], sc[SQ_LIST_MAX][SQ_WORD_MAX],
-      bl[SQ_LIST_MAX][SQ_WORD_MAX], me[SQ_LIST_MAX][SQ_WORD_MAX];
+      bl[SQ_LIST_MAX][SQ_WORD_MAX], me[SQ_LIST_MAX][SQ_WORD_MAX],
+      gg[SQ_LIST_MAX][SQ_WORD_MAX];
   int ndt = sq_split_list(o->dtypes[0] ? o->dtypes : "int8+int4", dt, "dtypes", st);
   int nsc = st->code ? 0
             : sq_split_list(o->schemes[0] ? o->schemes : "affine+symmetric", sc,
@@ -60,7 +65,10 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
                                           "blocks", st);
   int nme = st->code ? 0 : sq_split_list(o->methods[0] ? o->methods : "minmax", me,
                                           "methods", st);
+  int ngg = st->code || !o->ggml[0] ? 0 : sq_split_list(o->ggml, gg, "ggml", st);
   if (st->code) return st->code;
+  /* dtypes=none leaves only the ggml candidates. */
+  if (ndt == 1 && sq_word_is(dt[0], strlen(dt[0]), "none")) ndt = 0;
   const sq_dtype *dtypes[SQ_LIST_MAX];
   for (int i = 0; i < ndt; i++) {
     if (!(dtypes[i] = sq_dtype_find(dt[i], SQ_DTYPES_CODES, st))) return st->code;
@@ -98,8 +106,18 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
     for (int j = 0; j < i; j++)
       if (symm[j] == symm[i]) return sq_twice("schemes", sc[i], st);
   }
+  sq_ggml_type ggml[SQ_LIST_MAX];
+  for (int i = 0; i < ngg; i++) {
+    if (sq_ggml_type_parse(gg[i], strlen(gg[i]), &ggml[i], st))
+      return sq_fail(st, "option ggml: unknown ggml type '%s' (expected q4_0, "
+                         "q4_1, q5_0, q5_1, q8_0, q2_K, q3_K, q4_K, q5_K or q6_K)",
+                     gg[i]);
+    for (int j = 0; j < i; j++)
+      if (ggml[j] == ggml[i]) return sq_twice("ggml", gg[i], st);
+  }
   size_t grans = 2 + (size_t)nblocks;
-  size_t max = (size_t)ndt * grans * (size_t)nsc * (size_t)nme;
+  size_t max = (size_t)ndt * grans * (size_t)nsc * (size_t)nme + (size_t)ngg;
+  if (max == 0) return sq_fail(st, "options leave no candidate scheme");
   sq_scheme *cands = sq_alloc(st, max, sizeof *cands);
   if (!cands) return st->code;
   size_t n = 0;
@@ -110,11 +128,15 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
       if (gran == SQ_GRAN_CHANNEL && shape->ndim < 2) continue;
       for (int s = 0; s < nsc; s++)
         for (int m = 0; m < nme; m++)
-          cands[n++] = (sq_scheme){dtypes[d], symm[s], gran, axis,
+          cands[n++] = (sq_scheme){dtypes[d], 0, symm[s], gran, axis,
                                    gran == SQ_GRAN_BLOCK ? blocks[g - 2] : 0,
                                    methods[m]};
     }
   }
+  for (int i = 0; i < ngg; i++)
+    cands[n++] = (sq_scheme){NULL, 1 + (int)ggml[i], 1, SQ_GRAN_BLOCK, -1,
+                             (int64_t)sq_ggml_formats[ggml[i]].block,
+                             SQ_METHOD_MINMAX};
   *out = cands;
   *count = n;
   return SQ_OK;
@@ -122,6 +144,7 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
 
 int sq_scheme_granularity(const sq_shape *shape, size_t n, const sq_scheme *s,
                           sq_granularity *g, sq_status *st) {
+  if (s->ggml) return sq_ggml_granularity(s->ggml - 1, shape, n, g, st);
   if (s->granularity == SQ_GRAN_TENSOR) {
     sq_granularity_tensor(n, g);
     return SQ_OK;
@@ -131,9 +154,31 @@ int sq_scheme_granularity(const sq_shape *shape, size_t n, const sq_scheme *s,
   return sq_granularity_block(shape, -1, s->block, g, st);
 }
 
+/* A ggml type's round trip: its blocks, read back into scratch. */
+static int sq_ggml_eval(const sq_kernels *k, const sq_tensor *x,
+                        const sq_shape *shape, sq_ggml_type t, void *scratch,
+                        sq_scheme_result *res, sq_status *st) {
+  sq_granularity g;
+  uint64_t bytes;
+  void *blocks;
+  if (sq_ggml_granularity(t, shape, x->n, &g, st) ||
+      sq_ggml_size(t, &g, &bytes, st) || !(blocks = sq_alloc(st, bytes, 1)))
+    return st->code;
+  if (!sq_ggml_quantize(k, t, x, &g, NULL, blocks, st)) {
+    sq_ggml_dequantize(k, t, blocks, x->n, scratch);
+    k->error_sums(x->data, scratch, x->n, &res->sums);
+    res->groups = g.groups;
+    res->bits_per_weight = sq_ggml_bits_per_weight(t);
+    res->bytes = bytes;
+  }
+  sqlite3_free(blocks);
+  return st->code;
+}
+
 int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shape,
                    const sq_scheme *s, const sq_options *o, const float *minmax,
                    void *scratch, sq_scheme_result *res, sq_status *st) {
+  if (s->ggml) return sq_ggml_eval(k, x, shape, s->ggml - 1, scratch, res, st);
   sq_range r;
   sq_options so = *o;
   sq_granularity g;

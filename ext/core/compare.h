@@ -9,8 +9,12 @@
 #include "core/options.h"
 #include "kernels/kernels.h"
 
+/* A scheme is either a code dtype with a granularity, or (ggml != 0) one of
+** ggml's block formats, type ggml - 1, whose parameters live in its blocks
+** (dtype NULL, granularity SQ_GRAN_BLOCK along the last axis). */
 typedef struct sq_scheme {
   const sq_dtype *dtype;
+  int ggml;
   int symmetric;
   sq_granularity_kind granularity;
   int64_t axis;             /* channel axis */
@@ -26,7 +30,8 @@ typedef struct sq_scheme_result {
 } sq_scheme_result;
 
 /* The candidates the options' lists ask for (dtypes x granularities x
-** schemes x methods), in a table sized for exactly them.  A list that names
+** schemes x methods, then the ggml types), in a table sized for exactly
+** them.  A list that names
 ** the same thing twice is an error.  Free *out with sqlite3_free. */
 int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
                          int64_t axis, sq_scheme **out, size_t *count,

@@ -13,8 +13,8 @@
 **   5. calibration: method=minmax|percentile|mse, percentile=P (0 < P <= 100,
 **      default 99.99); observer=minmax|moving_average, averaging_constant=C
 **      (0 < C <= 1, default 0.01) for the aggregates;
-**   6. q_compare: dtypes=, schemes=, blocks=, methods= (lists joined by '+' or
-**      '|', e.g. dtypes=int8+int4);
+**   6. q_compare: dtypes=, schemes=, blocks=, methods=, ggml= (lists joined
+**      by '+' or '|', e.g. dtypes=int8+int4, ggml=q4_K+q8_0);
 **   7. each function accepts the keys that mean something to it; any other key
 **      is an error that lists the valid ones;
 **   8. numbers are read in the C locale ('99.9' whatever the host's locale).
@@ -39,6 +39,7 @@ static const struct {
   {"schemes", SQ_OPT_SCHEMES},
   {"blocks", SQ_OPT_BLOCKS},
   {"methods", SQ_OPT_METHODS},
+  {"ggml", SQ_OPT_GGML},
 };
 #define SQ_NKEYS (sizeof sq_option_keys / sizeof sq_option_keys[0])
 
@@ -164,7 +165,8 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
           char *dst = bit == SQ_OPT_DTYPES    ? o->dtypes
                       : bit == SQ_OPT_SCHEMES ? o->schemes
                       : bit == SQ_OPT_BLOCKS  ? o->blocks
-                                              : o->methods;
+                      : bit == SQ_OPT_METHODS ? o->methods
+                                              : o->ggml;
           memcpy(dst, val, vlen);
           dst[vlen] = 0;
         }

@@ -17,7 +17,7 @@ enum {
   SQ_OPT_OBSERVER = 1 << 6, SQ_OPT_AVERAGING = 1 << 7,
   /* q_compare's candidate lists */
   SQ_OPT_DTYPES = 1 << 8, SQ_OPT_SCHEMES = 1 << 9,
-  SQ_OPT_BLOCKS = 1 << 10, SQ_OPT_METHODS = 1 << 11,
+  SQ_OPT_BLOCKS = 1 << 10, SQ_OPT_METHODS = 1 << 11, SQ_OPT_GGML = 1 << 12,
 };
 #define SQ_OPTS_RANGE (SQ_OPT_QUANT_MIN | SQ_OPT_QUANT_MAX | SQ_OPT_REDUCE_RANGE)
 /* Functions that quantize with given parameters. */
@@ -27,7 +27,7 @@ enum {
 #define SQ_OPTS_OBSERVE (SQ_OPTS_CALIBRATE | SQ_OPT_OBSERVER | SQ_OPT_AVERAGING)
 #define SQ_OPTS_COMPARE (SQ_OPT_REDUCE_RANGE | SQ_OPT_ROUNDING | SQ_OPT_PERCENTILE | \
                          SQ_OPT_DTYPES | SQ_OPT_SCHEMES | SQ_OPT_BLOCKS |         \
-                         SQ_OPT_METHODS)
+                         SQ_OPT_METHODS | SQ_OPT_GGML)
 
 enum { SQ_METHOD_MINMAX = 0, SQ_METHOD_PERCENTILE, SQ_METHOD_MSE };
 
@@ -40,7 +40,7 @@ typedef struct sq_options {
   double percentile;        /* default 99.99 */
   int moving_average;       /* observer=moving_average */
   double averaging_constant; /* default 0.01 */
-  char dtypes[64], schemes[64], blocks[64], methods[64];
+  char dtypes[64], schemes[64], blocks[64], methods[64], ggml[64];
 } sq_options;
 
 /* Parses options text (NULL: none) allowing the keys in `allowed`. */

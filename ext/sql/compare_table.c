@@ -9,13 +9,18 @@
 **   schemes=affine+symmetric
 **   blocks=32+128         block sizes along the last axis ('none' for no blocks)
 **   methods=minmax        any of minmax, percentile, mse (percentile=P applies)
+**   ggml=q4_K+q8_0        ggml block formats too (none by default); each is
+**                         one row: scheme and dtype are the type's name,
+**                         granularity 'ggml', qscheme and method NULL
+**   dtypes=none           only the ggml types
 ** granularities: per tensor, per channel along `axis` (default 0; only for
 ** tensors of 2 or more dimensions), and per block.  reduce_range and
-** rounding apply to every candidate.
+** rounding apply to every integer candidate.
 */
 #include <stdio.h>
 #include <string.h>
 #include "sql/sql.h"
+#include "core/ggml_quant.h"
 
 enum {
   SQ_CMP_SCHEME, SQ_CMP_DTYPE, SQ_CMP_QSCHEME, SQ_CMP_GRANULARITY,
@@ -83,7 +88,7 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
     sq_compare_row *row = &rows[i];
     row->s = cands[i];
     const float *ranges = NULL;
-    if (row->s.method == SQ_METHOD_MINMAX) {
+    if (row->s.method == SQ_METHOD_MINMAX && !row->s.ggml) {
       if (!cached || cached_for.granularity != row->s.granularity ||
           cached_for.block != row->s.block) {
         sq_granularity g;
@@ -109,6 +114,12 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
     row->sqnr = sq_sqnr_db(e->sum_a2, e->sum_d2);
     row->cosine = sq_cosine(e);
     char gran[32];
+    if (row->s.ggml) {
+      snprintf(row->label, sizeof row->label, "%s",
+               sq_ggml_formats[row->s.ggml - 1].name);
+      cur->n = i + 1;
+      continue;
+    }
     if (row->s.granularity == SQ_GRAN_TENSOR)
       snprintf(gran, sizeof gran, "per-tensor");
     else if (row->s.granularity == SQ_GRAN_CHANNEL)
@@ -133,6 +144,20 @@ static void sq_compare_column(const sq_cursor *cur, sqlite3_context *ctx,
   const sq_compare_row *row = &((const sq_compare_row *)cur->rows)[cur->i];
   const char *scheme = row->s.symmetric ? "symmetric" : "affine";
   const char *gran = sq_gran_names[row->s.granularity];
+  if (row->s.ggml) {
+    switch (col) {
+      case SQ_CMP_SCHEME:
+      case SQ_CMP_DTYPE:
+        sqlite3_result_text(ctx, row->label, -1, SQLITE_TRANSIENT);
+        return;
+      case SQ_CMP_QSCHEME:
+      case SQ_CMP_METHOD: return;         /* NULL: not an integer scheme */
+      case SQ_CMP_GRANULARITY:
+        sqlite3_result_text(ctx, "ggml", -1, SQLITE_STATIC);
+        return;
+      default: break;
+    }
+  }
   switch (col) {
     case SQ_CMP_SCHEME: sqlite3_result_text(ctx, row->label, -1, SQLITE_TRANSIENT); break;
     case SQ_CMP_DTYPE: sqlite3_result_text(ctx, row->s.dtype->name, -1, SQLITE_STATIC); break;
