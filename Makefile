@@ -13,6 +13,9 @@
 #   make test-locale the catalog in the C locale and in de_DE.UTF-8, compared
 #   make test-s390x  big-endian: kernel tests and the SQL catalog on s390x
 #                    under qemu-user, compared with x86-64 byte for byte
+#   make test-ggml   the ggml block-format kernels against ggml itself, byte
+#                    for byte, on fresh random data (fetches ggml via npm);
+#                    GGML_TEST_FLAGS=--quick for CI, --seed N to rerun
 #   make clean
 #
 # Missing system packages are installed by tests/ensure-deps.sh when run as
@@ -50,7 +53,7 @@ DEPS = sh tests/ensure-deps.sh
 
 .PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
         kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
-        fuzz-ci clean
+        fuzz-ci ggml-lib test-ggml clean
 all: dist/quant.so
 
 build/obj/%.o: %.c $(HDR)
@@ -131,6 +134,27 @@ test-s390x:
 	    build/s390x/kernel_test build/s390x/quant.so build/s390x/sqlhost
 	sh tests/s390x/run.sh build/s390x dist/quant.so build/s390x/native/sqlhost \
 	    tests/host/queries.sql tests/s390x/rounding.sql
+
+# ggml's reference library (libggml-base.so of ggml 0.25.1, commit 0ad4a86,
+# from the npm package @node-llama-cpp/linux-x64@3.22.1, its tarball checked
+# against a pinned sha512): tests/ggml/fetch_ggml.sh does nothing when the
+# file is there with the pinned hash.  Never committed (build/).
+GGML_LIB = build/ggml/libggml-base.so
+ggml-lib:
+	@$(DEPS) ggml
+	@sh tests/ggml/fetch_ggml.sh $(GGML_LIB)
+
+# tests/ggml/ggml_ref_test.c: every kernel path's ggml kernels (quantize with
+# and without importance, dequantize) against ggml's own functions, loaded
+# with dlopen.  Built like build/kernel_test.
+build/ggml_ref_test: tests/ggml/ggml_ref_test.c $(KERNEL_SRC) $(HDR)
+	@mkdir -p build
+	$(CC) $(CFLAGS) $(QUANT_CFLAGS) -o $@ tests/ggml/ggml_ref_test.c $(KERNEL_SRC) $(LDLIBS) -ldl
+
+GGML_TEST_FLAGS =
+test-ggml: ggml-lib
+	@$(MAKE) --no-print-directory build/ggml_ref_test
+	./build/ggml_ref_test --lib $(GGML_LIB) $(GGML_TEST_FLAGS)
 
 test-tcl: dist/quant.so
 	tclsh tests/run.tcl dist/quant.so

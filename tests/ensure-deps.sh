@@ -10,6 +10,9 @@
 #   host     build the C SQL host (make test-oom)
 #   locale   the same, plus the de_DE.UTF-8 locale (make test-locale)
 #   fuzz     clang with libFuzzer and the sanitizer runtimes (make fuzz, fuzz-ci)
+#   ggml     the ggml reference tests: npm fetches ggml's library
+#            (tests/ggml/fetch_ggml.sh), the C harness links it with dlopen
+#            (make test-ggml), numpy drives tests/ggml/gen_vectors.py
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -34,6 +37,7 @@ case "$what" in
   # libFuzzer and the ASan/UBSan runtimes are in libclang-rt-dev, which clang
   # only recommends.
   fuzz)    pkgs="make libc6-dev libsqlite3-dev clang libclang-rt-dev" ;;
+  ggml)    pkgs="gcc make libc6-dev npm python3 python3-numpy" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
