@@ -7,9 +7,10 @@
 --   tensors         the float weights of each model, one BLOB per tensor, in
 --                   the model's own float format (f32, f16 or bf16)
 --   quantizations   every way a tensor has been quantized: dtype, scheme,
---                   granularity (per tensor / per channel / per block),
---                   calibration method, the parameters, the integer codes and
---                   the measured error
+--                   granularity (per tensor / per channel / per block / a
+--                   ggml block format), calibration method (or the ggml
+--                   importance weights), the parameters, the codes and the
+--                   measured error
 --
 -- and views that read them back:
 --
@@ -280,12 +281,21 @@ END;
 -- What is quantized:
 --   dtype        code type, canonical name from the README's dtype table
 --                (aliases such as 'qint8' are not stored: one spelling per
---                meaning)
---   scheme       'affine' (asymmetric min/max) or 'symmetric'
+--                meaning), or a ggml type as ggml spells it ('q4_0', 'q4_K')
+--   scheme       'affine' (asymmetric min/max) or 'symmetric'; a ggml type's
+--                own: affine for the types that store a minimum (q4_1,
+--                q5_1, q2_K, q4_K, q5_K), symmetric for the others
 --   granularity  'tensor'  one scale/zero point:  scale, zero_point
 --                'channel' one per index along axis:  scales, zero_points, axis
 --                'block'   one per block of block_size elements along axis:
 --                          scales, zero_points, axis, block_size
+--                'ggml'    a ggml block format (dtype): rows along the last
+--                          dimension of whole blocks, the parameters inside
+--                          the blocks (codes, as q_ggml_quantize returns
+--                          them); block_size is the type's (32 or 256);
+--                          method 'ggml'; importance the weights used, one
+--                          float32 per column, or NULL (ggml's reference
+--                          quantizer)
 --                Columns that do not belong to the granularity must be NULL.
 --   method       calibration: 'minmax', 'percentile' (with percentile, the
 --                P of method=percentile percentile=P) or 'mse'
@@ -321,15 +331,17 @@ CREATE TABLE IF NOT EXISTS quantizations (
   tensor_id    INTEGER NOT NULL REFERENCES tensors ON DELETE CASCADE,
   dtype        TEXT NOT NULL
                CONSTRAINT quantization_dtype CHECK (dtype IN
-                 ('int8', 'uint8', 'int16', 'uint16', 'int32', 'int4', 'uint4')),
+                 ('int8', 'uint8', 'int16', 'uint16', 'int32', 'int4', 'uint4',
+                  'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
+                  'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K')),
   scheme       TEXT NOT NULL DEFAULT 'affine'
                CONSTRAINT quantization_scheme CHECK (scheme IN ('affine', 'symmetric')),
   granularity  TEXT NOT NULL
                CONSTRAINT quantization_granularity CHECK (granularity IN
-                 ('tensor', 'channel', 'block')),
+                 ('tensor', 'channel', 'block', 'ggml')),
   method       TEXT NOT NULL DEFAULT 'minmax'
                CONSTRAINT quantization_method CHECK (method IN
-                 ('minmax', 'percentile', 'mse')),
+                 ('minmax', 'percentile', 'mse', 'ggml')),
   percentile   REAL,
   options      TEXT NOT NULL DEFAULT '',
   view_shape   TEXT
@@ -350,6 +362,10 @@ CREATE TABLE IF NOT EXISTS quantizations (
   zero_points  BLOB,
   codes        BLOB NOT NULL
                CONSTRAINT quantization_codes CHECK (typeof(codes) = 'blob'),
+  importance   BLOB
+               CONSTRAINT quantization_importance CHECK (importance IS NULL OR
+                 (typeof(importance) = 'blob' AND length(importance) > 0
+                  AND length(importance) % 4 = 0)),
   mse          REAL CONSTRAINT quantization_mse CHECK (mse IS NULL OR mse >= 0),
   sqnr_db      REAL,
   max_error    REAL CONSTRAINT quantization_max_error
@@ -363,13 +379,17 @@ CREATE TABLE IF NOT EXISTS quantizations (
     || CASE WHEN percentile IS NULL THEN '' ELSE ' percentile=' || percentile END
     || ' ' || options)) VIRTUAL,
   label        TEXT GENERATED ALWAYS AS (
-    dtype || ' '
+    CASE granularity WHEN 'ggml' THEN
+      dtype || ' ggml' || CASE WHEN importance IS NULL THEN '' ELSE ' imatrix' END
+    ELSE dtype || ' '
     || CASE granularity WHEN 'block' THEN 'block' || block_size ELSE granularity END
     || ' ' || scheme
     || CASE method WHEN 'minmax' THEN '' WHEN 'percentile' THEN ' p' || percentile
                    ELSE ' ' || method END
-    || CASE options WHEN '' THEN '' ELSE ' ' || options END) VIRTUAL,
+    || CASE options WHEN '' THEN '' ELSE ' ' || options END END) VIRTUAL,
+  -- A ggml row's blocks hold its parameters: its bytes are its codes.
   bytes        INTEGER GENERATED ALWAYS AS (
+    CASE WHEN granularity = 'ggml' THEN length(codes) ELSE
     length(codes)
     + coalesce(length(scales), 4)
     + CASE WHEN scheme = 'symmetric' THEN 0
@@ -377,7 +397,7 @@ CREATE TABLE IF NOT EXISTS quantizations (
                  * (CASE WHEN dtype IN ('int4', 'uint4') THEN 4
                          WHEN dtype IN ('int8', 'uint8') THEN 8
                          WHEN dtype IN ('int16', 'uint16') THEN 16 ELSE 32 END)
-                 + 7) / 8 END) VIRTUAL,
+                 + 7) / 8 END END) VIRTUAL,
 
   -- Each granularity has exactly its own parameters.
   CONSTRAINT per_tensor_params CHECK (granularity <> 'tensor' OR
@@ -390,6 +410,17 @@ CREATE TABLE IF NOT EXISTS quantizations (
   CONSTRAINT per_block_params CHECK (granularity <> 'block' OR
     (scales IS NOT NULL AND zero_points IS NOT NULL AND axis IS NOT NULL
      AND block_size IS NOT NULL AND scale IS NULL AND zero_point IS NULL)),
+  -- A ggml type is a granularity of its own, with its own block size, scheme
+  -- and method; only ggml rows have importance weights.
+  CONSTRAINT ggml_params CHECK ((granularity = 'ggml') = (dtype GLOB 'q[0-9]_*')
+    AND (granularity = 'ggml') = (method = 'ggml')
+    AND (granularity = 'ggml' OR importance IS NULL)
+    AND (granularity <> 'ggml' OR
+      (scale IS NULL AND zero_point IS NULL AND scales IS NULL
+       AND zero_points IS NULL AND axis IS NULL AND options = ''
+       AND block_size IS (CASE WHEN dtype GLOB '*_K' THEN 256 ELSE 32 END)
+       AND scheme = (CASE WHEN dtype IN ('q4_1', 'q5_1', 'q2_K', 'q4_K', 'q5_K')
+                          THEN 'affine' ELSE 'symmetric' END)))),
 
   -- Parameter values (README, "Numerics", Checks): a scale the extension
   -- accepts, i.e. a REAL that rounds to a float32 in (2^-128, 2^126], the
@@ -521,6 +552,40 @@ BEGIN
                  WHEN NEW.dtype = 'int32' THEN numel * 4 END
      FROM tensors WHERE tensor_id = NEW.tensor_id)
     AND NEW.dtype IN ('int8', 'uint8', 'int16', 'uint16', 'int32', 'int4', 'uint4');
+  SELECT RAISE(ABORT, 'quantizations: ggml rows (the last dimension) must be whole blocks of the type')
+  WHERE NEW.granularity = 'ggml' AND typeof(NEW.block_size) = 'integer'
+    AND NEW.block_size IN (32, 256)
+    AND (SELECT json_extract(s, '$[#-1]') % NEW.block_size <> 0
+         FROM (SELECT coalesce(NEW.view_shape, shape) AS s
+               FROM tensors WHERE tensor_id = NEW.tensor_id));
+  SELECT RAISE(ABORT, 'quantizations: codes length does not match the tensor and ggml type')
+  WHERE NEW.granularity = 'ggml' AND typeof(NEW.codes) = 'blob'
+    AND length(NEW.codes) IS NOT
+    (SELECT numel / (CASE WHEN NEW.dtype GLOB '*_K' THEN 256 ELSE 32 END)
+            * (CASE NEW.dtype WHEN 'q4_0' THEN 18 WHEN 'q4_1' THEN 20
+                              WHEN 'q5_0' THEN 22 WHEN 'q5_1' THEN 24
+                              WHEN 'q8_0' THEN 34 WHEN 'q2_K' THEN 84
+                              WHEN 'q3_K' THEN 110 WHEN 'q4_K' THEN 144
+                              WHEN 'q5_K' THEN 176 WHEN 'q6_K' THEN 210 END)
+     FROM tensors WHERE tensor_id = NEW.tensor_id)
+    AND NEW.dtype IN ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
+                      'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K');
+  SELECT RAISE(ABORT, 'quantizations: importance must have one float32 per column (the last dimension)')
+  WHERE typeof(NEW.importance) = 'blob' AND length(NEW.importance) IS NOT
+    (SELECT 4 * json_extract(coalesce(NEW.view_shape, shape), '$[#-1]')
+     FROM tensors WHERE tensor_id = NEW.tensor_id);
+  -- Finite and >= 0: big-endian digits 00000000..7F7FFFFF (as for scales).
+  SELECT RAISE(ABORT, 'quantizations: each importance weight must be a finite float32 >= 0')
+  WHERE typeof(NEW.importance) = 'blob' AND length(NEW.importance) > 0
+    AND length(NEW.importance) % 4 = 0
+    AND EXISTS (
+      WITH RECURSIVE k(i) AS (
+        SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < length(NEW.importance) / 4)
+      SELECT 1 FROM k
+      WHERE (SELECT substr(h, 7, 2) || substr(h, 5, 2) || substr(h, 3, 2)
+                    || substr(h, 1, 2)
+             FROM (SELECT hex(substr(NEW.importance, 4 * i + 1, 4)) AS h))
+            > '7F7FFFFF');
   SELECT RAISE(ABORT, 'quantizations: per-channel scales must have shape[axis] entries')
   WHERE NEW.granularity = 'channel' AND typeof(NEW.axis) = 'integer'
     AND typeof(NEW.scales) = 'blob' AND length(NEW.scales) % 4 = 0
@@ -584,7 +649,7 @@ END;
 CREATE TRIGGER IF NOT EXISTS quantizations_update
 BEFORE UPDATE OF tensor_id, dtype, scheme, granularity, method, percentile,
                  options, view_shape, axis, block_size, scale, zero_point,
-                 scales, zero_points, codes ON quantizations
+                 scales, zero_points, codes, importance ON quantizations
 BEGIN
   SELECT RAISE(ABORT, 'quantizations: a quantization is immutable; delete it and insert a new row')
   WHERE NEW.tensor_id IS NOT OLD.tensor_id OR NEW.dtype IS NOT OLD.dtype
@@ -594,7 +659,7 @@ BEGIN
      OR NEW.axis IS NOT OLD.axis OR NEW.block_size IS NOT OLD.block_size
      OR NEW.scale IS NOT OLD.scale OR NEW.zero_point IS NOT OLD.zero_point
      OR NEW.scales IS NOT OLD.scales OR NEW.zero_points IS NOT OLD.zero_points
-     OR NEW.codes IS NOT OLD.codes;
+     OR NEW.codes IS NOT OLD.codes OR NEW.importance IS NOT OLD.importance;
 END;
 
 -- ---------------------------------------------------------------------------
