@@ -571,7 +571,8 @@ BEGIN
     AND NEW.dtype IN ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
                       'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K');
   SELECT RAISE(ABORT, 'quantizations: importance must have one float32 per column (the last dimension)')
-  WHERE typeof(NEW.importance) = 'blob' AND length(NEW.importance) IS NOT
+  WHERE typeof(NEW.importance) = 'blob' AND length(NEW.importance) % 4 = 0
+    AND length(NEW.importance) IS NOT
     (SELECT 4 * json_extract(coalesce(NEW.view_shape, shape), '$[#-1]')
      FROM tensors WHERE tensor_id = NEW.tensor_id);
   -- Finite and >= 0: big-endian digits 00000000..7F7FFFFF (as for scales).

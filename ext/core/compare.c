@@ -108,7 +108,8 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
   }
   sq_ggml_type ggml[SQ_LIST_MAX];
   for (int i = 0; i < ngg; i++) {
-    if (sq_ggml_type_parse(gg[i], strlen(gg[i]), &ggml[i], st))
+    sq_status quiet = *st;
+    if (sq_ggml_type_parse(gg[i], strlen(gg[i]), &ggml[i], &quiet))
       return sq_fail(st, "option ggml: unknown ggml type '%s' (expected q4_0, "
                          "q4_1, q5_0, q5_1, q8_0, q2_K, q3_K, q4_K, q5_K or q6_K)",
                      gg[i]);
