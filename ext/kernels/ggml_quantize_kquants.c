@@ -1,8 +1,525 @@
-/* ggml_quantize_kquants.c: SKELETON, being written (issue in progress). */
+/*
+** ggml_quantize_kquants.c: the scalar K-quant quantizers, q2_K .. q6_K
+** (docs/NUMERICS.md#ggml).
+**
+** A row is quantized one super-block of 256 weights at a time, copied out
+** of the little-endian input into a native float array.  Without importance
+** each super-block goes through ggml's reference quantizer
+** (quantize_row_<type>_ref); with importance through ggml's weighted one
+** (quantize_<type> with an imatrix).  Both run the searches of
+** ggml_search.c per sub-block, quantize the sub-block scales against one
+** fp16 super-block scale, and then requantize every weight against the
+** scales as they will be decoded: the fp16 value read back, not the float
+** the search returned.  The bytes are written one field at a time in
+** ggml's block layout, fp16 little-endian, so every host writes the same
+** bytes.
+**
+** Integers that ggml stores into uint8_t/int8_t fields are narrowed here
+** with explicit modular conversions (a negative sub-scale, which ggml's
+** casts wrap, wraps the same way), and shifts are done on unsigned values:
+** no step relies on implementation-defined or undefined behaviour.
+*/
+#include <math.h>
 #include "kernels/ggml_internal.h"
 
-void sq_ggml_quantize_q2_K(const void *x, size_t n, const void *importance, void *blocks) { (void)x; (void)n; (void)importance; (void)blocks; }
-void sq_ggml_quantize_q3_K(const void *x, size_t n, const void *importance, void *blocks) { (void)x; (void)n; (void)importance; (void)blocks; }
-void sq_ggml_quantize_q4_K(const void *x, size_t n, const void *importance, void *blocks) { (void)x; (void)n; (void)importance; (void)blocks; }
-void sq_ggml_quantize_q5_K(const void *x, size_t n, const void *importance, void *blocks) { (void)x; (void)n; (void)importance; (void)blocks; }
-void sq_ggml_quantize_q6_K(const void *x, size_t n, const void *importance, void *blocks) { (void)x; (void)n; (void)importance; (void)blocks; }
+#define QK_K 256
+
+/* ---- shared steps ------------------------------------------------------------ */
+
+/* One super-block of little-endian floats (weights or importance). */
+static void load_superblock(const unsigned char *p, float *out) {
+  for (int i = 0; i < QK_K; i++) out[i] = sq_load_f32(p + 4 * i);
+}
+
+/* Writes f as ggml's fp16 at p and returns the value a reader decodes. */
+static float put_half(unsigned char *p, float f) {
+  sq_store_u16(p, sq_ggml_fp16(f));
+  return sq_ggml_half(p);
+}
+
+/* int -> int8_t as two's complement truncation (ggml's casts on every host
+** it runs on), without implementation-defined conversion. */
+static inline int wrap_s8(int v) {
+  int b = (int)((unsigned)v & 0xffu);
+  return b >= 128 ? b - 256 : b;
+}
+static inline uint8_t low_byte(int v) { return (uint8_t)((unsigned)v & 0xffu); }
+/* The low byte of v << s, as x86's shift gives it for any int v. */
+static inline uint8_t shl_byte(int v, int s) {
+  return (uint8_t)(((unsigned)v << s) & 0xffu);
+}
+
+static inline int clamp_int(int v, int lo, int hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
+/* Sum of squares over the super-block, first to last: the scale of ggml's
+** weighted searches (sigma2) is a multiple of it. */
+static float superblock_sum_sq(const float *x) {
+  float s = 0;
+  for (int i = 0; i < QK_K; i++) s += x[i] * x[i];
+  return s;
+}
+
+/* The importance-derived search weights ggml uses: qw * sqrt(sigma2 + x^2). */
+static void imatrix_weights(int n, const float *x, const float *qw,
+                            float sigma2, float *w) {
+  for (int i = 0; i < n; i++) w[i] = qw[i] * sqrtf(sigma2 + x[i] * x[i]);
+}
+
+static float sum_floats(int n, const float *v) {
+  float s = 0;
+  for (int i = 0; i < n; i++) s += v[i];
+  return s;
+}
+
+/* Affine requantization of one sub-block of len weights against the decoded
+** scale d*sc and minimum dmin*m: levels round((x + dmin*m) / (d*sc)) in
+** 0..nmax.  A zero scale leaves the search's levels. */
+static void requantize_affine(const float *x, int len, float d, int sc,
+                              float dmin, int m, int nmax, uint8_t *L) {
+  const float ds = d * (float)sc;
+  if (!(ds != 0)) return;
+  const float dm = dmin * (float)m;
+  for (int i = 0; i < len; i++)
+    L[i] = (uint8_t)clamp_int(sq_ggml_nearest_int((x[i] + dm) / ds), 0, nmax);
+}
+
+/* Symmetric requantization: levels round(x / (d*sc)) in [-half, half - 1],
+** stored offset by half.  A zero scale leaves the search's levels. */
+static void requantize_symmetric(const float *x, int len, float d, int sc,
+                                 int half, int8_t *L) {
+  const float ds = d * (float)sc;
+  if (!(ds != 0)) return;
+  for (int i = 0; i < len; i++)
+    L[i] = (int8_t)(clamp_int(sq_ggml_nearest_int(x[i] / ds), -half, half - 1) + half);
+}
+
+/* 256 two-bit levels into 64 bytes: byte 32*h + l holds the levels
+** 128*h + l + 32*k at bits 2k (q2_K and q3_K). */
+static void pack_2bit(const uint8_t *L, unsigned char *qs) {
+  for (int h = 0; h < 2; h++)
+    for (int l = 0; l < 32; l++) {
+      const uint8_t *s = L + 128 * h + l;
+      qs[32 * h + l] = (unsigned char)(s[0] | (s[32] << 2) | (s[64] << 4) | (s[96] << 6));
+    }
+}
+
+/* ---- q4_K / q5_K scale packing ------------------------------------------------ */
+
+/* Eight 6-bit scales and mins into 12 bytes: sub-blocks 0-3 whole in bytes
+** 0-3 (scales) and 4-7 (mins); sub-blocks 4-7 as nibbles in bytes 8-11
+** with their top two bits in the top bits of bytes 0-7.  Levels above 63
+** (only a wrapped negative from the weighted search) lose their high bits
+** exactly as ggml's uint8_t stores lose them. */
+static void pack_scale_min_k4(const uint8_t *ls, const uint8_t *lm,
+                              unsigned char *s) {
+  for (int j = 0; j < 8; j++) {
+    if (j < 4) {
+      s[j] = ls[j];
+      s[j + 4] = lm[j];
+    } else {
+      s[j + 4] = (unsigned char)((ls[j] & 0xF) | ((lm[j] & 0xF) << 4));
+      s[j - 4] = low_byte(s[j - 4] | ((ls[j] >> 4) << 6));
+      s[j] = low_byte(s[j] | ((lm[j] >> 4) << 6));
+    }
+  }
+}
+
+/* The scale and min of sub-block j as a decoder reads them. */
+static void scale_min_k4(int j, const unsigned char *s, int *sc, int *m) {
+  if (j < 4) {
+    *sc = s[j] & 63;
+    *m = s[j + 4] & 63;
+  } else {
+    *sc = (s[j + 4] & 0xF) | ((s[j - 4] >> 6) << 4);
+    *m = (s[j + 4] >> 4) | ((s[j] >> 6) << 4);
+  }
+}
+
+/* Requantizes the eight sub-blocks of 32 against the packed scales and the
+** fp16 d and dmin as decoded. */
+static void requantize_k4(const float *x, const unsigned char *scales, float d,
+                          float dmin, int nmax, uint8_t *L) {
+  for (int j = 0; j < 8; j++) {
+    int sc, m;
+    scale_min_k4(j, scales, &sc, &m);
+    requantize_affine(x + 32 * j, 32, d, sc, dmin, m, nmax, L + 32 * j);
+  }
+}
+
+/* Sub-scales and sub-mins of the reference quantizers as 6-bit levels of
+** max/63, clamped to 63. */
+static void k4_levels_ref(const float *scales, const float *mins,
+                          float max_scale, float max_min, uint8_t *ls,
+                          uint8_t *lm) {
+  float inv_scale = max_scale > 0 ? 63.f / max_scale : 0.f;
+  float inv_min = max_min > 0 ? 63.f / max_min : 0.f;
+  for (int j = 0; j < 8; j++) {
+    uint8_t a = low_byte(sq_ggml_nearest_int(inv_scale * scales[j]));
+    uint8_t b = low_byte(sq_ggml_nearest_int(inv_min * mins[j]));
+    ls[j] = a < 63 ? a : 63;
+    lm[j] = b < 63 ? b : 63;
+  }
+}
+
+/* ---- q2_K: 16 x 16, 2-bit affine, 4-bit scales and mins -------------------------
+** bytes: scales[16] (scale nibble low, min nibble high), qs[64], d, dmin. */
+
+static void q2_K_finish(const float *x, unsigned char *out, uint8_t *L) {
+  const float d = sq_ggml_half(out + 80), dmin = sq_ggml_half(out + 82);
+  for (int j = 0; j < 16; j++)
+    requantize_affine(x + 16 * j, 16, d, out[j] & 0xF, dmin, out[j] >> 4, 3,
+                      L + 16 * j);
+  pack_2bit(L, out + 16);
+}
+
+static void q2_K_block_ref(const float *x, unsigned char *out) {
+  uint8_t L[QK_K], Laux[16];
+  float w[16], scales[16], mins[16];
+  float max_scale = 0, max_min = 0;
+  for (int j = 0; j < 16; j++) {
+    for (int l = 0; l < 16; l++) w[l] = fabsf(x[16 * j + l]);
+    scales[j] = sq_ggml_make_qkx2_quants(16, 3, x + 16 * j, w, L + 16 * j,
+                                         &mins[j], Laux, -0.5f, 0.1f, 15, 1);
+    if (scales[j] > max_scale) max_scale = scales[j];
+    if (mins[j] > max_min) max_min = mins[j];
+  }
+  /* Scales as 4-bit levels of max_scale/15; a negative level wraps into the
+  ** byte as ggml's store wraps it, then the min level is or-ed in above. */
+  if (max_scale > 0) {
+    float iscale = 15.f / max_scale;
+    for (int j = 0; j < 16; j++)
+      out[j] = low_byte(sq_ggml_nearest_int(iscale * scales[j]));
+    put_half(out + 80, max_scale / 15.f);
+  } else {
+    memset(out, 0, 16);
+    put_half(out + 80, 0.f);
+  }
+  if (max_min > 0) {
+    float iscale = 15.f / max_min;
+    for (int j = 0; j < 16; j++)
+      out[j] = (uint8_t)(out[j] | shl_byte(sq_ggml_nearest_int(iscale * mins[j]), 4));
+    put_half(out + 82, max_min / 15.f);
+  } else {
+    put_half(out + 82, 0.f);
+  }
+  q2_K_finish(x, out, L);
+}
+
+static void q2_K_block_weighted(const float *x, const float *qw,
+                                unsigned char *out) {
+  uint8_t L[QK_K], Laux[16], Ls[16], Lm[16];
+  float w[16], sw[16], scales[16], mins[16];
+  const float sigma2 = superblock_sum_sq(x) / QK_K;
+  for (int j = 0; j < 16; j++) {
+    imatrix_weights(16, x + 16 * j, qw + 16 * j, sigma2, w);
+    sw[j] = sum_floats(16, w);
+    scales[j] = sq_ggml_make_qkx3_quants(16, 3, x + 16 * j, w, L + 16 * j,
+                                         &mins[j], Laux, -0.9f, 0.05f, 36, 0);
+  }
+  float dm = sq_ggml_make_qp_quants(16, 15, scales, Ls, sw);
+  float mm = sq_ggml_make_qp_quants(16, 15, mins, Lm, sw);
+  put_half(out + 80, dm);
+  put_half(out + 82, mm);
+  for (int j = 0; j < 16; j++) out[j] = low_byte(Ls[j] | (Lm[j] << 4));
+  q2_K_finish(x, out, L);
+}
+
+/* ---- q3_K: 16 x 16, 3-bit symmetric, 6-bit signed scales ------------------------
+** bytes: hmask[32], qs[64], scales[12], d.  Scale j's low nibble is in byte
+** j (j < 8) or the high nibble of byte j - 8; its top two bits in byte
+** 8 + j % 4 at bit 2 * (j / 4). */
+
+static void q3_K_pack_scales(const int *l6, unsigned char *s) {
+  memset(s, 0, 12);
+  for (int j = 0; j < 16; j++) {
+    int l = l6[j];
+    if (j < 8)
+      s[j] = (unsigned char)(l & 0xF);
+    else
+      s[j - 8] = low_byte(s[j - 8] | ((l & 0xF) << 4));
+    s[8 + j % 4] = low_byte(s[8 + j % 4] | ((unsigned)(l >> 4) << (2 * (j / 4))));
+  }
+}
+
+static int q3_K_scale(int j, const unsigned char *s) {
+  int lo = j < 8 ? s[j] & 0xF : s[j - 8] >> 4;
+  int hi = (s[8 + j % 4] >> (2 * (j / 4))) & 3;
+  return wrap_s8(lo | (hi << 4)) - 32;
+}
+
+/* Requantizes against the decoded scales, then splits the 3-bit levels into
+** the high-bit mask (bit k of byte m: level 32k + m) and two low bits. */
+static void q3_K_finish(const float *x, unsigned char *out, int8_t *L) {
+  const float d = sq_ggml_half(out + 108);
+  for (int j = 0; j < 16; j++)
+    requantize_symmetric(x + 16 * j, 16, d, q3_K_scale(j, out + 96), 4, L + 16 * j);
+  uint8_t low[QK_K];
+  memset(out, 0, 32);
+  for (int j = 0; j < QK_K; j++) {
+    int l = L[j];
+    if (l > 3) {
+      out[j % 32] = low_byte(out[j % 32] | (1 << (j / 32)));
+      l -= 4;
+    }
+    low[j] = low_byte(l);
+  }
+  pack_2bit(low, out + 32);
+}
+
+static void q3_K_block_ref(const float *x, unsigned char *out) {
+  int8_t L[QK_K];
+  float scales[16];
+  float max_scale = 0, amax = 0;
+  for (int j = 0; j < 16; j++) {
+    scales[j] = sq_ggml_make_q3_quants(16, 4, x + 16 * j, L + 16 * j, 1);
+    float a = fabsf(scales[j]);
+    if (a > amax) {
+      amax = a;
+      max_scale = scales[j];
+    }
+  }
+  if (max_scale != 0) {
+    /* Map the largest-magnitude scale to -32 and the rest onto 6 bits. */
+    float iscale = -32.f / max_scale;
+    int l6[16];
+    for (int j = 0; j < 16; j++)
+      l6[j] = clamp_int(wrap_s8(sq_ggml_nearest_int(iscale * scales[j])), -32, 31) + 32;
+    q3_K_pack_scales(l6, out + 96);
+    put_half(out + 108, 1 / iscale);
+  } else {
+    memset(out + 96, 0, 12);
+    put_half(out + 108, 0.f);
+  }
+  q3_K_finish(x, out, L);
+}
+
+static void q3_K_block_weighted(const float *x, const float *qw,
+                                unsigned char *out) {
+  int8_t L[QK_K], Ls[16];
+  float w[16], sw[16], scales[16];
+  const float sigma2 = 2 * superblock_sum_sq(x) / QK_K;
+  for (int j = 0; j < 16; j++) {
+    imatrix_weights(16, x + 16 * j, qw + 16 * j, sigma2, w);
+    sw[j] = sum_floats(16, w);
+    scales[j] = sq_ggml_make_qx_quants(16, 4, x + 16 * j, L + 16 * j, 1, w);
+  }
+  float d_block = sq_ggml_make_qx_quants(16, 32, scales, Ls, 1, sw);
+  int l6[16];
+  for (int j = 0; j < 16; j++) l6[j] = Ls[j];
+  q3_K_pack_scales(l6, out + 96);
+  put_half(out + 108, d_block);
+  q3_K_finish(x, out, L);
+}
+
+/* ---- q4_K: 8 x 32, 4-bit affine, 6-bit scales and mins --------------------------
+** bytes: d, dmin, scales[12] (pack_scale_min_k4), qs[128]: byte 32*h + l
+** holds level 64*h + l (low nibble) and 64*h + 32 + l (high nibble). */
+
+/* The reference quantizers' weights for a sub-block of 32: the rms of the
+** sub-block plus |x|. */
+static void rms_plus_abs_weights(const float *x, float *w) {
+  float sum_x2 = 0;
+  for (int l = 0; l < 32; l++) sum_x2 += x[l] * x[l];
+  float av_x = sqrtf(sum_x2 / 32);
+  for (int l = 0; l < 32; l++) w[l] = av_x + fabsf(x[l]);
+}
+
+/* Both q4_K and q5_K reference quantizers: sub-block searches with nmax
+** levels, then the scales and mins as 6-bit levels of their maxima.
+** Leaves the search's levels in L. */
+static void k4_header_ref(const float *x, int nmax, float rmin, int nstep,
+                          unsigned char *out, uint8_t *L) {
+  uint8_t Laux[32], ls[8], lm[8];
+  float w[32], scales[8], mins[8];
+  float max_scale = 0, max_min = 0;
+  for (int j = 0; j < 8; j++) {
+    rms_plus_abs_weights(x + 32 * j, w);
+    scales[j] = sq_ggml_make_qkx2_quants(32, nmax, x + 32 * j, w, L + 32 * j,
+                                         &mins[j], Laux, rmin, 0.1f, nstep, 0);
+    if (scales[j] > max_scale) max_scale = scales[j];
+    if (mins[j] > max_min) max_min = mins[j];
+  }
+  k4_levels_ref(scales, mins, max_scale, max_min, ls, lm);
+  pack_scale_min_k4(ls, lm, out + 4);
+  put_half(out, max_scale / 63.f);
+  put_half(out + 2, max_min / 63.f);
+}
+
+/* Both weighted quantizers: sub-block searches on imatrix weights, then the
+** scales and mins quantized by make_qp_quants weighted by each sub-block's
+** total weight.  clamp63: q5_K clamps the levels to 63, q4_K does not. */
+static void k4_header_weighted(const float *x, const float *qw, int nmax,
+                               int clamp63, unsigned char *out, uint8_t *L) {
+  uint8_t Laux[32], ls[8], lm[8];
+  float w[32], sw[8], scales[8], mins[8];
+  const float sigma2 = 2 * superblock_sum_sq(x) / QK_K;
+  for (int j = 0; j < 8; j++) {
+    imatrix_weights(32, x + 32 * j, qw + 32 * j, sigma2, w);
+    sw[j] = sum_floats(32, w);
+    scales[j] = sq_ggml_make_qkx3_quants(32, nmax, x + 32 * j, w, L + 32 * j,
+                                         &mins[j], Laux, -0.9f, 0.05f, 36, 0);
+  }
+  float d_block = sq_ggml_make_qp_quants(8, 63, scales, ls, sw);
+  float m_block = sq_ggml_make_qp_quants(8, 63, mins, lm, sw);
+  if (clamp63)
+    for (int j = 0; j < 8; j++) {
+      if (ls[j] > 63) ls[j] = 63;
+      if (lm[j] > 63) lm[j] = 63;
+    }
+  pack_scale_min_k4(ls, lm, out + 4);
+  put_half(out, d_block);
+  put_half(out + 2, m_block);
+}
+
+static void q4_K_finish(const float *x, unsigned char *out, uint8_t *L) {
+  requantize_k4(x, out + 4, sq_ggml_half(out), sq_ggml_half(out + 2), 15, L);
+  unsigned char *q = out + 16;
+  for (int h = 0; h < 4; h++)
+    for (int l = 0; l < 32; l++)
+      q[32 * h + l] = (unsigned char)(L[64 * h + l] | (L[64 * h + 32 + l] << 4));
+}
+
+static void q4_K_block_ref(const float *x, unsigned char *out) {
+  uint8_t L[QK_K];
+  k4_header_ref(x, 15, -1.f, 20, out, L);
+  q4_K_finish(x, out, L);
+}
+
+static void q4_K_block_weighted(const float *x, const float *qw,
+                                unsigned char *out) {
+  uint8_t L[QK_K];
+  k4_header_weighted(x, qw, 15, 0, out, L);
+  q4_K_finish(x, out, L);
+}
+
+/* ---- q5_K: 8 x 32, 5-bit affine, 6-bit scales and mins --------------------------
+** bytes: d, dmin, scales[12], qh[32], qs[128]; low nibbles as q4_K, the
+** fifth bit of levels 64*h + l and 64*h + 32 + l in bits 2h and 2h + 1 of
+** qh[l]. */
+
+static void q5_K_finish(const float *x, unsigned char *out, uint8_t *L) {
+  requantize_k4(x, out + 4, sq_ggml_half(out), sq_ggml_half(out + 2), 31, L);
+  unsigned char *qh = out + 16, *qs = out + 48;
+  memset(qh, 0, 32);
+  for (int h = 0; h < 4; h++)
+    for (int l = 0; l < 32; l++) {
+      int lo = L[64 * h + l], hi = L[64 * h + 32 + l];
+      if (lo > 15) {
+        lo -= 16;
+        qh[l] = low_byte(qh[l] | (1 << (2 * h)));
+      }
+      if (hi > 15) {
+        hi -= 16;
+        qh[l] = low_byte(qh[l] | (2 << (2 * h)));
+      }
+      qs[32 * h + l] = low_byte(lo | (hi << 4));
+    }
+}
+
+static void q5_K_block_ref(const float *x, unsigned char *out) {
+  uint8_t L[QK_K];
+  k4_header_ref(x, 31, -0.5f, 15, out, L);
+  q5_K_finish(x, out, L);
+}
+
+static void q5_K_block_weighted(const float *x, const float *qw,
+                                unsigned char *out) {
+  uint8_t L[QK_K];
+  k4_header_weighted(x, qw, 31, 1, out, L);
+  q5_K_finish(x, out, L);
+}
+
+/* ---- q6_K: 16 x 16, 6-bit symmetric, 8-bit signed scales ------------------------
+** bytes: ql[128], qh[64], scales[16] (int8), d.  For each half h of 128
+** levels: ql[64h + l] holds levels 128h + l | 128h + 64 + l (nibbles),
+** ql[64h + 32 + l] levels 128h + 32 + l | 128h + 96 + l, and qh[32h + l]
+** the top two bits of levels 128h + l + 32k at bits 2k. */
+
+static void q6_K_pack(const int8_t *L, unsigned char *out) {
+  unsigned char *ql = out, *qh = out + 128;
+  for (int h = 0; h < 2; h++)
+    for (int l = 0; l < 32; l++) {
+      const int8_t *s = L + 128 * h + l;
+      ql[64 * h + l] = (unsigned char)((s[0] & 0xF) | ((s[64] & 0xF) << 4));
+      ql[64 * h + 32 + l] = (unsigned char)((s[32] & 0xF) | ((s[96] & 0xF) << 4));
+      qh[32 * h + l] = (unsigned char)((s[0] >> 4) | ((s[32] >> 4) << 2) |
+                                       ((s[64] >> 4) << 4) | ((s[96] >> 4) << 6));
+    }
+}
+
+/* qw NULL: the reference quantizer (x^2 weighted search); otherwise the
+** importance weights as they are, without the sigma2 term. */
+static void q6_K_block(const float *x, const float *qw, unsigned char *out) {
+  int8_t L[QK_K];
+  float scales[16];
+  float max_scale = 0, max_abs = 0;
+  for (int j = 0; j < 16; j++) {
+    scales[j] = sq_ggml_make_qx_quants(16, 32, x + 16 * j, L + 16 * j, 1,
+                                       qw ? qw + 16 * j : NULL);
+    float a = fabsf(scales[j]);
+    if (a > max_abs) {
+      max_abs = a;
+      max_scale = scales[j];
+    }
+  }
+  if (max_abs < 1e-15f) {  /* ggml's all-zero threshold */
+    memset(out, 0, 210);
+    return;
+  }
+  /* The largest-magnitude scale maps to -128; the rest onto int8. */
+  float iscale = -128.f / max_scale;
+  const float d = put_half(out + 208, 1 / iscale);
+  for (int j = 0; j < 16; j++) {
+    int l = sq_ggml_nearest_int(iscale * scales[j]);
+    out[192 + j] = low_byte(l < 127 ? l : 127);
+  }
+  for (int j = 0; j < 16; j++)
+    requantize_symmetric(x + 16 * j, 16, d, wrap_s8(out[192 + j]), 32, L + 16 * j);
+  q6_K_pack(L, out);
+}
+
+static void q6_K_block_ref(const float *x, unsigned char *out) {
+  q6_K_block(x, NULL, out);
+}
+
+static void q6_K_block_weighted(const float *x, const float *qw,
+                                unsigned char *out) {
+  q6_K_block(x, qw, out);
+}
+
+/* ---- entry points ------------------------------------------------------------- */
+
+typedef void sq_block_ref_fn(const float *x, unsigned char *out);
+typedef void sq_block_weighted_fn(const float *x, const float *qw,
+                                  unsigned char *out);
+
+static void quantize_row(const void *x, size_t n, const void *importance,
+                         void *blocks, size_t block_bytes,
+                         sq_block_ref_fn *ref, sq_block_weighted_fn *weighted) {
+  const unsigned char *px = x, *pw = importance;
+  unsigned char *out = blocks;
+  float xb[QK_K], wb[QK_K];
+  for (size_t b = 0; b < n / QK_K; b++) {
+    load_superblock(px + 4 * QK_K * b, xb);
+    if (pw) {
+      load_superblock(pw + 4 * QK_K * b, wb);
+      weighted(xb, wb, out + block_bytes * b);
+    } else {
+      ref(xb, out + block_bytes * b);
+    }
+  }
+}
+
+#define SQ_KQUANT_ENTRY(T, BYTES)                                              \
+  void sq_ggml_quantize_##T(const void *x, size_t n, const void *importance,   \
+                            void *blocks) {                                    \
+    quantize_row(x, n, importance, blocks, BYTES, T##_block_ref,               \
+                 T##_block_weighted);                                          \
+  }
+SQ_KQUANT_ENTRY(q2_K, 84)
+SQ_KQUANT_ENTRY(q3_K, 110)
+SQ_KQUANT_ENTRY(q4_K, 144)
+SQ_KQUANT_ENTRY(q5_K, 176)
+SQ_KQUANT_ENTRY(q6_K, 210)
