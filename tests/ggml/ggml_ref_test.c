@@ -32,7 +32,12 @@
 ** Output: per path, type and mode a count and the first mismatch (row, byte,
 ** family, importance family, length, offset, seed); then
 ** "ggml: N passed, N failed" (one check = one row, one mode, one path, one
-** alignment).  Exit status 1 on any mismatch.  --quick is the CI size.
+** alignment).  Exit status 1 on any mismatch.
+**
+** Size: the default is 16 rounds of every type x family x length (longer
+** rows, 3 rows per case); --quick (CI) 4 rounds of shorter rows.  --rounds N
+** overrides; --type and --path keep one type or path; -v prints every
+** mismatch, not only the first per path, type and mode.
 */
 #define _DEFAULT_SOURCE
 #include <dlfcn.h>
@@ -107,8 +112,8 @@ static const char *const imp_families[] = {
 #define NIF (sizeof imp_families / sizeof imp_families[0])
 
 static float clampf(double v) {
-  if (v > FLT_MAX) return FLT_MAX;
-  if (v < -FLT_MAX) return -FLT_MAX;
+  if (v > (double)FLT_MAX) return FLT_MAX;
+  if (v < -(double)FLT_MAX) return -FLT_MAX;
   return (float)v;
 }
 
@@ -243,7 +248,7 @@ static const char *const mode_names[NMODES] = {
 
 typedef struct {
   unsigned long long pass, fail;
-  char first[640];
+  char first[1024];
 } tally;
 
 static int npaths;
@@ -306,7 +311,7 @@ static void check(int p, int t, int mode, const where *w, const unsigned char *e
            w->row, kind, bad, mode == M_DQRAND ? "random-blocks" : x_families[w->xf],
            w->imf == NIF ? "none" : imp_families[w->imf], w->n, w->offset,
            (unsigned long long)g_seed);
-  char detail[400] = "";
+  char detail[720] = "";
   if (bad >= 0 && (size_t)bad < len) {
     if (mode == M_DQ || mode == M_DQRAND) {
       size_t e = (size_t)bad / 4;
@@ -471,7 +476,7 @@ int main(int argc, char **argv) {
     g_seed = ((uint64_t)ts.tv_sec * 1000003u) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
     g_seed &= 0xffffffffffffull;   /* short enough to retype */
   }
-  if (rounds < 0) rounds = quick ? 1 : 6;
+  if (rounds < 0) rounds = quick ? 4 : 16;
 
   void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
@@ -554,8 +559,10 @@ int main(int argc, char **argv) {
     }
     printf("%s: %llu passed, %llu failed\n", paths[p]->name, pp, pf);
   }
-  if (g_fail) printf("ggml_ref_test: seed %llu; rerun with --seed %llu%s\n",
-                     (unsigned long long)g_seed, (unsigned long long)g_seed, quick ? " --quick" : "");
+  if (g_fail) printf("ggml_ref_test: seed %llu; rerun with --seed %llu%s%s%s%s%s -v\n",
+                     (unsigned long long)g_seed, (unsigned long long)g_seed, quick ? " --quick" : "",
+                     only_type ? " --type " : "", only_type ? only_type : "",
+                     only_path ? " --path " : "", only_path ? only_path : "");
   printf("ggml: %llu passed, %llu failed\n", g_pass, g_fail);
   return g_fail ? 1 : 0;
 }
