@@ -1,11 +1,337 @@
-/* ggml_x86_avx512.c: SKELETON, the avx512 path's ggml kernels (being written). */
+/*
+** ggml_x86_avx512.c: the AVX-512 (F, BW, VL, DQ) path's ggml block-format
+** kernels (sq_ggml_kernels_avx512).
+**
+** Every function writes exactly the bytes the scalar kernels write
+** (ggml_dequantize.c, ggml_quantize_legacy.c), for every input.  How:
+**   dequantize: a block whose fp16 fields are not all finite goes to the
+**     scalar routine (x86's NaN rules written out).  Otherwise 4- and 5-bit
+**     codes are table lookups: the 16 (32) values code * d (+ m), or
+**     dl * code - ml for a K-quant sub-block, are computed with the scalar
+**     operations in ggml's order, and vpermps picks one per weight by the low
+**     four bits of its widened byte; the fifth bit selects the second table
+**     through a lane mask.  The other codes (q8_0, q2_K, q3_K, q6_K) are
+**     unpacked as integers, converted exactly and multiplied (then
+**     subtracted) lane for lane in ggml's order.  No value is NaN or
+**     infinite on this path, so operand order cannot change a bit.
+** Compiled with a target pragma, never -mavx512f: only dispatch.c decides
+** whether these functions may run.
+*/
 #include "kernels/ggml_internal.h"
+#include "kernels/ggml_blocks.h"
 
 #if defined(__x86_64__) && !defined(SQ_SCALAR_ONLY)
 
+#include <immintrin.h>
+
+#if defined(__clang__)
+#pragma clang attribute push(                                                \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,f16c"))), \
+    apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx2,f16c")
+#endif
+
+typedef __m512i vi;
+typedef __m512 vf;
+
+/* 16 bytes at p widened to int32 lanes. */
+SQ_AI vi u8x16(sq_cb p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)); }
+SQ_AI vi i8x16(sq_cb p) { return _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)); }
+SQ_AI vi k32(int v) { return _mm512_set1_epi32(v); }
+SQ_AI vf cvt(vi v) { return _mm512_cvtepi32_ps(v); }
+SQ_AI void st(sq_b p, vf v) { _mm512_storeu_ps((void *)p, v); }
+SQ_AI vf lut(vi idx, vf t) { return _mm512_permutexvar_ps(idx, t); }
+/* The fp16 at p (F16C: exact, as sq_ggml_half for the finite values the
+** fast paths see). */
+SQ_AI float half1(sq_cb p) {
+  return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(sq_load_u16(p))));
+}
+SQ_AI vf half16(sq_cb p) { return _mm512_set1_ps(half1(p)); }
+/* 0, 1, ..., 15 as floats, and shifted by k. */
+SQ_AI vf iota(int k) {
+  return cvt(_mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), k32(k)));
+}
+/* dl * q - ml */
+SQ_AI vf dqm(vf dl, vf q, vf ml) { return _mm512_sub_ps(_mm512_mul_ps(dl, q), ml); }
+
+/* ---- legacy blocks of 32 --------------------------------------------------
+** A nibble block has 16 (or, with the fifth bit, 32) possible codes, so its
+** 32 weights are a table lookup: the table holds code * d (+ m) computed with
+** the scalar operations, and vpermps picks by the low four bits of each
+** widened byte (the high nibble after a shift); the fifth bit chooses
+** between two tables through a lane mask taken straight from qh. */
+
+static void dq_q8_0_avx512(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 32; i++, b += 34, o += 128) {
+    if (!sq_ggml_half_finite(b)) {
+      sq_ggml_dequantize_q8_0(b, 32, o);
+      continue;
+    }
+    vf d = half16(b);
+    st(o, _mm512_mul_ps(cvt(i8x16(b + SQ_Q8_0_QS)), d));
+    st(o + 64, _mm512_mul_ps(cvt(i8x16(b + SQ_Q8_0_QS + 16)), d));
+  }
+}
+
+static void dq_q4_0_avx512(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  const vf codes = iota(-8);
+  for (size_t i = 0; i < n / 32; i++, b += 18, o += 128) {
+    if (!sq_ggml_half_finite(b)) {
+      sq_ggml_dequantize_q4_0(b, 32, o);
+      continue;
+    }
+    vf t = _mm512_mul_ps(codes, half16(b));
+    vi v = u8x16(b + SQ_Q4_0_QS);
+    st(o, lut(v, t));
+    st(o + 64, lut(_mm512_srli_epi32(v, 4), t));
+  }
+}
+
+static void dq_q4_1_avx512(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  const vf codes = iota(0);
+  for (size_t i = 0; i < n / 32; i++, b += 20, o += 128) {
+    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + SQ_Q4_1_M)) {
+      sq_ggml_dequantize_q4_1(b, 32, o);
+      continue;
+    }
+    vf t = _mm512_add_ps(_mm512_mul_ps(codes, half16(b)), half16(b + SQ_Q4_1_M));
+    vi v = u8x16(b + SQ_Q4_1_QS);
+    st(o, lut(v, t));
+    st(o + 64, lut(_mm512_srli_epi32(v, 4), t));
+  }
+}
+
+/* Weights j of a fifth-bit block from tables t0 (bit clear) and t1 (set). */
+SQ_AI void q5_store(sq_b o, vi v, uint32_t qh, vf t0, vf t1) {
+  vi hi = _mm512_srli_epi32(v, 4);
+  st(o, _mm512_mask_permutexvar_ps(lut(v, t0), (__mmask16)(qh & 0xffffu), v, t1));
+  st(o + 64, _mm512_mask_permutexvar_ps(lut(hi, t0), (__mmask16)(qh >> 16), hi, t1));
+}
+
+static void dq_q5_0_avx512(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  const vf c0 = iota(-16), c1 = iota(0);
+  for (size_t i = 0; i < n / 32; i++, b += 22, o += 128) {
+    if (!sq_ggml_half_finite(b)) {
+      sq_ggml_dequantize_q5_0(b, 32, o);
+      continue;
+    }
+    vf d = half16(b);
+    q5_store(o, u8x16(b + SQ_Q5_0_QS), sq_load_u32(b + SQ_Q5_0_QH),
+             _mm512_mul_ps(c0, d), _mm512_mul_ps(c1, d));
+  }
+}
+
+static void dq_q5_1_avx512(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  const vf c0 = iota(0), c1 = iota(16);
+  for (size_t i = 0; i < n / 32; i++, b += 24, o += 128) {
+    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + SQ_Q5_1_M)) {
+      sq_ggml_dequantize_q5_1(b, 32, o);
+      continue;
+    }
+    vf d = half16(b), m = half16(b + SQ_Q5_1_M);
+    q5_store(o, u8x16(b + SQ_Q5_1_QS), sq_load_u32(b + SQ_Q5_1_QH),
+             _mm512_add_ps(_mm512_mul_ps(c0, d), m),
+             _mm512_add_ps(_mm512_mul_ps(c1, d), m));
+  }
+}
+
+/* ---- K-quants ------------------------------------------------------------- */
+
+static void dq_q2_K_avx512(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 256; i++, b += 84, o += 1024) {
+    if (!sq_ggml_half_finite(b + SQ_Q2_K_D) || !sq_ggml_half_finite(b + SQ_Q2_K_DMIN)) {
+      sq_ggml_dequantize_q2_K(b, 256, o);
+      continue;
+    }
+    /* dl[k] = d * (sc_k & 15), ml[k] = dmin * (sc_k >> 4) */
+    float dl[16], ml[16];
+    vi s = u8x16(b + SQ_Q2_K_SC);
+    _mm512_storeu_ps(dl, _mm512_mul_ps(half16(b + SQ_Q2_K_D), cvt(_mm512_and_si512(s, k32(15)))));
+    _mm512_storeu_ps(ml, _mm512_mul_ps(half16(b + SQ_Q2_K_DMIN), cvt(_mm512_srli_epi32(s, 4))));
+    for (int h = 0; h < 2; h++)
+      for (int sb = 0; sb < 2; sb++) {
+        vi v = u8x16(b + SQ_Q2_K_QS + 32 * h + 16 * sb);
+        for (int g = 0; g < 4; g++) {
+          int k = 8 * h + 2 * g + sb;
+          vf q = cvt(_mm512_and_si512(_mm512_srli_epi32(v, 2 * g), k32(3)));
+          st(o + 4 * (128 * h + 32 * g + 16 * sb),
+             dqm(_mm512_set1_ps(dl[k]), q, _mm512_set1_ps(ml[k])));
+        }
+      }
+  }
+}
+
+/* The 16 scales of q3_K minus 32, times d (ggml's d_all * (scale - 32)). */
+SQ_AI void q3k_scales(sq_cb s, vf d, float *dl) {
+  vi v = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(0x0fff, s));
+  /* low four bits: byte i & 15 (i < 8), byte i - 8 >> 4 (i >= 8) */
+  vi lo = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7), v);
+  lo = _mm512_and_si512(_mm512_srlv_epi32(lo, _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4)), k32(15));
+  /* top two bits: field i / 4 of byte 8 + i % 4 */
+  vi hi = _mm512_permutexvar_epi32(_mm512_setr_epi32(8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11, 8, 9, 10, 11), v);
+  hi = _mm512_and_si512(_mm512_srlv_epi32(hi, _mm512_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6)), k32(3));
+  vi sc = _mm512_sub_epi32(_mm512_or_si512(lo, _mm512_slli_epi32(hi, 4)), k32(32));
+  _mm512_storeu_ps(dl, _mm512_mul_ps(d, cvt(sc)));
+}
+
+static void dq_q3_K_avx512(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 256; i++, b += 110, o += 1024) {
+    if (!sq_ggml_half_finite(b + SQ_Q3_K_D)) {
+      sq_ggml_dequantize_q3_K(b, 256, o);
+      continue;
+    }
+    float dl[16];
+    q3k_scales(b + SQ_Q3_K_SC, half16(b + SQ_Q3_K_D), dl);
+    for (int sb = 0; sb < 2; sb++) {
+      vi hm = u8x16(b + SQ_Q3_K_HM + 16 * sb);
+      for (int h = 0; h < 2; h++) {
+        vi v = u8x16(b + SQ_Q3_K_QS + 32 * h + 16 * sb);
+        for (int g = 0; g < 4; g++) {
+          /* code - 4, plus 4 where the high bit is set */
+          vi q = _mm512_sub_epi32(_mm512_and_si512(_mm512_srli_epi32(v, 2 * g), k32(3)), k32(4));
+          __mmask16 set = _mm512_test_epi32_mask(hm, k32(1 << (4 * h + g)));
+          q = _mm512_mask_add_epi32(q, set, q, k32(4));
+          st(o + 4 * (128 * h + 32 * g + 16 * sb),
+             _mm512_mul_ps(_mm512_set1_ps(dl[8 * h + 2 * g + sb]), cvt(q)));
+        }
+      }
+    }
+  }
+}
+
+/* The eight 6-bit scales (lanes 0-7) and mins (8-15) of q4_K/q5_K, times d
+** and dmin: lane j of the result is d * sc_j, lane 8 + j is dmin * mn_j. */
+SQ_AI void k4_scales(sq_cb s, float d, float dmin, float *dm) {
+  vi v = u8x16(s);   /* bytes 0..11 are the scales; 12..15 the codes after */
+  /* sc_j: byte j & 63 (j < 4), byte j + 4 & 15 | (byte j - 4 >> 6) << 4;
+  ** mn_j: byte j + 4 & 63 (j < 4), byte j + 4 >> 4 | (byte j >> 6) << 4 */
+  vi a = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 8, 9, 10, 11), v);
+  a = _mm512_and_si512(_mm512_srlv_epi32(a, _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4)),
+                       _mm512_setr_epi32(63, 63, 63, 63, 15, 15, 15, 15, 63, 63, 63, 63, 15, 15, 15, 15));
+  vi t = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 0, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0, 4, 5, 6, 7), v);
+  t = _mm512_maskz_slli_epi32(0xf0f0, _mm512_srli_epi32(t, 6), 4);
+  vf f = _mm512_mask_blend_ps(0xff00, _mm512_set1_ps(d), _mm512_set1_ps(dmin));
+  _mm512_storeu_ps(dm, _mm512_mul_ps(f, cvt(_mm512_or_si512(a, t))));
+}
+
+/* q4_K and q5_K (qh NULL for q4_K): each sub-block of 32 weights is a lookup
+** in dl * code - ml, computed for the 16 (or 32) codes with the scalar
+** operations. */
+SQ_AI void dq_k4_block(sq_cb b, sq_cb qs, sq_cb qh, sq_b o) {
+  float dm[16];
+  k4_scales(b + SQ_Q4_K_SC, half1(b), half1(b + 2), dm);
+  const vf c0 = iota(0), c1 = iota(16);
+  __mmask16 hbits[2][8];
+  if (qh) {
+    /* bit j of lane l of plane p: qh byte 16p + l, bit j */
+    for (int p = 0; p < 2; p++) {
+      __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(qh + 16 * p));
+      for (int j = 0; j < 8; j++)
+        hbits[p][j] = _mm_test_epi8_mask(h, _mm_set1_epi8((char)(1 << j)));
+    }
+  }
+  for (int g = 0; g < 4; g++) {
+    vi v0 = u8x16(qs + 32 * g), v1 = u8x16(qs + 32 * g + 16);
+    for (int hi = 0; hi < 2; hi++) {
+      int j = 2 * g + hi;
+      vf dl = _mm512_set1_ps(dm[j]), ml = _mm512_set1_ps(dm[8 + j]);
+      vf t0 = dqm(dl, c0, ml);
+      vi w0 = hi ? _mm512_srli_epi32(v0, 4) : v0, w1 = hi ? _mm512_srli_epi32(v1, 4) : v1;
+      vf r0 = lut(w0, t0), r1 = lut(w1, t0);
+      if (qh) {
+        vf t1 = dqm(dl, c1, ml);
+        r0 = _mm512_mask_permutexvar_ps(r0, hbits[0][j], w0, t1);
+        r1 = _mm512_mask_permutexvar_ps(r1, hbits[1][j], w1, t1);
+      }
+      st(o + 4 * (64 * g + 32 * hi), r0);
+      st(o + 4 * (64 * g + 32 * hi + 16), r1);
+    }
+  }
+}
+
+static void dq_q4_K_avx512(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 256; i++, b += 144, o += 1024) {
+    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + 2)) {
+      sq_ggml_dequantize_q4_K(b, 256, o);
+      continue;
+    }
+    dq_k4_block(b, b + SQ_Q4_K_QS, NULL, o);
+  }
+}
+
+static void dq_q5_K_avx512(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 256; i++, b += 176, o += 1024) {
+    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + 2)) {
+      sq_ggml_dequantize_q5_K(b, 256, o);
+      continue;
+    }
+    dq_k4_block(b, b + SQ_Q5_K_QS, b + SQ_Q5_K_QH, o);
+  }
+}
+
+static void dq_q6_K_avx512(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 256; i++, b += 210, o += 1024) {
+    if (!sq_ggml_half_finite(b + SQ_Q6_K_D)) {
+      sq_ggml_dequantize_q6_K(b, 256, o);
+      continue;
+    }
+    /* ds[k] = d * (float)scale k, as ggml's d * sc[is] */
+    float ds[16];
+    _mm512_storeu_ps(ds, _mm512_mul_ps(half16(b + SQ_Q6_K_D), cvt(i8x16(b + SQ_Q6_K_SC))));
+    for (int h = 0; h < 2; h++) {
+      sq_cb ql = b + SQ_Q6_K_QL + 64 * h, qh = b + SQ_Q6_K_QH + 32 * h;
+      for (int c = 0; c < 2; c++) {
+        vi la = u8x16(ql + 16 * c), lb = u8x16(ql + 32 + 16 * c), hv = u8x16(qh + 16 * c);
+        const vi m15 = k32(15), m48 = k32(48), e32 = k32(32);
+        vi q1 = _mm512_or_si512(_mm512_and_si512(la, m15), _mm512_and_si512(_mm512_slli_epi32(hv, 4), m48));
+        vi q2 = _mm512_or_si512(_mm512_and_si512(lb, m15), _mm512_and_si512(_mm512_slli_epi32(hv, 2), m48));
+        vi q3 = _mm512_or_si512(_mm512_srli_epi32(la, 4), _mm512_and_si512(hv, m48));
+        vi q4 = _mm512_or_si512(_mm512_srli_epi32(lb, 4), _mm512_and_si512(_mm512_srli_epi32(hv, 2), m48));
+        const float *sc = ds + 8 * h + c;
+        sq_b out = o + 4 * (128 * h + 16 * c);
+        st(out, _mm512_mul_ps(_mm512_set1_ps(sc[0]), cvt(_mm512_sub_epi32(q1, e32))));
+        st(out + 128, _mm512_mul_ps(_mm512_set1_ps(sc[2]), cvt(_mm512_sub_epi32(q2, e32))));
+        st(out + 256, _mm512_mul_ps(_mm512_set1_ps(sc[4]), cvt(_mm512_sub_epi32(q3, e32))));
+        st(out + 384, _mm512_mul_ps(_mm512_set1_ps(sc[6]), cvt(_mm512_sub_epi32(q4, e32))));
+      }
+    }
+  }
+}
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+
 const sq_ggml_kernels sq_ggml_kernels_avx512 = {
   .quantize = {SQ_GGML_TYPES(SQ_GGML_ENTRY_Q)},
-  .dequantize = {SQ_GGML_TYPES(SQ_GGML_ENTRY_DQ)},
+  .dequantize = {dq_q4_0_avx512, dq_q4_1_avx512, dq_q5_0_avx512,
+                 dq_q5_1_avx512, dq_q8_0_avx512, dq_q2_K_avx512,
+                 dq_q3_K_avx512, dq_q4_K_avx512, dq_q5_K_avx512,
+                 dq_q6_K_avx512},
 };
 
 #else
