@@ -1,11 +1,305 @@
-/* ggml_arm_neon.c: SKELETON, the neon path's ggml kernels (being written). */
+/*
+** ggml_arm_neon.c: the aarch64 AdvSIMD path's ggml block-format kernels
+** (sq_ggml_kernels_neon), little-endian only.
+**
+** Every function writes exactly the bytes the scalar kernels write
+** (ggml_dequantize.c, ggml_quantize_legacy.c), for every input.  How:
+**   dequantize: a block whose fp16 fields are not all finite goes to the
+**     scalar routine (which writes x86-64's NaN bits on every host).  The
+**     fp16 fields of the others are widened by the scalar conversion (exact,
+**     whatever FPCR says).  Codes are assembled 16 at a time in byte lanes
+**     (masks, shifts, TST for the high bits), widened to int32 (SXTL), then
+**     converted exactly (SCVTF) and multiplied, added or subtracted lane for
+**     lane in ggml's order with separate FMUL/FADD/FSUB (never FMLA).
+**     Per-sub-block factors (d * sc, dmin * m) are computed once per block
+**     with the same single rounding and duplicated.  No value is NaN,
+**     infinite or subnormal on this path, so neither operand order nor
+**     FPCR.FZ/DN can change a bit; the rounding mode applies as in scalar.
+*/
 #include "kernels/ggml_internal.h"
+#include "kernels/ggml_blocks.h"
 
 #if defined(__aarch64__) && !defined(SQ_SCALAR_ONLY) && !SQ_BIG_ENDIAN
 
+#include <arm_neon.h>
+
+typedef float32x4_t vf;
+
+SQ_AI void st(sq_b p, vf v) { vst1q_u8(p, vreinterpretq_u8_f32(v)); }
+SQ_AI vf dup(float f) { return vdupq_n_f32(f); }
+
+/* The 16 signed codes q as four float vectors (exact). */
+SQ_AI void widen(int8x16_t q, vf f[4]) {
+  int16x8_t a = vmovl_s8(vget_low_s8(q)), b = vmovl_high_s8(q);
+  f[0] = vcvtq_f32_s32(vmovl_s16(vget_low_s16(a)));
+  f[1] = vcvtq_f32_s32(vmovl_high_s16(a));
+  f[2] = vcvtq_f32_s32(vmovl_s16(vget_low_s16(b)));
+  f[3] = vcvtq_f32_s32(vmovl_high_s16(b));
+}
+/* o[0..15] = q * d */
+SQ_AI void put_qd(sq_b o, int8x16_t q, vf d) {
+  vf f[4];
+  widen(q, f);
+  for (int k = 0; k < 4; k++) st(o + 16 * k, vmulq_f32(f[k], d));
+}
+/* o[0..15] = q * d + m */
+SQ_AI void put_qdm(sq_b o, int8x16_t q, vf d, vf m) {
+  vf f[4];
+  widen(q, f);
+  for (int k = 0; k < 4; k++) st(o + 16 * k, vaddq_f32(vmulq_f32(f[k], d), m));
+}
+/* o[0..15] = dl * q - ml */
+SQ_AI void put_dqm(sq_b o, vf dl, int8x16_t q, vf ml) {
+  vf f[4];
+  widen(q, f);
+  for (int k = 0; k < 4; k++) st(o + 16 * k, vsubq_f32(vmulq_f32(dl, f[k]), ml));
+}
+/* o[0..15] = ds * q */
+SQ_AI void put_dq(sq_b o, vf ds, int8x16_t q) {
+  vf f[4];
+  widen(q, f);
+  for (int k = 0; k < 4; k++) st(o + 16 * k, vmulq_f32(ds, f[k]));
+}
+SQ_AI int8x16_t s8(uint8x16_t v) { return vreinterpretq_s8_u8(v); }
+
+/* ---- legacy blocks of 32 -------------------------------------------------- */
+
+/* The fifth bits of weights 16w..16w+15 as 16 (set) or 0 byte lanes. */
+SQ_AI uint8x16_t fifth(uint32_t qh, int w) {
+  static const uint8_t bit[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+  uint8x8_t two = vcreate_u8((uint64_t)((qh >> (16 * w)) & 0xffffu));
+  /* byte j: qh byte 2w + j / 8 */
+  uint8x16_t rep = vcombine_u8(vdup_lane_u8(two, 0), vdup_lane_u8(two, 1));
+  return vandq_u8(vtstq_u8(rep, vld1q_u8(bit)), vdupq_n_u8(16));
+}
+
+static void dq_q8_0_neon(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 32; i++, b += 34, o += 128) {
+    if (!sq_ggml_half_finite(b)) {
+      sq_ggml_dequantize_q8_0(b, 32, o);
+      continue;
+    }
+    vf d = dup(sq_ggml_half(b));
+    put_qd(o, vld1q_s8((const int8_t *)(b + SQ_Q8_0_QS)), d);
+    put_qd(o + 64, vld1q_s8((const int8_t *)(b + SQ_Q8_0_QS + 16)), d);
+  }
+}
+
+static void dq_q4_0_neon(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 32; i++, b += 18, o += 128) {
+    if (!sq_ggml_half_finite(b)) {
+      sq_ggml_dequantize_q4_0(b, 32, o);
+      continue;
+    }
+    vf d = dup(sq_ggml_half(b));
+    uint8x16_t q = vld1q_u8(b + SQ_Q4_0_QS);
+    int8x16_t e8 = vdupq_n_s8(8);
+    put_qd(o, vsubq_s8(s8(vandq_u8(q, vdupq_n_u8(15))), e8), d);
+    put_qd(o + 64, vsubq_s8(s8(vshrq_n_u8(q, 4)), e8), d);
+  }
+}
+
+static void dq_q4_1_neon(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 32; i++, b += 20, o += 128) {
+    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + SQ_Q4_1_M)) {
+      sq_ggml_dequantize_q4_1(b, 32, o);
+      continue;
+    }
+    vf d = dup(sq_ggml_half(b)), m = dup(sq_ggml_half(b + SQ_Q4_1_M));
+    uint8x16_t q = vld1q_u8(b + SQ_Q4_1_QS);
+    put_qdm(o, s8(vandq_u8(q, vdupq_n_u8(15))), d, m);
+    put_qdm(o + 64, s8(vshrq_n_u8(q, 4)), d, m);
+  }
+}
+
+static void dq_q5_0_neon(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 32; i++, b += 22, o += 128) {
+    if (!sq_ggml_half_finite(b)) {
+      sq_ggml_dequantize_q5_0(b, 32, o);
+      continue;
+    }
+    vf d = dup(sq_ggml_half(b));
+    uint32_t qh = sq_load_u32(b + SQ_Q5_0_QH);
+    uint8x16_t q = vld1q_u8(b + SQ_Q5_0_QS);
+    int8x16_t e16 = vdupq_n_s8(16);
+    put_qd(o, vsubq_s8(s8(vorrq_u8(vandq_u8(q, vdupq_n_u8(15)), fifth(qh, 0))), e16), d);
+    put_qd(o + 64, vsubq_s8(s8(vorrq_u8(vshrq_n_u8(q, 4), fifth(qh, 1))), e16), d);
+  }
+}
+
+static void dq_q5_1_neon(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 32; i++, b += 24, o += 128) {
+    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + SQ_Q5_1_M)) {
+      sq_ggml_dequantize_q5_1(b, 32, o);
+      continue;
+    }
+    vf d = dup(sq_ggml_half(b)), m = dup(sq_ggml_half(b + SQ_Q5_1_M));
+    uint32_t qh = sq_load_u32(b + SQ_Q5_1_QH);
+    uint8x16_t q = vld1q_u8(b + SQ_Q5_1_QS);
+    put_qdm(o, s8(vorrq_u8(vandq_u8(q, vdupq_n_u8(15)), fifth(qh, 0))), d, m);
+    put_qdm(o + 64, s8(vorrq_u8(vshrq_n_u8(q, 4), fifth(qh, 1))), d, m);
+  }
+}
+
+/* ---- K-quants ------------------------------------------------------------- */
+
+/* (v >> 2g) & 3 in every byte lane. */
+SQ_AI uint8x16_t crumb(uint8x16_t v, int g) {
+  uint8x16_t s;
+  switch (g) {
+    case 0: s = v; break;
+    case 1: s = vshrq_n_u8(v, 2); break;
+    case 2: s = vshrq_n_u8(v, 4); break;
+    default: s = vshrq_n_u8(v, 6); break;
+  }
+  return vandq_u8(s, vdupq_n_u8(3));
+}
+
+static void dq_q2_K_neon(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 256; i++, b += 84, o += 1024) {
+    if (!sq_ggml_half_finite(b + SQ_Q2_K_D) || !sq_ggml_half_finite(b + SQ_Q2_K_DMIN)) {
+      sq_ggml_dequantize_q2_K(b, 256, o);
+      continue;
+    }
+    float d = sq_ggml_half(b + SQ_Q2_K_D), dmin = sq_ggml_half(b + SQ_Q2_K_DMIN);
+    for (int h = 0; h < 2; h++)
+      for (int s = 0; s < 2; s++) {
+        uint8x16_t v = vld1q_u8(b + SQ_Q2_K_QS + 32 * h + 16 * s);
+        for (int g = 0; g < 4; g++) {
+          unsigned sc = b[SQ_Q2_K_SC + 8 * h + 2 * g + s];
+          vf dl = dup(d * (float)(sc & 15u)), ml = dup(dmin * (float)(sc >> 4));
+          put_dqm(o + 4 * (128 * h + 32 * g + 16 * s), dl, s8(crumb(v, g)), ml);
+        }
+      }
+  }
+}
+
+static void dq_q3_K_neon(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 256; i++, b += 110, o += 1024) {
+    if (!sq_ggml_half_finite(b + SQ_Q3_K_D)) {
+      sq_ggml_dequantize_q3_K(b, 256, o);
+      continue;
+    }
+    float d = sq_ggml_half(b + SQ_Q3_K_D);
+    for (int s = 0; s < 2; s++) {
+      uint8x16_t hm = vld1q_u8(b + SQ_Q3_K_HM + 16 * s);
+      for (int h = 0; h < 2; h++) {
+        uint8x16_t v = vld1q_u8(b + SQ_Q3_K_QS + 32 * h + 16 * s);
+        for (int g = 0; g < 4; g++) {
+          /* code | 4 where the high bit is set, then - 4 */
+          uint8x16_t hb = vandq_u8(vtstq_u8(hm, vdupq_n_u8((uint8_t)(1u << (4 * h + g)))), vdupq_n_u8(4));
+          int8x16_t q = vsubq_s8(s8(vorrq_u8(crumb(v, g), hb)), vdupq_n_s8(4));
+          int sc = sq_ggml_q3k_scale(8 * h + 2 * g + s, b + SQ_Q3_K_SC);
+          put_dq(o + 4 * (128 * h + 32 * g + 16 * s), dup(d * (float)sc), q);
+        }
+      }
+    }
+  }
+}
+
+/* q4_K and q5_K (qh NULL for q4_K). */
+SQ_AI void dq_k4_block(sq_cb b, sq_cb qs, sq_cb qh, sq_b o) {
+  float d = sq_ggml_half(b), dmin = sq_ggml_half(b + 2);
+  uint8x16_t h0 = vdupq_n_u8(0), h1 = h0;
+  if (qh) {
+    h0 = vld1q_u8(qh);
+    h1 = vld1q_u8(qh + 16);
+  }
+  for (int g = 0; g < 4; g++) {
+    uint8x16_t v0 = vld1q_u8(qs + 32 * g), v1 = vld1q_u8(qs + 32 * g + 16);
+    for (int hi = 0; hi < 2; hi++) {
+      unsigned sc, mn;
+      sq_ggml_k4_scale_min(2 * g + hi, b + SQ_Q4_K_SC, &sc, &mn);
+      vf dl = dup(d * (float)sc), ml = dup(dmin * (float)mn);
+      uint8x16_t w0 = hi ? vshrq_n_u8(v0, 4) : vandq_u8(v0, vdupq_n_u8(15));
+      uint8x16_t w1 = hi ? vshrq_n_u8(v1, 4) : vandq_u8(v1, vdupq_n_u8(15));
+      if (qh) {
+        uint8x16_t bit = vdupq_n_u8((uint8_t)(1u << (2 * g + hi))), e16 = vdupq_n_u8(16);
+        w0 = vorrq_u8(w0, vandq_u8(vtstq_u8(h0, bit), e16));
+        w1 = vorrq_u8(w1, vandq_u8(vtstq_u8(h1, bit), e16));
+      }
+      put_dqm(o + 4 * (64 * g + 32 * hi), dl, s8(w0), ml);
+      put_dqm(o + 4 * (64 * g + 32 * hi + 16), dl, s8(w1), ml);
+    }
+  }
+}
+
+static void dq_q4_K_neon(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 256; i++, b += 144, o += 1024) {
+    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + 2)) {
+      sq_ggml_dequantize_q4_K(b, 256, o);
+      continue;
+    }
+    dq_k4_block(b, b + SQ_Q4_K_QS, NULL, o);
+  }
+}
+
+static void dq_q5_K_neon(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 256; i++, b += 176, o += 1024) {
+    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + 2)) {
+      sq_ggml_dequantize_q5_K(b, 256, o);
+      continue;
+    }
+    dq_k4_block(b, b + SQ_Q5_K_QS, b + SQ_Q5_K_QH, o);
+  }
+}
+
+static void dq_q6_K_neon(const void *blocks, size_t n, void *y) {
+  sq_cb b = blocks;
+  sq_b o = y;
+  for (size_t i = 0; i < n / 256; i++, b += 210, o += 1024) {
+    if (!sq_ggml_half_finite(b + SQ_Q6_K_D)) {
+      sq_ggml_dequantize_q6_K(b, 256, o);
+      continue;
+    }
+    float d = sq_ggml_half(b + SQ_Q6_K_D);
+    const int8_t *sc = (const int8_t *)(b + SQ_Q6_K_SC);
+    for (int h = 0; h < 2; h++) {
+      sq_cb ql = b + SQ_Q6_K_QL + 64 * h, qh = b + SQ_Q6_K_QH + 32 * h;
+      for (int c = 0; c < 2; c++) {
+        uint8x16_t la = vld1q_u8(ql + 16 * c), lb = vld1q_u8(ql + 32 + 16 * c);
+        uint8x16_t hv = vld1q_u8(qh + 16 * c);
+        uint8x16_t m15 = vdupq_n_u8(15), m48 = vdupq_n_u8(48);
+        int8x16_t e32 = vdupq_n_s8(32);
+        int8x16_t q1 = vsubq_s8(s8(vorrq_u8(vandq_u8(la, m15), vandq_u8(vshlq_n_u8(hv, 4), m48))), e32);
+        int8x16_t q2 = vsubq_s8(s8(vorrq_u8(vandq_u8(lb, m15), vandq_u8(vshlq_n_u8(hv, 2), m48))), e32);
+        int8x16_t q3 = vsubq_s8(s8(vorrq_u8(vshrq_n_u8(la, 4), vandq_u8(hv, m48))), e32);
+        int8x16_t q4 = vsubq_s8(s8(vorrq_u8(vshrq_n_u8(lb, 4), vandq_u8(vshrq_n_u8(hv, 2), m48))), e32);
+        /* ggml's d * sc[is], is = l / 16 = c, then * q */
+        const int8_t *s = sc + 8 * h + c;
+        sq_b out = o + 4 * (128 * h + 16 * c);
+        put_dq(out, dup(d * (float)s[0]), q1);
+        put_dq(out + 128, dup(d * (float)s[2]), q2);
+        put_dq(out + 256, dup(d * (float)s[4]), q3);
+        put_dq(out + 384, dup(d * (float)s[6]), q4);
+      }
+    }
+  }
+}
+
 const sq_ggml_kernels sq_ggml_kernels_neon = {
   .quantize = {SQ_GGML_TYPES(SQ_GGML_ENTRY_Q)},
-  .dequantize = {SQ_GGML_TYPES(SQ_GGML_ENTRY_DQ)},
+  .dequantize = {dq_q4_0_neon, dq_q4_1_neon, dq_q5_0_neon, dq_q5_1_neon,
+                 dq_q8_0_neon, dq_q2_K_neon, dq_q3_K_neon, dq_q4_K_neon,
+                 dq_q5_K_neon, dq_q6_K_neon},
 };
 
 #else
