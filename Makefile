@@ -209,19 +209,27 @@ demo: dist/quant.so
 	@$(DEPS) demo
 	sh examples/demo.sh
 
-# Kernel throughput per path vs memcpy, SQL-level ratios vs a plain q_f32 copy,
-# and numpy / PyTorch side by side (OpenBLAS tuning variables unset for that
-# command only: they slow a current numpy).
+# Kernel throughput per path vs memcpy, ggml's block formats vs memcpy and vs
+# ggml itself (fetched by ggml-lib; without it the bench says "not present"),
+# SQL-level ratios vs a plain q_f32 copy, and numpy / PyTorch side by side
+# (OpenBLAS tuning variables unset for that command only: they slow a current
+# numpy).
 bench: dist/quant.so
 	@$(DEPS) bench
-	@$(MAKE) --no-print-directory build/bench_kernels
+	@$(MAKE) --no-print-directory build/bench_kernels build/bench_ggml
+	@$(MAKE) --no-print-directory ggml-lib || echo "bench: ggml's library was not fetched; its columns stay empty"
 	./build/bench_kernels
+	./build/bench_ggml --lib $(GGML_LIB)
 	tclsh bench/bench_sql.tcl dist/quant.so
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/bench_python.py
 
 build/bench_kernels: bench/bench_kernels.c $(KERNEL_SRC) $(HDR)
 	@mkdir -p build
 	$(CC) -O2 $(QUANT_CFLAGS) -o $@ bench/bench_kernels.c $(KERNEL_SRC) $(LDLIBS)
+
+build/bench_ggml: bench/bench_ggml.c $(KERNEL_SRC) $(HDR)
+	@mkdir -p build
+	$(CC) -O2 $(QUANT_CFLAGS) -o $@ bench/bench_ggml.c $(KERNEL_SRC) $(LDLIBS) -ldl
 
 # libFuzzer over the text readers (JSON tensors and lists, options): clang with
 # libFuzzer, ASan and UBSan, linked against SQLite itself (SQLITE_CORE).

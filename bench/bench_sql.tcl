@@ -3,13 +3,29 @@
 #
 #   tclsh bench/bench_sql.tcl dist/quant.so            every kernel path
 #   tclsh bench/bench_sql.tcl -path avx2 dist/quant.so one path (child process)
+#   tclsh bench/bench_sql.tcl -ggml -path avx2 dist/quant.so  its ggml rows
 #
 # The table holds 256 MB of float32 weights: 256 rows of a [256,1024] matrix
 # (1 MB each).  Each query is timed best of 3; the baseline is
 # SELECT q_f32(w), which reads every blob and writes a float32 copy of it.
+#
+# Then ggml's block formats: ONE row holding one 4M-weight tensor
+# ([1024,4096], 16 MB of float32), q_ggml_quantize(w, type, shape) and
+# q_ggml_dequantize(blocks, type) for every type, each as a ratio to
+# SELECT q_f32(w) on that same row: a 16 MB float32 copy through SQL, the
+# input of a quantize and the output of a dequantize.  Quantize best of 3,
+# the copy and dequantize best of 5.  These children run with glibc told to
+# keep freed memory (GLIBC_TUNABLES below): otherwise every 16 MB value is
+# fresh memory from the kernel, and its page faults (10-40 ms per 16 MB on
+# this project's VM, more than the copy itself) would be what is measured.
 package require sqlite3
 
 set path ""
+set ggml 0
+if {[lindex $argv 0] eq "-ggml"} {
+  set ggml 1
+  set argv [lrange $argv 1 end]
+}
 if {[lindex $argv 0] eq "-path"} {
   set path [lindex $argv 1]
   set argv [lrange $argv 2 end]
@@ -27,6 +43,36 @@ proc best_of {n sql} {
   return $best
 }
 
+# ggml's block formats on one row of one 4M-weight tensor (see the top).
+proc ggml_rows {} {
+  global path
+  set vals {}
+  for {set i 0} {$i < 4194304} {incr i} {
+    lappend vals [expr {(rand() + rand() + rand() - 1.5) * 0.2}]
+  }
+  set w4m [binary format r* $vals]
+  unset vals
+  set imp {}
+  for {set i 0} {$i < 4096} {incr i} {
+    lappend imp [expr {pow(0.1 + 2.0 * rand(), 2)}]
+  }
+  set imp [binary format r* $imp]
+  db eval {CREATE TABLE g(w BLOB); CREATE TABLE gb(type TEXT PRIMARY KEY, b BLOB)}
+  db eval {INSERT INTO g VALUES (@w4m)}
+  set base [best_of 5 {SELECT length(q_f32(w)) FROM g}]
+  puts [format "%-8s %-22s %10.4f %7.2f %12s %7s" $path "q_f32(w): the copy" $base 1.0 - -]
+  foreach type {q4_0 q4_1 q5_0 q5_1 q8_0 q2_K q3_K q4_K q5_K q6_K} {
+    set tq [best_of 3 {SELECT length(q_ggml_quantize(w, $type, '[1024,4096]')) FROM g}]
+    db eval {INSERT INTO gb SELECT $type, q_ggml_quantize(w, $type, '[1024,4096]') FROM g}
+    set td [best_of 5 {SELECT length(q_ggml_dequantize(b, $type)) FROM gb WHERE type = $type}]
+    puts [format "%-8s %-22s %10.4f %7.2f %12.4f %7.2f" $path $type $tq \
+              [expr {$tq / $base}] $td [expr {$td / $base}]]
+  }
+  set tq [best_of 3 {SELECT length(q_ggml_quantize(w, 'q4_K', '[1024,4096]', @imp)) FROM g}]
+  puts [format "%-8s %-22s %10.4f %7.2f %12s %7s" $path "q4_K with importance" $tq \
+            [expr {$tq / $base}] - -]
+}
+
 if {$path eq ""} {
   sqlite3 db :memory:
   db enable_load_extension 1
@@ -35,8 +81,17 @@ if {$path eq ""} {
   db close
   puts {SQL level: 256 rows x 1 MB float32 ([256,1024] each), best of 3, ratio to SELECT q_f32(w)}
   puts [format "%-8s %-44s %9s %8s %7s" path query seconds GB/s ratio]
-  foreach p [split [string map {\" ""} $names] ,] {
+  set paths [split [string map {\" ""} $names] ,]
+  foreach p $paths {
     puts [exec [info nameofexecutable] [info script] -path $p $ext]
+  }
+  puts "\nSQL level, ggml block formats: one row of 4M float32 weights (\[1024,4096\], 16.8 MB),"
+  puts "ratio to SELECT q_f32(w) on that row (a 16.8 MB float32 copy through SQL: quantize's input,"
+  puts "dequantize's output); quantize best of 3, the rest best of 5; glibc keeps freed memory"
+  puts [format "%-8s %-22s %10s %7s %12s %7s" path type "quantize s" ratio "dequantize s" ratio]
+  set env(GLIBC_TUNABLES) glibc.malloc.mmap_threshold=1073741824:glibc.malloc.trim_threshold=4294967295
+  foreach p $paths {
+    puts [exec [info nameofexecutable] [info script] -ggml -path $p $ext]
   }
   exit 0
 }
@@ -46,6 +101,10 @@ sqlite3 db :memory:
 db enable_load_extension 1
 db eval {SELECT load_extension($ext)}
 expr {srand(7)}
+if {$ggml} {
+  ggml_rows
+  exit 0
+}
 db eval {CREATE TABLE w(id INTEGER PRIMARY KEY, w BLOB, q BLOB, s BLOB, z BLOB,
                         s1 BLOB, z1 BLOB)}
 # 16 distinct 1 MB tensors, stored 16 times each (every row its own pages).

@@ -1,0 +1,483 @@
+/*
+** bench_ggml.c: ggml's block formats (ext/kernels/ggml.h), every kernel path
+** against memcpy and against ggml itself, measured in one run (no SQLite).
+**
+**   build/bench_ggml [--lib FILE] [--reps N] [--big N] [--small N]
+**                    [--kq N] [--budget SEC] [--only TYPE]
+**
+** ggml is dlopen()ed from --lib (default build/ggml/libggml-base.so, put
+** there by tests/ggml/fetch_ggml.sh: ggml 0.25.1, commit 0ad4a86, the
+** baseline x86-64 build in @node-llama-cpp/linux-x64@3.22.1).  Without it
+** the bench still runs and prints "ggml: not present"; its columns are "-".
+**
+** Sections, for every type and every path sq_kernels_available() lists:
+**   (a) dequantize: time / memcpy of the OUTPUT (4n float32 bytes), at --big
+**       (default 16M weights, 64 MB of float32: out of cache) and --small
+**       (4K weights: in L1/L2); ggml: dequantize_row_<type>.  The blocks
+**       are ggml's own quantization of the data (ours when ggml is absent).
+**   (b) quantize without importance, legacy types (q4_0 q4_1 q5_0 q5_1
+**       q8_0): time / memcpy of the INPUT (4n bytes), same two sizes;
+**       ggml: quantize_row_<type>_ref.
+**   (c) quantize without importance, K-quants (q2_K..q6_K): ms per call and
+**       speedup over ggml's quantize_row_<type>_ref, at --kq weights
+**       (default 1M: these are compute-bound, their time per weight does
+**       not depend on the cache).
+**   (d) quantize with importance, every type: 256 rows of 4096 weights (the
+**       realistic row: some searches depend on the whole row) with one
+**       importance weight per column, as llama.cpp's imatrix; ggml:
+**       quantize_<type>(x, y, rows, 4096, imatrix).  Informational.
+** Every ggml row carries a byte-identity check of this run's outputs: "yes"
+** when every path wrote exactly ggml's bytes, else the paths that did not.
+**
+** Timing as bench_kernels.c: one thread, outputs touched before timing, a
+** warm-up call, then the best of --reps samples (default 7); a sample of a
+** small tensor repeats the call until it takes about a millisecond.  A slow
+** operation stops after 3 samples once its samples have taken --budget
+** seconds (default 2), so that scalar searches do not dominate the run.
+** Ratios are of times measured in this run; none is hard-coded.
+*/
+#define _DEFAULT_SOURCE
+#include <dlfcn.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kernels/kernels.h"
+
+#define NT SQ_GGML_NTYPES
+#define MAXP 8
+#define ROW 4096          /* (d): weights per row */
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- data: bench_kernels.c's generator ----------------------------------- */
+
+static uint64_t g_rng = 0x2545f4914f6cdd1dull;
+static uint32_t rnd32(void) {
+  g_rng ^= g_rng << 13;
+  g_rng ^= g_rng >> 7;
+  g_rng ^= g_rng << 17;
+  return (uint32_t)(g_rng >> 32);
+}
+static float unif(void) { return (float)(rnd32() >> 8) * 0x1p-24f; }
+/* Irwin-Hall: sum of 4 uniforms, centred, about N(0, 1/3) */
+static float rnd_normalish(void) {
+  float s = 0.0f;
+  for (int i = 0; i < 4; i++) s += unif();
+  return (s - 2.0f) * 1.7320508f;
+}
+
+/* ---- ggml, through dlopen ------------------------------------------------ */
+
+typedef void (*ggml_qref_fn)(const float *x, void *y, int64_t k);
+typedef size_t (*ggml_quant_fn)(const float *src, void *dst, int64_t nrow,
+                                int64_t n_per_row, const float *imatrix);
+typedef void (*ggml_deq_fn)(const void *x, float *y, int64_t k);
+
+static ggml_qref_fn g_qref[NT];
+static ggml_quant_fn g_quant[NT];
+static ggml_deq_fn g_deq[NT];
+static int g_have_ggml;
+
+static void *sym(void *h, const char *fmt, const char *type) {
+  char name[64];
+  snprintf(name, sizeof name, fmt, type);
+  return dlsym(h, name);
+}
+
+/* Loads ggml; on any failure prints why and leaves g_have_ggml 0. */
+static void load_ggml(const char *lib) {
+  void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    printf("ggml: not present (%s; `make ggml-lib` fetches it)\n", dlerror());
+    return;
+  }
+  for (int t = 0; t < NT; t++) {
+    const char *nm = sq_ggml_formats[t].name;
+    g_qref[t] = (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
+    g_quant[t] = (ggml_quant_fn)sym(h, "quantize_%s", nm);
+    g_deq[t] = (ggml_deq_fn)sym(h, "dequantize_row_%s", nm);
+    if (!g_qref[t] || !g_quant[t] || !g_deq[t]) {
+      printf("ggml: not present (%s lacks the %s functions)\n", lib, nm);
+      return;
+    }
+  }
+  const char *(*ver)(void) = (const char *(*)(void))dlsym(h, "ggml_version");
+  const char *(*com)(void) = (const char *(*)(void))dlsym(h, "ggml_commit");
+  printf("ggml: %s, ggml %s (%s), called directly on one thread\n", lib,
+         ver ? ver() : "?", com ? com() : "?");
+  g_have_ggml = 1;
+}
+
+/* ---- timing -------------------------------------------------------------- */
+
+typedef struct job {
+  const sq_kernels *k;      /* our path, or NULL for ggml */
+  int t;                    /* sq_ggml_type */
+  int mode;                 /* J_* */
+  size_t n;
+  const float *x, *imp;     /* imp: ROW column weights (J_QIMP) */
+  const void *blocks;       /* dequantize input */
+  void *out;
+} job;
+
+enum { J_MEMCPY, J_DEQ, J_QREF, J_QIMP };
+
+static void run_job(const job *j) {
+  const sq_ggml_format *f = &sq_ggml_formats[j->t];
+  switch (j->mode) {
+  case J_MEMCPY:
+    memcpy(j->out, j->x, 4 * j->n);
+    break;
+  case J_DEQ:
+    if (j->k) j->k->ggml->dequantize[j->t](j->blocks, j->n, j->out);
+    else g_deq[j->t](j->blocks, (float *)j->out, (int64_t)j->n);
+    break;
+  case J_QREF:
+    if (j->k) j->k->ggml->quantize[j->t](j->x, j->n, NULL, j->out);
+    else g_qref[j->t](j->x, j->out, (int64_t)j->n);
+    break;
+  case J_QIMP:
+    if (j->k) {
+      size_t rb = ROW / f->block * f->bytes;
+      for (size_t r = 0; r < j->n / ROW; r++)
+        j->k->ggml->quantize[j->t](j->x + r * ROW, ROW, j->imp,
+                                   (unsigned char *)j->out + r * rb);
+    } else {
+      g_quant[j->t](j->x, j->out, (int64_t)(j->n / ROW), ROW, j->imp);
+    }
+    break;
+  }
+}
+
+static int g_reps = 7;
+static double g_budget = 2.0;
+static double g_start;
+
+/* Best seconds per call; each sample repeats the call enough times to take
+** about a millisecond (small tensors). */
+static double best_time(const job *j) {
+  double t0 = now();
+  run_job(j);                                   /* warm up */
+  double first = now() - t0;
+  int inner = first > 1e-3 ? 1 : (int)(1e-3 / (first > 1e-7 ? first : 1e-7)) + 1;
+  double best = 1e30, start = now();
+  for (int r = 0; r < g_reps; r++) {
+    double s = now();
+    for (int i = 0; i < inner; i++) run_job(j);
+    double t = (now() - s) / inner;
+    if (t < best) best = t;
+    if (r >= 2 && now() - start > g_budget) break;
+  }
+  return best;
+}
+
+/* ---- one section --------------------------------------------------------- */
+
+static const char *g_only;
+static const char *const *g_paths;
+static int g_np;
+
+static int is_k(int t) { return sq_ggml_formats[t].block == 256; }
+
+/* Buffers for one size; outputs touched so page faults are not timed. */
+typedef struct bufs {
+  size_t n;
+  float *x, *imp;
+  unsigned char *ref, *out, *blocks;   /* ggml's output, ours, deq input */
+  float *y;
+} bufs;
+
+static void *alloc_touched(size_t bytes) {
+  void *p = malloc(bytes + 64);
+  if (!p) {
+    fprintf(stderr, "bench_ggml: out of memory\n");
+    exit(1);
+  }
+  memset(p, 0, bytes + 64);
+  return p;
+}
+
+static void bufs_init(bufs *b, size_t n) {
+  b->n = n;
+  b->x = alloc_touched(4 * n);
+  b->y = alloc_touched(4 * n);
+  b->imp = alloc_touched(4 * ROW);
+  b->ref = alloc_touched(4 * n);     /* blocks are smaller than float32 */
+  b->out = alloc_touched(4 * n);
+  b->blocks = alloc_touched(4 * n);
+  for (size_t i = 0; i < n; i++) b->x[i] = rnd_normalish();
+  /* imatrix entries: mean squared activations, positive, spread over ~2
+  ** decades */
+  for (size_t i = 0; i < ROW; i++) {
+    float a = 0.1f + 2.0f * unif();
+    b->imp[i] = a * a;
+  }
+}
+
+static void bufs_free(bufs *b) {
+  free(b->x), free(b->y), free(b->imp), free(b->ref), free(b->out), free(b->blocks);
+}
+
+/* Bytes the operation writes: blocks or float32. */
+static size_t out_bytes(int mode, int t, size_t n) {
+  const sq_ggml_format *f = &sq_ggml_formats[t];
+  return mode == J_DEQ ? 4 * n : n / f->block * f->bytes;
+}
+
+typedef struct row_result {
+  double ours[MAXP];        /* seconds; < 0: no such kernel */
+  double ggml;              /* seconds; < 0: ggml absent */
+  char same[64];            /* "yes", "no: avx2,avx512", "-" */
+} row_result;
+
+/* Times type t in mode on every path and on ggml, and checks the bytes. */
+static void measure(bufs *b, int t, int mode, row_result *r) {
+  size_t ob = out_bytes(mode, t, b->n);
+  job j = {0};
+  j.t = t;
+  j.mode = mode;
+  j.n = b->n;
+  j.x = b->x;
+  j.imp = b->imp;
+  j.blocks = b->blocks;
+  r->ggml = -1.0;
+  if (g_have_ggml) {
+    j.k = NULL;
+    j.out = mode == J_DEQ ? (void *)b->y : (void *)b->ref;
+    r->ggml = best_time(&j);
+    if (mode == J_DEQ) memcpy(b->ref, b->y, ob);
+  }
+  int bad = 0;
+  strcpy(r->same, g_have_ggml ? "yes" : "-");
+  for (int p = 0; p < g_np; p++) {
+    j.k = sq_kernels_by_name(g_paths[p]);
+    int has = j.k && (mode == J_DEQ ? j.k->ggml->dequantize[t] != NULL
+                                    : j.k->ggml->quantize[t] != NULL);
+    if (!has) {
+      r->ours[p] = -1.0;
+      continue;
+    }
+    j.out = mode == J_DEQ ? (void *)b->y : (void *)b->out;
+    memset(j.out, 0xA5, ob);
+    r->ours[p] = best_time(&j);
+    if (g_have_ggml && memcmp(j.out, b->ref, ob) != 0) {
+      size_t len = strlen(r->same);
+      if (!bad) strcpy(r->same, "no:"), len = 3;
+      snprintf(r->same + len, sizeof r->same - len, "%s%s", bad ? "," : " ",
+               g_paths[p]);
+      bad = 1;
+    }
+  }
+}
+
+static void print_head(const char *left, const char *right) {
+  int w = 8 * (g_np + 1);
+  printf("%-6s %-*s   %-*s %s\n", "", w, left, w - 1, right, "ours == ggml");
+  printf("%-6s", "type");
+  for (int p = 0; p < g_np; p++) printf(" %7s", g_paths[p]);
+  printf(" %7s  ", "ggml");
+  for (int p = 0; p < g_np; p++) printf(" %7s", g_paths[p]);
+  printf("\n");
+}
+
+static void cell(double v, const char *fmt, int ok) {
+  if (ok) printf(fmt, v);
+  else printf(" %7s", "-");
+}
+
+/* One table.  ratio_base > 0: the left block is time / ratio_base (x memcpy),
+** else milliseconds.  The right block is ggml's time / ours. */
+static void print_row(int t, const row_result *r, double ratio_base) {
+  printf("%-6s", sq_ggml_formats[t].name);
+  for (int p = 0; p < g_np; p++) {
+    double v = ratio_base > 0 ? r->ours[p] / ratio_base : r->ours[p] * 1e3;
+    cell(v, " %7.2f", r->ours[p] >= 0);
+  }
+  cell(ratio_base > 0 ? r->ggml / ratio_base : r->ggml * 1e3, " %7.2f", r->ggml >= 0);
+  printf("  ");
+  for (int p = 0; p < g_np; p++) {
+    int ok = r->ggml >= 0 && r->ours[p] > 0;
+    if (ok) printf(" %6.2fx", r->ggml / r->ours[p]);
+    else printf(" %7s", "-");
+  }
+  printf(" %s\n", r->same);
+}
+
+/* The paths a goal applies to: every path but scalar. */
+static int goal_path(int p) { return strcmp(g_paths[p], "scalar") != 0; }
+
+/* goal_kind 1: ours / memcpy <= limit; 2: ggml / ours >= limit. */
+static void print_goal(row_result *rs, int *types, int nt, int goal_kind,
+                       double limit, double base) {
+  int met = 0, total = 0;
+  char missed[2048] = "";
+  size_t len = 0;
+  for (int i = 0; i < nt; i++) {
+    for (int p = 0; p < g_np; p++) {
+      if (!goal_path(p) || rs[i].ours[p] < 0) continue;
+      double v;
+      int ok;
+      if (goal_kind == 1) {
+        v = rs[i].ours[p] / base;
+        ok = v <= limit;
+      } else {
+        if (rs[i].ggml < 0) continue;
+        v = rs[i].ggml / rs[i].ours[p];
+        ok = v >= limit;
+      }
+      total++;
+      if (ok) met++;
+      else if (len < sizeof missed - 64)
+        len += (size_t)snprintf(missed + len, sizeof missed - len, "%s %s %s %.2f",
+                                len ? "," : "", sq_ggml_formats[types[i]].name,
+                                g_paths[p], v);
+    }
+  }
+  if (!total) {
+    printf("goal: not measured here (no vector path%s)\n",
+           goal_kind == 2 ? " or no ggml" : "");
+    return;
+  }
+  printf("goal (%s %.1f%s, every path but scalar): met %d of %d%s%s\n",
+         goal_kind == 1 ? "<=" : ">=", limit, goal_kind == 1 ? "x memcpy" : "x ggml",
+         met, total, met < total ? "; missed:" : "", missed);
+}
+
+static int selected(int t) {
+  return !g_only || strcmp(g_only, sq_ggml_formats[t].name) == 0;
+}
+
+/* Blocks to dequantize: ggml's reference quantization, else ours (scalar). */
+static void make_blocks(bufs *b, int t) {
+  if (g_have_ggml) g_qref[t](b->x, b->blocks, (int64_t)b->n);
+  else sq_kernels_by_name("scalar")->ggml->quantize[t](b->x, b->n, NULL, b->blocks);
+}
+
+static double memcpy_time(bufs *b) {
+  job j = {0};
+  j.mode = J_MEMCPY;
+  j.n = b->n;
+  j.x = b->x;
+  j.out = b->y;
+  return best_time(&j);
+}
+
+static void section_memory(size_t n) {
+  bufs b;
+  bufs_init(&b, n);
+  double tm = memcpy_time(&b);
+  double mb = 4.0 * (double)n / 1e6;
+  int types[NT], nt;
+  row_result rs[NT];
+
+  printf("\n(a) dequantize, %zu weights -> %.3f MB float32: time / memcpy of the "
+         "output (memcpy %.2f us, %.2f GB/s); ggml = dequantize_row_<type>\n",
+         n, mb, tm * 1e6, mb / 1e3 / tm);
+  print_head("x memcpy (lower is better)", "speedup over ggml");
+  nt = 0;
+  for (int t = 0; t < NT; t++) {
+    if (!selected(t)) continue;
+    make_blocks(&b, t);
+    measure(&b, t, J_DEQ, &rs[nt]);
+    print_row(t, &rs[nt], tm);
+    types[nt++] = t;
+    fflush(stdout);
+  }
+  print_goal(rs, types, nt, 1, 1.0, tm);
+
+  printf("\n(b) quantize without importance, legacy types, %zu weights (%.3f MB "
+         "float32): time / memcpy of the input; ggml = quantize_row_<type>_ref\n",
+         n, mb);
+  print_head("x memcpy (lower is better)", "speedup over ggml");
+  nt = 0;
+  for (int t = 0; t < NT; t++) {
+    if (!selected(t) || is_k(t)) continue;
+    measure(&b, t, J_QREF, &rs[nt]);
+    print_row(t, &rs[nt], tm);
+    types[nt++] = t;
+    fflush(stdout);
+  }
+  print_goal(rs, types, nt, 1, 1.5, tm);
+  bufs_free(&b);
+}
+
+static void section_compute(size_t n) {
+  bufs b;
+  bufs_init(&b, n);
+  int types[NT], nt = 0;
+  row_result rs[NT];
+  printf("\n(c) K-quant quantize without importance, %zu weights (%.3f MB float32): "
+         "ms per call; ggml = quantize_row_<type>_ref\n", n, 4.0 * (double)n / 1e6);
+  print_head("ms (lower is better)", "speedup over ggml");
+  for (int t = 0; t < NT; t++) {
+    if (!selected(t) || !is_k(t)) continue;
+    measure(&b, t, J_QREF, &rs[nt]);
+    print_row(t, &rs[nt], 0);
+    types[nt++] = t;
+    fflush(stdout);
+  }
+  print_goal(rs, types, nt, 2, 2.0, 0);
+
+  printf("\n(d) quantize with importance, %zu rows of %d weights, one importance "
+         "weight per column: ms per call; ggml = quantize_<type>(x, y, %zu, %d, "
+         "imatrix)\n", n / ROW, ROW, n / ROW, ROW);
+  print_head("ms (lower is better)", "speedup over ggml");
+  for (int t = 0; t < NT; t++) {
+    if (!selected(t)) continue;
+    measure(&b, t, J_QIMP, &rs[0]);
+    print_row(t, &rs[0], 0);
+    fflush(stdout);
+  }
+  bufs_free(&b);
+}
+
+int main(int argc, char **argv) {
+  const char *lib = "build/ggml/libggml-base.so";
+  size_t big = 16u << 20, small = 4096, kq = 1u << 20;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--lib") == 0 && i + 1 < argc) lib = argv[++i];
+    else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) g_reps = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--big") == 0 && i + 1 < argc) big = strtoull(argv[++i], NULL, 0);
+    else if (strcmp(argv[i], "--small") == 0 && i + 1 < argc) small = strtoull(argv[++i], NULL, 0);
+    else if (strcmp(argv[i], "--kq") == 0 && i + 1 < argc) kq = strtoull(argv[++i], NULL, 0);
+    else if (strcmp(argv[i], "--budget") == 0 && i + 1 < argc) g_budget = atof(argv[++i]);
+    else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) g_only = argv[++i];
+    else {
+      fprintf(stderr, "usage: %s [--lib FILE] [--reps N] [--big N] [--small N] "
+                      "[--kq N] [--budget SEC] [--only TYPE]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (g_reps < 1) g_reps = 1;
+  g_start = now();
+  big = big / ROW * ROW;       /* whole blocks, and whole rows for (d) */
+  small = small / 256 * 256;
+  kq = kq / ROW * ROW;
+  g_paths = sq_kernels_available();
+  for (g_np = 0; g_paths[g_np] && g_np < MAXP; g_np++) {}
+  printf("sqlite-quant ggml block-format benchmark; paths:");
+  for (int p = 0; p < g_np; p++) printf(" %s", g_paths[p]);
+  printf(" (active: %s); one thread, best of %d (3 once a row's samples pass "
+         "%.0f s)\n", sq_kernels_active()->name, g_reps, g_budget);
+  load_ggml(lib);
+  if (big) section_memory(big);
+  if (small) section_memory(small);
+  if (kq) section_compute(kq);
+  /* Other processes on the same CPUs stretch wall-clock samples; best-of-N
+  ** hides most of it, this says how much there was. */
+  struct timespec cpu;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+  double wall = now() - g_start;
+  printf("\nthis run: %.1f s wall, %.1f s CPU (%.0f%%: below 100%% other processes "
+         "shared the CPU)\n", wall, (double)cpu.tv_sec + (double)cpu.tv_nsec * 1e-9,
+         100.0 * ((double)cpu.tv_sec + (double)cpu.tv_nsec * 1e-9) / wall);
+  return 0;
+}
