@@ -310,6 +310,222 @@ static void dq_q6_K_avx2(const void *blocks, size_t n, void *y) {
   }
 }
 
+/* ---- quantize, legacy types without importance -----------------------------
+** Eight blocks (256 weights) at a time.  Pass 1 folds each block's 32 floats
+** into per-lane max and min (max of |x| for q8_0), then a transpose-reduce
+** gives lane b = block b's extreme, and d, id, and the fp16 fields of the
+** eight blocks are computed in one vector each, with scalar's operations
+** (divisions, not reciprocals).  Pass 2 writes each block's codes.
+**
+** Which element is ggml's extreme: q8_0 needs only the value of max |x|.
+** q4_0 and q5_0 want the first element of largest |x|, with its sign: that
+** is the block max when it exceeds -min, the block min when -min exceeds the
+** max, +0 for an all-zero block, and a tie between +a and -a (a > 0) goes to
+** the scalar routine, which scans.  q4_1 and q5_1 want the first occurrence
+** of the min and of the max, which differ from the vector's value only in
+** the sign of a zero: a zero extreme takes the sign of the block's first
+** zero.
+**
+** Codes: when |d| is 0 or a normal float, every x * id is within the code
+** range plus a rounding (|x * id| <= 2^bits (1 + 2^-22)), so the truncating
+** conversion, the clamp and the saturating packs all give scalar's bytes.
+** A block whose d is subnormal or infinite (id huge, infinite, or 0 against
+** an infinite x - min) goes to the scalar routine, which spells out x86's
+** conversion of out-of-range values. */
+
+/* lane b = the max (is_max) or min of the eight lanes of v[b] */
+SQ_AI vf reduce8(vf v[8], int is_max) {
+#define SQ_RED(a, b) (is_max ? _mm256_max_ps(a, b) : _mm256_min_ps(a, b))
+  vf r[4], s[2];
+  for (int k = 0; k < 4; k++)
+    r[k] = SQ_RED(_mm256_unpacklo_ps(v[2 * k], v[2 * k + 1]),
+                  _mm256_unpackhi_ps(v[2 * k], v[2 * k + 1]));
+  for (int k = 0; k < 2; k++) {
+    __m256d a = _mm256_castps_pd(r[2 * k]), c = _mm256_castps_pd(r[2 * k + 1]);
+    s[k] = SQ_RED(_mm256_castpd_ps(_mm256_unpacklo_pd(a, c)),
+                  _mm256_castpd_ps(_mm256_unpackhi_pd(a, c)));
+  }
+  return SQ_RED(_mm256_permute2f128_ps(s[0], s[1], 0x20),
+                _mm256_permute2f128_ps(s[0], s[1], 0x31));
+#undef SQ_RED
+}
+
+SQ_AI vf ldx(sq_cb p) { return _mm256_loadu_ps((const float *)(const void *)p); }
+
+/* The sign bit of the first zero among the 32 floats at p (one exists). */
+static uint32_t first_zero_sign(sq_cb p) {
+  uint32_t z = 0, s = 0;
+  for (int k = 0; k < 4; k++) {
+    vf v = ldx(p + 32 * k);
+    z |= (uint32_t)_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_EQ_OQ)) << (8 * k);
+    s |= (uint32_t)_mm256_movemask_ps(v) << (8 * k);
+  }
+  return ((s >> __builtin_ctz(z)) & 1u) << 31;
+}
+
+/* 8 int32 lanes each of a (codes 0-7 of a group) and b (8-15) into 16 bytes,
+** in order; every value must be 0..255. */
+SQ_AI __m128i bytes16(vi a, vi b) {
+  vi p = _mm256_packus_epi32(a, b);
+  p = _mm256_packus_epi16(p, p);
+  p = _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  return _mm256_castsi256_si128(p);
+}
+
+/* C's roundf of t (|t| < 2^23) as int32: truncate, then step away from zero
+** when the exact fraction is at least one half. */
+SQ_AI vi round_away(vf t) {
+  vi i = _mm256_cvttps_epi32(t);
+  vf f = _mm256_sub_ps(t, cvt(i));
+  vi up = _mm256_castps_si256(_mm256_cmp_ps(f, _mm256_set1_ps(0.5f), _CMP_GE_OQ));
+  vi dn = _mm256_castps_si256(_mm256_cmp_ps(f, _mm256_set1_ps(-0.5f), _CMP_LE_OQ));
+  return _mm256_add_epi32(_mm256_sub_epi32(i, up), dn);
+}
+
+typedef void (*sq_qfn)(const void *, size_t, const void *, void *);
+
+SQ_AI void q_group(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes, sq_qfn scalar) {
+  const int sym = t == SQ_GGML_Q4_0 || t == SQ_GGML_Q5_0;
+  const int asym = t == SQ_GGML_Q4_1 || t == SQ_GGML_Q5_1;
+  const vf absm = _mm256_castsi256_ps(k32(0x7fffffff));
+  vf mx[8], mn[8];
+  for (int b = 0; b < 8; b++) {
+    sq_cb p = x + 128 * b;
+    vf v0 = ldx(p), v1 = ldx(p + 32), v2 = ldx(p + 64), v3 = ldx(p + 96);
+    if (t == SQ_GGML_Q8_0) {
+      v0 = _mm256_and_ps(v0, absm);
+      v1 = _mm256_and_ps(v1, absm);
+      v2 = _mm256_and_ps(v2, absm);
+      v3 = _mm256_and_ps(v3, absm);
+    } else {
+      mn[b] = _mm256_min_ps(_mm256_min_ps(v0, v1), _mm256_min_ps(v2, v3));
+    }
+    mx[b] = _mm256_max_ps(_mm256_max_ps(v0, v1), _mm256_max_ps(v2, v3));
+  }
+  vf hi = reduce8(mx, 1), lo = t == SQ_GGML_Q8_0 ? hi : reduce8(mn, 0);
+  const vf zero = _mm256_setzero_ps();
+  int bad = 0;
+  vf d, m = zero;
+  if (t == SQ_GGML_Q8_0) {
+    d = _mm256_div_ps(hi, _mm256_set1_ps(127.0f));
+  } else if (sym) {
+    vf neglo = _mm256_sub_ps(zero, lo);
+    vf pos = _mm256_cmp_ps(hi, neglo, _CMP_GT_OQ);      /* the max wins */
+    vf tie = _mm256_cmp_ps(hi, neglo, _CMP_EQ_OQ);
+    vf allz = _mm256_and_ps(_mm256_cmp_ps(hi, zero, _CMP_EQ_OQ), _mm256_cmp_ps(lo, zero, _CMP_EQ_OQ));
+    bad = _mm256_movemask_ps(_mm256_andnot_ps(allz, tie));
+    vf ext = _mm256_blendv_ps(lo, hi, pos);
+    ext = _mm256_andnot_ps(allz, ext);                  /* +0 for all-zero */
+    d = _mm256_div_ps(ext, _mm256_set1_ps(t == SQ_GGML_Q4_0 ? -8.0f : -16.0f));
+  } else {
+    int z = _mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(hi, zero, _CMP_EQ_OQ),
+                                            _mm256_cmp_ps(lo, zero, _CMP_EQ_OQ)));
+    if (z) {
+      float h[8], l[8];
+      _mm256_storeu_ps(h, hi);
+      _mm256_storeu_ps(l, lo);
+      for (int b = 0; b < 8; b++)
+        if (z >> b & 1) {
+          float s = sq_bits_f32(first_zero_sign(x + 128 * b));
+          if (h[b] == 0.0f) h[b] = s;
+          if (l[b] == 0.0f) l[b] = s;
+        }
+      hi = _mm256_loadu_ps(h);
+      lo = _mm256_loadu_ps(l);
+    }
+    m = lo;
+    d = _mm256_div_ps(_mm256_sub_ps(hi, lo), _mm256_set1_ps(t == SQ_GGML_Q4_1 ? 15.0f : 31.0f));
+  }
+  (void)asym;
+  /* id = d ? 1/d : 0; d must be 0 or normal */
+  vf dz = _mm256_cmp_ps(d, zero, _CMP_EQ_OQ);
+  vf id = _mm256_andnot_ps(dz, _mm256_div_ps(_mm256_set1_ps(1.0f), d));
+  vf ad = _mm256_and_ps(d, absm);
+  vf ok = _mm256_and_ps(_mm256_cmp_ps(ad, _mm256_set1_ps(1.17549435e-38f), _CMP_GE_OQ),
+                        _mm256_cmp_ps(ad, _mm256_set1_ps(3.40282347e38f), _CMP_LE_OQ));
+  bad |= _mm256_movemask_ps(_mm256_andnot_ps(_mm256_or_ps(ok, dz), _mm256_castsi256_ps(k32(-1))));
+  float idv[8], mv[8];
+  uint16_t dh[8], mh[8];
+  _mm256_storeu_ps(idv, id);
+  _mm256_storeu_ps(mv, m);
+  _mm_storeu_si128((__m128i *)(void *)dh, _mm256_cvtps_ph(d, 0));
+  _mm_storeu_si128((__m128i *)(void *)mh, _mm256_cvtps_ph(m, 0));
+  for (int b = 0; b < 8; b++) {
+    sq_cb p = x + 128 * b;
+    sq_b o = out + bytes * b;
+    if (bad >> b & 1) {
+      scalar(p, 32, NULL, o);
+      continue;
+    }
+    vf vid = _mm256_broadcast_ss(idv + b), vm = _mm256_broadcast_ss(mv + b);
+    vi c[4];
+    for (int k = 0; k < 4; k++) {
+      vf v = ldx(p + 32 * k);
+      if (t == SQ_GGML_Q8_0) {
+        c[k] = round_away(_mm256_mul_ps(v, vid));
+      } else if (sym) {
+        vf off = _mm256_set1_ps(t == SQ_GGML_Q4_0 ? 8.5f : 16.5f);
+        c[k] = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(v, vid), off));
+      } else {
+        c[k] = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(v, vm), vid),
+                                                 _mm256_set1_ps(0.5f)));
+      }
+      if (t == SQ_GGML_Q4_0 || t == SQ_GGML_Q4_1) c[k] = _mm256_min_epi32(c[k], k32(15));
+      if (t == SQ_GGML_Q5_0) c[k] = _mm256_min_epi32(c[k], k32(31));
+    }
+    sq_store_u16(o, dh[b]);
+    if (t == SQ_GGML_Q8_0) {
+      vi a = _mm256_packs_epi32(c[0], c[1]), e = _mm256_packs_epi32(c[2], c[3]);
+      vi r = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, e),
+                                         _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+      _mm256_storeu_si256((__m256i *)(void *)(o + SQ_Q8_0_QS), r);
+      continue;
+    }
+    if (asym) sq_store_u16(o + 2, mh[b]);
+    const vi m15 = k32(15);
+    vi lo8 = _mm256_or_si256(_mm256_and_si256(c[0], m15), _mm256_slli_epi32(_mm256_and_si256(c[2], m15), 4));
+    vi hi8 = _mm256_or_si256(_mm256_and_si256(c[1], m15), _mm256_slli_epi32(_mm256_and_si256(c[3], m15), 4));
+    size_t qs = t == SQ_GGML_Q4_0 ? SQ_Q4_0_QS : t == SQ_GGML_Q4_1 ? SQ_Q4_1_QS
+              : t == SQ_GGML_Q5_0 ? SQ_Q5_0_QS : SQ_Q5_1_QS;
+    _mm_storeu_si128((__m128i *)(void *)(o + qs), bytes16(lo8, hi8));
+    if (t == SQ_GGML_Q5_0 || t == SQ_GGML_Q5_1) {
+      uint32_t qh = 0;
+      for (int k = 0; k < 4; k++)
+        qh |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32(c[k], 27))) << (8 * k);
+      sq_store_u32(o + (t == SQ_GGML_Q5_0 ? SQ_Q5_0_QH : SQ_Q5_1_QH), qh);
+    }
+  }
+}
+
+SQ_AI void q_row(const void *x, size_t n, const void *importance, void *blocks,
+                 sq_ggml_type t, size_t bytes, sq_qfn scalar) {
+  if (importance) {
+    scalar(x, n, importance, blocks);
+    return;
+  }
+  sq_cb p = x;
+  sq_b o = blocks;
+  size_t nb = n / 32, i = 0;
+  for (; i + 8 <= nb; i += 8) q_group(p + 128 * i, o + bytes * i, t, bytes, scalar);
+  if (i < nb) scalar(p + 128 * i, 32 * (nb - i), NULL, o + bytes * i);
+}
+
+static void q_q4_0_avx2(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q4_0, 18, sq_ggml_quantize_q4_0);
+}
+static void q_q4_1_avx2(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q4_1, 20, sq_ggml_quantize_q4_1);
+}
+static void q_q5_0_avx2(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q5_0, 22, sq_ggml_quantize_q5_0);
+}
+static void q_q5_1_avx2(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q5_1, 24, sq_ggml_quantize_q5_1);
+}
+static void q_q8_0_avx2(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q8_0, 34, sq_ggml_quantize_q8_0);
+}
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #else
@@ -317,7 +533,10 @@ static void dq_q6_K_avx2(const void *blocks, size_t n, void *y) {
 #endif
 
 const sq_ggml_kernels sq_ggml_kernels_avx2 = {
-  .quantize = {SQ_GGML_TYPES(SQ_GGML_ENTRY_Q)},
+  .quantize = {q_q4_0_avx2, q_q4_1_avx2, q_q5_0_avx2, q_q5_1_avx2,
+               q_q8_0_avx2, sq_ggml_quantize_q2_K, sq_ggml_quantize_q3_K,
+               sq_ggml_quantize_q4_K, sq_ggml_quantize_q5_K,
+               sq_ggml_quantize_q6_K},
   .dequantize = {dq_q4_0_avx2, dq_q4_1_avx2, dq_q5_0_avx2, dq_q5_1_avx2,
                  dq_q8_0_avx2, dq_q2_K_avx2, dq_q3_K_avx2, dq_q4_K_avx2,
                  dq_q5_K_avx2, dq_q6_K_avx2},
