@@ -31,9 +31,13 @@ static void load_superblock(const unsigned char *p, float *out) {
   for (int i = 0; i < QK_K; i++) out[i] = sq_load_f32(p + 4 * i);
 }
 
-/* Writes f as ggml's fp16 at p and returns the value a reader decodes. */
+/* Writes f as ggml's fp16 at p and returns the value a reader decodes.
+** A weighted search can return NaN (infinite weights make inf - inf); every
+** such NaN comes from an invalid operation, never negated, and x86's
+** invalid-operation NaN is negative, so ggml stores 0xfe00.  ARM and s390x
+** make a positive NaN: storing x86's bits keeps every host's bytes equal. */
 static float put_half(unsigned char *p, float f) {
-  sq_store_u16(p, sq_ggml_fp16(f));
+  sq_store_u16(p, f != f ? (uint16_t)0xfe00u : sq_ggml_fp16(f));
   return sq_ggml_half(p);
 }
 
