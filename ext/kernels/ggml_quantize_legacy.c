@@ -1,8 +1,248 @@
-/* ggml_quantize_legacy.c: SKELETON, being written (issue in progress). */
+/*
+** ggml_quantize_legacy.c: the scalar quantizers of ggml's 32-weight block
+** formats q4_0, q4_1, q5_0, q5_1 and q8_0 (docs/NUMERICS.md#ggml).
+**
+** The bytes must equal what ggml writes on x86-64, on every host.  Without
+** importance weights that is ggml's quantize_row_<type>_ref; with them it is
+** ggml's weighted search (quantize_<type> with an imatrix), except for q8_0,
+** which ggml always quantizes with its reference code.  Hence:
+**   - float operations happen in ggml's order, one rounding each (the build
+**     forbids contraction and excess precision);
+**   - the scale is computed and used in float32 and only stored as fp16;
+**   - every float -> integer conversion ggml writes as a C cast is done as
+**     x86-64's truncating conversion (sq_ggml_trunc_i32): ggml's casts can be
+**     out of range (x * id with id = inf when the scale is subnormal), where C
+**     is undefined and other CPUs would saturate instead;
+**   - ggml's 8-bit casts keep the low byte of that 32-bit result, and its
+**     clamps compare signed bytes, so the same is done here.
+**
+** Block layouts (ggml-common.h), fp16 fields little-endian:
+**   q4_0: d, qs[16]             q4_1: d, m, qs[16]
+**   q5_0: d, qh[4], qs[16]      q5_1: d, m, qh[4], qs[16]
+**   q8_0: d, qs[32] (int8)
+** Code j of a block goes to the low nibble of qs[j], code j + 16 to its high
+** nibble; for q5 bit 4 of code j is bit j of qh read as a little-endian
+** uint32.
+*/
+#include <math.h>
 #include "kernels/ggml_internal.h"
 
-void sq_ggml_quantize_q4_0(const void *x, size_t n, const void *importance, void *blocks) { (void)x; (void)n; (void)importance; (void)blocks; }
-void sq_ggml_quantize_q4_1(const void *x, size_t n, const void *importance, void *blocks) { (void)x; (void)n; (void)importance; (void)blocks; }
-void sq_ggml_quantize_q5_0(const void *x, size_t n, const void *importance, void *blocks) { (void)x; (void)n; (void)importance; (void)blocks; }
-void sq_ggml_quantize_q5_1(const void *x, size_t n, const void *importance, void *blocks) { (void)x; (void)n; (void)importance; (void)blocks; }
-void sq_ggml_quantize_q8_0(const void *x, size_t n, const void *importance, void *blocks) { (void)x; (void)n; (void)importance; (void)blocks; }
+#define QK 32 /* weights per block in every format of this file */
+
+/* Native copy of the 32 little-endian floats of one block. */
+static void load_block(const unsigned char *src, float *dst) {
+  for (int j = 0; j < QK; j++) dst[j] = sq_load_f32(src + 4 * j);
+}
+
+/* The low byte of x86-64's truncating conversion (INT32_MIN out of range or
+** for NaN): ggml's (uint8_t)f and, read as signed, its (int8_t)f. */
+static inline uint8_t trunc_u8(float f) {
+  return (uint8_t)((uint32_t)sq_ggml_trunc_i32(f) & 0xffu);
+}
+
+/* ggml's MIN(hi, (int8_t)f) stored into a uint8_t, from the byte b: the clamp
+** compares signed bytes, so bytes 0x80..0xff (negative) pass unchanged.
+** The quantizers convert all 32 codes first and clamp them in a second pass:
+** on bytes the compiler's vector code is several times shorter. */
+static inline uint8_t clamp_s8(uint8_t b, uint8_t hi) {
+  return (b > hi && b < 0x80u) ? hi : b;
+}
+
+/* C's roundf (half away from zero) followed by x86-64's truncating
+** conversion, without calling libm (ggml calls roundf per weight).  Below
+** 2^23 the fraction f - trunc(f) is exact, so comparing it with 1/2 is
+** exact; from 2^23 on (and for inf, NaN) f is already integral or out of
+** range, and the conversion alone gives x86's answer. */
+static inline int32_t round_away_i32(float f) {
+  if (!(fabsf(f) < 8388608.0f)) return sq_ggml_trunc_i32(f);
+  int32_t t = (int32_t)f;
+  float frac = f - (float)t;
+  return t + (frac >= 0.5f) - (frac <= -0.5f);
+}
+
+#define LANES 8 /* independent accumulators: the reductions below are chains */
+
+/* Largest magnitude of a block (ggml's running amax, as a value). */
+static float block_absmax(const float *xb) {
+  float acc[LANES];
+  for (int k = 0; k < LANES; k++) acc[k] = fabsf(xb[k]);
+  for (int j = LANES; j < QK; j += LANES)
+    for (int k = 0; k < LANES; k++) {
+      float a = fabsf(xb[j + k]);
+      acc[k] = acc[k] > a ? acc[k] : a;
+    }
+  float amax = 0.0f;
+  for (int k = 0; k < LANES; k++) amax = amax > acc[k] ? amax : acc[k];
+  return amax;
+}
+
+/* ggml's q4_0/q5_0 loop keeps the first element of largest magnitude, with
+** its sign (and +0 for an all-zero block).  Equal magnitudes are +amax or
+** -amax, so it is enough to know which of the two comes first. */
+static float signed_absmax(const float *xb) {
+  float amax = block_absmax(xb);
+  int first_pos = QK, first_neg = QK;
+  for (int j = 0; j < QK; j++) {
+    int p = xb[j] == amax ? j : QK, q = xb[j] == -amax ? j : QK;
+    first_pos = p < first_pos ? p : first_pos;
+    first_neg = q < first_neg ? q : first_neg;
+  }
+  return first_neg < first_pos ? -amax : amax;
+}
+
+/* ggml's running min and max, each the first element reaching the extreme.
+** Equal values have equal bits except for zeros, so only a zero extreme
+** needs to be looked up by position. */
+static float first_equal(const float *xb, float v) {
+  int j = 0;
+  while (j < QK - 1 && xb[j] != v) j++; /* v is one of the block's values */
+  return xb[j];
+}
+
+static void block_min_max(const float *xb, float *mn, float *mx) {
+  float lo[LANES], hi[LANES];
+  for (int k = 0; k < LANES; k++) lo[k] = hi[k] = xb[k];
+  for (int j = LANES; j < QK; j += LANES)
+    for (int k = 0; k < LANES; k++) {
+      float v = xb[j + k];
+      lo[k] = v < lo[k] ? v : lo[k];
+      hi[k] = v > hi[k] ? v : hi[k];
+    }
+  float l = lo[0], h = hi[0];
+  for (int k = 1; k < LANES; k++) {
+    l = lo[k] < l ? lo[k] : l;
+    h = hi[k] > h ? hi[k] : h;
+  }
+  *mn = l == 0.0f ? first_equal(xb, l) : l;
+  *mx = h == 0.0f ? first_equal(xb, h) : h;
+}
+
+/* 4-bit codes into 16 bytes, as ggml's q4 packers write them:
+** code[j] | code[j + 16] << 4, the low code unmasked (codes are 0..15, but
+** this keeps ggml's bytes whatever they are). */
+static void pack_q4(const uint8_t *code, unsigned char *qs) {
+  for (int j = 0; j < QK / 2; j++)
+    qs[j] = (unsigned char)((code[j] | (code[j + QK / 2] << 4)) & 0xffu);
+}
+
+/* 5-bit codes: the low nibbles of code j and j + 16 into qs[j], bit 4 of
+** code j into bit j of the little-endian 32-bit plane qh. */
+static void pack_q5(const uint8_t *code, unsigned char *qh, unsigned char *qs) {
+  uint32_t plane = 0;
+  for (int j = 0; j < QK; j++) plane |= (uint32_t)((code[j] >> 4) & 1u) << j;
+  sq_store_u32(qh, plane);
+  for (int j = 0; j < QK / 2; j++)
+    qs[j] = (unsigned char)((code[j] & 0x0fu) | ((code[j + QK / 2] & 0x0fu) << 4));
+}
+
+/* ---- reference quantizers (no importance) --------------------------------- */
+
+/* Symmetric formats: d = (signed extreme) / -(2^(bits-1)), so the extreme
+** maps to code 0 and the codes are trunc(x * (1/d) + offset + 0.5) clamped
+** to 2^bits - 1.  An all-zero block gives d = -0.0 and id = 0: every code is
+** the offset, and the stored scale is the fp16 -0.0 (0x8000). */
+static void ref_block_q4_0(const float *xb, unsigned char *out) {
+  float d = signed_absmax(xb) / -8.0f;
+  float id = d != 0.0f ? 1.0f / d : 0.0f;
+  uint8_t code[QK];
+  for (int j = 0; j < QK; j++) code[j] = trunc_u8(xb[j] * id + 8.5f);
+  for (int j = 0; j < QK; j++) code[j] = clamp_s8(code[j], 15);
+  sq_store_u16(out, sq_ggml_fp16(d));
+  pack_q4(code, out + 2);
+}
+
+static void ref_block_q5_0(const float *xb, unsigned char *out) {
+  float d = signed_absmax(xb) / -16.0f;
+  float id = d != 0.0f ? 1.0f / d : 0.0f;
+  uint8_t code[QK];
+  for (int j = 0; j < QK; j++) code[j] = trunc_u8(xb[j] * id + 16.5f);
+  for (int j = 0; j < QK; j++) code[j] = clamp_s8(code[j], 31);
+  sq_store_u16(out, sq_ggml_fp16(d));
+  pack_q5(code, out + 2, out + 6);
+}
+
+/* Asymmetric formats: d = (max - min) / (2^bits - 1), codes trunc((x - min)
+** * (1/d) + 0.5); q4_1 clamps to 15 as a signed byte, q5_1 does not clamp at
+** all (its codes cannot exceed 31).  When 1/d is inf (a tiny subnormal d) or
+** x - min overflows, the products are inf or NaN and the conversion's
+** INT32_MIN makes the byte 0. */
+static void ref_block_q4_1(const float *xb, unsigned char *out) {
+  float mn, mx;
+  block_min_max(xb, &mn, &mx);
+  float d = (mx - mn) / 15.0f;
+  float id = d != 0.0f ? 1.0f / d : 0.0f;
+  uint8_t code[QK];
+  for (int j = 0; j < QK; j++) code[j] = trunc_u8((xb[j] - mn) * id + 0.5f);
+  for (int j = 0; j < QK; j++) code[j] = clamp_s8(code[j], 15);
+  sq_store_u16(out, sq_ggml_fp16(d));
+  sq_store_u16(out + 2, sq_ggml_fp16(mn));
+  pack_q4(code, out + 4);
+}
+
+static void ref_block_q5_1(const float *xb, unsigned char *out) {
+  float mn, mx;
+  block_min_max(xb, &mn, &mx);
+  float d = (mx - mn) / 31.0f;
+  float id = d != 0.0f ? 1.0f / d : 0.0f;
+  uint8_t code[QK];
+  for (int j = 0; j < QK; j++) code[j] = trunc_u8((xb[j] - mn) * id + 0.5f);
+  sq_store_u16(out, sq_ggml_fp16(d));
+  sq_store_u16(out + 2, sq_ggml_fp16(mn));
+  pack_q5(code, out + 4, out + 8);
+}
+
+/* q8_0: d = absmax / 127, codes roundf(x / d) as int8 bytes. */
+static void ref_block_q8_0(const float *xb, unsigned char *out) {
+  float d = block_absmax(xb) / 127.0f;
+  float id = d != 0.0f ? 1.0f / d : 0.0f;
+  sq_store_u16(out, sq_ggml_fp16(d));
+  for (int j = 0; j < QK; j++)
+    out[2 + j] = (unsigned char)((uint32_t)round_away_i32(xb[j] * id) & 0xffu);
+}
+
+typedef void (*ref_block_fn)(const float *xb, unsigned char *out);
+
+static void quantize_ref(const void *x, size_t n, void *blocks, size_t bytes,
+                         ref_block_fn block) {
+  const unsigned char *src = x;
+  unsigned char *dst = blocks;
+  float xb[QK];
+  for (size_t ib = 0; ib < n / QK; ib++) {
+    load_block(src + 4 * QK * ib, xb);
+    block(xb, dst + bytes * ib);
+  }
+}
+
+/* ---- entry points ----------------------------------------------------------- */
+
+void sq_ggml_quantize_q4_0(const void *x, size_t n, const void *importance,
+                           void *blocks) {
+  (void)importance;
+  quantize_ref(x, n, blocks, 18, ref_block_q4_0);
+}
+
+void sq_ggml_quantize_q4_1(const void *x, size_t n, const void *importance,
+                           void *blocks) {
+  (void)importance;
+  quantize_ref(x, n, blocks, 20, ref_block_q4_1);
+}
+
+void sq_ggml_quantize_q5_0(const void *x, size_t n, const void *importance,
+                           void *blocks) {
+  (void)importance;
+  quantize_ref(x, n, blocks, 22, ref_block_q5_0);
+}
+
+void sq_ggml_quantize_q5_1(const void *x, size_t n, const void *importance,
+                           void *blocks) {
+  (void)importance;
+  quantize_ref(x, n, blocks, 24, ref_block_q5_1);
+}
+
+/* ggml ignores the importance weights for q8_0 (quantize_q8_0 calls the
+** reference quantizer), so the bytes are the reference's either way. */
+void sq_ggml_quantize_q8_0(const void *x, size_t n, const void *importance,
+                           void *blocks) {
+  (void)importance;
+  quantize_ref(x, n, blocks, 34, ref_block_q8_0);
+}
