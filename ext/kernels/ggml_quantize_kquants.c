@@ -6,13 +6,14 @@
 ** of the little-endian input into a native float array.  Without importance
 ** each super-block goes through ggml's reference quantizer
 ** (quantize_row_<type>_ref); with importance through ggml's weighted one
-** (quantize_<type> with an imatrix).  Both run the searches of
-** ggml_search.c per sub-block, quantize the sub-block scales against one
-** fp16 super-block scale, and then requantize every weight against the
-** scales as they will be decoded: the fp16 value read back, not the float
-** the search returned.  The bytes are written one field at a time in
-** ggml's block layout, fp16 little-endian, so every host writes the same
-** bytes.
+** (quantize_<type> with an imatrix).  Both search every sub-block (through
+** a path's search table, ggml_kquants.h: ggml's searches one sub-block at a
+** time here, side by side in lanes on the vector paths), quantize the
+** sub-block scales against one fp16 super-block scale, and then requantize
+** every weight against the scales as they will be decoded: the fp16 value
+** read back, not the float the search returned.  The bytes are written one
+** field at a time in ggml's block layout, fp16 little-endian, so every host
+** writes the same bytes.
 **
 ** Integers that ggml stores into uint8_t/int8_t fields are narrowed here
 ** with explicit modular conversions (a negative sub-scale, which ggml's
@@ -20,9 +21,41 @@
 ** no step relies on implementation-defined or undefined behaviour.
 */
 #include <math.h>
-#include "kernels/ggml_internal.h"
+#include "kernels/ggml_kquants.h"
 
 #define QK_K 256
+
+/* ---- the scalar search table: ggml's searches, one sub-block at a time ---- */
+
+static void affine_scalar(const sq_kq_affine *a, int nsub, const float *x,
+                          const float *w, float *scales, float *mins,
+                          uint8_t *L) {
+  uint8_t Laux[SQ_KQ_MAX_LEN];
+  for (int j = 0; j < nsub; j++) {
+    size_t o = (size_t)a->len * (size_t)j;
+    scales[j] = a->flat_if_le
+      ? sq_ggml_make_qkx3_quants(a->len, a->nmax, x + o, w + o, L + o, &mins[j],
+                                 Laux, a->rmin, a->rdelta, a->nstep, a->use_mad)
+      : sq_ggml_make_qkx2_quants(a->len, a->nmax, x + o, w + o, L + o, &mins[j],
+                                 Laux, a->rmin, a->rdelta, a->nstep, a->use_mad);
+  }
+}
+
+static void symmetric_scalar(int nsub, int len, int nmax, const float *x,
+                             const float *w, float *scales, int8_t *L) {
+  for (int j = 0; j < nsub; j++)
+    scales[j] = sq_ggml_make_qx_quants(len, nmax, x + len * j, L + len * j, 1,
+                                       w ? w + len * j : NULL);
+}
+
+static void q3_scalar(int nsub, int len, int nmax, const float *x,
+                      float *scales, int8_t *L) {
+  for (int j = 0; j < nsub; j++)
+    scales[j] = sq_ggml_make_q3_quants(len, nmax, x + len * j, L + len * j, 1);
+}
+
+const sq_kq_search sq_kq_search_scalar = {affine_scalar, symmetric_scalar,
+                                          q3_scalar};
 
 /* ---- shared steps ------------------------------------------------------------ */
 
@@ -83,7 +116,7 @@ static float sum_floats(int n, const float *v) {
 static void requantize_affine(const float *x, int len, float d, int sc,
                               float dmin, int m, int nmax, uint8_t *L) {
   const float ds = d * (float)sc;
-  if (!(ds != 0)) return;
+  if (ds == 0) return;
   const float dm = dmin * (float)m;
   for (int i = 0; i < len; i++)
     L[i] = (uint8_t)clamp_int(sq_ggml_nearest_int((x[i] + dm) / ds), 0, nmax);
@@ -94,7 +127,7 @@ static void requantize_affine(const float *x, int len, float d, int sc,
 static void requantize_symmetric(const float *x, int len, float d, int sc,
                                  int half, int8_t *L) {
   const float ds = d * (float)sc;
-  if (!(ds != 0)) return;
+  if (ds == 0) return;
   for (int i = 0; i < len; i++)
     L[i] = (int8_t)(clamp_int(sq_ggml_nearest_int(x[i] / ds), -half, half - 1) + half);
 }
@@ -178,14 +211,15 @@ static void q2_K_finish(const float *x, unsigned char *out, uint8_t *L) {
   pack_2bit(L, out + 16);
 }
 
-static void q2_K_block_ref(const float *x, unsigned char *out) {
-  uint8_t L[QK_K], Laux[16];
-  float w[16], scales[16], mins[16];
+static void q2_K_block_ref(const sq_kq_search *s, const float *x,
+                           unsigned char *out) {
+  static const sq_kq_affine search = {16, 3, -0.5f, 0.1f, 15, 1, 0};
+  uint8_t L[QK_K];
+  float w[QK_K], scales[16], mins[16];
+  for (int i = 0; i < QK_K; i++) w[i] = fabsf(x[i]);
+  s->affine(&search, 16, x, w, scales, mins, L);
   float max_scale = 0, max_min = 0;
   for (int j = 0; j < 16; j++) {
-    for (int l = 0; l < 16; l++) w[l] = fabsf(x[16 * j + l]);
-    scales[j] = sq_ggml_make_qkx2_quants(16, 3, x + 16 * j, w, L + 16 * j,
-                                         &mins[j], Laux, -0.5f, 0.1f, 15, 1);
     if (scales[j] > max_scale) max_scale = scales[j];
     if (mins[j] > max_min) max_min = mins[j];
   }
@@ -211,17 +245,15 @@ static void q2_K_block_ref(const float *x, unsigned char *out) {
   q2_K_finish(x, out, L);
 }
 
-static void q2_K_block_weighted(const float *x, const float *qw,
-                                unsigned char *out) {
-  uint8_t L[QK_K], Laux[16], Ls[16], Lm[16];
-  float w[16], sw[16], scales[16], mins[16];
+static void q2_K_block_weighted(const sq_kq_search *s, const float *x,
+                                const float *qw, unsigned char *out) {
+  static const sq_kq_affine search = {16, 3, -0.9f, 0.05f, 36, 0, 1};
+  uint8_t L[QK_K], Ls[16], Lm[16];
+  float w[QK_K], sw[16], scales[16], mins[16];
   const float sigma2 = superblock_sum_sq(x) / QK_K;
-  for (int j = 0; j < 16; j++) {
-    imatrix_weights(16, x + 16 * j, qw + 16 * j, sigma2, w);
-    sw[j] = sum_floats(16, w);
-    scales[j] = sq_ggml_make_qkx3_quants(16, 3, x + 16 * j, w, L + 16 * j,
-                                         &mins[j], Laux, -0.9f, 0.05f, 36, 0);
-  }
+  imatrix_weights(QK_K, x, qw, sigma2, w);
+  for (int j = 0; j < 16; j++) sw[j] = sum_floats(16, w + 16 * j);
+  s->affine(&search, 16, x, w, scales, mins, L);
   float dm = sq_ggml_make_qp_quants(16, 15, scales, Ls, sw);
   float mm = sq_ggml_make_qp_quants(16, 15, mins, Lm, sw);
   put_half(out + 80, dm);
@@ -272,12 +304,13 @@ static void q3_K_finish(const float *x, unsigned char *out, int8_t *L) {
   pack_2bit(low, out + 32);
 }
 
-static void q3_K_block_ref(const float *x, unsigned char *out) {
+static void q3_K_block_ref(const sq_kq_search *s, const float *x,
+                           unsigned char *out) {
   int8_t L[QK_K];
   float scales[16];
+  s->q3(16, 16, 4, x, scales, L);
   float max_scale = 0, amax = 0;
   for (int j = 0; j < 16; j++) {
-    scales[j] = sq_ggml_make_q3_quants(16, 4, x + 16 * j, L + 16 * j, 1);
     float a = fabsf(scales[j]);
     if (a > amax) {
       amax = a;
@@ -299,16 +332,14 @@ static void q3_K_block_ref(const float *x, unsigned char *out) {
   q3_K_finish(x, out, L);
 }
 
-static void q3_K_block_weighted(const float *x, const float *qw,
-                                unsigned char *out) {
+static void q3_K_block_weighted(const sq_kq_search *s, const float *x,
+                                const float *qw, unsigned char *out) {
   int8_t L[QK_K], Ls[16];
-  float w[16], sw[16], scales[16];
+  float w[QK_K], sw[16], scales[16];
   const float sigma2 = 2 * superblock_sum_sq(x) / QK_K;
-  for (int j = 0; j < 16; j++) {
-    imatrix_weights(16, x + 16 * j, qw + 16 * j, sigma2, w);
-    sw[j] = sum_floats(16, w);
-    scales[j] = sq_ggml_make_qx_quants(16, 4, x + 16 * j, L + 16 * j, 1, w);
-  }
+  imatrix_weights(QK_K, x, qw, sigma2, w);
+  for (int j = 0; j < 16; j++) sw[j] = sum_floats(16, w + 16 * j);
+  s->symmetric(16, 16, 4, x, w, scales, L);
   float d_block = sq_ggml_make_qx_quants(16, 32, scales, Ls, 1, sw);
   int l6[16];
   for (int j = 0; j < 16; j++) l6[j] = Ls[j];
@@ -333,15 +364,16 @@ static void rms_plus_abs_weights(const float *x, float *w) {
 /* Both q4_K and q5_K reference quantizers: sub-block searches with nmax
 ** levels, then the scales and mins as 6-bit levels of their maxima.
 ** Leaves the search's levels in L. */
-static void k4_header_ref(const float *x, int nmax, float rmin, int nstep,
-                          unsigned char *out, uint8_t *L) {
-  uint8_t Laux[32], ls[8], lm[8];
-  float w[32], scales[8], mins[8];
+static void k4_header_ref(const sq_kq_search *s, const float *x, int nmax,
+                          float rmin, int nstep, unsigned char *out,
+                          uint8_t *L) {
+  const sq_kq_affine search = {32, nmax, rmin, 0.1f, nstep, 0, 0};
+  uint8_t ls[8], lm[8];
+  float w[QK_K], scales[8], mins[8];
+  for (int j = 0; j < 8; j++) rms_plus_abs_weights(x + 32 * j, w + 32 * j);
+  s->affine(&search, 8, x, w, scales, mins, L);
   float max_scale = 0, max_min = 0;
   for (int j = 0; j < 8; j++) {
-    rms_plus_abs_weights(x + 32 * j, w);
-    scales[j] = sq_ggml_make_qkx2_quants(32, nmax, x + 32 * j, w, L + 32 * j,
-                                         &mins[j], Laux, rmin, 0.1f, nstep, 0);
     if (scales[j] > max_scale) max_scale = scales[j];
     if (mins[j] > max_min) max_min = mins[j];
   }
@@ -354,17 +386,16 @@ static void k4_header_ref(const float *x, int nmax, float rmin, int nstep,
 /* Both weighted quantizers: sub-block searches on imatrix weights, then the
 ** scales and mins quantized by make_qp_quants weighted by each sub-block's
 ** total weight.  clamp63: q5_K clamps the levels to 63, q4_K does not. */
-static void k4_header_weighted(const float *x, const float *qw, int nmax,
-                               int clamp63, unsigned char *out, uint8_t *L) {
-  uint8_t Laux[32], ls[8], lm[8];
-  float w[32], sw[8], scales[8], mins[8];
+static void k4_header_weighted(const sq_kq_search *s, const float *x,
+                               const float *qw, int nmax, int clamp63,
+                               unsigned char *out, uint8_t *L) {
+  const sq_kq_affine search = {32, nmax, -0.9f, 0.05f, 36, 0, 1};
+  uint8_t ls[8], lm[8];
+  float w[QK_K], sw[8], scales[8], mins[8];
   const float sigma2 = 2 * superblock_sum_sq(x) / QK_K;
-  for (int j = 0; j < 8; j++) {
-    imatrix_weights(32, x + 32 * j, qw + 32 * j, sigma2, w);
-    sw[j] = sum_floats(32, w);
-    scales[j] = sq_ggml_make_qkx3_quants(32, nmax, x + 32 * j, w, L + 32 * j,
-                                         &mins[j], Laux, -0.9f, 0.05f, 36, 0);
-  }
+  imatrix_weights(QK_K, x, qw, sigma2, w);
+  for (int j = 0; j < 8; j++) sw[j] = sum_floats(32, w + 32 * j);
+  s->affine(&search, 8, x, w, scales, mins, L);
   float d_block = sq_ggml_make_qp_quants(8, 63, scales, ls, sw);
   float m_block = sq_ggml_make_qp_quants(8, 63, mins, lm, sw);
   if (clamp63)
@@ -385,16 +416,17 @@ static void q4_K_finish(const float *x, unsigned char *out, uint8_t *L) {
       q[32 * h + l] = (unsigned char)(L[64 * h + l] | (L[64 * h + 32 + l] << 4));
 }
 
-static void q4_K_block_ref(const float *x, unsigned char *out) {
+static void q4_K_block_ref(const sq_kq_search *s, const float *x,
+                           unsigned char *out) {
   uint8_t L[QK_K];
-  k4_header_ref(x, 15, -1.f, 20, out, L);
+  k4_header_ref(s, x, 15, -1.f, 20, out, L);
   q4_K_finish(x, out, L);
 }
 
-static void q4_K_block_weighted(const float *x, const float *qw,
-                                unsigned char *out) {
+static void q4_K_block_weighted(const sq_kq_search *s, const float *x,
+                                const float *qw, unsigned char *out) {
   uint8_t L[QK_K];
-  k4_header_weighted(x, qw, 15, 0, out, L);
+  k4_header_weighted(s, x, qw, 15, 0, out, L);
   q4_K_finish(x, out, L);
 }
 
@@ -422,16 +454,17 @@ static void q5_K_finish(const float *x, unsigned char *out, uint8_t *L) {
     }
 }
 
-static void q5_K_block_ref(const float *x, unsigned char *out) {
+static void q5_K_block_ref(const sq_kq_search *s, const float *x,
+                           unsigned char *out) {
   uint8_t L[QK_K];
-  k4_header_ref(x, 31, -0.5f, 15, out, L);
+  k4_header_ref(s, x, 31, -0.5f, 15, out, L);
   q5_K_finish(x, out, L);
 }
 
-static void q5_K_block_weighted(const float *x, const float *qw,
-                                unsigned char *out) {
+static void q5_K_block_weighted(const sq_kq_search *s, const float *x,
+                                const float *qw, unsigned char *out) {
   uint8_t L[QK_K];
-  k4_header_weighted(x, qw, 31, 1, out, L);
+  k4_header_weighted(s, x, qw, 31, 1, out, L);
   q5_K_finish(x, out, L);
 }
 
@@ -455,13 +488,13 @@ static void q6_K_pack(const int8_t *L, unsigned char *out) {
 
 /* qw NULL: the reference quantizer (x^2 weighted search); otherwise the
 ** importance weights as they are, without the sigma2 term. */
-static void q6_K_block(const float *x, const float *qw, unsigned char *out) {
+static void q6_K_block(const sq_kq_search *s, const float *x,
+                       const float *qw, unsigned char *out) {
   int8_t L[QK_K];
   float scales[16];
+  s->symmetric(16, 16, 32, x, qw, scales, L);
   float max_scale = 0, max_abs = 0;
   for (int j = 0; j < 16; j++) {
-    scales[j] = sq_ggml_make_qx_quants(16, 32, x + 16 * j, L + 16 * j, 1,
-                                       qw ? qw + 16 * j : NULL);
     float a = fabsf(scales[j]);
     if (a > max_abs) {
       max_abs = a;
@@ -484,46 +517,60 @@ static void q6_K_block(const float *x, const float *qw, unsigned char *out) {
   q6_K_pack(L, out);
 }
 
-static void q6_K_block_ref(const float *x, unsigned char *out) {
-  q6_K_block(x, NULL, out);
+static void q6_K_block_ref(const sq_kq_search *s, const float *x,
+                           unsigned char *out) {
+  q6_K_block(s, x, NULL, out);
 }
 
-static void q6_K_block_weighted(const float *x, const float *qw,
-                                unsigned char *out) {
-  q6_K_block(x, qw, out);
+static void q6_K_block_weighted(const sq_kq_search *s, const float *x,
+                                const float *qw, unsigned char *out) {
+  q6_K_block(s, x, qw, out);
 }
 
 /* ---- entry points ------------------------------------------------------------- */
 
-typedef void sq_block_ref_fn(const float *x, unsigned char *out);
-typedef void sq_block_weighted_fn(const float *x, const float *qw,
-                                  unsigned char *out);
+typedef void sq_block_ref_fn(const sq_kq_search *s, const float *x,
+                             unsigned char *out);
+typedef void sq_block_weighted_fn(const sq_kq_search *s, const float *x,
+                                  const float *qw, unsigned char *out);
 
-static void quantize_row(const void *x, size_t n, const void *importance,
-                         void *blocks, size_t block_bytes,
-                         sq_block_ref_fn *ref, sq_block_weighted_fn *weighted) {
+static const struct {
+  size_t bytes;
+  sq_block_ref_fn *ref;
+  sq_block_weighted_fn *weighted;
+} kquant_types[] = {
+  [SQ_GGML_Q2_K] = {84, q2_K_block_ref, q2_K_block_weighted},
+  [SQ_GGML_Q3_K] = {110, q3_K_block_ref, q3_K_block_weighted},
+  [SQ_GGML_Q4_K] = {144, q4_K_block_ref, q4_K_block_weighted},
+  [SQ_GGML_Q5_K] = {176, q5_K_block_ref, q5_K_block_weighted},
+  [SQ_GGML_Q6_K] = {210, q6_K_block_ref, q6_K_block_weighted},
+};
+
+void sq_ggml_kquant_row(sq_ggml_type type, const sq_kq_search *s,
+                        const void *x, size_t n, const void *importance,
+                        void *blocks) {
   const unsigned char *px = x, *pw = importance;
   unsigned char *out = blocks;
+  const size_t bytes = kquant_types[type].bytes;
   float xb[QK_K], wb[QK_K];
   for (size_t b = 0; b < n / QK_K; b++) {
     load_superblock(px + 4 * QK_K * b, xb);
     if (pw) {
       load_superblock(pw + 4 * QK_K * b, wb);
-      weighted(xb, wb, out + block_bytes * b);
+      kquant_types[type].weighted(s, xb, wb, out + bytes * b);
     } else {
-      ref(xb, out + block_bytes * b);
+      kquant_types[type].ref(s, xb, out + bytes * b);
     }
   }
 }
 
-#define SQ_KQUANT_ENTRY(T, BYTES)                                              \
+#define SQ_KQUANT_ENTRY(T, TYPE)                                               \
   void sq_ggml_quantize_##T(const void *x, size_t n, const void *importance,   \
                             void *blocks) {                                    \
-    quantize_row(x, n, importance, blocks, BYTES, T##_block_ref,               \
-                 T##_block_weighted);                                          \
+    sq_ggml_kquant_row(TYPE, &sq_kq_search_scalar, x, n, importance, blocks);  \
   }
-SQ_KQUANT_ENTRY(q2_K, 84)
-SQ_KQUANT_ENTRY(q3_K, 110)
-SQ_KQUANT_ENTRY(q4_K, 144)
-SQ_KQUANT_ENTRY(q5_K, 176)
-SQ_KQUANT_ENTRY(q6_K, 210)
+SQ_KQUANT_ENTRY(q2_K, SQ_GGML_Q2_K)
+SQ_KQUANT_ENTRY(q3_K, SQ_GGML_Q3_K)
+SQ_KQUANT_ENTRY(q4_K, SQ_GGML_Q4_K)
+SQ_KQUANT_ENTRY(q5_K, SQ_GGML_Q5_K)
+SQ_KQUANT_ENTRY(q6_K, SQ_GGML_Q6_K)

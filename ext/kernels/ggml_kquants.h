@@ -1,0 +1,53 @@
+/*
+** ggml_kquants.h: the K-quant quantizers' sub-block searches as a table
+** each kernel path fills in (docs/NUMERICS.md#ggml).
+**
+** Nearly all of a K-quant quantizer's time goes into ggml's scale searches,
+** and a super-block's sub-blocks are searched independently of each other.
+** The scalar table runs ggml's searches (ggml_search.c) on one sub-block
+** after another; a vector table runs the sub-blocks side by side, one per
+** lane, every lane doing the scalar search's float operations in the
+** scalar order, so the results are the same bits.  Everything around the
+** searches (weights, the scales of the scales, requantization, packing) is
+** ggml_quantize_kquants.c's, shared by every path.
+*/
+#ifndef SQ_GGML_KQUANTS_H
+#define SQ_GGML_KQUANTS_H
+
+#include "kernels/ggml_internal.h"
+
+/* Longest sub-block a search table must handle. */
+#define SQ_KQ_MAX_LEN 32
+
+/* The constants of one affine search (make_qkx2_quants when flat_if_le is 0,
+** make_qkx3_quants when 1; see ggml_search.c). */
+typedef struct sq_kq_affine {
+  int len, nmax;
+  float rmin, rdelta;
+  int nstep, use_mad, flat_if_le;
+} sq_kq_affine;
+
+/* Each function searches nsub sub-blocks of len <= SQ_KQ_MAX_LEN values
+** (nsub a multiple of 8), stored one after another in x (and w); sub-block j
+** gets scales[j] (and mins[j]: the_min) and the levels L[len*j .. len*j+len). */
+typedef struct sq_kq_search {
+  /* make_qkx2/qkx3_quants(len, nmax, x_j, w_j, L_j, &mins[j], ...). */
+  void (*affine)(const sq_kq_affine *a, int nsub, const float *x,
+                 const float *w, float *scales, float *mins, uint8_t *L);
+  /* make_qx_quants(len, nmax, x_j, L_j, 1, w ? w_j : NULL). */
+  void (*symmetric)(int nsub, int len, int nmax, const float *x,
+                    const float *w, float *scales, int8_t *L);
+  /* make_q3_quants(len, nmax, x_j, L_j, 1). */
+  void (*q3)(int nsub, int len, int nmax, const float *x, float *scales,
+             int8_t *L);
+} sq_kq_search;
+
+extern const sq_kq_search sq_kq_search_scalar;
+
+/* A K-quant row (type q2_K .. q6_K) as sq_ggml_kernels.quantize specifies,
+** with the searches of table s. */
+void sq_ggml_kquant_row(sq_ggml_type type, const sq_kq_search *s,
+                        const void *x, size_t n, const void *importance,
+                        void *blocks);
+
+#endif
