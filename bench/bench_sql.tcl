@@ -60,16 +60,16 @@ proc ggml_rows {} {
   db eval {CREATE TABLE g(w BLOB); CREATE TABLE gb(type TEXT PRIMARY KEY, b BLOB)}
   db eval {INSERT INTO g VALUES (@w4m)}
   set base [best_of 7 {SELECT length(q_f32(w)) FROM g}]
-  puts [format "%-8s %-22s %10.4f %7.2f %12s %7s" $path "q_f32(w): the copy" $base 1.0 - -]
+  puts [format "%-8s %-22s %11.2f %7.2f %13s %7s" $path "q_f32(w): the copy" [expr {$base * 1e3}] 1.0 - -]
   foreach type {q4_0 q4_1 q5_0 q5_1 q8_0 q2_K q3_K q4_K q5_K q6_K} {
     set tq [best_of 3 {SELECT length(q_ggml_quantize(w, $type, '[1024,4096]')) FROM g}]
     db eval {INSERT INTO gb SELECT $type, q_ggml_quantize(w, $type, '[1024,4096]') FROM g}
     set td [best_of 7 {SELECT length(q_ggml_dequantize(b, $type)) FROM gb WHERE type = $type}]
-    puts [format "%-8s %-22s %10.4f %7.2f %12.4f %7.2f" $path $type $tq \
-              [expr {$tq / $base}] $td [expr {$td / $base}]]
+    puts [format "%-8s %-22s %11.2f %7.2f %13.2f %7.2f" $path $type [expr {$tq * 1e3}] \
+              [expr {$tq / $base}] [expr {$td * 1e3}] [expr {$td / $base}]]
   }
   set tq [best_of 3 {SELECT length(q_ggml_quantize(w, 'q4_K', '[1024,4096]', @imp)) FROM g}]
-  puts [format "%-8s %-22s %10.4f %7.2f %12s %7s" $path "q4_K with importance" $tq \
+  puts [format "%-8s %-22s %11.2f %7.2f %13s %7s" $path "q4_K with importance" [expr {$tq * 1e3}] \
             [expr {$tq / $base}] - -]
 }
 
@@ -88,7 +88,7 @@ if {$path eq ""} {
   puts "\nSQL level, ggml block formats: one row of 4M float32 weights (\[1024,4096\], 16.8 MB),"
   puts "ratio to SELECT q_f32(w) on that row (a 16.8 MB float32 copy through SQL: quantize's input,"
   puts "dequantize's output); quantize best of 3, the rest best of 7; glibc keeps freed memory"
-  puts [format "%-8s %-22s %10s %7s %12s %7s" path type "quantize s" ratio "dequantize s" ratio]
+  puts [format "%-8s %-22s %11s %7s %13s %7s" path type "quantize ms" ratio "dequantize ms" ratio]
   set env(GLIBC_TUNABLES) glibc.malloc.mmap_threshold=1073741824:glibc.malloc.trim_threshold=4294967295
   foreach p $paths {
     puts [exec [info nameofexecutable] [info script] -ggml -path $p $ext]
