@@ -363,15 +363,6 @@ static uint32_t first_zero_sign(sq_cb p) {
   return ((s >> __builtin_ctz(z)) & 1u) << 31;
 }
 
-/* 8 int32 lanes each of a (codes 0-7 of a group) and b (8-15) into 16 bytes,
-** in order; every value must be 0..255. */
-SQ_AI __m128i bytes16(vi a, vi b) {
-  vi p = _mm256_packus_epi32(a, b);
-  p = _mm256_packus_epi16(p, p);
-  p = _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-  return _mm256_castsi256_si128(p);
-}
-
 /* C's roundf of t (|t| < 2^23) as int32: truncate, then step away from zero
 ** when the exact fraction is at least one half. */
 SQ_AI vi round_away(vf t) {
@@ -382,6 +373,10 @@ SQ_AI vi round_away(vf t) {
   return _mm256_add_epi32(_mm256_sub_epi32(i, up), dn);
 }
 
+/* Loops over registers must unroll for the vectors to stay in registers. */
+#define SQ_PRAGMA(x) _Pragma(#x)
+#define SQ_UNROLL(n) SQ_PRAGMA(GCC unroll n)
+
 typedef void (*sq_qfn)(const void *, size_t, const void *, void *);
 
 SQ_AI void q_group(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes, sq_qfn scalar) {
@@ -389,6 +384,7 @@ SQ_AI void q_group(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes, sq_qfn scala
   const int asym = t == SQ_GGML_Q4_1 || t == SQ_GGML_Q5_1;
   const vf absm = _mm256_castsi256_ps(k32(0x7fffffff));
   vf mx[8], mn[8];
+  SQ_UNROLL(8)
   for (int b = 0; b < 8; b++) {
     sq_cb p = x + 128 * b;
     vf v0 = ldx(p), v1 = ldx(p + 32), v2 = ldx(p + 64), v3 = ldx(p + 96);
@@ -450,6 +446,7 @@ SQ_AI void q_group(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes, sq_qfn scala
   _mm256_storeu_ps(mv, m);
   _mm_storeu_si128((__m128i *)(void *)dh, _mm256_cvtps_ph(d, 0));
   _mm_storeu_si128((__m128i *)(void *)mh, _mm256_cvtps_ph(m, 0));
+  SQ_UNROLL(8)
   for (int b = 0; b < 8; b++) {
     sq_cb p = x + 128 * b;
     sq_b o = out + bytes * b;
@@ -459,6 +456,7 @@ SQ_AI void q_group(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes, sq_qfn scala
     }
     vf vid = _mm256_broadcast_ss(idv + b), vm = _mm256_broadcast_ss(mv + b);
     vi c[4];
+    SQ_UNROLL(4)
     for (int k = 0; k < 4; k++) {
       vf v = ldx(p + 32 * k);
       if (t == SQ_GGML_Q8_0) {
@@ -470,30 +468,35 @@ SQ_AI void q_group(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes, sq_qfn scala
         c[k] = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(v, vm), vid),
                                                  _mm256_set1_ps(0.5f)));
       }
-      if (t == SQ_GGML_Q4_0 || t == SQ_GGML_Q4_1) c[k] = _mm256_min_epi32(c[k], k32(15));
-      if (t == SQ_GGML_Q5_0) c[k] = _mm256_min_epi32(c[k], k32(31));
     }
     sq_store_u16(o, dh[b]);
+    /* the 32 codes as bytes, in order (every code fits: no saturation) */
+    const vi order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     if (t == SQ_GGML_Q8_0) {
       vi a = _mm256_packs_epi32(c[0], c[1]), e = _mm256_packs_epi32(c[2], c[3]);
-      vi r = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, e),
-                                         _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+      vi r = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, e), order);
       _mm256_storeu_si256((__m256i *)(void *)(o + SQ_Q8_0_QS), r);
       continue;
     }
+    vi a = _mm256_packus_epi32(c[0], c[1]), e = _mm256_packus_epi32(c[2], c[3]);
+    vi q = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(a, e), order);
+    /* ggml's MIN(15 or 31, code) */
+    if (t == SQ_GGML_Q4_0 || t == SQ_GGML_Q4_1) q = _mm256_min_epu8(q, _mm256_set1_epi8(15));
+    if (t == SQ_GGML_Q5_0) q = _mm256_min_epu8(q, _mm256_set1_epi8(31));
     if (asym) sq_store_u16(o + 2, mh[b]);
-    const vi m15 = k32(15);
-    vi lo8 = _mm256_or_si256(_mm256_and_si256(c[0], m15), _mm256_slli_epi32(_mm256_and_si256(c[2], m15), 4));
-    vi hi8 = _mm256_or_si256(_mm256_and_si256(c[1], m15), _mm256_slli_epi32(_mm256_and_si256(c[3], m15), 4));
+    if (t == SQ_GGML_Q5_0 || t == SQ_GGML_Q5_1) {
+      /* bit 4 of each code to its byte's top bit (codes are below 32) */
+      uint32_t qh = (uint32_t)_mm256_movemask_epi8(_mm256_slli_epi16(q, 3));
+      sq_store_u32(o + (t == SQ_GGML_Q5_0 ? SQ_Q5_0_QH : SQ_Q5_1_QH), qh);
+      q = _mm256_and_si256(q, _mm256_set1_epi8(15));
+    }
+    /* code j in the low nibble, code j + 16 in the high one (16-bit shift:
+    ** every byte is below 16, so nothing crosses into the next byte) */
+    __m128i nib = _mm_or_si128(_mm256_castsi256_si128(q),
+                               _mm_slli_epi16(_mm256_extracti128_si256(q, 1), 4));
     size_t qs = t == SQ_GGML_Q4_0 ? SQ_Q4_0_QS : t == SQ_GGML_Q4_1 ? SQ_Q4_1_QS
               : t == SQ_GGML_Q5_0 ? SQ_Q5_0_QS : SQ_Q5_1_QS;
-    _mm_storeu_si128((__m128i *)(void *)(o + qs), bytes16(lo8, hi8));
-    if (t == SQ_GGML_Q5_0 || t == SQ_GGML_Q5_1) {
-      uint32_t qh = 0;
-      for (int k = 0; k < 4; k++)
-        qh |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32(c[k], 27))) << (8 * k);
-      sq_store_u32(o + (t == SQ_GGML_Q5_0 ? SQ_Q5_0_QH : SQ_Q5_1_QH), qh);
-    }
+    _mm_storeu_si128((__m128i *)(void *)(o + qs), nib);
   }
 }
 

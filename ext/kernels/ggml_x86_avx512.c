@@ -320,6 +320,207 @@ static void dq_q6_K_avx512(const void *blocks, size_t n, void *y) {
   }
 }
 
+/* ---- quantize, legacy types without importance -----------------------------
+** As in ggml_x86_avx2.c, with sixteen blocks (512 weights) per pass: pass 1
+** folds each block's two vectors into lane-wise max and min, a
+** transpose-reduce gives lane b = block b's extreme, and d, id and the fp16
+** fields of the sixteen blocks are one vector each, computed with scalar's
+** divisions.  ggml's choice of extreme: q4_0/q5_0 take the max when it
+** exceeds -min, the min when -min exceeds the max, +0 for an all-zero block,
+** and send a tie between +a and -a (a > 0) to the scalar routine, which
+** scans; q4_1/q5_1 give a zero extreme the sign of the block's first zero.
+** With |d| zero or normal every code is in range, so the truncating
+** conversion and the clamps give scalar's bytes; blocks whose d is subnormal
+** or infinite go to the scalar routine.  Codes narrow with VPMOVDB
+** (truncation, as scalar's low byte). */
+
+/* lane b = the max (is_max) or min of the sixteen lanes of v[b] */
+SQ_AI vf reduce16(vf v[16], int is_max) {
+#define SQ_RED(a, b) (is_max ? _mm512_max_ps(a, b) : _mm512_min_ps(a, b))
+  vf r[8], s[4], t[2];
+  for (int k = 0; k < 8; k++)
+    r[k] = SQ_RED(_mm512_unpacklo_ps(v[2 * k], v[2 * k + 1]),
+                  _mm512_unpackhi_ps(v[2 * k], v[2 * k + 1]));
+  for (int k = 0; k < 4; k++) {
+    __m512d a = _mm512_castps_pd(r[2 * k]), c = _mm512_castps_pd(r[2 * k + 1]);
+    s[k] = SQ_RED(_mm512_castpd_ps(_mm512_unpacklo_pd(a, c)),
+                  _mm512_castpd_ps(_mm512_unpackhi_pd(a, c)));
+  }
+  for (int k = 0; k < 2; k++)
+    t[k] = SQ_RED(_mm512_shuffle_f32x4(s[2 * k], s[2 * k + 1], 0x88),
+                  _mm512_shuffle_f32x4(s[2 * k], s[2 * k + 1], 0xdd));
+  return SQ_RED(_mm512_shuffle_f32x4(t[0], t[1], 0x88),
+                _mm512_shuffle_f32x4(t[0], t[1], 0xdd));
+#undef SQ_RED
+}
+
+SQ_AI vf ldx(sq_cb p) { return _mm512_loadu_ps((const void *)p); }
+
+/* The sign bit of the first zero among the 32 floats at p (one exists). */
+static uint32_t first_zero_sign(sq_cb p) {
+  vf a = ldx(p), c = ldx(p + 64);
+  uint32_t z = (uint32_t)_mm512_cmp_ps_mask(a, _mm512_setzero_ps(), _CMP_EQ_OQ) |
+               (uint32_t)_mm512_cmp_ps_mask(c, _mm512_setzero_ps(), _CMP_EQ_OQ) << 16;
+  uint32_t s = (uint32_t)_mm512_movepi32_mask(_mm512_castps_si512(a)) |
+               (uint32_t)_mm512_movepi32_mask(_mm512_castps_si512(c)) << 16;
+  return ((s >> __builtin_ctz(z)) & 1u) << 31;
+}
+
+/* C's roundf of t (|t| < 2^23) as int32: truncate, then step away from zero
+** when the exact fraction is at least one half. */
+SQ_AI vi round_away(vf t) {
+  vi i = _mm512_cvttps_epi32(t);
+  vf f = _mm512_sub_ps(t, cvt(i));
+  i = _mm512_mask_add_epi32(i, _mm512_cmp_ps_mask(f, _mm512_set1_ps(0.5f), _CMP_GE_OQ), i, k32(1));
+  return _mm512_mask_sub_epi32(i, _mm512_cmp_ps_mask(f, _mm512_set1_ps(-0.5f), _CMP_LE_OQ), i, k32(1));
+}
+
+/* Loops over registers must unroll for the vectors to stay in registers. */
+#define SQ_PRAGMA(x) _Pragma(#x)
+#define SQ_UNROLL(n) SQ_PRAGMA(GCC unroll n)
+
+typedef void (*sq_qfn)(const void *, size_t, const void *, void *);
+
+SQ_AI void q_group(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes, sq_qfn scalar) {
+  const int sym = t == SQ_GGML_Q4_0 || t == SQ_GGML_Q5_0;
+  const int asym = t == SQ_GGML_Q4_1 || t == SQ_GGML_Q5_1;
+  vf mx[16], mn[16];
+  SQ_UNROLL(16)
+  for (int b = 0; b < 16; b++) {
+    vf v0 = ldx(x + 128 * b), v1 = ldx(x + 128 * b + 64);
+    if (t == SQ_GGML_Q8_0) {
+      v0 = _mm512_abs_ps(v0);
+      v1 = _mm512_abs_ps(v1);
+    } else {
+      mn[b] = _mm512_min_ps(v0, v1);
+    }
+    mx[b] = _mm512_max_ps(v0, v1);
+  }
+  vf hi = reduce16(mx, 1), lo = t == SQ_GGML_Q8_0 ? hi : reduce16(mn, 0);
+  const vf zero = _mm512_setzero_ps();
+  __mmask16 bad = 0;
+  vf d, m = zero;
+  if (t == SQ_GGML_Q8_0) {
+    d = _mm512_div_ps(hi, _mm512_set1_ps(127.0f));
+  } else if (sym) {
+    vf neglo = _mm512_sub_ps(zero, lo);
+    __mmask16 pos = _mm512_cmp_ps_mask(hi, neglo, _CMP_GT_OQ);   /* the max wins */
+    __mmask16 tie = _mm512_cmp_ps_mask(hi, neglo, _CMP_EQ_OQ);
+    __mmask16 allz = _mm512_cmp_ps_mask(hi, zero, _CMP_EQ_OQ) &
+                     _mm512_cmp_ps_mask(lo, zero, _CMP_EQ_OQ);
+    bad = tie & (__mmask16)~allz;
+    vf ext = _mm512_maskz_mov_ps((__mmask16)~allz, _mm512_mask_blend_ps(pos, lo, hi));
+    d = _mm512_div_ps(ext, _mm512_set1_ps(t == SQ_GGML_Q4_0 ? -8.0f : -16.0f));
+  } else {
+    __mmask16 z = _mm512_cmp_ps_mask(hi, zero, _CMP_EQ_OQ) |
+                  _mm512_cmp_ps_mask(lo, zero, _CMP_EQ_OQ);
+    if (z) {
+      float h[16], l[16];
+      _mm512_storeu_ps(h, hi);
+      _mm512_storeu_ps(l, lo);
+      for (int b = 0; b < 16; b++)
+        if (z >> b & 1) {
+          float s = sq_bits_f32(first_zero_sign(x + 128 * b));
+          if (h[b] == 0.0f) h[b] = s;
+          if (l[b] == 0.0f) l[b] = s;
+        }
+      hi = _mm512_loadu_ps(h);
+      lo = _mm512_loadu_ps(l);
+    }
+    m = lo;
+    d = _mm512_div_ps(_mm512_sub_ps(hi, lo), _mm512_set1_ps(t == SQ_GGML_Q4_1 ? 15.0f : 31.0f));
+  }
+  /* id = d ? 1/d : 0; d must be 0 or normal */
+  __mmask16 dz = _mm512_cmp_ps_mask(d, zero, _CMP_EQ_OQ);
+  vf id = _mm512_maskz_div_ps((__mmask16)~dz, _mm512_set1_ps(1.0f), d);
+  vf ad = _mm512_abs_ps(d);
+  __mmask16 ok = _mm512_cmp_ps_mask(ad, _mm512_set1_ps(1.17549435e-38f), _CMP_GE_OQ) &
+                 _mm512_cmp_ps_mask(ad, _mm512_set1_ps(3.40282347e38f), _CMP_LE_OQ);
+  bad |= (__mmask16)~(ok | dz);
+  float idv[16], mv[16];
+  uint16_t dh[16], mh[16];
+  _mm512_storeu_ps(idv, id);
+  _mm512_storeu_ps(mv, m);
+  _mm256_storeu_si256((__m256i *)(void *)dh, _mm512_cvtps_ph(d, 0));
+  _mm256_storeu_si256((__m256i *)(void *)mh, _mm512_cvtps_ph(m, 0));
+  SQ_UNROLL(16)
+  for (int b = 0; b < 16; b++) {
+    sq_cb p = x + 128 * b;
+    sq_b o = out + bytes * b;
+    if (bad >> b & 1) {
+      scalar(p, 32, NULL, o);
+      continue;
+    }
+    vf vid = _mm512_set1_ps(idv[b]), vm = _mm512_set1_ps(mv[b]);
+    vi c[2];
+    SQ_UNROLL(2)
+    for (int k = 0; k < 2; k++) {
+      vf v = ldx(p + 64 * k);
+      if (t == SQ_GGML_Q8_0) {
+        c[k] = round_away(_mm512_mul_ps(v, vid));
+      } else if (sym) {
+        vf off = _mm512_set1_ps(t == SQ_GGML_Q4_0 ? 8.5f : 16.5f);
+        c[k] = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(v, vid), off));
+      } else {
+        c[k] = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(_mm512_sub_ps(v, vm), vid),
+                                                 _mm512_set1_ps(0.5f)));
+      }
+      if (t == SQ_GGML_Q4_0 || t == SQ_GGML_Q4_1) c[k] = _mm512_min_epi32(c[k], k32(15));
+      if (t == SQ_GGML_Q5_0) c[k] = _mm512_min_epi32(c[k], k32(31));
+    }
+    sq_store_u16(o, dh[b]);
+    if (t == SQ_GGML_Q8_0) {
+      _mm_storeu_si128((__m128i *)(void *)(o + SQ_Q8_0_QS), _mm512_cvtepi32_epi8(c[0]));
+      _mm_storeu_si128((__m128i *)(void *)(o + SQ_Q8_0_QS + 16), _mm512_cvtepi32_epi8(c[1]));
+      continue;
+    }
+    if (asym) sq_store_u16(o + 2, mh[b]);
+    vi c0 = c[0], c1 = c[1];
+    if (t == SQ_GGML_Q5_0 || t == SQ_GGML_Q5_1) {
+      c0 = _mm512_and_si512(c0, k32(15));   /* q4 codes are clamped to 15 */
+      c1 = _mm512_and_si512(c1, k32(15));
+    }
+    vi q = _mm512_or_si512(c0, _mm512_slli_epi32(c1, 4));
+    size_t qs = t == SQ_GGML_Q4_0 ? SQ_Q4_0_QS : t == SQ_GGML_Q4_1 ? SQ_Q4_1_QS
+              : t == SQ_GGML_Q5_0 ? SQ_Q5_0_QS : SQ_Q5_1_QS;
+    _mm_storeu_si128((__m128i *)(void *)(o + qs), _mm512_cvtepi32_epi8(q));
+    if (t == SQ_GGML_Q5_0 || t == SQ_GGML_Q5_1) {
+      uint32_t qh = (uint32_t)_mm512_test_epi32_mask(c[0], k32(16)) |
+                    (uint32_t)_mm512_test_epi32_mask(c[1], k32(16)) << 16;
+      sq_store_u32(o + (t == SQ_GGML_Q5_0 ? SQ_Q5_0_QH : SQ_Q5_1_QH), qh);
+    }
+  }
+}
+
+SQ_AI void q_row(const void *x, size_t n, const void *importance, void *blocks,
+                 sq_ggml_type t, size_t bytes, sq_qfn scalar) {
+  if (importance) {
+    scalar(x, n, importance, blocks);
+    return;
+  }
+  sq_cb p = x;
+  sq_b o = blocks;
+  size_t nb = n / 32, i = 0;
+  for (; i + 16 <= nb; i += 16) q_group(p + 128 * i, o + bytes * i, t, bytes, scalar);
+  if (i < nb) scalar(p + 128 * i, 32 * (nb - i), NULL, o + bytes * i);
+}
+
+static void q_q4_0_avx512(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q4_0, 18, sq_ggml_quantize_q4_0);
+}
+static void q_q4_1_avx512(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q4_1, 20, sq_ggml_quantize_q4_1);
+}
+static void q_q5_0_avx512(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q5_0, 22, sq_ggml_quantize_q5_0);
+}
+static void q_q5_1_avx512(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q5_1, 24, sq_ggml_quantize_q5_1);
+}
+static void q_q8_0_avx512(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q8_0, 34, sq_ggml_quantize_q8_0);
+}
+
 #if defined(__clang__)
 #pragma clang attribute pop
 #else
@@ -327,7 +528,10 @@ static void dq_q6_K_avx512(const void *blocks, size_t n, void *y) {
 #endif
 
 const sq_ggml_kernels sq_ggml_kernels_avx512 = {
-  .quantize = {SQ_GGML_TYPES(SQ_GGML_ENTRY_Q)},
+  .quantize = {q_q4_0_avx512, q_q4_1_avx512, q_q5_0_avx512, q_q5_1_avx512,
+               q_q8_0_avx512, sq_ggml_quantize_q2_K, sq_ggml_quantize_q3_K,
+               sq_ggml_quantize_q4_K, sq_ggml_quantize_q5_K,
+               sq_ggml_quantize_q6_K},
   .dequantize = {dq_q4_0_avx512, dq_q4_1_avx512, dq_q5_0_avx512,
                  dq_q5_1_avx512, dq_q8_0_avx512, dq_q2_K_avx512,
                  dq_q3_K_avx512, dq_q4_K_avx512, dq_q5_K_avx512,
