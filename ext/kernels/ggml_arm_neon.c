@@ -16,6 +16,7 @@
 **     infinite or subnormal on this path, so neither operand order nor
 **     FPCR.FZ/DN can change a bit; the rounding mode applies as in scalar.
 */
+#include <math.h>
 #include "kernels/ggml_internal.h"
 #include "kernels/ggml_blocks.h"
 
@@ -295,8 +296,169 @@ static void dq_q6_K_neon(const void *blocks, size_t n, void *y) {
   }
 }
 
+/* ---- quantize, legacy types without importance -----------------------------
+** One block of 32 at a time: FMAXV/FMINV give the block's max and min (max
+** |x| for q8_0); ggml's choice of extreme and the scale follow in scalar
+** code with scalar's operations (see ggml_x86_avx2.c: q4_0/q5_0 take the
+** max when it exceeds -min, the min when -min exceeds the max, +0 for an
+** all-zero block, and send a tie between +a and -a to the scalar routine;
+** q4_1/q5_1 give a zero extreme the sign of the block's first zero).  With
+** |d| zero or normal every code is in range: FCVTZS (truncation) equals
+** scalar's conversion, FCVTAS is roundf for q8_0, and XTN narrows; blocks
+** whose d is subnormal or infinite go to the scalar routine.  FMAXV and
+** FMINV flush subnormals under FPCR.FZ/FIZ/AH, where scalar's compares keep
+** the operand's bits, so those modes use the scalar routines throughout. */
+
+#define SQ_FPCR_FLUSH ((1u << 24) | (1u << 1) | 1u)
+
+static inline uint64_t sq_fpcr(void) {
+  uint64_t v;
+  __asm__ __volatile__("mrs %0, fpcr" : "=r"(v));
+  return v;
+}
+
+SQ_AI vf ldx(sq_cb p) { return vreinterpretq_f32_u8(vld1q_u8(p)); }
+
+/* The sign bit of the first zero among the 32 floats at p (one exists). */
+static uint32_t first_zero_sign(sq_cb p) {
+  for (int j = 0; j < 32; j++) {
+    uint32_t u = sq_load_u32(p + 4 * j);
+    if ((u & 0x7fffffffu) == 0) return u & 0x80000000u;
+  }
+  return 0;
+}
+
+/* The 32 codes of c[0..7] as bytes (each is 0..255 or, for q8_0, -128..127). */
+SQ_AI void narrow32(const int32x4_t c[8], uint8x16_t *lo, uint8x16_t *hi) {
+  int16x8_t a = vcombine_s16(vmovn_s32(c[0]), vmovn_s32(c[1]));
+  int16x8_t b = vcombine_s16(vmovn_s32(c[2]), vmovn_s32(c[3]));
+  int16x8_t e = vcombine_s16(vmovn_s32(c[4]), vmovn_s32(c[5]));
+  int16x8_t f = vcombine_s16(vmovn_s32(c[6]), vmovn_s32(c[7]));
+  *lo = vreinterpretq_u8_s8(vcombine_s8(vmovn_s16(a), vmovn_s16(b)));
+  *hi = vreinterpretq_u8_s8(vcombine_s8(vmovn_s16(e), vmovn_s16(f)));
+}
+
+/* Bit 4 of each of 16 bytes (codes below 32), as 16 bits in lane order. */
+SQ_AI uint32_t fifth_bits(uint8x16_t q) {
+  static const int8_t sh[16] = {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7};
+  uint8x16_t b = vshlq_u8(vshrq_n_u8(q, 4), vld1q_s8(sh));
+  return (uint32_t)vaddv_u8(vget_low_u8(b)) | (uint32_t)vaddv_u8(vget_high_u8(b)) << 8;
+}
+
+typedef void (*sq_qfn)(const void *, size_t, const void *, void *);
+
+/* One block; returns 0 when the scalar routine must write it. */
+SQ_AI int q_block(sq_cb p, sq_b o, sq_ggml_type t) {
+  const int sym = t == SQ_GGML_Q4_0 || t == SQ_GGML_Q5_0;
+  const int asym = t == SQ_GGML_Q4_1 || t == SQ_GGML_Q5_1;
+  vf v[8];
+  for (int k = 0; k < 8; k++) v[k] = ldx(p + 16 * k);
+  float d, id, m = 0.0f;
+  if (t == SQ_GGML_Q8_0) {
+    vf a = vmaxq_f32(vmaxq_f32(vmaxq_f32(vabsq_f32(v[0]), vabsq_f32(v[1])),
+                               vmaxq_f32(vabsq_f32(v[2]), vabsq_f32(v[3]))),
+                     vmaxq_f32(vmaxq_f32(vabsq_f32(v[4]), vabsq_f32(v[5])),
+                               vmaxq_f32(vabsq_f32(v[6]), vabsq_f32(v[7]))));
+    d = vmaxvq_f32(a) / 127.0f;
+  } else {
+    vf a = vmaxq_f32(vmaxq_f32(vmaxq_f32(v[0], v[1]), vmaxq_f32(v[2], v[3])),
+                     vmaxq_f32(vmaxq_f32(v[4], v[5]), vmaxq_f32(v[6], v[7])));
+    vf b = vminq_f32(vminq_f32(vminq_f32(v[0], v[1]), vminq_f32(v[2], v[3])),
+                     vminq_f32(vminq_f32(v[4], v[5]), vminq_f32(v[6], v[7])));
+    float hi = vmaxvq_f32(a), lo = vminvq_f32(b);
+    if (sym) {
+      float ext;
+      if (hi > -lo) ext = hi;
+      else if (-lo > hi) ext = lo;
+      else if (hi == 0.0f) ext = 0.0f;        /* all zero: ggml keeps +0 */
+      else return 0;                          /* +a and -a: scalar scans */
+      d = ext / (t == SQ_GGML_Q4_0 ? -8.0f : -16.0f);
+    } else {
+      if (hi == 0.0f || lo == 0.0f) {
+        float s = sq_bits_f32(first_zero_sign(p));
+        if (hi == 0.0f) hi = s;
+        if (lo == 0.0f) lo = s;
+      }
+      m = lo;
+      d = (hi - lo) / (t == SQ_GGML_Q4_1 ? 15.0f : 31.0f);
+    }
+  }
+  float ad = fabsf(d);
+  if (!(d == 0.0f || (ad >= 1.17549435e-38f && ad <= 3.40282347e38f))) return 0;
+  id = d != 0.0f ? 1.0f / d : 0.0f;
+  vf vid = vdupq_n_f32(id), vm = vdupq_n_f32(m);
+  int32x4_t c[8];
+  for (int k = 0; k < 8; k++) {
+    if (t == SQ_GGML_Q8_0)
+      c[k] = vcvtaq_s32_f32(vmulq_f32(v[k], vid));
+    else if (sym)
+      c[k] = vcvtq_s32_f32(vaddq_f32(vmulq_f32(v[k], vid),
+                                     vdupq_n_f32(t == SQ_GGML_Q4_0 ? 8.5f : 16.5f)));
+    else
+      c[k] = vcvtq_s32_f32(vaddq_f32(vmulq_f32(vsubq_f32(v[k], vm), vid), vdupq_n_f32(0.5f)));
+  }
+  uint8x16_t lo8, hi8;
+  narrow32(c, &lo8, &hi8);
+  sq_store_u16(o, sq_ggml_fp16(d));
+  if (t == SQ_GGML_Q8_0) {
+    vst1q_u8(o + SQ_Q8_0_QS, lo8);
+    vst1q_u8(o + SQ_Q8_0_QS + 16, hi8);
+    return 1;
+  }
+  if (asym) sq_store_u16(o + 2, sq_ggml_fp16(m));
+  /* ggml's MIN(15 or 31, code) */
+  if (t == SQ_GGML_Q4_0 || t == SQ_GGML_Q4_1) {
+    lo8 = vminq_u8(lo8, vdupq_n_u8(15));
+    hi8 = vminq_u8(hi8, vdupq_n_u8(15));
+  }
+  if (t == SQ_GGML_Q5_0) {
+    lo8 = vminq_u8(lo8, vdupq_n_u8(31));
+    hi8 = vminq_u8(hi8, vdupq_n_u8(31));
+  }
+  if (t == SQ_GGML_Q5_0 || t == SQ_GGML_Q5_1) {
+    sq_store_u32(o + (t == SQ_GGML_Q5_0 ? SQ_Q5_0_QH : SQ_Q5_1_QH),
+                 fifth_bits(lo8) | fifth_bits(hi8) << 16);
+  }
+  size_t qs = t == SQ_GGML_Q4_0 ? SQ_Q4_0_QS : t == SQ_GGML_Q4_1 ? SQ_Q4_1_QS
+            : t == SQ_GGML_Q5_0 ? SQ_Q5_0_QS : SQ_Q5_1_QS;
+  /* code j in the low nibble, code j + 16 in the high one */
+  vst1q_u8(o + qs, vsliq_n_u8(vandq_u8(lo8, vdupq_n_u8(15)), hi8, 4));
+  return 1;
+}
+
+SQ_AI void q_row(const void *x, size_t n, const void *importance, void *blocks,
+                 sq_ggml_type t, size_t bytes, sq_qfn scalar) {
+  if (importance || (sq_fpcr() & SQ_FPCR_FLUSH)) {
+    scalar(x, n, importance, blocks);
+    return;
+  }
+  sq_cb p = x;
+  sq_b o = blocks;
+  for (size_t i = 0; i < n / 32; i++, p += 128, o += bytes)
+    if (!q_block(p, o, t)) scalar(p, 32, NULL, o);
+}
+
+static void q_q4_0_neon(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q4_0, 18, sq_ggml_quantize_q4_0);
+}
+static void q_q4_1_neon(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q4_1, 20, sq_ggml_quantize_q4_1);
+}
+static void q_q5_0_neon(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q5_0, 22, sq_ggml_quantize_q5_0);
+}
+static void q_q5_1_neon(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q5_1, 24, sq_ggml_quantize_q5_1);
+}
+static void q_q8_0_neon(const void *x, size_t n, const void *imp, void *blocks) {
+  q_row(x, n, imp, blocks, SQ_GGML_Q8_0, 34, sq_ggml_quantize_q8_0);
+}
+
 const sq_ggml_kernels sq_ggml_kernels_neon = {
-  .quantize = {SQ_GGML_TYPES(SQ_GGML_ENTRY_Q)},
+  .quantize = {q_q4_0_neon, q_q4_1_neon, q_q5_0_neon, q_q5_1_neon,
+               q_q8_0_neon, sq_ggml_quantize_q2_K, sq_ggml_quantize_q3_K,
+               sq_ggml_quantize_q4_K, sq_ggml_quantize_q5_K,
+               sq_ggml_quantize_q6_K},
   .dequantize = {dq_q4_0_neon, dq_q4_1_neon, dq_q5_0_neon, dq_q5_1_neon,
                  dq_q8_0_neon, dq_q2_K_neon, dq_q3_K_neon, dq_q4_K_neon,
                  dq_q5_K_neon, dq_q6_K_neon},
