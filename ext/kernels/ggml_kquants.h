@@ -40,6 +40,13 @@ typedef struct sq_kq_search {
   /* make_q3_quants(len, nmax, x_j, L_j, 1). */
   void (*q3)(int nsub, int len, int nmax, const float *x, float *scales,
              int8_t *L);
+  /* Requantization against the decoded sub-block scales ds[j] (and
+  ** minimums dm[j]; NULL for the symmetric types): unless ds[j] == 0,
+  ** L_j[i] = clamp(nearest_int((x_j[i] + dm[j]) / ds[j]), lo, hi) - lo, or
+  ** nearest_int(x_j[i] / ds[j]) without minimums.  A sub-block whose ds is
+  ** zero keeps the search's levels. */
+  void (*requantize)(int nsub, int len, const float *x, const float *ds,
+                     const float *dm, int lo, int hi, unsigned char *L);
 } sq_kq_search;
 
 extern const sq_kq_search sq_kq_search_scalar;
@@ -49,5 +56,18 @@ extern const sq_kq_search sq_kq_search_scalar;
 void sq_ggml_kquant_row(sq_ggml_type type, const sq_kq_search *s,
                         const void *x, size_t n, const void *importance,
                         void *blocks);
+
+/* The vector paths' K-quant entry points (sq_ggml_kernels.quantize). */
+#define SQ_KQ_DECLARE_PATH(T, P)                                               \
+  void sq_ggml_quantize_##T##_##P(const void *x, size_t n,                     \
+                                  const void *importance, void *blocks);
+#define SQ_KQ_DECLARE_PATHS(T) SQ_KQ_DECLARE_PATH(T, avx2)
+SQ_KQ_DECLARE_PATHS(q2_K)
+SQ_KQ_DECLARE_PATHS(q3_K)
+SQ_KQ_DECLARE_PATHS(q4_K)
+SQ_KQ_DECLARE_PATHS(q5_K)
+SQ_KQ_DECLARE_PATHS(q6_K)
+#undef SQ_KQ_DECLARE_PATHS
+#undef SQ_KQ_DECLARE_PATH
 
 #endif

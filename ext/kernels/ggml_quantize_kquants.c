@@ -25,38 +25,6 @@
 
 #define QK_K 256
 
-/* ---- the scalar search table: ggml's searches, one sub-block at a time ---- */
-
-static void affine_scalar(const sq_kq_affine *a, int nsub, const float *x,
-                          const float *w, float *scales, float *mins,
-                          uint8_t *L) {
-  uint8_t Laux[SQ_KQ_MAX_LEN];
-  for (int j = 0; j < nsub; j++) {
-    size_t o = (size_t)a->len * (size_t)j;
-    scales[j] = a->flat_if_le
-      ? sq_ggml_make_qkx3_quants(a->len, a->nmax, x + o, w + o, L + o, &mins[j],
-                                 Laux, a->rmin, a->rdelta, a->nstep, a->use_mad)
-      : sq_ggml_make_qkx2_quants(a->len, a->nmax, x + o, w + o, L + o, &mins[j],
-                                 Laux, a->rmin, a->rdelta, a->nstep, a->use_mad);
-  }
-}
-
-static void symmetric_scalar(int nsub, int len, int nmax, const float *x,
-                             const float *w, float *scales, int8_t *L) {
-  for (int j = 0; j < nsub; j++)
-    scales[j] = sq_ggml_make_qx_quants(len, nmax, x + len * j, L + len * j, 1,
-                                       w ? w + len * j : NULL);
-}
-
-static void q3_scalar(int nsub, int len, int nmax, const float *x,
-                      float *scales, int8_t *L) {
-  for (int j = 0; j < nsub; j++)
-    scales[j] = sq_ggml_make_q3_quants(len, nmax, x + len * j, L + len * j, 1);
-}
-
-const sq_kq_search sq_kq_search_scalar = {affine_scalar, symmetric_scalar,
-                                          q3_scalar};
-
 /* ---- shared steps ------------------------------------------------------------ */
 
 /* One super-block of little-endian floats (weights or importance). */
@@ -110,26 +78,9 @@ static float sum_floats(int n, const float *v) {
   return s;
 }
 
-/* Affine requantization of one sub-block of len weights against the decoded
-** scale d*sc and minimum dmin*m: levels round((x + dmin*m) / (d*sc)) in
-** 0..nmax.  A zero scale leaves the search's levels. */
-static void requantize_affine(const float *x, int len, float d, int sc,
-                              float dmin, int m, int nmax, uint8_t *L) {
-  const float ds = d * (float)sc;
-  if (ds == 0) return;
-  const float dm = dmin * (float)m;
-  for (int i = 0; i < len; i++)
-    L[i] = (uint8_t)clamp_int(sq_ggml_nearest_int((x[i] + dm) / ds), 0, nmax);
-}
-
-/* Symmetric requantization: levels round(x / (d*sc)) in [-half, half - 1],
-** stored offset by half.  A zero scale leaves the search's levels. */
-static void requantize_symmetric(const float *x, int len, float d, int sc,
-                                 int half, int8_t *L) {
-  const float ds = d * (float)sc;
-  if (ds == 0) return;
-  for (int i = 0; i < len; i++)
-    L[i] = (int8_t)(clamp_int(sq_ggml_nearest_int(x[i] / ds), -half, half - 1) + half);
+/* Decoded sub-block scales d*sc (and minimums dmin*m) for requantization. */
+static void decoded_scales(int nsub, float d, const int *sc, float *ds) {
+  for (int j = 0; j < nsub; j++) ds[j] = d * (float)sc[j];
 }
 
 /* 256 two-bit levels into 64 bytes: byte 32*h + l holds the levels
@@ -141,6 +92,50 @@ static void pack_2bit(const uint8_t *L, unsigned char *qs) {
       qs[32 * h + l] = (unsigned char)(s[0] | (s[32] << 2) | (s[64] << 4) | (s[96] << 6));
     }
 }
+
+/* ---- the scalar search table: ggml's searches, one sub-block at a time ---- */
+
+static void affine_scalar(const sq_kq_affine *a, int nsub, const float *x,
+                          const float *w, float *scales, float *mins,
+                          uint8_t *L) {
+  uint8_t Laux[SQ_KQ_MAX_LEN];
+  for (int j = 0; j < nsub; j++) {
+    size_t o = (size_t)a->len * (size_t)j;
+    scales[j] = a->flat_if_le
+      ? sq_ggml_make_qkx3_quants(a->len, a->nmax, x + o, w + o, L + o, &mins[j],
+                                 Laux, a->rmin, a->rdelta, a->nstep, a->use_mad)
+      : sq_ggml_make_qkx2_quants(a->len, a->nmax, x + o, w + o, L + o, &mins[j],
+                                 Laux, a->rmin, a->rdelta, a->nstep, a->use_mad);
+  }
+}
+
+static void symmetric_scalar(int nsub, int len, int nmax, const float *x,
+                             const float *w, float *scales, int8_t *L) {
+  for (int j = 0; j < nsub; j++)
+    scales[j] = sq_ggml_make_qx_quants(len, nmax, x + len * j, L + len * j, 1,
+                                       w ? w + len * j : NULL);
+}
+
+static void q3_scalar(int nsub, int len, int nmax, const float *x,
+                      float *scales, int8_t *L) {
+  for (int j = 0; j < nsub; j++)
+    scales[j] = sq_ggml_make_q3_quants(len, nmax, x + len * j, L + len * j, 1);
+}
+
+static void requantize_scalar(int nsub, int len, const float *x,
+                              const float *ds, const float *dm, int lo, int hi,
+                              unsigned char *L) {
+  for (int j = 0; j < nsub; j++) {
+    if (ds[j] == 0) continue;
+    for (int i = len * j; i < len * j + len; i++) {
+      float v = dm ? (x[i] + dm[j]) / ds[j] : x[i] / ds[j];
+      L[i] = (unsigned char)(clamp_int(sq_ggml_nearest_int(v), lo, hi) - lo);
+    }
+  }
+}
+
+const sq_kq_search sq_kq_search_scalar = {affine_scalar, symmetric_scalar,
+                                          q3_scalar, requantize_scalar};
 
 /* ---- q4_K / q5_K scale packing ------------------------------------------------ */
 
@@ -176,13 +171,15 @@ static void scale_min_k4(int j, const unsigned char *s, int *sc, int *m) {
 
 /* Requantizes the eight sub-blocks of 32 against the packed scales and the
 ** fp16 d and dmin as decoded. */
-static void requantize_k4(const float *x, const unsigned char *scales, float d,
-                          float dmin, int nmax, uint8_t *L) {
-  for (int j = 0; j < 8; j++) {
-    int sc, m;
-    scale_min_k4(j, scales, &sc, &m);
-    requantize_affine(x + 32 * j, 32, d, sc, dmin, m, nmax, L + 32 * j);
-  }
+static void requantize_k4(const sq_kq_search *s, const float *x,
+                          const unsigned char *scales, float d, float dmin,
+                          int nmax, uint8_t *L) {
+  int sc[8], m[8];
+  float ds[8], dm[8];
+  for (int j = 0; j < 8; j++) scale_min_k4(j, scales, &sc[j], &m[j]);
+  decoded_scales(8, d, sc, ds);
+  decoded_scales(8, dmin, m, dm);
+  s->requantize(8, 32, x, ds, dm, 0, nmax, L);
 }
 
 /* Sub-scales and sub-mins of the reference quantizers as 6-bit levels of
@@ -203,11 +200,17 @@ static void k4_levels_ref(const float *scales, const float *mins,
 /* ---- q2_K: 16 x 16, 2-bit affine, 4-bit scales and mins -------------------------
 ** bytes: scales[16] (scale nibble low, min nibble high), qs[64], d, dmin. */
 
-static void q2_K_finish(const float *x, unsigned char *out, uint8_t *L) {
-  const float d = sq_ggml_half(out + 80), dmin = sq_ggml_half(out + 82);
-  for (int j = 0; j < 16; j++)
-    requantize_affine(x + 16 * j, 16, d, out[j] & 0xF, dmin, out[j] >> 4, 3,
-                      L + 16 * j);
+static void q2_K_finish(const sq_kq_search *s, const float *x,
+                        unsigned char *out, uint8_t *L) {
+  int sc[16], m[16];
+  float ds[16], dm[16];
+  for (int j = 0; j < 16; j++) {
+    sc[j] = out[j] & 0xF;
+    m[j] = out[j] >> 4;
+  }
+  decoded_scales(16, sq_ggml_half(out + 80), sc, ds);
+  decoded_scales(16, sq_ggml_half(out + 82), m, dm);
+  s->requantize(16, 16, x, ds, dm, 0, 3, L);
   pack_2bit(L, out + 16);
 }
 
@@ -242,7 +245,7 @@ static void q2_K_block_ref(const sq_kq_search *s, const float *x,
   } else {
     put_half(out + 82, 0.f);
   }
-  q2_K_finish(x, out, L);
+  q2_K_finish(s, x, out, L);
 }
 
 static void q2_K_block_weighted(const sq_kq_search *s, const float *x,
@@ -259,7 +262,7 @@ static void q2_K_block_weighted(const sq_kq_search *s, const float *x,
   put_half(out + 80, dm);
   put_half(out + 82, mm);
   for (int j = 0; j < 16; j++) out[j] = low_byte(Ls[j] | (Lm[j] << 4));
-  q2_K_finish(x, out, L);
+  q2_K_finish(s, x, out, L);
 }
 
 /* ---- q3_K: 16 x 16, 3-bit symmetric, 6-bit signed scales ------------------------
@@ -287,19 +290,23 @@ static int q3_K_scale(int j, const unsigned char *s) {
 
 /* Requantizes against the decoded scales, then splits the 3-bit levels into
 ** the high-bit mask (bit k of byte m: level 32k + m) and two low bits. */
-static void q3_K_finish(const float *x, unsigned char *out, int8_t *L) {
-  const float d = sq_ggml_half(out + 108);
-  for (int j = 0; j < 16; j++)
-    requantize_symmetric(x + 16 * j, 16, d, q3_K_scale(j, out + 96), 4, L + 16 * j);
+static void q3_K_finish(const sq_kq_search *s, const float *x,
+                        unsigned char *out, int8_t *L) {
+  int sc[16];
+  float ds[16];
+  for (int j = 0; j < 16; j++) sc[j] = q3_K_scale(j, out + 96);
+  decoded_scales(16, sq_ggml_half(out + 108), sc, ds);
+  s->requantize(16, 16, x, ds, NULL, -4, 3, (unsigned char *)L);
   uint8_t low[QK_K];
-  memset(out, 0, 32);
-  for (int j = 0; j < QK_K; j++) {
-    int l = L[j];
-    if (l > 3) {
-      out[j % 32] = low_byte(out[j % 32] | (1 << (j / 32)));
-      l -= 4;
+  for (int m = 0; m < 32; m++) {
+    unsigned bits = 0;
+    for (int b = 0; b < 8; b++) {
+      int l = L[32 * b + m];
+      int high = l > 3;  /* levels 0..7: the third bit */
+      bits |= (unsigned)high << b;
+      low[32 * b + m] = low_byte(l - 4 * high);
     }
-    low[j] = low_byte(l);
+    out[m] = (unsigned char)bits;
   }
   pack_2bit(low, out + 32);
 }
@@ -329,7 +336,7 @@ static void q3_K_block_ref(const sq_kq_search *s, const float *x,
     memset(out + 96, 0, 12);
     put_half(out + 108, 0.f);
   }
-  q3_K_finish(x, out, L);
+  q3_K_finish(s, x, out, L);
 }
 
 static void q3_K_block_weighted(const sq_kq_search *s, const float *x,
@@ -345,7 +352,7 @@ static void q3_K_block_weighted(const sq_kq_search *s, const float *x,
   for (int j = 0; j < 16; j++) l6[j] = Ls[j];
   q3_K_pack_scales(l6, out + 96);
   put_half(out + 108, d_block);
-  q3_K_finish(x, out, L);
+  q3_K_finish(s, x, out, L);
 }
 
 /* ---- q4_K: 8 x 32, 4-bit affine, 6-bit scales and mins --------------------------
@@ -408,8 +415,9 @@ static void k4_header_weighted(const sq_kq_search *s, const float *x,
   put_half(out + 2, m_block);
 }
 
-static void q4_K_finish(const float *x, unsigned char *out, uint8_t *L) {
-  requantize_k4(x, out + 4, sq_ggml_half(out), sq_ggml_half(out + 2), 15, L);
+static void q4_K_finish(const sq_kq_search *s, const float *x,
+                        unsigned char *out, uint8_t *L) {
+  requantize_k4(s, x, out + 4, sq_ggml_half(out), sq_ggml_half(out + 2), 15, L);
   unsigned char *q = out + 16;
   for (int h = 0; h < 4; h++)
     for (int l = 0; l < 32; l++)
@@ -420,14 +428,14 @@ static void q4_K_block_ref(const sq_kq_search *s, const float *x,
                            unsigned char *out) {
   uint8_t L[QK_K];
   k4_header_ref(s, x, 15, -1.f, 20, out, L);
-  q4_K_finish(x, out, L);
+  q4_K_finish(s, x, out, L);
 }
 
 static void q4_K_block_weighted(const sq_kq_search *s, const float *x,
                                 const float *qw, unsigned char *out) {
   uint8_t L[QK_K];
   k4_header_weighted(s, x, qw, 15, 0, out, L);
-  q4_K_finish(x, out, L);
+  q4_K_finish(s, x, out, L);
 }
 
 /* ---- q5_K: 8 x 32, 5-bit affine, 6-bit scales and mins --------------------------
@@ -435,37 +443,34 @@ static void q4_K_block_weighted(const sq_kq_search *s, const float *x,
 ** fifth bit of levels 64*h + l and 64*h + 32 + l in bits 2h and 2h + 1 of
 ** qh[l]. */
 
-static void q5_K_finish(const float *x, unsigned char *out, uint8_t *L) {
-  requantize_k4(x, out + 4, sq_ggml_half(out), sq_ggml_half(out + 2), 31, L);
+static void q5_K_finish(const sq_kq_search *s, const float *x,
+                        unsigned char *out, uint8_t *L) {
+  requantize_k4(s, x, out + 4, sq_ggml_half(out), sq_ggml_half(out + 2), 31, L);
   unsigned char *qh = out + 16, *qs = out + 48;
-  memset(qh, 0, 32);
-  for (int h = 0; h < 4; h++)
-    for (int l = 0; l < 32; l++) {
-      int lo = L[64 * h + l], hi = L[64 * h + 32 + l];
-      if (lo > 15) {
-        lo -= 16;
-        qh[l] = low_byte(qh[l] | (1 << (2 * h)));
-      }
-      if (hi > 15) {
-        hi -= 16;
-        qh[l] = low_byte(qh[l] | (2 << (2 * h)));
-      }
-      qs[32 * h + l] = low_byte(lo | (hi << 4));
+  for (int l = 0; l < 32; l++) {
+    unsigned bits = 0;
+    for (int h = 0; h < 4; h++) {
+      int lo = L[64 * h + l], hi = L[64 * h + 32 + l];  /* levels 0..31 */
+      int lo5 = lo > 15, hi5 = hi > 15;
+      bits |= (unsigned)lo5 << (2 * h) | (unsigned)hi5 << (2 * h + 1);
+      qs[32 * h + l] = low_byte((lo - 16 * lo5) | ((hi - 16 * hi5) << 4));
     }
+    qh[l] = (unsigned char)bits;
+  }
 }
 
 static void q5_K_block_ref(const sq_kq_search *s, const float *x,
                            unsigned char *out) {
   uint8_t L[QK_K];
   k4_header_ref(s, x, 31, -0.5f, 15, out, L);
-  q5_K_finish(x, out, L);
+  q5_K_finish(s, x, out, L);
 }
 
 static void q5_K_block_weighted(const sq_kq_search *s, const float *x,
                                 const float *qw, unsigned char *out) {
   uint8_t L[QK_K];
   k4_header_weighted(s, x, qw, 31, 1, out, L);
-  q5_K_finish(x, out, L);
+  q5_K_finish(s, x, out, L);
 }
 
 /* ---- q6_K: 16 x 16, 6-bit symmetric, 8-bit signed scales ------------------------
@@ -508,12 +513,15 @@ static void q6_K_block(const sq_kq_search *s, const float *x,
   /* The largest-magnitude scale maps to -128; the rest onto int8. */
   float iscale = -128.f / max_scale;
   const float d = put_half(out + 208, 1 / iscale);
+  int sc[16];
+  float ds[16];
   for (int j = 0; j < 16; j++) {
     int l = sq_ggml_nearest_int(iscale * scales[j]);
     out[192 + j] = low_byte(l < 127 ? l : 127);
+    sc[j] = wrap_s8(out[192 + j]);
   }
-  for (int j = 0; j < 16; j++)
-    requantize_symmetric(x + 16 * j, 16, d, wrap_s8(out[192 + j]), 32, L + 16 * j);
+  decoded_scales(16, d, sc, ds);
+  s->requantize(16, 16, x, ds, NULL, -32, 31, (unsigned char *)L);
   q6_K_pack(L, out);
 }
 
