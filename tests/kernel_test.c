@@ -16,6 +16,10 @@
 ** 3. A reduced pass is repeated under every other rounding mode and with
 **    denormals flushed (MXCSR FTZ/DAZ, FPCR.FZ), where the paths must still
 **    agree with scalar.
+** 4. ggml's block formats: the scalar kernels are pinned to hashes of ggml's
+**    own output and to x86-64's NaN bits for non-finite fp16 fields; every
+**    path's quantize (with and without importance) and dequantize must write
+**    scalar's bytes on random and adversarial data (see test_ggml_pins).
 ** --long adds all 2^32 float32 patterns through f32 -> f16 and f32 -> bf16;
 ** --quick runs fewer lengths and misalignments (for slow emulators).
 **
@@ -1729,6 +1733,316 @@ static void test_scalar_pins(void) {
   group_end();
 }
 
+/* ---- ggml block formats ----------------------------------------------------
+** Scalar pinned to ggml's own output (hashes of dequantize_row_<t>,
+** quantize_row_<t>_ref and quantize_<t> with an imatrix from libggml-base
+** 0.25.1 on x86-64, for inputs built from integers), and to x86-64's NaN bits
+** for blocks with a NaN or infinite fp16 field, so that every host's scalar
+** is ggml-on-x86.  Then every vector path against scalar: dequantize of
+** random, finite-field and special-field blocks; quantize (with and without
+** importance) of data chosen to hit ggml's corner cases: ties between +a and
+** -a, signed zeros, all-zero and constant blocks, exact .5 products,
+** subnormal and huge values (scale subnormal or infinite).  Inputs and
+** outputs sit against the guard page or misaligned inside canaries. */
+
+static uint64_t pin_fnv(const unsigned char *p, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+/* Where each type's fp16 fields are (-1: none). */
+static const int ggml_fields[SQ_GGML_NTYPES][2] = {
+    {0, -1}, {0, 2}, {0, -1}, {0, 2}, {0, -1}, {80, 82}, {108, -1}, {0, 2}, {0, 2}, {208, -1}};
+
+static void set_half(unsigned char *p, unsigned h) {
+  p[0] = (unsigned char)(h & 0xff);
+  p[1] = (unsigned char)(h >> 8);
+}
+
+/* nb blocks of type t: patterned bytes, fp16 fields finite and varied. */
+static void pin_blocks(int t, size_t nb, unsigned char *b) {
+  size_t by = sq_ggml_formats[t].bytes;
+  for (size_t k = 0; k < nb * by; k++) b[k] = (unsigned char)(k * 167u + 13u);
+  for (size_t i = 0; i < nb; i++)
+    for (int f = 0; f < 2; f++)
+      if (ggml_fields[t][f] >= 0) {
+        unsigned h = (0x0400u + 0x3a1u * (unsigned)(i * 2 + (size_t)f)) % 0x7800u;
+        if ((i + (size_t)f) & 1) h |= 0x8000u;
+        set_half(b + i * by + (size_t)ggml_fields[t][f], h);
+      }
+}
+
+/* Pin weights: a spread of values, then an all-zero block, a block of +-1.5
+** ties, a constant block and values on a .5 grid (integer arithmetic and one
+** correctly rounded division: the same bits on every host). */
+static float pin_x(size_t j) {
+  uint32_t u = (uint32_t)j * 2654435761u;
+  if (j >= 256 && j < 288) return 0.0f;
+  if (j >= 288 && j < 320) return (u >> 31) ? 1.5f : -1.5f;
+  if (j >= 320 && j < 352) return 0.25f;
+  if (j >= 352 && j < 384) return (float)((int)(u >> 27) - 16) * 0.5f;
+  return (float)((int)((u >> 12) % 2001u) - 1000) / 997.0f;
+}
+static float pin_w(size_t j) { return (float)((j * 7u) % 13u) / 4.0f; }
+
+static void test_ggml_pins(void) {
+  static const uint64_t dq_pin[SQ_GGML_NTYPES] = {
+      0x0990e466273c4a60ull, 0x9ec809ff3d4b4c98ull, 0x34840092826a08cbull,
+      0x818d8eed9514dc7aull, 0x688813a7f8d3dc67ull, 0x4ab458e54be5d9ccull,
+      0xd83c40db98ad2578ull, 0x64c94c296530a9afull, 0x04f4403554019c92ull,
+      0x206946a85c93888full};
+  static const uint64_t q_pin[SQ_GGML_NTYPES] = {
+      0xa7e1f73e26f13b03ull, 0x64323dc878862449ull, 0x39b061795c557e33ull,
+      0x4357a5217c3be330ull, 0xadf789790208dc56ull, 0x3bcb13ea3799bbebull,
+      0xbf301151a7405da4ull, 0x1b7ecbb3c595ad84ull, 0xcc775594389898b8ull,
+      0x0f6cf549753a812cull};
+  static const uint64_t qi_pin[SQ_GGML_NTYPES] = {
+      0xb65f4e068694b2b1ull, 0xdc359a7cf3fb8e50ull, 0x0ee2c02df96feec5ull,
+      0xfe216ac1786f9966ull, 0xadf789790208dc56ull, 0x016c8d9227e43521ull,
+      0x45dae10d44565ba5ull, 0x071018e7fd942c67ull, 0x66542deed4315d5cull,
+      0x67fd634ad07fb0f4ull};
+  group_begin("ggml scalar pinned to ggml");
+  unsigned char blk[16 * 256], q[4096], xb[4 * 512], wb[4 * 512];
+  unsigned char y[4 * 4096];
+  for (size_t j = 0; j < 512; j++) {
+    sq_store_f32(xb + 4 * j, pin_x(j));
+    sq_store_f32(wb + 4 * j, pin_w(j));
+  }
+  for (int t = 0; t < SQ_GGML_NTYPES; t++) {
+    const sq_ggml_format *f = &sq_ggml_formats[t];
+    size_t nb = f->block == 32 ? 16 : 2, n = nb * f->block;
+    pin_blocks(t, nb, blk);
+    S->ggml->dequantize[t](blk, n, y);
+    check(pin_fnv(y, 4 * n) == dq_pin[t], "%s dequantize hash", f->name);
+    size_t qb = 512 / f->block * f->bytes;
+    S->ggml->quantize[t](xb, 512, NULL, q);
+    check(pin_fnv(q, qb) == q_pin[t], "%s quantize hash", f->name);
+    S->ggml->quantize[t](xb, 512, wb, q);
+    check(pin_fnv(q, qb) == qi_pin[t], "%s quantize with importance hash", f->name);
+  }
+  /* Non-finite fields: x86-64's NaN rules on every host.  q4_0 with d = +inf:
+  ** code 8 gives 0 * inf = the default NaN 0xffc00000, code 9 gives +inf;
+  ** d = NaN 0x7e01 gives that NaN, quiet (0x7fc02000), everywhere. */
+  memset(blk, 0x98, 18);                        /* codes 8 and 9 */
+  set_half(blk, 0x7c00);
+  S->ggml->dequantize[SQ_GGML_Q4_0](blk, 32, y);
+  check(sq_load_u32(y) == 0xffc00000u && sq_load_u32(y + 64) == 0x7f800000u,
+        "q4_0 d=inf: %08x %08x", sq_load_u32(y), sq_load_u32(y + 64));
+  set_half(blk, 0x7d01);                        /* signalling NaN made quiet */
+  S->ggml->dequantize[SQ_GGML_Q4_0](blk, 32, y);
+  check(sq_load_u32(y) == 0x7fe02000u, "q4_0 d=sNaN: %08x", sq_load_u32(y));
+  /* q4_1 with d and m both NaN: x * d is d's NaN and wins the add */
+  memset(blk, 0x21, 20);
+  set_half(blk, 0x7e01);
+  set_half(blk + 2, 0xfe02);
+  S->ggml->dequantize[SQ_GGML_Q4_1](blk, 32, y);
+  check(sq_load_u32(y) == 0x7fc02000u, "q4_1 d, m NaN: %08x", sq_load_u32(y));
+  /* q4_1 with d = inf, m = -inf: code 0 gives 0 * inf = default NaN; code 2
+  ** gives inf + -inf = default NaN */
+  set_half(blk, 0x7c00);
+  set_half(blk + 2, 0xfc00);
+  blk[4] = 0x02;
+  S->ggml->dequantize[SQ_GGML_Q4_1](blk, 32, y);
+  check(sq_load_u32(y) == 0xffc00000u && sq_load_u32(y + 64) == 0xffc00000u,
+        "q4_1 d=inf m=-inf: %08x %08x", sq_load_u32(y), sq_load_u32(y + 64));
+  /* q6_K with d = -inf: scale 0 gives -inf * 0 = default NaN before the code */
+  memset(blk, 0, 210);
+  blk[192] = 3;                                  /* scale 0 = 3, scale 1 = 0 */
+  set_half(blk + 208, 0xfc00);
+  S->ggml->dequantize[SQ_GGML_Q6_K](blk, 256, y);
+  check(sq_load_u32(y) == 0x7f800000u && sq_load_u32(y + 64) == 0xffc00000u,
+        "q6_K d=-inf: %08x %08x", sq_load_u32(y), sq_load_u32(y + 64));
+  /* quantize: a subnormal scale makes id infinite; x86 converts the
+  ** resulting inf/NaN to INT32_MIN, whose low byte is 0 */
+  for (size_t j = 0; j < 32; j++) sq_store_f32(xb + 4 * j, j == 5 ? 1e-44f : 0.0f);
+  S->ggml->quantize[SQ_GGML_Q8_0](xb, 32, NULL, q);
+  check(q[2] == 0 && q[7] == 0 && q[0] == 0 && q[1] == 0, "q8_0 subnormal scale");
+  group_end();
+}
+
+/* Blocks: 0 random bytes (NaN and inf fields often), 1 finite fields,
+** 2 special fields (zeros, subnormals, max, inf, NaN) in some blocks. */
+static void gen_ggml_blocks(int t, size_t nb, int kind, unsigned char *b) {
+  static const unsigned special[] = {0x0000, 0x8000, 0x0001, 0x83ff, 0x0400, 0x7bff,
+                                     0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x7d01, 0xffff,
+                                     0x3c00, 0xbc00};
+  size_t by = sq_ggml_formats[t].bytes;
+  for (size_t k = 0; k < nb * by; k++) b[k] = (unsigned char)rnd32();
+  if (kind == 0) return;
+  for (size_t i = 0; i < nb; i++)
+    for (int f = 0; f < 2; f++) {
+      if (ggml_fields[t][f] < 0) continue;
+      unsigned h = rnd32() & 0xffffu;
+      if (kind == 2 && rnd_below(3) == 0) h = special[rnd_below(sizeof special / sizeof special[0])];
+      else if ((h & 0x7c00u) == 0x7c00u) h &= 0xbfffu;
+      set_half(b + i * by + (size_t)ggml_fields[t][f], h);
+    }
+}
+
+static void cmp_ggml_dequantize(int t, size_t nb, int kind, int full) {
+  const sq_ggml_format *f = &sq_ggml_formats[t];
+  size_t n = nb * f->block, ib = nb * f->bytes, ob = 4 * n;
+  place pl[70];
+  size_t npl = placements(nb, full, pl);
+  unsigned char *in = gb_place(&g_in, ib, -1);
+  gen_ggml_blocks(t, nb, kind, in);
+  ref_fill(g_ref, ob);
+  ctx("scalar ggml dequantize %s n=%zu", f->name, n);
+  S->ggml->dequantize[t](in, n, g_ref);
+  for (size_t k = 0; k < npl; k++) {
+    unsigned char *inp = gb_place(&g_in, ib, pl[k].mi);
+    if (inp != in) memmove(inp, in, ib), in = inp;
+    for (int v = 0; v < NP; v++) {
+      unsigned char *out = gb_place(&g_out, ob, pl[k].mo);
+      out_fill(&g_out, out);
+      ctx("%s ggml dequantize %s n=%zu mis=%d/%d", P[v]->name, f->name, n, pl[k].mi, pl[k].mo);
+      P[v]->ggml->dequantize[t](in, n, out);
+      g_cur = v;
+      check(memcmp(out, g_ref, ob) == 0 && canaries_ok(&g_out, out, ob),
+            "%s ggml dequantize %s n=%zu kind=%d mis=%d/%d", P[v]->name, f->name, n,
+            kind, pl[k].mi, pl[k].mo);
+    }
+  }
+}
+
+/* Block counts around the vector paths' groups (8 and 16 blocks). */
+static const size_t ggml_counts[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 70};
+#define N_GGML_COUNTS (sizeof ggml_counts / sizeof ggml_counts[0])
+
+static void test_ggml_dequantize(int level) {
+  group_begin("ggml dequantize");
+  for (int t = 0; t < SQ_GGML_NTYPES; t++)
+    for (size_t c = 0; c < N_GGML_COUNTS; c++) {
+      size_t nb = ggml_counts[c];
+      if (sq_ggml_formats[t].block == 256) nb = (nb + 3) / 4;
+      for (int kind = 0; kind < 3; kind++)
+        if (level || (c + (size_t)kind) % 3 == 0)
+          cmp_ggml_dequantize(t, nb, kind, level && c == 1 && kind == 1);
+    }
+  group_end();
+}
+
+/* A finite weight of data family fam (see test_ggml_quantize). */
+static float ggml_weight(int fam, size_t i, float c) {
+  float u = rnd_unit() * 2.0f - 1.0f;
+  switch (fam) {
+    case 0: return u;                                        /* uniform */
+    case 1: return rnd_mag();                                /* 2^-40 .. 2^40 */
+    case 2: return u * 1e-40f;                               /* subnormal: d subnormal */
+    case 3: return u * 1e-37f;                               /* d near FLT_MIN */
+    case 4: return u * 3.0e38f;                              /* max - min overflows */
+    case 5: return rnd_below(3) == 0 ? (rnd32() & 1 ? -0.0f : 0.0f) : fabsf(u);
+    case 6: return rnd32() & 1 ? c : -c;                     /* +-a ties */
+    case 7: return rnd32() & 1 ? -0.0f : 0.0f;               /* signed zeros only */
+    case 8: return (float)((int)rnd_below(33) - 16) * 0.25f; /* x * id on .5 */
+    case 9: return c;                                        /* constant */
+    case 10: {                                               /* any finite bits */
+      float f = rnd_bits_nonnan();
+      return isfinite(f) ? f : FLT_MAX;
+    }
+    case 11: return (i % 32 == 31) ? -c : u;                 /* extreme last */
+    default: return -fabsf(u) - 0.0f;                        /* all negative */
+  }
+}
+#define N_GGML_FAMS 13
+
+static void cmp_ggml_quantize(int t, size_t nb, int fam, int with_imp, int full) {
+  const sq_ggml_format *f = &sq_ggml_formats[t];
+  size_t n = nb * f->block, xb = 4 * n, ob = nb * f->bytes;
+  place pl[70];
+  size_t npl = placements(nb, full, pl);
+  unsigned char *in = gb_place(&g_in, xb, -1);
+  unsigned char *imp = gb_place(&g_par[0], xb, -1);
+  float c = rnd_mag();
+  for (size_t i = 0; i < n; i++) {
+    /* a block now and then from another family */
+    int fm = (i % 32 == 0 && rnd_below(8) == 0) ? (int)rnd_below(N_GGML_FAMS) : fam;
+    if (i % 32 == 0 && fm != fam) c = rnd_mag();
+    sq_store_f32(in + 4 * i, ggml_weight(fm, i, c));
+    float w = rnd_below(5) == 0 ? 0.0f : rnd_unit() * 4.0f;
+    sq_store_f32(imp + 4 * i, w);
+  }
+  ref_fill(g_ref, ob);
+  ctx("scalar ggml quantize %s n=%zu", f->name, n);
+  S->ggml->quantize[t](in, n, with_imp ? imp : NULL, g_ref);
+  for (size_t k = 0; k < npl; k++) {
+    unsigned char *inp = gb_place(&g_in, xb, pl[k].mi);
+    if (inp != in) memmove(inp, in, xb), in = inp;
+    unsigned char *ip = gb_place(&g_par[0], xb, pl[k].mo);
+    if (ip != imp) memmove(ip, imp, xb), imp = ip;
+    for (int v = 0; v < NP; v++) {
+      unsigned char *out = gb_place(&g_out, ob, pl[k].mo);
+      out_fill(&g_out, out);
+      ctx("%s ggml quantize %s n=%zu imp=%d mis=%d/%d", P[v]->name, f->name, n, with_imp,
+          pl[k].mi, pl[k].mo);
+      P[v]->ggml->quantize[t](in, n, with_imp ? imp : NULL, out);
+      g_cur = v;
+      check(memcmp(out, g_ref, ob) == 0 && canaries_ok(&g_out, out, ob),
+            "%s ggml quantize %s n=%zu family=%d importance=%d mis=%d/%d", P[v]->name,
+            f->name, n, fam, with_imp, pl[k].mi, pl[k].mo);
+    }
+  }
+}
+
+static void test_ggml_quantize(int level) {
+  group_begin("ggml quantize");
+  for (int t = 0; t < SQ_GGML_NTYPES; t++) {
+    int legacy = sq_ggml_formats[t].block == 32;
+    for (int fam = 0; fam < N_GGML_FAMS; fam++)
+      for (size_t c = 0; c < N_GGML_COUNTS; c++) {
+        size_t nb = legacy ? ggml_counts[c] : (ggml_counts[c] + 7) / 8;
+        /* the vector paths' own code: every family and count; importance
+        ** (scalar's code on every path) and the K-quants more sparsely */
+        if (legacy && (level || (c + (size_t)fam) % 3 == 0))
+          cmp_ggml_quantize(t, nb, fam, 0, level && c == 1 && fam == 0);
+        if ((c + (size_t)fam) % (level ? 4 : 12) == 0) {
+          if (!legacy) cmp_ggml_quantize(t, nb, fam, 0, 0);
+          cmp_ggml_quantize(t, nb, fam, 1, 0);
+        }
+      }
+  }
+  group_end();
+}
+
+/* Exact-size heap buffers (for AddressSanitizer): one call of each kernel. */
+static void test_ggml_heap(void) {
+  group_begin("ggml heap exact");
+  for (int t = 0; t < SQ_GGML_NTYPES; t++) {
+    const sq_ggml_format *f = &sq_ggml_formats[t];
+    for (size_t nb = 1; nb <= (f->block == 32 ? 18u : 3u); nb++) {
+      size_t n = nb * f->block, mis = nb % 4;
+      unsigned char *x = malloc(4 * n + mis), *w = malloc(4 * n + mis),
+                    *b = malloc(nb * f->bytes + mis), *o1 = malloc(4 * n), *o2 = malloc(4 * n);
+      if (!x || !w || !b || !o1 || !o2) exit(2);
+      for (size_t i = 0; i < n; i++) {
+        sq_store_f32(x + mis + 4 * i, rnd_unit() - 0.5f);
+        sq_store_f32(w + mis + 4 * i, rnd_unit());
+      }
+      for (int v = 0; v < NP; v++) {
+        for (int wi = 0; wi < 2; wi++) {
+          const void *imp = wi ? (const void *)(w + mis) : NULL;
+          ctx("%s ggml heap quantize %s n=%zu", P[v]->name, f->name, n);
+          S->ggml->quantize[t](x + mis, n, imp, o1);
+          P[v]->ggml->quantize[t](x + mis, n, imp, b + mis);
+          g_cur = v;
+          check(memcmp(o1, b + mis, nb * f->bytes) == 0, "%s ggml heap quantize %s n=%zu imp=%d",
+                P[v]->name, f->name, n, wi);
+        }
+        gen_ggml_blocks(t, nb, 2, b + mis);
+        ctx("%s ggml heap dequantize %s n=%zu", P[v]->name, f->name, n);
+        S->ggml->dequantize[t](b + mis, n, o1);
+        P[v]->ggml->dequantize[t](b + mis, n, o2);
+        g_cur = v;
+        check(memcmp(o1, o2, 4 * n) == 0, "%s ggml heap dequantize %s n=%zu", P[v]->name,
+              f->name, n);
+      }
+      free(x), free(w), free(b), free(o1), free(o2);
+    }
+  }
+  group_end();
+}
+
 /* ---- floating-point environments ------------------------------------------ */
 
 static void set_flush(int on) {
@@ -1777,6 +2091,8 @@ static void run_env_suite(void) {
     test_minmax_blocks(0);
     test_error_sums(0);
     test_half(0);
+    test_ggml_dequantize(0);
+    test_ggml_quantize(0);
     g_env = "";
     if (modes[m].mode >= 0) fesetround(FE_TONEAREST);
     else set_flush(0), g_flushing = 0;
@@ -1837,6 +2153,10 @@ int main(int argc, char **argv) {
   test_pack4(level);
   test_half(level);
   test_heap_exact();
+  test_ggml_pins();
+  test_ggml_dequantize(level);
+  test_ggml_quantize(level);
+  test_ggml_heap();
   run_env_suite();
   if (longrun) test_half_long();
 

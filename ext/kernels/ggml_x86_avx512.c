@@ -494,7 +494,9 @@ SQ_AI void q_group(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes, sq_qfn scala
 
 SQ_AI void q_row(const void *x, size_t n, const void *importance, void *blocks,
                  sq_ggml_type t, size_t bytes, sq_qfn scalar) {
-  if (importance) {
+  /* MXCSR.DAZ: max_ps/min_ps return flushed zeros where scalar's compares
+  ** keep the operand's bits, so that mode uses scalar (as in minmax) */
+  if (importance || (_mm_getcsr() & 0x40)) {
     scalar(x, n, importance, blocks);
     return;
   }
