@@ -18,6 +18,9 @@
 
 /* Longest sub-block a search table must handle. */
 #define SQ_KQ_MAX_LEN 32
+/* Super-blocks searched together: 16 sub-blocks of q4_K/q5_K for the 16
+** lanes of AVX-512, 32 of q2_K/q3_K/q6_K. */
+#define SQ_KQ_BATCH 2
 
 /* The constants of one affine search (make_qkx2_quants when flat_if_le is 0,
 ** make_qkx3_quants when 1; see ggml_search.c). */
@@ -28,7 +31,7 @@ typedef struct sq_kq_affine {
 } sq_kq_affine;
 
 /* Each function searches nsub sub-blocks of len <= SQ_KQ_MAX_LEN values
-** (nsub a multiple of 8), stored one after another in x (and w); sub-block j
+** (nsub a multiple of 8, at most 16 * SQ_KQ_BATCH), stored one after another in x (and w); sub-block j
 ** gets scales[j] (and mins[j]: the_min) and the levels L[len*j .. len*j+len). */
 typedef struct sq_kq_search {
   /* make_qkx2/qkx3_quants(len, nmax, x_j, w_j, L_j, &mins[j], ...). */

@@ -27,9 +27,9 @@
 
 /* ---- shared steps ------------------------------------------------------------ */
 
-/* One super-block of little-endian floats (weights or importance). */
-static void load_superblock(const unsigned char *p, float *out) {
-  for (int i = 0; i < QK_K; i++) out[i] = sq_load_f32(p + 4 * i);
+/* n little-endian floats (weights or importance) into a native array. */
+static void load_floats(const unsigned char *p, int n, float *out) {
+  for (int i = 0; i < n; i++) out[i] = sq_load_f32(p + 4 * i);
 }
 
 /* Writes f as ggml's fp16 at p and returns the value a reader decodes.
@@ -66,10 +66,18 @@ static float superblock_sum_sq(const float *x) {
   return s;
 }
 
-/* The importance-derived search weights ggml uses: qw * sqrt(sigma2 + x^2). */
-static void imatrix_weights(int n, const float *x, const float *qw,
-                            float sigma2, float *w) {
-  for (int i = 0; i < n; i++) w[i] = qw[i] * sqrtf(sigma2 + x[i] * x[i]);
+/* The importance-derived search weights of nblk >= 1 super-blocks:
+** qw * sqrt(sigma2 + x^2), sigma2 = factor * sum(x^2) / 256 over each
+** super-block (factor 1 for q2_K, 2 for the others; 1 * s is s exactly). */
+static void imatrix_weights(int nblk, const float *x, const float *qw,
+                            float factor, float *w) {
+  int b = 0;
+  do {  /* at least once: the compiler sees every w written */
+    const float *xb = x + QK_K * b, *qb = qw + QK_K * b;
+    const float sigma2 = factor * superblock_sum_sq(xb) / QK_K;
+    for (int i = 0; i < QK_K; i++)
+      w[QK_K * b + i] = qb[i] * sqrtf(sigma2 + xb[i] * xb[i]);
+  } while (++b < nblk);
 }
 
 static float sum_floats(int n, const float *v) {
@@ -214,20 +222,16 @@ static void q2_K_finish(const sq_kq_search *s, const float *x,
   pack_2bit(L, out + 16);
 }
 
-static void q2_K_block_ref(const sq_kq_search *s, const float *x,
-                           unsigned char *out) {
-  static const sq_kq_affine search = {16, 3, -0.5f, 0.1f, 15, 1, 0};
-  uint8_t L[QK_K];
-  float w[QK_K], scales[16], mins[16];
-  for (int i = 0; i < QK_K; i++) w[i] = fabsf(x[i]);
-  s->affine(&search, 16, x, w, scales, mins, L);
+/* The reference header: scales and mins as 4-bit levels of their maxima
+** over 15; a negative scale level wraps into its byte as ggml's store wraps
+** it, then the min level is or-ed in above. */
+static void q2_K_header_ref(const float *scales, const float *mins,
+                            unsigned char *out) {
   float max_scale = 0, max_min = 0;
   for (int j = 0; j < 16; j++) {
     if (scales[j] > max_scale) max_scale = scales[j];
     if (mins[j] > max_min) max_min = mins[j];
   }
-  /* Scales as 4-bit levels of max_scale/15; a negative level wraps into the
-  ** byte as ggml's store wraps it, then the min level is or-ed in above. */
   if (max_scale > 0) {
     float iscale = 15.f / max_scale;
     for (int j = 0; j < 16; j++)
@@ -245,24 +249,46 @@ static void q2_K_block_ref(const sq_kq_search *s, const float *x,
   } else {
     put_half(out + 82, 0.f);
   }
-  q2_K_finish(s, x, out, L);
 }
 
-static void q2_K_block_weighted(const sq_kq_search *s, const float *x,
-                                const float *qw, unsigned char *out) {
+/* The reference search weights |x| of nblk >= 1 super-blocks. */
+static void abs_weights(int nblk, const float *x, float *w) {
+  int i = 0;
+  do w[i] = fabsf(x[i]); while (++i < QK_K * nblk);  /* as imatrix_weights */
+}
+
+static void q2_K_blocks_ref(const sq_kq_search *s, int nblk, const float *x,
+                            unsigned char *out) {
+  static const sq_kq_affine search = {16, 3, -0.5f, 0.1f, 15, 1, 0};
+  uint8_t L[SQ_KQ_BATCH * QK_K];
+  float w[SQ_KQ_BATCH * QK_K], scales[SQ_KQ_BATCH * 16], mins[SQ_KQ_BATCH * 16];
+  abs_weights(nblk, x, w);
+  s->affine(&search, 16 * nblk, x, w, scales, mins, L);
+  for (int b = 0; b < nblk; b++) {
+    q2_K_header_ref(scales + 16 * b, mins + 16 * b, out + 84 * b);
+    q2_K_finish(s, x + QK_K * b, out + 84 * b, L + QK_K * b);
+  }
+}
+
+static void q2_K_blocks_weighted(const sq_kq_search *s, int nblk,
+                                 const float *x, const float *qw,
+                                 unsigned char *out) {
   static const sq_kq_affine search = {16, 3, -0.9f, 0.05f, 36, 0, 1};
-  uint8_t L[QK_K], Ls[16], Lm[16];
-  float w[QK_K], sw[16], scales[16], mins[16];
-  const float sigma2 = superblock_sum_sq(x) / QK_K;
-  imatrix_weights(QK_K, x, qw, sigma2, w);
-  for (int j = 0; j < 16; j++) sw[j] = sum_floats(16, w + 16 * j);
-  s->affine(&search, 16, x, w, scales, mins, L);
-  float dm = sq_ggml_make_qp_quants(16, 15, scales, Ls, sw);
-  float mm = sq_ggml_make_qp_quants(16, 15, mins, Lm, sw);
-  put_half(out + 80, dm);
-  put_half(out + 82, mm);
-  for (int j = 0; j < 16; j++) out[j] = low_byte(Ls[j] | (Lm[j] << 4));
-  q2_K_finish(s, x, out, L);
+  uint8_t L[SQ_KQ_BATCH * QK_K], Ls[16], Lm[16];
+  float w[SQ_KQ_BATCH * QK_K], scales[SQ_KQ_BATCH * 16], mins[SQ_KQ_BATCH * 16];
+  imatrix_weights(nblk, x, qw, 1, w);
+  s->affine(&search, 16 * nblk, x, w, scales, mins, L);
+  for (int b = 0; b < nblk; b++) {
+    unsigned char *o = out + 84 * b;
+    float sw[16];
+    for (int j = 0; j < 16; j++) sw[j] = sum_floats(16, w + QK_K * b + 16 * j);
+    float dm = sq_ggml_make_qp_quants(16, 15, scales + 16 * b, Ls, sw);
+    float mm = sq_ggml_make_qp_quants(16, 15, mins + 16 * b, Lm, sw);
+    put_half(o + 80, dm);
+    put_half(o + 82, mm);
+    for (int j = 0; j < 16; j++) o[j] = low_byte(Ls[j] | (Lm[j] << 4));
+    q2_K_finish(s, x + QK_K * b, o, L + QK_K * b);
+  }
 }
 
 /* ---- q3_K: 16 x 16, 3-bit symmetric, 6-bit signed scales ------------------------
@@ -311,11 +337,9 @@ static void q3_K_finish(const sq_kq_search *s, const float *x,
   pack_2bit(low, out + 32);
 }
 
-static void q3_K_block_ref(const sq_kq_search *s, const float *x,
-                           unsigned char *out) {
-  int8_t L[QK_K];
-  float scales[16];
-  s->q3(16, 16, 4, x, scales, L);
+/* The reference header: the scale of largest magnitude maps to -32, the
+** rest onto 6 bits; d is its inverse. */
+static void q3_K_header_ref(const float *scales, unsigned char *out) {
   float max_scale = 0, amax = 0;
   for (int j = 0; j < 16; j++) {
     float a = fabsf(scales[j]);
@@ -325,7 +349,6 @@ static void q3_K_block_ref(const sq_kq_search *s, const float *x,
     }
   }
   if (max_scale != 0) {
-    /* Map the largest-magnitude scale to -32 and the rest onto 6 bits. */
     float iscale = -32.f / max_scale;
     int l6[16];
     for (int j = 0; j < 16; j++)
@@ -336,49 +359,64 @@ static void q3_K_block_ref(const sq_kq_search *s, const float *x,
     memset(out + 96, 0, 12);
     put_half(out + 108, 0.f);
   }
-  q3_K_finish(s, x, out, L);
 }
 
-static void q3_K_block_weighted(const sq_kq_search *s, const float *x,
-                                const float *qw, unsigned char *out) {
-  int8_t L[QK_K], Ls[16];
-  float w[QK_K], sw[16], scales[16];
-  const float sigma2 = 2 * superblock_sum_sq(x) / QK_K;
-  imatrix_weights(QK_K, x, qw, sigma2, w);
-  for (int j = 0; j < 16; j++) sw[j] = sum_floats(16, w + 16 * j);
-  s->symmetric(16, 16, 4, x, w, scales, L);
-  float d_block = sq_ggml_make_qx_quants(16, 32, scales, Ls, 1, sw);
-  int l6[16];
-  for (int j = 0; j < 16; j++) l6[j] = Ls[j];
-  q3_K_pack_scales(l6, out + 96);
-  put_half(out + 108, d_block);
-  q3_K_finish(s, x, out, L);
+static void q3_K_blocks_ref(const sq_kq_search *s, int nblk, const float *x,
+                            unsigned char *out) {
+  int8_t L[SQ_KQ_BATCH * QK_K];
+  float scales[SQ_KQ_BATCH * 16];
+  s->q3(16 * nblk, 16, 4, x, scales, L);
+  for (int b = 0; b < nblk; b++) {
+    q3_K_header_ref(scales + 16 * b, out + 110 * b);
+    q3_K_finish(s, x + QK_K * b, out + 110 * b, L + QK_K * b);
+  }
 }
 
-/* ---- q4_K: 8 x 32, 4-bit affine, 6-bit scales and mins --------------------------
-** bytes: d, dmin, scales[12] (pack_scale_min_k4), qs[128]: byte 32*h + l
-** holds level 64*h + l (low nibble) and 64*h + 32 + l (high nibble). */
-
-/* The reference quantizers' weights for a sub-block of 32: the rms of the
-** sub-block plus |x|. */
-static void rms_plus_abs_weights(const float *x, float *w) {
-  float sum_x2 = 0;
-  for (int l = 0; l < 32; l++) sum_x2 += x[l] * x[l];
-  float av_x = sqrtf(sum_x2 / 32);
-  for (int l = 0; l < 32; l++) w[l] = av_x + fabsf(x[l]);
+static void q3_K_blocks_weighted(const sq_kq_search *s, int nblk,
+                                 const float *x, const float *qw,
+                                 unsigned char *out) {
+  int8_t L[SQ_KQ_BATCH * QK_K], Ls[16];
+  float w[SQ_KQ_BATCH * QK_K], scales[SQ_KQ_BATCH * 16];
+  imatrix_weights(nblk, x, qw, 2, w);
+  s->symmetric(16 * nblk, 16, 4, x, w, scales, L);
+  for (int b = 0; b < nblk; b++) {
+    unsigned char *o = out + 110 * b;
+    float sw[16];
+    for (int j = 0; j < 16; j++) sw[j] = sum_floats(16, w + QK_K * b + 16 * j);
+    /* The sub-block scales themselves by make_qx_quants on 6 bits. */
+    float d_block = sq_ggml_make_qx_quants(16, 32, scales + 16 * b, Ls, 1, sw);
+    int l6[16];
+    for (int j = 0; j < 16; j++) l6[j] = Ls[j];
+    q3_K_pack_scales(l6, o + 96);
+    put_half(o + 108, d_block);
+    q3_K_finish(s, x + QK_K * b, o, L + QK_K * b);
+  }
 }
 
-/* Both q4_K and q5_K reference quantizers: sub-block searches with nmax
-** levels, then the scales and mins as 6-bit levels of their maxima.
-** Leaves the search's levels in L. */
-static void k4_header_ref(const sq_kq_search *s, const float *x, int nmax,
-                          float rmin, int nstep, unsigned char *out,
-                          uint8_t *L) {
-  const sq_kq_affine search = {32, nmax, rmin, 0.1f, nstep, 0, 0};
+/* ---- q4_K and q5_K: 8 x 32 affine, 6-bit scales and mins ------------------------
+** q4_K bytes: d, dmin, scales[12] (pack_scale_min_k4), qs[128]: byte 32*h + l
+** holds level 64*h + l (low nibble) and 64*h + 32 + l (high nibble).
+** q5_K bytes: d, dmin, scales[12], qh[32], qs[128]; low nibbles as q4_K, the
+** fifth bit of levels 64*h + l and 64*h + 32 + l in bits 2h and 2h + 1 of
+** qh[l]. */
+
+/* The reference search weights of nblk >= 1 super-blocks: for each
+** sub-block of 32, its rms plus |x|. */
+static void rms_plus_abs_weights(int nblk, const float *x, float *w) {
+  int j = 0;
+  do {  /* as imatrix_weights */
+    const float *xj = x + 32 * j;
+    float sum_x2 = 0;
+    for (int l = 0; l < 32; l++) sum_x2 += xj[l] * xj[l];
+    float av_x = sqrtf(sum_x2 / 32);
+    for (int l = 0; l < 32; l++) w[32 * j + l] = av_x + fabsf(xj[l]);
+  } while (++j < 8 * nblk);
+}
+
+/* The reference header: scales and mins as 6-bit levels of their maxima. */
+static void k4_header_ref(const float *scales, const float *mins,
+                          unsigned char *out) {
   uint8_t ls[8], lm[8];
-  float w[QK_K], scales[8], mins[8];
-  for (int j = 0; j < 8; j++) rms_plus_abs_weights(x + 32 * j, w + 32 * j);
-  s->affine(&search, 8, x, w, scales, mins, L);
   float max_scale = 0, max_min = 0;
   for (int j = 0; j < 8; j++) {
     if (scales[j] > max_scale) max_scale = scales[j];
@@ -390,19 +428,15 @@ static void k4_header_ref(const sq_kq_search *s, const float *x, int nmax,
   put_half(out + 2, max_min / 63.f);
 }
 
-/* Both weighted quantizers: sub-block searches on imatrix weights, then the
-** scales and mins quantized by make_qp_quants weighted by each sub-block's
-** total weight.  clamp63: q5_K clamps the levels to 63, q4_K does not. */
-static void k4_header_weighted(const sq_kq_search *s, const float *x,
-                               const float *qw, int nmax, int clamp63,
-                               unsigned char *out, uint8_t *L) {
-  const sq_kq_affine search = {32, nmax, -0.9f, 0.05f, 36, 0, 1};
+/* The weighted header: scales and mins quantized by make_qp_quants, weighted
+** by each sub-block's total weight.  clamp63: q5_K clamps the levels to 63,
+** q4_K does not. */
+static void k4_header_weighted(const float *scales, const float *mins,
+                               const float *w, int clamp63,
+                               unsigned char *out) {
   uint8_t ls[8], lm[8];
-  float w[QK_K], sw[8], scales[8], mins[8];
-  const float sigma2 = 2 * superblock_sum_sq(x) / QK_K;
-  imatrix_weights(QK_K, x, qw, sigma2, w);
+  float sw[8];
   for (int j = 0; j < 8; j++) sw[j] = sum_floats(32, w + 32 * j);
-  s->affine(&search, 8, x, w, scales, mins, L);
   float d_block = sq_ggml_make_qp_quants(8, 63, scales, ls, sw);
   float m_block = sq_ggml_make_qp_quants(8, 63, mins, lm, sw);
   if (clamp63)
@@ -424,25 +458,6 @@ static void q4_K_finish(const sq_kq_search *s, const float *x,
       q[32 * h + l] = (unsigned char)(L[64 * h + l] | (L[64 * h + 32 + l] << 4));
 }
 
-static void q4_K_block_ref(const sq_kq_search *s, const float *x,
-                           unsigned char *out) {
-  uint8_t L[QK_K];
-  k4_header_ref(s, x, 15, -1.f, 20, out, L);
-  q4_K_finish(s, x, out, L);
-}
-
-static void q4_K_block_weighted(const sq_kq_search *s, const float *x,
-                                const float *qw, unsigned char *out) {
-  uint8_t L[QK_K];
-  k4_header_weighted(s, x, qw, 15, 0, out, L);
-  q4_K_finish(s, x, out, L);
-}
-
-/* ---- q5_K: 8 x 32, 5-bit affine, 6-bit scales and mins --------------------------
-** bytes: d, dmin, scales[12], qh[32], qs[128]; low nibbles as q4_K, the
-** fifth bit of levels 64*h + l and 64*h + 32 + l in bits 2h and 2h + 1 of
-** qh[l]. */
-
 static void q5_K_finish(const sq_kq_search *s, const float *x,
                         unsigned char *out, uint8_t *L) {
   requantize_k4(s, x, out + 4, sq_ggml_half(out), sq_ggml_half(out + 2), 31, L);
@@ -459,18 +474,48 @@ static void q5_K_finish(const sq_kq_search *s, const float *x,
   }
 }
 
-static void q5_K_block_ref(const sq_kq_search *s, const float *x,
-                           unsigned char *out) {
-  uint8_t L[QK_K];
-  k4_header_ref(s, x, 31, -0.5f, 15, out, L);
-  q5_K_finish(s, x, out, L);
+/* q4_K (nmax 15) or q5_K (31), both modes: the weights, one search over
+** every sub-block of the batch, then each block's header and levels. */
+static void k4_blocks(const sq_kq_search *s, int nblk, const float *x,
+                      const float *qw, unsigned char *out, int q5) {
+  const int nmax = q5 ? 31 : 15;
+  const size_t bytes = q5 ? 176 : 144;
+  const sq_kq_affine ref = {32, nmax, q5 ? -0.5f : -1.f, 0.1f, q5 ? 15 : 20, 0, 0};
+  const sq_kq_affine weighted = {32, nmax, -0.9f, 0.05f, 36, 0, 1};
+  uint8_t L[SQ_KQ_BATCH * QK_K];
+  float w[SQ_KQ_BATCH * QK_K], scales[SQ_KQ_BATCH * 8], mins[SQ_KQ_BATCH * 8];
+  if (qw)
+    imatrix_weights(nblk, x, qw, 2, w);
+  else
+    rms_plus_abs_weights(nblk, x, w);
+  s->affine(qw ? &weighted : &ref, 8 * nblk, x, w, scales, mins, L);
+  for (int b = 0; b < nblk; b++) {
+    unsigned char *o = out + bytes * b;
+    if (qw)
+      k4_header_weighted(scales + 8 * b, mins + 8 * b, w + QK_K * b, q5, o);
+    else
+      k4_header_ref(scales + 8 * b, mins + 8 * b, o);
+    (q5 ? q5_K_finish : q4_K_finish)(s, x + QK_K * b, o, L + QK_K * b);
+  }
 }
 
-static void q5_K_block_weighted(const sq_kq_search *s, const float *x,
-                                const float *qw, unsigned char *out) {
-  uint8_t L[QK_K];
-  k4_header_weighted(s, x, qw, 31, 1, out, L);
-  q5_K_finish(s, x, out, L);
+static void q4_K_blocks_ref(const sq_kq_search *s, int nblk, const float *x,
+                            unsigned char *out) {
+  k4_blocks(s, nblk, x, NULL, out, 0);
+}
+static void q4_K_blocks_weighted(const sq_kq_search *s, int nblk,
+                                 const float *x, const float *qw,
+                                 unsigned char *out) {
+  k4_blocks(s, nblk, x, qw, out, 0);
+}
+static void q5_K_blocks_ref(const sq_kq_search *s, int nblk, const float *x,
+                            unsigned char *out) {
+  k4_blocks(s, nblk, x, NULL, out, 1);
+}
+static void q5_K_blocks_weighted(const sq_kq_search *s, int nblk,
+                                 const float *x, const float *qw,
+                                 unsigned char *out) {
+  k4_blocks(s, nblk, x, qw, out, 1);
 }
 
 /* ---- q6_K: 16 x 16, 6-bit symmetric, 8-bit signed scales ------------------------
@@ -491,13 +536,10 @@ static void q6_K_pack(const int8_t *L, unsigned char *out) {
     }
 }
 
-/* qw NULL: the reference quantizer (x^2 weighted search); otherwise the
-** importance weights as they are, without the sigma2 term. */
-static void q6_K_block(const sq_kq_search *s, const float *x,
-                       const float *qw, unsigned char *out) {
-  int8_t L[QK_K];
-  float scales[16];
-  s->symmetric(16, 16, 32, x, qw, scales, L);
+/* One block from its sub-block scales and search levels: the scale of
+** largest magnitude maps to -128, the rest onto int8, d is its inverse. */
+static void q6_K_finish(const sq_kq_search *s, const float *x,
+                        const float *scales, unsigned char *out, int8_t *L) {
   float max_scale = 0, max_abs = 0;
   for (int j = 0; j < 16; j++) {
     float a = fabsf(scales[j]);
@@ -510,7 +552,6 @@ static void q6_K_block(const sq_kq_search *s, const float *x,
     memset(out, 0, 210);
     return;
   }
-  /* The largest-magnitude scale maps to -128; the rest onto int8. */
   float iscale = -128.f / max_scale;
   const float d = put_half(out + 208, 1 / iscale);
   int sc[16];
@@ -525,49 +566,67 @@ static void q6_K_block(const sq_kq_search *s, const float *x,
   q6_K_pack(L, out);
 }
 
-static void q6_K_block_ref(const sq_kq_search *s, const float *x,
-                           unsigned char *out) {
-  q6_K_block(s, x, NULL, out);
+/* qw NULL: the reference quantizer (x^2 weighted search); otherwise the
+** importance weights as they are, without the sigma2 term. */
+static void q6_K_blocks(const sq_kq_search *s, int nblk, const float *x,
+                        const float *qw, unsigned char *out) {
+  int8_t L[SQ_KQ_BATCH * QK_K];
+  float scales[SQ_KQ_BATCH * 16];
+  s->symmetric(16 * nblk, 16, 32, x, qw, scales, L);
+  for (int b = 0; b < nblk; b++)
+    q6_K_finish(s, x + QK_K * b, scales + 16 * b, out + 210 * b, L + QK_K * b);
 }
 
-static void q6_K_block_weighted(const sq_kq_search *s, const float *x,
-                                const float *qw, unsigned char *out) {
-  q6_K_block(s, x, qw, out);
+static void q6_K_blocks_ref(const sq_kq_search *s, int nblk, const float *x,
+                            unsigned char *out) {
+  q6_K_blocks(s, nblk, x, NULL, out);
+}
+
+static void q6_K_blocks_weighted(const sq_kq_search *s, int nblk,
+                                 const float *x, const float *qw,
+                                 unsigned char *out) {
+  q6_K_blocks(s, nblk, x, qw, out);
 }
 
 /* ---- entry points ------------------------------------------------------------- */
 
-typedef void sq_block_ref_fn(const sq_kq_search *s, const float *x,
-                             unsigned char *out);
-typedef void sq_block_weighted_fn(const sq_kq_search *s, const float *x,
-                                  const float *qw, unsigned char *out);
+/* nblk (1..SQ_KQ_BATCH) consecutive super-blocks of x (and qw) into nblk
+** consecutive blocks at out. */
+typedef void sq_blocks_ref_fn(const sq_kq_search *s, int nblk, const float *x,
+                              unsigned char *out);
+typedef void sq_blocks_weighted_fn(const sq_kq_search *s, int nblk,
+                                   const float *x, const float *qw,
+                                   unsigned char *out);
 
 static const struct {
   size_t bytes;
-  sq_block_ref_fn *ref;
-  sq_block_weighted_fn *weighted;
+  sq_blocks_ref_fn *ref;
+  sq_blocks_weighted_fn *weighted;
 } kquant_types[] = {
-  [SQ_GGML_Q2_K] = {84, q2_K_block_ref, q2_K_block_weighted},
-  [SQ_GGML_Q3_K] = {110, q3_K_block_ref, q3_K_block_weighted},
-  [SQ_GGML_Q4_K] = {144, q4_K_block_ref, q4_K_block_weighted},
-  [SQ_GGML_Q5_K] = {176, q5_K_block_ref, q5_K_block_weighted},
-  [SQ_GGML_Q6_K] = {210, q6_K_block_ref, q6_K_block_weighted},
+  [SQ_GGML_Q2_K] = {84, q2_K_blocks_ref, q2_K_blocks_weighted},
+  [SQ_GGML_Q3_K] = {110, q3_K_blocks_ref, q3_K_blocks_weighted},
+  [SQ_GGML_Q4_K] = {144, q4_K_blocks_ref, q4_K_blocks_weighted},
+  [SQ_GGML_Q5_K] = {176, q5_K_blocks_ref, q5_K_blocks_weighted},
+  [SQ_GGML_Q6_K] = {210, q6_K_blocks_ref, q6_K_blocks_weighted},
 };
 
+/* Super-blocks go to the searches SQ_KQ_BATCH at a time (the last batch may
+** be smaller): a vector path fills its lanes with sub-blocks of several. */
 void sq_ggml_kquant_row(sq_ggml_type type, const sq_kq_search *s,
                         const void *x, size_t n, const void *importance,
                         void *blocks) {
   const unsigned char *px = x, *pw = importance;
   unsigned char *out = blocks;
-  const size_t bytes = kquant_types[type].bytes;
-  float xb[QK_K], wb[QK_K];
-  for (size_t b = 0; b < n / QK_K; b++) {
-    load_superblock(px + 4 * QK_K * b, xb);
+  const size_t bytes = kquant_types[type].bytes, nb = n / QK_K;
+  float xb[SQ_KQ_BATCH * QK_K], wb[SQ_KQ_BATCH * QK_K];
+  for (size_t b = 0; b < nb; b += SQ_KQ_BATCH) {
+    const int nblk = nb - b < SQ_KQ_BATCH ? (int)(nb - b) : SQ_KQ_BATCH;
+    load_floats(px + 4 * QK_K * b, QK_K * nblk, xb);
     if (pw) {
-      load_superblock(pw + 4 * QK_K * b, wb);
-      kquant_types[type].weighted(s, xb, wb, out + bytes * b);
+      load_floats(pw + 4 * QK_K * b, QK_K * nblk, wb);
+      kquant_types[type].weighted(s, nblk, xb, wb, out + bytes * b);
     } else {
-      kquant_types[type].ref(s, xb, out + bytes * b);
+      kquant_types[type].ref(s, nblk, xb, out + bytes * b);
     }
   }
 }
