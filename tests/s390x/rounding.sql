@@ -114,3 +114,52 @@ SELECT q_per_channel_scales(x, '[64,64]', -1), q_block_scales(x, '[4096]', 0, 32
 SELECT q_mse(x, q_fake_quantize(x, 0.01, 0)), q_sqnr(x, q_fake_quantize(x, 0.01, 0)),
        q_max_error(x, q_fake_quantize(x, 0.01, 0)), q_cosine(x, q_fake_quantize(x, 0.01, 0)) FROM big;
 SELECT c.* FROM big, q_compare(big.x, '[64,64]', 0, 'dtypes=int8+uint4 blocks=32 methods=minmax+mse') AS c;
+
+-- ---------------------------------------------------------------- ggml block formats
+-- The same 4096 values as rows of 32 (128 rows, the 32-weight types) and of
+-- 256 (16 rows, the K-quants), one row of results per row, so a block that
+-- one host writes differently names its row and type.  The importance
+-- weights are q_importance_agg of the rows themselves (the mean square per
+-- column, summed in double); every type is quantized without them (ggml's
+-- reference) and with them (its weighted search), and read back.
+CREATE TABLE r32 AS
+SELECT id / 2 AS id, '[' || group_concat(v, ',') || ']' AS x
+FROM (SELECT id, v FROM w ORDER BY id, k) GROUP BY id / 2;
+CREATE TABLE r256 AS
+SELECT id / 16 AS id, '[' || group_concat(v, ',') || ']' AS x
+FROM (SELECT id, v FROM w ORDER BY id, k) GROUP BY id / 16;
+CREATE TABLE imp AS
+SELECT (SELECT q_importance_agg(x, 32) FROM r32) AS w32, (SELECT q_importance_agg(x, 256) FROM r256) AS w256;
+SELECT count(*), sum(length(x)) FROM r32 UNION ALL SELECT count(*), sum(length(x)) FROM r256;
+SELECT w32, w256 FROM imp;
+SELECT id, q_ggml_quantize(x, 'q4_0'), q_ggml_quantize(x, 'q4_1'), q_ggml_quantize(x, 'q5_0'),
+       q_ggml_quantize(x, 'q5_1'), q_ggml_quantize(x, 'q8_0')
+FROM r32 ORDER BY id;
+SELECT id, q_ggml_quantize(x, 'q4_0', '[32]', w32), q_ggml_quantize(x, 'q4_1', '[32]', w32),
+       q_ggml_quantize(x, 'q5_0', '[32]', w32), q_ggml_quantize(x, 'q5_1', '[32]', w32),
+       q_ggml_quantize(x, 'q8_0', '[32]', w32)
+FROM r32, imp ORDER BY id;
+SELECT id, q_ggml_dequantize(q_ggml_quantize(x, 'q4_0'), 'q4_0'), q_ggml_dequantize(q_ggml_quantize(x, 'q4_1'), 'q4_1'),
+       q_ggml_dequantize(q_ggml_quantize(x, 'q5_0', '[32]', w32), 'q5_0'),
+       q_ggml_dequantize(q_ggml_quantize(x, 'q5_1', '[32]', w32), 'q5_1'),
+       q_ggml_dequantize(q_ggml_quantize(x, 'q8_0'), 'q8_0')
+FROM r32, imp ORDER BY id;
+SELECT id, q_ggml_quantize(x, 'q2_K'), q_ggml_quantize(x, 'q3_K'), q_ggml_quantize(x, 'q4_K'),
+       q_ggml_quantize(x, 'q5_K'), q_ggml_quantize(x, 'q6_K')
+FROM r256 ORDER BY id;
+SELECT id, q_ggml_quantize(x, 'q2_K', '[256]', w256), q_ggml_quantize(x, 'q3_K', '[256]', w256),
+       q_ggml_quantize(x, 'q4_K', '[256]', w256), q_ggml_quantize(x, 'q5_K', '[256]', w256),
+       q_ggml_quantize(x, 'q6_K', '[256]', w256)
+FROM r256, imp ORDER BY id;
+SELECT id, q_ggml_dequantize(q_ggml_quantize(x, 'q2_K'), 'q2_K'), q_ggml_dequantize(q_ggml_quantize(x, 'q3_K', '[256]', w256), 'q3_K'),
+       q_ggml_dequantize(q_ggml_quantize(x, 'q4_K', '[256]', w256), 'q4_K'), q_ggml_dequantize(q_ggml_quantize(x, 'q5_K'), 'q5_K'),
+       q_ggml_dequantize(q_ggml_quantize(x, 'q6_K', '[256]', w256), 'q6_K')
+FROM r256, imp ORDER BY id;
+-- the whole tensor as [16,256] / [128,32] in one call, and sliding importance
+SELECT t.name, q_ggml_quantize(big.x, t.name, CASE t.block_size WHEN 256 THEN '[16,256]' ELSE '[128,32]' END)
+FROM big, q_ggml_types AS t ORDER BY t.type_id;
+SELECT id, q_importance_agg(x, 32) OVER (ORDER BY id ROWS 3 PRECEDING),
+       q_importance_agg(x, 16) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 2 FOLLOWING)
+FROM r32 ORDER BY id;
+SELECT c.scheme, c.bytes, c.mse, c.sqnr_db, c.max_error, c.cosine
+FROM big, q_compare(big.x, '[16,256]', 0, 'dtypes=int4 blocks=32 ggml=q4_0+q4_1+q5_0+q5_1+q8_0+q2_K+q3_K+q4_K+q5_K+q6_K') AS c;
