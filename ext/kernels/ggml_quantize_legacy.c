@@ -14,7 +14,13 @@
 **     out of range (x * id with id = inf when the scale is subnormal), where C
 **     is undefined and other CPUs would saturate instead;
 **   - ggml's 8-bit casts keep the low byte of that 32-bit result, and its
-**     clamps compare signed bytes, so the same is done here.
+**     clamps compare signed bytes, so the same is done here;
+**   - ggml finds a block's extremes with one running comparison; here they
+**     are reduced in independent lanes (the chain was the slow part) and
+**     ggml's choice among equal candidates (the first one, which decides
+**     the sign of a zero or of a tied magnitude) is restored exactly;
+**   - the weighted searches are ggml_search.c's; a NaN scale they return is
+**     stored as x86's NaN (see searched_scale_fp16).
 **
 ** Block layouts (ggml-common.h), fp16 fields little-endian:
 **   q4_0: d, qs[16]             q4_1: d, m, qs[16]
@@ -25,6 +31,7 @@
 ** uint32.
 */
 #include <math.h>
+#include "kernels/ggml_blocks.h"
 #include "kernels/ggml_internal.h"
 
 #define QK 32 /* weights per block in every format of this file */
@@ -148,7 +155,7 @@ static void ref_block_q4_0(const float *xb, unsigned char *out) {
   for (int j = 0; j < QK; j++) code[j] = trunc_u8(xb[j] * id + 8.5f);
   for (int j = 0; j < QK; j++) code[j] = clamp_s8(code[j], 15);
   sq_store_u16(out, sq_ggml_fp16(d));
-  pack_q4(code, out + 2);
+  pack_q4(code, out + SQ_Q4_0_QS);
 }
 
 static void ref_block_q5_0(const float *xb, unsigned char *out) {
@@ -158,7 +165,7 @@ static void ref_block_q5_0(const float *xb, unsigned char *out) {
   for (int j = 0; j < QK; j++) code[j] = trunc_u8(xb[j] * id + 16.5f);
   for (int j = 0; j < QK; j++) code[j] = clamp_s8(code[j], 31);
   sq_store_u16(out, sq_ggml_fp16(d));
-  pack_q5(code, out + 2, out + 6);
+  pack_q5(code, out + SQ_Q5_0_QH, out + SQ_Q5_0_QS);
 }
 
 /* Asymmetric formats: d = (max - min) / (2^bits - 1), codes trunc((x - min)
@@ -175,8 +182,8 @@ static void ref_block_q4_1(const float *xb, unsigned char *out) {
   for (int j = 0; j < QK; j++) code[j] = trunc_u8((xb[j] - mn) * id + 0.5f);
   for (int j = 0; j < QK; j++) code[j] = clamp_s8(code[j], 15);
   sq_store_u16(out, sq_ggml_fp16(d));
-  sq_store_u16(out + 2, sq_ggml_fp16(mn));
-  pack_q4(code, out + 4);
+  sq_store_u16(out + SQ_Q4_1_M, sq_ggml_fp16(mn));
+  pack_q4(code, out + SQ_Q4_1_QS);
 }
 
 static void ref_block_q5_1(const float *xb, unsigned char *out) {
@@ -187,8 +194,8 @@ static void ref_block_q5_1(const float *xb, unsigned char *out) {
   uint8_t code[QK];
   for (int j = 0; j < QK; j++) code[j] = trunc_u8((xb[j] - mn) * id + 0.5f);
   sq_store_u16(out, sq_ggml_fp16(d));
-  sq_store_u16(out + 2, sq_ggml_fp16(mn));
-  pack_q5(code, out + 4, out + 8);
+  sq_store_u16(out + SQ_Q5_1_M, sq_ggml_fp16(mn));
+  pack_q5(code, out + SQ_Q5_1_QH, out + SQ_Q5_1_QS);
 }
 
 /* q8_0: d = absmax / 127, codes roundf(x / d) as int8 bytes. */
@@ -197,15 +204,16 @@ static void ref_block_q8_0(const float *xb, unsigned char *out) {
   float id = d != 0.0f ? 1.0f / d : 0.0f;
   sq_store_u16(out, sq_ggml_fp16(d));
   for (int j = 0; j < QK; j++)
-    out[2 + j] = (unsigned char)((uint32_t)round_away_i32(xb[j] * id) & 0xffu);
+    out[SQ_Q8_0_QS + j] = (unsigned char)((uint32_t)round_away_i32(xb[j] * id) & 0xffu);
 }
 
 typedef void (*ref_block_fn)(const float *xb, unsigned char *out);
 
-static void quantize_ref(const void *x, size_t n, void *blocks, size_t bytes,
-                         ref_block_fn block) {
+static void quantize_ref(const void *x, size_t n, void *blocks,
+                         sq_ggml_type t, ref_block_fn block) {
   const unsigned char *src = x;
   unsigned char *dst = blocks;
+  size_t bytes = sq_ggml_formats[t].bytes;
   float xb[QK];
   for (size_t ib = 0; ib < n / QK; ib++) {
     load_block(src + 4 * QK * ib, xb);
@@ -213,30 +221,136 @@ static void quantize_ref(const void *x, size_t n, void *blocks, size_t bytes,
   }
 }
 
+/* ---- weighted quantizers (importance) -------------------------------------- */
+
+/* ggml's weighted legacy quantizers search each block for the scale (and
+** min) of least weighted squared error, weighting x[j] by
+** importance[j] * sqrt(sigma2 + x[j]^2), where sigma2 is the mean square of
+** the whole row: summed in float from the first weight to the last, then
+** divided by the row length converted to float. */
+static float row_sigma2(const unsigned char *x, size_t n) {
+  float sum = 0.0f;
+  for (size_t j = 0; j < n; j++) {
+    float v = sq_load_f32(x + 4 * j);
+    sum += v * v;
+  }
+  return sum / (float)n;
+}
+
+/* The fp16 of a scale make_qx_quants returned.  With infinite weights (huge
+** importance, or a row whose sum of squares overflows) its sums become
+** inf - inf and the scale NaN.  Every such NaN comes from an invalid
+** operation and is never negated; x86's invalid-operation NaN is negative,
+** so ggml stores 0xfe00, while ARM and s390x make a positive NaN: storing
+** x86's bits keeps every host's bytes equal. */
+static uint16_t searched_scale_fp16(float d) {
+  return d != d ? (uint16_t)0xfe00u : sq_ggml_fp16(d);
+}
+
+/* q4_0, q5_0: symmetric levels 0 .. 2*nmax - 1 from make_qx_quants (the
+** least-squares fit, rmse_type 1, with the weights above). */
+static void weighted_block_q4_0(const float *xb, const float *w,
+                                unsigned char *out) {
+  int8_t level[QK];
+  float d = sq_ggml_make_qx_quants(QK, 8, xb, level, 1, w);
+  uint8_t code[QK];
+  for (int j = 0; j < QK; j++) code[j] = (uint8_t)level[j];
+  sq_store_u16(out, searched_scale_fp16(d));
+  pack_q4(code, out + SQ_Q4_0_QS);
+}
+
+static void weighted_block_q5_0(const float *xb, const float *w,
+                                unsigned char *out) {
+  int8_t level[QK];
+  float d = sq_ggml_make_qx_quants(QK, 16, xb, level, 1, w);
+  uint8_t code[QK];
+  for (int j = 0; j < QK; j++) code[j] = (uint8_t)level[j];
+  sq_store_u16(out, searched_scale_fp16(d));
+  pack_q5(code, out + SQ_Q5_0_QH, out + SQ_Q5_0_QS);
+}
+
+/* q4_1, q5_1: affine levels 0 .. nmax from make_qkx3_quants with ggml's
+** search grid (rmin -0.9, rdelta 0.05, 36 steps, no MAD).  The search
+** returns the negated min; the block stores m = -that.  Its scale and min
+** are never NaN: a candidate replaces the starting fit only when its error
+** compares smaller, which a NaN error never does. */
+static void weighted_block_q4_1(const float *xb, const float *w,
+                                unsigned char *out) {
+  uint8_t code[QK], aux[QK];
+  float neg_min;
+  float d = sq_ggml_make_qkx3_quants(QK, 15, xb, w, code, &neg_min, aux,
+                                     -0.9f, 0.05f, 36, 0);
+  sq_store_u16(out, sq_ggml_fp16(d));
+  sq_store_u16(out + SQ_Q4_1_M, sq_ggml_fp16(-neg_min));
+  pack_q4(code, out + SQ_Q4_1_QS);
+}
+
+static void weighted_block_q5_1(const float *xb, const float *w,
+                                unsigned char *out) {
+  uint8_t code[QK], aux[QK];
+  float neg_min;
+  float d = sq_ggml_make_qkx3_quants(QK, 31, xb, w, code, &neg_min, aux,
+                                     -0.9f, 0.05f, 36, 0);
+  sq_store_u16(out, sq_ggml_fp16(d));
+  sq_store_u16(out + SQ_Q5_1_M, sq_ggml_fp16(-neg_min));
+  pack_q5(code, out + SQ_Q5_1_QH, out + SQ_Q5_1_QS);
+}
+
+typedef void (*weighted_block_fn)(const float *xb, const float *w,
+                                  unsigned char *out);
+
+static void quantize_weighted(const void *x, size_t n, const void *importance,
+                              void *blocks, sq_ggml_type t,
+                              weighted_block_fn block) {
+  const unsigned char *src = x, *imp = importance;
+  unsigned char *dst = blocks;
+  size_t bytes = sq_ggml_formats[t].bytes;
+  float sigma2 = row_sigma2(src, n);
+  float xb[QK], w[QK];
+  for (size_t ib = 0; ib < n / QK; ib++) {
+    load_block(src + 4 * QK * ib, xb);
+    load_block(imp + 4 * QK * ib, w);
+    for (int j = 0; j < QK; j++) w[j] = w[j] * sqrtf(sigma2 + xb[j] * xb[j]);
+    block(xb, w, dst + bytes * ib);
+  }
+}
+
 /* ---- entry points ----------------------------------------------------------- */
 
 void sq_ggml_quantize_q4_0(const void *x, size_t n, const void *importance,
                            void *blocks) {
-  (void)importance;
-  quantize_ref(x, n, blocks, 18, ref_block_q4_0);
+  if (importance)
+    quantize_weighted(x, n, importance, blocks, SQ_GGML_Q4_0,
+                      weighted_block_q4_0);
+  else
+    quantize_ref(x, n, blocks, SQ_GGML_Q4_0, ref_block_q4_0);
 }
 
 void sq_ggml_quantize_q4_1(const void *x, size_t n, const void *importance,
                            void *blocks) {
-  (void)importance;
-  quantize_ref(x, n, blocks, 20, ref_block_q4_1);
+  if (importance)
+    quantize_weighted(x, n, importance, blocks, SQ_GGML_Q4_1,
+                      weighted_block_q4_1);
+  else
+    quantize_ref(x, n, blocks, SQ_GGML_Q4_1, ref_block_q4_1);
 }
 
 void sq_ggml_quantize_q5_0(const void *x, size_t n, const void *importance,
                            void *blocks) {
-  (void)importance;
-  quantize_ref(x, n, blocks, 22, ref_block_q5_0);
+  if (importance)
+    quantize_weighted(x, n, importance, blocks, SQ_GGML_Q5_0,
+                      weighted_block_q5_0);
+  else
+    quantize_ref(x, n, blocks, SQ_GGML_Q5_0, ref_block_q5_0);
 }
 
 void sq_ggml_quantize_q5_1(const void *x, size_t n, const void *importance,
                            void *blocks) {
-  (void)importance;
-  quantize_ref(x, n, blocks, 24, ref_block_q5_1);
+  if (importance)
+    quantize_weighted(x, n, importance, blocks, SQ_GGML_Q5_1,
+                      weighted_block_q5_1);
+  else
+    quantize_ref(x, n, blocks, SQ_GGML_Q5_1, ref_block_q5_1);
 }
 
 /* ggml ignores the importance weights for q8_0 (quantize_q8_0 calls the
@@ -244,5 +358,5 @@ void sq_ggml_quantize_q5_1(const void *x, size_t n, const void *importance,
 void sq_ggml_quantize_q8_0(const void *x, size_t n, const void *importance,
                            void *blocks) {
   (void)importance;
-  quantize_ref(x, n, blocks, 34, ref_block_q8_0);
+  quantize_ref(x, n, blocks, SQ_GGML_Q8_0, ref_block_q8_0);
 }
