@@ -64,7 +64,7 @@ void sq_ggml_kquant_row(sq_ggml_type type, const sq_kq_search *s,
 #define SQ_KQ_DECLARE_PATH(T, P)                                               \
   void sq_ggml_quantize_##T##_##P(const void *x, size_t n,                     \
                                   const void *importance, void *blocks);
-#define SQ_KQ_DECLARE_PATHS(T) SQ_KQ_DECLARE_PATH(T, avx2)
+#define SQ_KQ_DECLARE_PATHS(T) SQ_KQ_DECLARE_PATH(T, avx2) SQ_KQ_DECLARE_PATH(T, avx512)
 SQ_KQ_DECLARE_PATHS(q2_K)
 SQ_KQ_DECLARE_PATHS(q3_K)
 SQ_KQ_DECLARE_PATHS(q4_K)

@@ -23,6 +23,8 @@
 ** ==; unordered for !=), so NaN sums from infinite weights steer each lane
 ** as they steer the scalar code.  Everything else of the quantizers is
 ** ggml_quantize_kquants.c's.
+** Under MXCSR.DAZ the scalar searches run instead (min_ps/max_ps flush a
+** denormal operand that the scalar compare-and-assign keeps).
 **
 ** Compiled with a target pragma, never -mavx2: only dispatch.c decides
 ** whether these functions may run.
@@ -344,10 +346,17 @@ static void requantize_avx2(int nsub, int len, const float *x, const float *ds,
 static const sq_kq_search search_avx2 = {affine_avx2, symmetric_avx2, q3_avx2,
                                          requantize_avx2};
 
+/* Under MXCSR.DAZ min_ps/max_ps return a denormal operand flushed to zero
+** where the scalar compare-and-assign keeps its bits: that mode uses the
+** scalar searches. */
+static const sq_kq_search *searches(void) {
+  return (_mm_getcsr() & 0x40) ? &sq_kq_search_scalar : &search_avx2;
+}
+
 #define SQ_KQUANT_AVX2(T, TYPE)                                                \
   void sq_ggml_quantize_##T##_avx2(const void *x, size_t n,                    \
                                    const void *importance, void *blocks) {     \
-    sq_ggml_kquant_row(TYPE, &search_avx2, x, n, importance, blocks);          \
+    sq_ggml_kquant_row(TYPE, searches(), x, n, importance, blocks);          \
   }
 SQ_KQUANT_AVX2(q2_K, SQ_GGML_Q2_K)
 SQ_KQUANT_AVX2(q3_K, SQ_GGML_Q3_K)
