@@ -26,6 +26,11 @@
 
 typedef float32x4_t vf;
 
+/* Loops over registers and sub-blocks unroll, so that vectors stay in
+** registers and shift counts and masks become constants. */
+#define SQ_PRAGMA(x) _Pragma(#x)
+#define SQ_UNROLL(n) SQ_PRAGMA(GCC unroll n)
+
 SQ_AI void st(sq_b p, vf v) { vst1q_u8(p, vreinterpretq_u8_f32(v)); }
 SQ_AI vf dup(float f) { return vdupq_n_f32(f); }
 
@@ -41,24 +46,28 @@ SQ_AI void widen(int8x16_t q, vf f[4]) {
 SQ_AI void put_qd(sq_b o, int8x16_t q, vf d) {
   vf f[4];
   widen(q, f);
+  SQ_UNROLL(4)
   for (int k = 0; k < 4; k++) st(o + 16 * k, vmulq_f32(f[k], d));
 }
 /* o[0..15] = q * d + m */
 SQ_AI void put_qdm(sq_b o, int8x16_t q, vf d, vf m) {
   vf f[4];
   widen(q, f);
+  SQ_UNROLL(4)
   for (int k = 0; k < 4; k++) st(o + 16 * k, vaddq_f32(vmulq_f32(f[k], d), m));
 }
 /* o[0..15] = dl * q - ml */
 SQ_AI void put_dqm(sq_b o, vf dl, int8x16_t q, vf ml) {
   vf f[4];
   widen(q, f);
+  SQ_UNROLL(4)
   for (int k = 0; k < 4; k++) st(o + 16 * k, vsubq_f32(vmulq_f32(dl, f[k]), ml));
 }
 /* o[0..15] = ds * q */
 SQ_AI void put_dq(sq_b o, vf ds, int8x16_t q) {
   vf f[4];
   widen(q, f);
+  SQ_UNROLL(4)
   for (int k = 0; k < 4; k++) st(o + 16 * k, vmulq_f32(ds, f[k]));
 }
 SQ_AI int8x16_t s8(uint8x16_t v) { return vreinterpretq_s8_u8(v); }
@@ -175,9 +184,12 @@ static void dq_q2_K_neon(const void *blocks, size_t n, void *y) {
       continue;
     }
     float d = sq_ggml_half(b + SQ_Q2_K_D), dmin = sq_ggml_half(b + SQ_Q2_K_DMIN);
+    SQ_UNROLL(2)
     for (int h = 0; h < 2; h++)
+      SQ_UNROLL(2)
       for (int s = 0; s < 2; s++) {
         uint8x16_t v = vld1q_u8(b + SQ_Q2_K_QS + 32 * h + 16 * s);
+        SQ_UNROLL(4)
         for (int g = 0; g < 4; g++) {
           unsigned sc = b[SQ_Q2_K_SC + 8 * h + 2 * g + s];
           vf dl = dup(d * (float)(sc & 15u)), ml = dup(dmin * (float)(sc >> 4));
@@ -196,10 +208,13 @@ static void dq_q3_K_neon(const void *blocks, size_t n, void *y) {
       continue;
     }
     float d = sq_ggml_half(b + SQ_Q3_K_D);
+    SQ_UNROLL(2)
     for (int s = 0; s < 2; s++) {
       uint8x16_t hm = vld1q_u8(b + SQ_Q3_K_HM + 16 * s);
+      SQ_UNROLL(2)
       for (int h = 0; h < 2; h++) {
         uint8x16_t v = vld1q_u8(b + SQ_Q3_K_QS + 32 * h + 16 * s);
+        SQ_UNROLL(4)
         for (int g = 0; g < 4; g++) {
           /* code | 4 where the high bit is set, then - 4 */
           uint8x16_t hb = vandq_u8(vtstq_u8(hm, vdupq_n_u8((uint8_t)(1u << (4 * h + g)))), vdupq_n_u8(4));
@@ -220,8 +235,10 @@ SQ_AI void dq_k4_block(sq_cb b, sq_cb qs, sq_cb qh, sq_b o) {
     h0 = vld1q_u8(qh);
     h1 = vld1q_u8(qh + 16);
   }
+  SQ_UNROLL(4)
   for (int g = 0; g < 4; g++) {
     uint8x16_t v0 = vld1q_u8(qs + 32 * g), v1 = vld1q_u8(qs + 32 * g + 16);
+    SQ_UNROLL(2)
     for (int hi = 0; hi < 2; hi++) {
       unsigned sc, mn;
       sq_ggml_k4_scale_min(2 * g + hi, b + SQ_Q4_K_SC, &sc, &mn);
@@ -273,8 +290,10 @@ static void dq_q6_K_neon(const void *blocks, size_t n, void *y) {
     }
     float d = sq_ggml_half(b + SQ_Q6_K_D);
     const int8_t *sc = (const int8_t *)(b + SQ_Q6_K_SC);
+    SQ_UNROLL(2)
     for (int h = 0; h < 2; h++) {
       sq_cb ql = b + SQ_Q6_K_QL + 64 * h, qh = b + SQ_Q6_K_QH + 32 * h;
+      SQ_UNROLL(2)
       for (int c = 0; c < 2; c++) {
         uint8x16_t la = vld1q_u8(ql + 16 * c), lb = vld1q_u8(ql + 32 + 16 * c);
         uint8x16_t hv = vld1q_u8(qh + 16 * c);
@@ -352,6 +371,7 @@ SQ_AI int q_block(sq_cb p, sq_b o, sq_ggml_type t) {
   const int sym = t == SQ_GGML_Q4_0 || t == SQ_GGML_Q5_0;
   const int asym = t == SQ_GGML_Q4_1 || t == SQ_GGML_Q5_1;
   vf v[8];
+  SQ_UNROLL(8)
   for (int k = 0; k < 8; k++) v[k] = ldx(p + 16 * k);
   float d, id, m = 0.0f;
   if (t == SQ_GGML_Q8_0) {
@@ -388,6 +408,7 @@ SQ_AI int q_block(sq_cb p, sq_b o, sq_ggml_type t) {
   id = d != 0.0f ? 1.0f / d : 0.0f;
   vf vid = vdupq_n_f32(id), vm = vdupq_n_f32(m);
   int32x4_t c[8];
+  SQ_UNROLL(8)
   for (int k = 0; k < 8; k++) {
     if (t == SQ_GGML_Q8_0)
       c[k] = vcvtaq_s32_f32(vmulq_f32(v[k], vid));

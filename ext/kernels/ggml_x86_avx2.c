@@ -35,6 +35,11 @@
 typedef __m256i vi;
 typedef __m256 vf;
 
+/* Loops over registers and sub-blocks unroll, so that vectors stay in
+** registers and shift counts and masks become constants. */
+#define SQ_PRAGMA(x) _Pragma(#x)
+#define SQ_UNROLL(n) SQ_PRAGMA(GCC unroll n)
+
 /* 8 bytes at p widened to int32 lanes, zero- or sign-extended. */
 SQ_AI vi u8x8(sq_cb p) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p)); }
 SQ_AI vi i8x8(sq_cb p) { return _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p)); }
@@ -74,6 +79,7 @@ static void dq_q8_0_avx2(const void *blocks, size_t n, void *y) {
       continue;
     }
     vf d = half8(b);
+    SQ_UNROLL(4)
     for (int k = 0; k < 4; k++) st(o + 32 * k, qd(i8x8(b + SQ_Q8_0_QS + 8 * k), d));
   }
 }
@@ -162,6 +168,7 @@ static void dq_q5_1_avx2(const void *blocks, size_t n, void *y) {
 ** 16 scale bytes of q2_K. */
 SQ_AI void q2k_scales(sq_cb s, float d, float dmin, float *dl, float *ml) {
   vf vd = _mm256_set1_ps(d), vm = _mm256_set1_ps(dmin);
+  SQ_UNROLL(16)
   for (int k = 0; k < 16; k += 8) {
     vi v = u8x8(s + k);
     _mm256_storeu_ps(dl + k, _mm256_mul_ps(vd, cvt(_mm256_and_si256(v, k32(15)))));
@@ -179,10 +186,13 @@ static void dq_q2_K_avx2(const void *blocks, size_t n, void *y) {
     }
     float dl[16], ml[16];
     q2k_scales(b + SQ_Q2_K_SC, half1(b + SQ_Q2_K_D), half1(b + SQ_Q2_K_DMIN), dl, ml);
+    SQ_UNROLL(2)
     for (int h = 0; h < 2; h++)
+      SQ_UNROLL(2)
       for (int s = 0; s < 2; s++) {
         sq_cb q = b + SQ_Q2_K_QS + 32 * h + 16 * s;
         vi a = u8x8(q), c = u8x8(q + 8);
+        SQ_UNROLL(4)
         for (int g = 0; g < 4; g++) {
           int k = 8 * h + 2 * g + s;
           vf vdl = _mm256_broadcast_ss(dl + k), vml = _mm256_broadcast_ss(ml + k);
@@ -194,33 +204,56 @@ static void dq_q2_K_avx2(const void *blocks, size_t n, void *y) {
   }
 }
 
+/* dl[k] = d * (scale k - 32) for the 16 packed 6-bit scales of q3_K at s:
+** low four bits from the nibbles of bytes 0-7, top two bits from the
+** crumbs of bytes 8-11 (see sq_ggml_q3k_scale). */
+SQ_AI void q3k_scales(sq_cb s, vf d, float *dl) {
+  vi lo = u8x8(s);
+  vi top = k32((int)sq_load_u32(s + 8));
+  vi h0 = _mm256_and_si256(_mm256_srlv_epi32(top, _mm256_setr_epi32(0, 8, 16, 24, 2, 10, 18, 26)), k32(3));
+  vi h1 = _mm256_and_si256(_mm256_srlv_epi32(top, _mm256_setr_epi32(4, 12, 20, 28, 6, 14, 22, 30)), k32(3));
+  vi s0 = _mm256_or_si256(_mm256_and_si256(lo, k32(15)), _mm256_slli_epi32(h0, 4));
+  vi s1 = _mm256_or_si256(_mm256_srli_epi32(lo, 4), _mm256_slli_epi32(h1, 4));
+  _mm256_storeu_ps(dl, _mm256_mul_ps(d, cvt(_mm256_sub_epi32(s0, k32(32)))));
+  _mm256_storeu_ps(dl + 8, _mm256_mul_ps(d, cvt(_mm256_sub_epi32(s1, k32(32)))));
+}
+
+/* q3_K: a weight is dl * v with v = code - 4 (high bit clear) or code (set),
+** eight possible values per sub-block of 16: a vpermps lookup in the table
+** dl * (k - 4), k = code | high bit << 2, computed with scalar's multiply. */
 static void dq_q3_K_avx2(const void *blocks, size_t n, void *y) {
   sq_cb b = blocks;
   sq_b o = y;
+  const vf kv = _mm256_setr_ps(-4.0f, -3.0f, -2.0f, -1.0f, 0.0f, 1.0f, 2.0f, 3.0f);
   for (size_t i = 0; i < n / 256; i++, b += 110, o += 1024) {
     if (!sq_ggml_half_finite(b + SQ_Q3_K_D)) {
       sq_ggml_dequantize_q3_K(b, 256, o);
       continue;
     }
-    float d = half1(b + SQ_Q3_K_D), dl[16];
-    for (int k = 0; k < 16; k++) dl[k] = d * (float)sq_ggml_q3k_scale(k, b + SQ_Q3_K_SC);
+    float dl[16];
+    q3k_scales(b + SQ_Q3_K_SC, half8(b + SQ_Q3_K_D), dl);
+    SQ_UNROLL(2)
     for (int s = 0; s < 2; s++) {
       sq_cb hm = b + SQ_Q3_K_HM + 16 * s;
       vi ha = u8x8(hm), hc = u8x8(hm + 8);
+      SQ_UNROLL(2)
       for (int h = 0; h < 2; h++) {
         sq_cb q = b + SQ_Q3_K_QS + 32 * h + 16 * s;
         vi a = u8x8(q), c = u8x8(q + 8);
+        SQ_UNROLL(4)
         for (int g = 0; g < 4; g++) {
           int bit = 4 * h + g;
-          vf vdl = _mm256_broadcast_ss(dl + 8 * h + 2 * g + s);
-          /* code | 4 when the high bit is set, then - 4 */
-          vi qa = _mm256_and_si256(_mm256_srli_epi32(a, 2 * g), k32(3));
-          vi qc = _mm256_and_si256(_mm256_srli_epi32(c, 2 * g), k32(3));
-          vi ba = _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(ha, bit), k32(1)), 2);
-          vi bc = _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(hc, bit), k32(1)), 2);
+          vf t = _mm256_mul_ps(_mm256_broadcast_ss(dl + 8 * h + 2 * g + s), kv);
+          /* the high bit moved to bit 2 of the index */
+          vi hb_a = bit >= 2 ? _mm256_srli_epi32(ha, bit - 2) : _mm256_slli_epi32(ha, 2 - bit);
+          vi hb_c = bit >= 2 ? _mm256_srli_epi32(hc, bit - 2) : _mm256_slli_epi32(hc, 2 - bit);
+          vi ia = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(a, 2 * g), k32(3)),
+                                  _mm256_and_si256(hb_a, k32(4)));
+          vi ic = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(c, 2 * g), k32(3)),
+                                  _mm256_and_si256(hb_c, k32(4)));
           sq_b out = o + 4 * (128 * h + 32 * g + 16 * s);
-          st(out, _mm256_mul_ps(vdl, cvt(_mm256_sub_epi32(_mm256_or_si256(qa, ba), k32(4)))));
-          st(out + 32, _mm256_mul_ps(vdl, cvt(_mm256_sub_epi32(_mm256_or_si256(qc, bc), k32(4)))));
+          st(out, _mm256_permutevar8x32_ps(t, ia));
+          st(out + 32, _mm256_permutevar8x32_ps(t, ic));
         }
       }
     }
@@ -232,14 +265,19 @@ SQ_AI void dq_k4_block(sq_cb b, sq_cb qs, sq_cb qh, sq_b o) {
   float d = half1(b), dmin = half1(b + 2);
   vi hb[4];
   if (qh)
+    SQ_UNROLL(4)
     for (int c = 0; c < 4; c++) hb[c] = u8x8(qh + 8 * c);
+  SQ_UNROLL(4)
   for (int g = 0; g < 4; g++) {
     vi q[4];
+    SQ_UNROLL(4)
     for (int c = 0; c < 4; c++) q[c] = u8x8(qs + 32 * g + 8 * c);
+    SQ_UNROLL(2)
     for (int hi = 0; hi < 2; hi++) {
       unsigned sc, mn;
       sq_ggml_k4_scale_min(2 * g + hi, b + SQ_Q4_K_SC, &sc, &mn);
       vf vdl = _mm256_set1_ps(d * (float)sc), vml = _mm256_set1_ps(dmin * (float)mn);
+      SQ_UNROLL(4)
       for (int c = 0; c < 4; c++) {
         vi v = hi ? _mm256_srli_epi32(q[c], 4) : _mm256_and_si256(q[c], k32(15));
         if (qh) {
@@ -290,8 +328,10 @@ static void dq_q6_K_avx2(const void *blocks, size_t n, void *y) {
     vf d = half8(b + SQ_Q6_K_D);
     _mm256_storeu_ps(ds, _mm256_mul_ps(d, cvt(i8x8(b + SQ_Q6_K_SC))));
     _mm256_storeu_ps(ds + 8, _mm256_mul_ps(d, cvt(i8x8(b + SQ_Q6_K_SC + 8))));
+    SQ_UNROLL(2)
     for (int h = 0; h < 2; h++) {
       sq_cb ql = b + SQ_Q6_K_QL + 64 * h, qh = b + SQ_Q6_K_QH + 32 * h;
+      SQ_UNROLL(4)
       for (int c = 0; c < 4; c++) {
         vi la = u8x8(ql + 8 * c), lb = u8x8(ql + 32 + 8 * c), hv = u8x8(qh + 8 * c);
         const vi m15 = k32(15), m48 = k32(48), e32 = k32(32);
@@ -337,9 +377,11 @@ static void dq_q6_K_avx2(const void *blocks, size_t n, void *y) {
 SQ_AI vf reduce8(vf v[8], int is_max) {
 #define SQ_RED(a, b) (is_max ? _mm256_max_ps(a, b) : _mm256_min_ps(a, b))
   vf r[4], s[2];
+  SQ_UNROLL(4)
   for (int k = 0; k < 4; k++)
     r[k] = SQ_RED(_mm256_unpacklo_ps(v[2 * k], v[2 * k + 1]),
                   _mm256_unpackhi_ps(v[2 * k], v[2 * k + 1]));
+  SQ_UNROLL(2)
   for (int k = 0; k < 2; k++) {
     __m256d a = _mm256_castps_pd(r[2 * k]), c = _mm256_castps_pd(r[2 * k + 1]);
     s[k] = SQ_RED(_mm256_castpd_ps(_mm256_unpacklo_pd(a, c)),
@@ -355,6 +397,7 @@ SQ_AI vf ldx(sq_cb p) { return _mm256_loadu_ps((const float *)(const void *)p); 
 /* The sign bit of the first zero among the 32 floats at p (one exists). */
 static uint32_t first_zero_sign(sq_cb p) {
   uint32_t z = 0, s = 0;
+  SQ_UNROLL(4)
   for (int k = 0; k < 4; k++) {
     vf v = ldx(p + 32 * k);
     z |= (uint32_t)_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_EQ_OQ)) << (8 * k);
@@ -372,10 +415,6 @@ SQ_AI vi round_away(vf t) {
   vi dn = _mm256_castps_si256(_mm256_cmp_ps(f, _mm256_set1_ps(-0.5f), _CMP_LE_OQ));
   return _mm256_add_epi32(_mm256_sub_epi32(i, up), dn);
 }
-
-/* Loops over registers must unroll for the vectors to stay in registers. */
-#define SQ_PRAGMA(x) _Pragma(#x)
-#define SQ_UNROLL(n) SQ_PRAGMA(GCC unroll n)
 
 typedef void (*sq_qfn)(const void *, size_t, const void *, void *);
 

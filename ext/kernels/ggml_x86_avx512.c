@@ -36,6 +36,11 @@
 typedef __m512i vi;
 typedef __m512 vf;
 
+/* Loops over registers and sub-blocks unroll, so that vectors stay in
+** registers and shift counts and masks become constants. */
+#define SQ_PRAGMA(x) _Pragma(#x)
+#define SQ_UNROLL(n) SQ_PRAGMA(GCC unroll n)
+
 /* 16 bytes at p widened to int32 lanes. */
 SQ_AI vi u8x16(sq_cb p) { return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)); }
 SQ_AI vi i8x16(sq_cb p) { return _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)); }
@@ -162,9 +167,12 @@ static void dq_q2_K_avx512(const void *blocks, size_t n, void *y) {
     vi s = u8x16(b + SQ_Q2_K_SC);
     _mm512_storeu_ps(dl, _mm512_mul_ps(half16(b + SQ_Q2_K_D), cvt(_mm512_and_si512(s, k32(15)))));
     _mm512_storeu_ps(ml, _mm512_mul_ps(half16(b + SQ_Q2_K_DMIN), cvt(_mm512_srli_epi32(s, 4))));
+    SQ_UNROLL(2)
     for (int h = 0; h < 2; h++)
+      SQ_UNROLL(2)
       for (int sb = 0; sb < 2; sb++) {
         vi v = u8x16(b + SQ_Q2_K_QS + 32 * h + 16 * sb);
+        SQ_UNROLL(4)
         for (int g = 0; g < 4; g++) {
           int k = 8 * h + 2 * g + sb;
           vf q = cvt(_mm512_and_si512(_mm512_srli_epi32(v, 2 * g), k32(3)));
@@ -198,10 +206,13 @@ static void dq_q3_K_avx512(const void *blocks, size_t n, void *y) {
     }
     float dl[16];
     q3k_scales(b + SQ_Q3_K_SC, half16(b + SQ_Q3_K_D), dl);
+    SQ_UNROLL(2)
     for (int sb = 0; sb < 2; sb++) {
       vi hm = u8x16(b + SQ_Q3_K_HM + 16 * sb);
+      SQ_UNROLL(2)
       for (int h = 0; h < 2; h++) {
         vi v = u8x16(b + SQ_Q3_K_QS + 32 * h + 16 * sb);
+        SQ_UNROLL(4)
         for (int g = 0; g < 4; g++) {
           /* code - 4, plus 4 where the high bit is set */
           vi q = _mm512_sub_epi32(_mm512_and_si512(_mm512_srli_epi32(v, 2 * g), k32(3)), k32(4));
@@ -240,14 +251,18 @@ SQ_AI void dq_k4_block(sq_cb b, sq_cb qs, sq_cb qh, sq_b o) {
   __mmask16 hbits[2][8];
   if (qh) {
     /* bit j of lane l of plane p: qh byte 16p + l, bit j */
+    SQ_UNROLL(2)
     for (int p = 0; p < 2; p++) {
       __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(qh + 16 * p));
+      SQ_UNROLL(8)
       for (int j = 0; j < 8; j++)
         hbits[p][j] = _mm_test_epi8_mask(h, _mm_set1_epi8((char)(1 << j)));
     }
   }
+  SQ_UNROLL(4)
   for (int g = 0; g < 4; g++) {
     vi v0 = u8x16(qs + 32 * g), v1 = u8x16(qs + 32 * g + 16);
+    SQ_UNROLL(2)
     for (int hi = 0; hi < 2; hi++) {
       int j = 2 * g + hi;
       vf dl = _mm512_set1_ps(dm[j]), ml = _mm512_set1_ps(dm[8 + j]);
@@ -300,8 +315,10 @@ static void dq_q6_K_avx512(const void *blocks, size_t n, void *y) {
     /* ds[k] = d * (float)scale k, as ggml's d * sc[is] */
     float ds[16];
     _mm512_storeu_ps(ds, _mm512_mul_ps(half16(b + SQ_Q6_K_D), cvt(i8x16(b + SQ_Q6_K_SC))));
+    SQ_UNROLL(2)
     for (int h = 0; h < 2; h++) {
       sq_cb ql = b + SQ_Q6_K_QL + 64 * h, qh = b + SQ_Q6_K_QH + 32 * h;
+      SQ_UNROLL(2)
       for (int c = 0; c < 2; c++) {
         vi la = u8x16(ql + 16 * c), lb = u8x16(ql + 32 + 16 * c), hv = u8x16(qh + 16 * c);
         const vi m15 = k32(15), m48 = k32(48), e32 = k32(32);
@@ -338,14 +355,17 @@ static void dq_q6_K_avx512(const void *blocks, size_t n, void *y) {
 SQ_AI vf reduce16(vf v[16], int is_max) {
 #define SQ_RED(a, b) (is_max ? _mm512_max_ps(a, b) : _mm512_min_ps(a, b))
   vf r[8], s[4], t[2];
+  SQ_UNROLL(8)
   for (int k = 0; k < 8; k++)
     r[k] = SQ_RED(_mm512_unpacklo_ps(v[2 * k], v[2 * k + 1]),
                   _mm512_unpackhi_ps(v[2 * k], v[2 * k + 1]));
+  SQ_UNROLL(4)
   for (int k = 0; k < 4; k++) {
     __m512d a = _mm512_castps_pd(r[2 * k]), c = _mm512_castps_pd(r[2 * k + 1]);
     s[k] = SQ_RED(_mm512_castpd_ps(_mm512_unpacklo_pd(a, c)),
                   _mm512_castpd_ps(_mm512_unpackhi_pd(a, c)));
   }
+  SQ_UNROLL(2)
   for (int k = 0; k < 2; k++)
     t[k] = SQ_RED(_mm512_shuffle_f32x4(s[2 * k], s[2 * k + 1], 0x88),
                   _mm512_shuffle_f32x4(s[2 * k], s[2 * k + 1], 0xdd));
@@ -374,10 +394,6 @@ SQ_AI vi round_away(vf t) {
   i = _mm512_mask_add_epi32(i, _mm512_cmp_ps_mask(f, _mm512_set1_ps(0.5f), _CMP_GE_OQ), i, k32(1));
   return _mm512_mask_sub_epi32(i, _mm512_cmp_ps_mask(f, _mm512_set1_ps(-0.5f), _CMP_LE_OQ), i, k32(1));
 }
-
-/* Loops over registers must unroll for the vectors to stay in registers. */
-#define SQ_PRAGMA(x) _Pragma(#x)
-#define SQ_UNROLL(n) SQ_PRAGMA(GCC unroll n)
 
 typedef void (*sq_qfn)(const void *, size_t, const void *, void *);
 
