@@ -79,23 +79,48 @@ SQ_AI vf level(vf f, int lo, int hi) {
   return _mm256_cvtepi32_ps(level_i(f, lo, hi));
 }
 
-/* Element i of sub-blocks 0..7 (len values each, one after another) into
-** lane k of v[i]. */
-static void to_lanes(const float *x, int len, vf *v) {
-  float t[SQ_KQ_MAX_LEN * LANES] __attribute__((aligned(32)));
-  for (int l = 0; l < LANES; l++)
-    for (int i = 0; i < len; i++) t[LANES * i + l] = x[len * l + i];
-  for (int i = 0; i < len; i++) v[i] = _mm256_load_ps(t + LANES * i);
+/* Transposes the 8x8 matrix of floats r[0..7] in place (pure moves). */
+SQ_AI void transpose8(vf *r) {
+  vf t[8], u[8];
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 8; i += 4) {
+    u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
+    u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
+    u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+    u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+  }
+  for (int i = 0; i < 4; i++) {
+    r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
+    r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+  }
 }
 
-/* Levels back from lanes into eight sub-blocks of len bytes, + offset. */
-static void from_lanes(const vi *v, int len, int offset, unsigned char *L) {
-  int32_t t[SQ_KQ_MAX_LEN * LANES] __attribute__((aligned(32)));
-  for (int i = 0; i < len; i++)
-    _mm256_store_si256((vi *)(void *)(t + LANES * i), v[i]);
-  for (int l = 0; l < LANES; l++)
-    for (int i = 0; i < len; i++)
-      L[len * l + i] = (unsigned char)(t[LANES * i + l] + offset);
+/* Eight int32 lanes holding 0..255 as eight bytes at p. */
+SQ_AI void store_bytes8(vi v, unsigned char *p) {
+  __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  _mm_storel_epi64((__m128i *)(void *)p, _mm_packus_epi16(w, w));
+}
+
+/* Element i of sub-blocks 0..7 (len values each, one after another) into
+** lane k of v[i]: one 8x8 transpose per eight elements. */
+static void to_lanes(const float *x, int len, vf *v) {
+  for (int c = 0; c < len; c += 8) {
+    for (int l = 0; l < 8; l++) v[c + l] = _mm256_loadu_ps(x + len * l + c);
+    transpose8(v + c);
+  }
+}
+
+/* Levels (0..255) back from lanes into eight sub-blocks of len bytes. */
+static void from_lanes(const vi *v, int len, unsigned char *L) {
+  for (int c = 0; c < len; c += 8) {
+    vf r[8];
+    for (int i = 0; i < 8; i++) r[i] = _mm256_castsi256_ps(v[c + i]);
+    transpose8(r);
+    for (int l = 0; l < 8; l++) store_bytes8(_mm256_castps_si256(r[l]), L + len * l + c);
+  }
 }
 
 /* ---- make_qkx2_quants / make_qkx3_quants -------------------------------------- */
@@ -169,7 +194,7 @@ static void affine8(const sq_kq_affine *a, const float *x, const float *w,
   const vi keep = _mm256_castps_si256(flat);
   for (int i = 0; i < n; i++)
     Li[i] = _mm256_andnot_si256(keep, level_i(mul(best_iscale, sub(X[i], best_lmin)), 0, nmax));
-  from_lanes(Li, n, 0, Lout);
+  from_lanes(Li, n, Lout);
   _mm256_storeu_ps(scales, andnot(flat, scale));
   _mm256_storeu_ps(mins, neg(min));
 }
@@ -247,7 +272,7 @@ static void symmetric8(int n, int nmax, const float *x, const float *w,
   for (int i = 0; i < n; i++)
     Li[i] = _mm256_andnot_si256(
         keep, _mm256_add_epi32(level_i(mul(best_iscale, X[i]), -nmax, nmax - 1), off));
-  from_lanes(Li, n, 0, (unsigned char *)Lout);
+  from_lanes(Li, n, (unsigned char *)Lout);
   _mm256_storeu_ps(scales, andnot(zero, scale));
 }
 
@@ -306,7 +331,7 @@ static void q3_8(int n, int nmax, const float *x, float *scales,
   const vi keep = _mm256_castps_si256(zero), off = _mm256_set1_epi32(nmax);
   for (int i = 0; i < n; i++)
     Li[i] = _mm256_andnot_si256(keep, _mm256_add_epi32(_mm256_cvtps_epi32(Lv[i]), off));
-  from_lanes(Li, n, 0, (unsigned char *)Lout);
+  from_lanes(Li, n, (unsigned char *)Lout);
   vf scale = and_(gt(suml2, k(0)), dvd(sumlx, suml2));
   _mm256_storeu_ps(scales, andnot(zero, scale));
 }
@@ -320,12 +345,6 @@ static void q3_avx2(int nsub, int len, int nmax, const float *x,
 }
 
 /* ---- requantization ------------------------------------------------------------ */
-
-/* Eight int32 lanes holding 0..255 as eight bytes at p. */
-SQ_AI void store_bytes8(vi v, unsigned char *p) {
-  __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-  _mm_storel_epi64((__m128i *)(void *)p, _mm_packus_epi16(w, w));
-}
 
 /* Eight consecutive weights of one sub-block per vector, its scale (and
 ** minimum) broadcast: the scalar loop's operations, eight at a time. */

@@ -69,23 +69,59 @@ SQ_AI vf level(vf f, int lo, int hi) {
   return _mm512_cvtepi32_ps(level_i(f, lo, hi));
 }
 
-/* Element i of the nsub (<= 16) sub-blocks at x (len values each, one after
-** another) into lane k of v[i]; spare lanes repeat sub-block 0. */
-static void to_lanes(const float *x, int len, int nsub, vf *v) {
-  float t[SQ_KQ_MAX_LEN * LANES] __attribute__((aligned(64)));
-  for (int l = 0; l < LANES; l++) {
-    const float *src = x + len * (l < nsub ? l : 0);
-    for (int i = 0; i < len; i++) t[LANES * i + l] = src[i];
+/* Transposes the 8x8 matrix of floats r[0..7] in place (pure moves). */
+SQ_AI void transpose8(__m256 *r) {
+  __m256 t[8], u[8];
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
   }
-  for (int i = 0; i < len; i++) v[i] = _mm512_load_ps(t + LANES * i);
+  for (int i = 0; i < 8; i += 4) {
+    u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
+    u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
+    u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+    u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+  }
+  for (int i = 0; i < 4; i++) {
+    r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
+    r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+  }
 }
 
-/* Levels back from lanes into the nsub sub-blocks of len bytes. */
+/* Element i of the nsub (8 or 16) sub-blocks at x (len values each, one
+** after another) into lane k of v[i], eight elements of eight sub-blocks
+** per 8x8 transpose; with 8 sub-blocks the upper lanes repeat them. */
+static void to_lanes(const float *x, int len, int nsub, vf *v) {
+  const float *upper = x + (nsub > 8 ? 8 * len : 0);
+  for (int c = 0; c < len; c += 8) {
+    __m256 lo[8], hi[8];
+    for (int l = 0; l < 8; l++) {
+      lo[l] = _mm256_loadu_ps(x + len * l + c);
+      hi[l] = _mm256_loadu_ps(upper + len * l + c);
+    }
+    transpose8(lo);
+    transpose8(hi);
+    for (int i = 0; i < 8; i++)
+      v[c + i] = _mm512_insertf32x8(_mm512_castps256_ps512(lo[i]), hi[i], 1);
+  }
+}
+
+/* Levels (0..255) back from lanes into the nsub (8 or 16) sub-blocks of
+** len bytes. */
 static void from_lanes(const vi *v, int len, int nsub, unsigned char *L) {
-  int32_t t[SQ_KQ_MAX_LEN * LANES] __attribute__((aligned(64)));
-  for (int i = 0; i < len; i++) _mm512_store_si512(t + LANES * i, v[i]);
-  for (int l = 0; l < nsub; l++)
-    for (int i = 0; i < len; i++) L[len * l + i] = (unsigned char)t[LANES * i + l];
+  for (int c = 0; c < len; c += 8) {
+    for (int half = 0; half < nsub / 8; half++) {
+      __m256 r[8];
+      for (int i = 0; i < 8; i++)
+        r[i] = _mm256_castsi256_ps(half ? _mm512_extracti32x8_epi32(v[c + i], 1)
+                                        : _mm512_castsi512_si256(v[c + i]));
+      transpose8(r);
+      for (int l = 0; l < 8; l++) {
+        __m128i b = _mm256_cvtepi32_epi8(_mm256_castps_si256(r[l]));
+        _mm_storel_epi64((__m128i *)(void *)(L + len * (8 * half + l) + c), b);
+      }
+    }
+  }
 }
 
 SQ_AI vm lanes(int nsub) { return (vm)((1u << nsub) - 1u); }
