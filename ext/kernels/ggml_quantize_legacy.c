@@ -70,7 +70,7 @@ static inline int32_t round_away_i32(float f) {
 #define LANES 8 /* independent accumulators: the reductions below are chains */
 
 /* Largest magnitude of a block (ggml's running amax, as a value). */
-static float block_absmax(const float *xb) {
+SQ_AI float block_absmax(const float *xb) {
   float acc[LANES];
   for (int k = 0; k < LANES; k++) acc[k] = fabsf(xb[k]);
   for (int j = LANES; j < QK; j += LANES)
@@ -86,7 +86,7 @@ static float block_absmax(const float *xb) {
 /* ggml's q4_0/q5_0 loop keeps the first element of largest magnitude, with
 ** its sign (and +0 for an all-zero block).  Equal magnitudes are +amax or
 ** -amax, so it is enough to know which of the two comes first. */
-static float signed_absmax(const float *xb) {
+SQ_AI float signed_absmax(const float *xb) {
   float amax = block_absmax(xb);
   int first_pos = QK, first_neg = QK;
   for (int j = 0; j < QK; j++) {
@@ -106,7 +106,7 @@ static float first_equal(const float *xb, float v) {
   return xb[j];
 }
 
-static void block_min_max(const float *xb, float *mn, float *mx) {
+SQ_AI void block_min_max(const float *xb, float *mn, float *mx) {
   float lo[LANES], hi[LANES];
   for (int k = 0; k < LANES; k++) lo[k] = hi[k] = xb[k];
   for (int j = LANES; j < QK; j += LANES)
@@ -127,14 +127,14 @@ static void block_min_max(const float *xb, float *mn, float *mx) {
 /* 4-bit codes into 16 bytes, as ggml's q4 packers write them:
 ** code[j] | code[j + 16] << 4, the low code unmasked (codes are 0..15, but
 ** this keeps ggml's bytes whatever they are). */
-static void pack_q4(const uint8_t *code, unsigned char *qs) {
+SQ_AI void pack_q4(const uint8_t *code, unsigned char *qs) {
   for (int j = 0; j < QK / 2; j++)
     qs[j] = (unsigned char)((code[j] | (code[j + QK / 2] << 4)) & 0xffu);
 }
 
 /* 5-bit codes: the low nibbles of code j and j + 16 into qs[j], bit 4 of
 ** code j into bit j of the little-endian 32-bit plane qh. */
-static void pack_q5(const uint8_t *code, unsigned char *qh, unsigned char *qs) {
+SQ_AI void pack_q5(const uint8_t *code, unsigned char *qh, unsigned char *qs) {
   uint32_t plane = 0;
   for (int j = 0; j < QK; j++) plane |= (uint32_t)((code[j] >> 4) & 1u) << j;
   sq_store_u32(qh, plane);
