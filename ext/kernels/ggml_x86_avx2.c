@@ -62,12 +62,29 @@ SQ_AI vf dqm(vf dl, vi q, vf ml) { return _mm256_sub_ps(_mm256_mul_ps(dl, cvt(q)
 
 /* ---- legacy blocks of 32 -------------------------------------------------- */
 
-/* Lane j of bitpos(j0) is (qh >> (j0 + j)) & 1, times 16: the fifth bit of
-** weight j0 + j. */
-SQ_AI vi fifth(vi qh, int j0) {
-  const vi sh = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  vi b = _mm256_and_si256(_mm256_srlv_epi32(qh, _mm256_add_epi32(sh, k32(j0))), k32(1));
-  return _mm256_slli_epi32(b, 4);
+/* Byte j of the result is 16 when bit j of the 32-bit plane qh is set,
+** else 0: the fifth bits of a legacy block, in weight order. */
+SQ_AI vi fifth32(uint32_t qh) {
+  const vi pick = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                   2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+  const vi bit = _mm256_set1_epi64x((long long)0x8040201008040201ull);
+  vi v = _mm256_and_si256(_mm256_shuffle_epi8(k32((int)qh), pick), bit);
+  return _mm256_and_si256(_mm256_cmpeq_epi8(v, bit), _mm256_set1_epi8(16));
+}
+
+/* The 32 nibble codes of 16 bytes in weight order: low nibbles, then high. */
+SQ_AI vi nibbles32(sq_cb qs) {
+  __m128i q = _mm_loadu_si128((const __m128i *)(const void *)qs), m = _mm_set1_epi8(15);
+  return _mm256_set_m128i(_mm_and_si128(_mm_srli_epi16(q, 4), m), _mm_and_si128(q, m));
+}
+
+/* 32 byte codes (signed, or unsigned below 128) as four int32 vectors. */
+SQ_AI void widen32(vi v, vi w[4]) {
+  __m128i a = _mm256_castsi256_si128(v), c = _mm256_extracti128_si256(v, 1);
+  w[0] = _mm256_cvtepi8_epi32(a);
+  w[1] = _mm256_cvtepi8_epi32(_mm_unpackhi_epi64(a, a));
+  w[2] = _mm256_cvtepi8_epi32(c);
+  w[3] = _mm256_cvtepi8_epi32(_mm_unpackhi_epi64(c, c));
 }
 
 static void dq_q8_0_avx2(const void *blocks, size_t n, void *y) {
@@ -120,6 +137,8 @@ static void dq_q4_1_avx2(const void *blocks, size_t n, void *y) {
   }
 }
 
+/* q5_0 and q5_1: the five-bit codes assembled as 32 bytes (nibbles | fifth
+** bits), then widened. */
 static void dq_q5_0_avx2(const void *blocks, size_t n, void *y) {
   sq_cb b = blocks;
   sq_b o = y;
@@ -129,17 +148,11 @@ static void dq_q5_0_avx2(const void *blocks, size_t n, void *y) {
       continue;
     }
     vf d = half8(b);
-    vi qh = k32((int)sq_load_u32(b + SQ_Q5_0_QH));
-    vi a = u8x8(b + SQ_Q5_0_QS), c = u8x8(b + SQ_Q5_0_QS + 8);
-    const vi m15 = k32(15), e16 = k32(16);
-    vi w0 = _mm256_or_si256(_mm256_and_si256(a, m15), fifth(qh, 0));
-    vi w1 = _mm256_or_si256(_mm256_and_si256(c, m15), fifth(qh, 8));
-    vi w2 = _mm256_or_si256(_mm256_srli_epi32(a, 4), fifth(qh, 16));
-    vi w3 = _mm256_or_si256(_mm256_srli_epi32(c, 4), fifth(qh, 24));
-    st(o, qd(_mm256_sub_epi32(w0, e16), d));
-    st(o + 32, qd(_mm256_sub_epi32(w1, e16), d));
-    st(o + 64, qd(_mm256_sub_epi32(w2, e16), d));
-    st(o + 96, qd(_mm256_sub_epi32(w3, e16), d));
+    vi q = _mm256_or_si256(nibbles32(b + SQ_Q5_0_QS), fifth32(sq_load_u32(b + SQ_Q5_0_QH)));
+    vi w[4];
+    widen32(_mm256_sub_epi8(q, _mm256_set1_epi8(16)), w);
+    SQ_UNROLL(4)
+    for (int k = 0; k < 4; k++) st(o + 32 * k, qd(w[k], d));
   }
 }
 
@@ -152,13 +165,11 @@ static void dq_q5_1_avx2(const void *blocks, size_t n, void *y) {
       continue;
     }
     vf d = half8(b), m = half8(b + SQ_Q5_1_M);
-    vi qh = k32((int)sq_load_u32(b + SQ_Q5_1_QH));
-    vi a = u8x8(b + SQ_Q5_1_QS), c = u8x8(b + SQ_Q5_1_QS + 8);
-    const vi m15 = k32(15);
-    st(o, qdm(_mm256_or_si256(_mm256_and_si256(a, m15), fifth(qh, 0)), d, m));
-    st(o + 32, qdm(_mm256_or_si256(_mm256_and_si256(c, m15), fifth(qh, 8)), d, m));
-    st(o + 64, qdm(_mm256_or_si256(_mm256_srli_epi32(a, 4), fifth(qh, 16)), d, m));
-    st(o + 96, qdm(_mm256_or_si256(_mm256_srli_epi32(c, 4), fifth(qh, 24)), d, m));
+    vi q = _mm256_or_si256(nibbles32(b + SQ_Q5_1_QS), fifth32(sq_load_u32(b + SQ_Q5_1_QH)));
+    vi w[4];
+    widen32(q, w);
+    SQ_UNROLL(4)
+    for (int k = 0; k < 4; k++) st(o + 32 * k, qdm(w[k], d, m));
   }
 }
 

@@ -116,9 +116,13 @@ static void dq_q4_1_avx512(const void *blocks, size_t n, void *y) {
 
 /* Weights j of a fifth-bit block from tables t0 (bit clear) and t1 (set). */
 SQ_AI void q5_store(sq_b o, vi v, uint32_t qh, vf t0, vf t1) {
-  vi hi = _mm512_srli_epi32(v, 4);
-  st(o, _mm512_mask_permutexvar_ps(lut(v, t0), (__mmask16)(qh & 0xffffu), v, t1));
-  st(o + 64, _mm512_mask_permutexvar_ps(lut(hi, t0), (__mmask16)(qh >> 16), hi, t1));
+  /* index = nibble | fifth bit << 4 into the 32 entries t0:t1 */
+  const vi c16 = k32(16);
+  vi lo = _mm512_and_si512(v, k32(15)), hi = _mm512_srli_epi32(v, 4);
+  lo = _mm512_mask_or_epi32(lo, (__mmask16)(qh & 0xffffu), lo, c16);
+  hi = _mm512_mask_or_epi32(hi, (__mmask16)(qh >> 16), hi, c16);
+  st(o, _mm512_permutex2var_ps(t0, lo, t1));
+  st(o + 64, _mm512_permutex2var_ps(t0, hi, t1));
 }
 
 static void dq_q5_0_avx512(const void *blocks, size_t n, void *y) {
@@ -157,6 +161,7 @@ static void dq_q5_1_avx512(const void *blocks, size_t n, void *y) {
 static void dq_q2_K_avx512(const void *blocks, size_t n, void *y) {
   sq_cb b = blocks;
   sq_b o = y;
+  const vf c4 = cvt(_mm512_and_si512(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), k32(3)));
   for (size_t i = 0; i < n / 256; i++, b += 84, o += 1024) {
     if (!sq_ggml_half_finite(b + SQ_Q2_K_D) || !sq_ggml_half_finite(b + SQ_Q2_K_DMIN)) {
       sq_ggml_dequantize_q2_K(b, 256, o);
@@ -174,10 +179,12 @@ static void dq_q2_K_avx512(const void *blocks, size_t n, void *y) {
         vi v = u8x16(b + SQ_Q2_K_QS + 32 * h + 16 * sb);
         SQ_UNROLL(4)
         for (int g = 0; g < 4; g++) {
+          /* a lookup in dl * (k & 3) - ml by bits 2g.. of each byte (the
+          ** table repeats every four entries, so the bits above the code
+          ** do not matter) */
           int k = 8 * h + 2 * g + sb;
-          vf q = cvt(_mm512_and_si512(_mm512_srli_epi32(v, 2 * g), k32(3)));
-          st(o + 4 * (128 * h + 32 * g + 16 * sb),
-             dqm(_mm512_set1_ps(dl[k]), q, _mm512_set1_ps(ml[k])));
+          vf t = dqm(_mm512_set1_ps(dl[k]), c4, _mm512_set1_ps(ml[k]));
+          st(o + 4 * (128 * h + 32 * g + 16 * sb), lut(_mm512_srli_epi32(v, 2 * g), t));
         }
       }
   }
@@ -196,9 +203,12 @@ SQ_AI void q3k_scales(sq_cb s, vf d, float *dl) {
   _mm512_storeu_ps(dl, _mm512_mul_ps(d, cvt(sc)));
 }
 
+/* q3_K: a weight is dl * v, v = code - 4 (high bit clear) or code (set):
+** a lookup in dl * ((k & 7) - 4) by k = code | high bit << 2. */
 static void dq_q3_K_avx512(const void *blocks, size_t n, void *y) {
   sq_cb b = blocks;
   sq_b o = y;
+  const vf c8 = cvt(_mm512_sub_epi32(_mm512_and_si512(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), k32(7)), k32(4)));
   for (size_t i = 0; i < n / 256; i++, b += 110, o += 1024) {
     if (!sq_ggml_half_finite(b + SQ_Q3_K_D)) {
       sq_ggml_dequantize_q3_K(b, 256, o);
@@ -214,12 +224,13 @@ static void dq_q3_K_avx512(const void *blocks, size_t n, void *y) {
         vi v = u8x16(b + SQ_Q3_K_QS + 32 * h + 16 * sb);
         SQ_UNROLL(4)
         for (int g = 0; g < 4; g++) {
-          /* code - 4, plus 4 where the high bit is set */
-          vi q = _mm512_sub_epi32(_mm512_and_si512(_mm512_srli_epi32(v, 2 * g), k32(3)), k32(4));
-          __mmask16 set = _mm512_test_epi32_mask(hm, k32(1 << (4 * h + g)));
-          q = _mm512_mask_add_epi32(q, set, q, k32(4));
-          st(o + 4 * (128 * h + 32 * g + 16 * sb),
-             _mm512_mul_ps(_mm512_set1_ps(dl[8 * h + 2 * g + sb]), cvt(q)));
+          /* index: the code in bits 0-1, the high bit moved to bit 2 (bit
+          ** 3 is whatever the shift brings: the table repeats every 8) */
+          int bit = 4 * h + g;
+          vi hb = bit >= 2 ? _mm512_srli_epi32(hm, bit - 2) : _mm512_slli_epi32(hm, 2 - bit);
+          vi idx = _mm512_ternarylogic_epi32(k32(3), _mm512_srli_epi32(v, 2 * g), hb, 0xca);
+          vf t = _mm512_mul_ps(_mm512_set1_ps(dl[8 * h + 2 * g + sb]), c8);
+          st(o + 4 * (128 * h + 32 * g + 16 * sb), lut(idx, t));
         }
       }
     }
