@@ -14,7 +14,21 @@
 **     Per-sub-block factors (d * sc, dmin * m) are computed once per block
 **     with the same single rounding and duplicated.  No value is NaN,
 **     infinite or subnormal on this path, so neither operand order nor
-**     FPCR.FZ/DN can change a bit; the rounding mode applies as in scalar.
+**     FPCR.FZ/DN can change a bit; the rounding mode applies as in scalar;
+**   quantize, q4_0 q4_1 q5_0 q5_1 q8_0 without importance (with it, and the
+**     K-quants, are scalar's): one block per step.  FMAXV/FMINV give the
+**     block's max and min (of |x| for q8_0); ggml's first extreme follows
+**     from them as on x86 (ggml_x86_avx2.c: the signed extreme of q4_0/q5_0
+**     or the scalar routine on a +a/-a tie; a zero extreme of q4_1/q5_1
+**     takes the sign of the block's first zero), and d, id and the fp16
+**     fields are computed in scalar code with scalar's operations.  When |d|
+**     is zero or normal every code is in range: FCVTZS truncates as scalar's
+**     conversion does, FCVTAS rounds half away from zero (C's roundf, for
+**     q8_0), XTN narrows and UMIN is ggml's clamp.  Blocks whose d is
+**     subnormal or infinite go to the scalar routine (FCVTZS saturates where
+**     x86, and so scalar, gives INT32_MIN).  Under FPCR.FZ/FIZ/AH FMAXV and
+**     FMINV flush subnormal operands where scalar's compares keep their
+**     bits, so those modes use scalar throughout.
 */
 #include <math.h>
 #include "kernels/ggml_internal.h"

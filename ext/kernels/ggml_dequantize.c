@@ -13,10 +13,12 @@
 **   q4_K, q5_K         (d * sc) * (float)q - (dmin * mn)      sc, mn 6-bit
 **   q6_K               (d * (float)sc) * (float)q   sc int8, q -32..31
 ** The int-to-float conversions are exact; d, m and dmin are the blocks' fp16
-** fields widened exactly.
+** fields widened exactly.  Field offsets and the unpacking of packed scales
+** are in ggml_blocks.h, shared with the vector paths.
 **
-** A block whose fp16 fields are all finite produces no NaN or infinity at
-** any step, so IEEE arithmetic fixes every bit.  A field that is infinite or
+** A block whose fp16 fields are all finite produces no NaN, infinity or
+** subnormal at any step (every magnitude is 0 or between 2^-24 and 2^23),
+** so IEEE arithmetic fixes every bit, whatever flush-to-zero mode is set.  A field that is infinite or
 ** NaN (random bytes give one often) makes NaNs whose bits depend on the CPU:
 ** x86 propagates the first NaN operand and makes 0xffc00000 for inf * 0,
 ** ARM and s390x make 0x7fc00000.  Such blocks are computed with x86-64's

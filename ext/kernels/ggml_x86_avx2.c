@@ -3,17 +3,42 @@
 ** (sq_ggml_kernels_avx2).
 **
 ** Every function writes exactly the bytes the scalar kernels write
-** (ggml_dequantize.c, ggml_quantize_legacy.c), for every input.  How:
-**   dequantize: a block whose fp16 fields are not all finite goes to the
-**     scalar routine (x86's NaN rules written out); every other block
-**     computes each weight with the scalar operations, lane for lane: codes
-**     are unpacked as integers (widened bytes, masks and shifts, the fifth
-**     and high bits by variable shifts), converted exactly, then multiplied
-**     (and added or subtracted) in ggml's order with separate mul/add
-**     instructions.  Per-sub-block factors (d * sc, dmin * m) are computed
-**     once per block, in vectors or in scalar, with the same single
-**     rounding, and broadcast.  No result can be NaN or infinite here, so the
-**     operand order of the commutative operations cannot change a bit.
+** (ggml_dequantize.c, ggml_quantize_legacy.c), for every input.  How, kernel
+** by kernel:
+**   1. dequantize, every type: a block whose fp16 fields are not all finite
+**      goes to the scalar routine (which writes x86's NaN bits).  In every
+**      other block no step can give a NaN, an infinity or a subnormal, so
+**      IEEE arithmetic fixes each bit and the operand order of commutative
+**      operations is free.  Each weight is computed with ggml's operations
+**      in ggml's order (separate mul, add, sub: never FMA): codes are
+**      unpacked as integers (widened bytes, masks and shifts; q5_0/q5_1 as
+**      32 bytes with the fifth bits expanded by a byte shuffle), converted
+**      exactly, then multiplied by d or by the sub-block's factor.  The
+**      factors (d * sc, dmin * m, d * (sc - 32)) are computed once per block
+**      with the same single rounding as scalar and broadcast.  q3_K's eight
+**      values per sub-block are a vpermps lookup in a table computed with
+**      the same multiply (dl * (k - 4)).  fp16 fields are widened by F16C
+**      (exact for finite values);
+**   2. quantize, q4_0 q4_1 q5_0 q5_1 q8_0 without importance (with it, and
+**      the K-quants, are scalar's): eight blocks per pass.  The extremes are
+**      folded lane-wise and transpose-reduced; d, id = 1/d (a division) and
+**      the fp16 fields (F16C, rounding immediate 0 = scalar's rounding) are
+**      computed for the eight blocks in one vector each.  ggml's extreme is
+**      the first in scan order: for q4_0/q5_0 the signed extreme is the max
+**      when it exceeds -min, the min when -min exceeds the max, +0 for an
+**      all-zero block, and a tie between +a and -a goes to the scalar
+**      routine; for q4_1/q5_1 a zero extreme takes the sign of the block's
+**      first zero.  When |d| is zero or normal every x * id is within the
+**      code range plus a rounding, so the truncating conversion (q8_0:
+**      truncate, then step away from zero on an exact fraction >= 1/2, C's
+**      roundf), the saturating packs and the byte clamps (ggml's MIN on
+**      int8) give scalar's bytes; a block whose d is subnormal or infinite
+**      goes to the scalar routine, which spells out x86's conversion of
+**      out-of-range values.  Under MXCSR.DAZ max_ps/min_ps return flushed
+**      zeros where scalar's compares keep the operand's bits, so that mode
+**      uses scalar;
+**   3. tails (fewer than eight blocks) go to the scalar routine on offset
+**      pointers.
 ** Compiled with a target pragma, never -mavx2: only dispatch.c decides
 ** whether these functions may run.
 */

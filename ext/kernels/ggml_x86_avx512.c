@@ -3,17 +3,30 @@
 ** kernels (sq_ggml_kernels_avx512).
 **
 ** Every function writes exactly the bytes the scalar kernels write
-** (ggml_dequantize.c, ggml_quantize_legacy.c), for every input.  How:
-**   dequantize: a block whose fp16 fields are not all finite goes to the
-**     scalar routine (x86's NaN rules written out).  Otherwise 4- and 5-bit
-**     codes are table lookups: the 16 (32) values code * d (+ m), or
-**     dl * code - ml for a K-quant sub-block, are computed with the scalar
-**     operations in ggml's order, and vpermps picks one per weight by the low
-**     four bits of its widened byte; the fifth bit selects the second table
-**     through a lane mask.  The other codes (q8_0, q2_K, q3_K, q6_K) are
-**     unpacked as integers, converted exactly and multiplied (then
-**     subtracted) lane for lane in ggml's order.  No value is NaN or
-**     infinite on this path, so operand order cannot change a bit.
+** (ggml_dequantize.c, ggml_quantize_legacy.c), for every input.  How, kernel
+** by kernel:
+**   1. dequantize, every type: a block whose fp16 fields are not all finite
+**      goes to the scalar routine (which writes x86's NaN bits); in every
+**      other block no step gives a NaN, an infinity or a subnormal, so IEEE
+**      arithmetic fixes each bit.  Where a sub-block (or a legacy block) has
+**      at most 32 possible values they are a table lookup: the values
+**      (code - 8) * d, code * d + m, dl * code - ml, dl * (k - 4) are
+**      computed in a vector of 16 with ggml's operations in ggml's order,
+**      and VPERMPS (VPERMT2PS for 32 entries) picks one per weight by the
+**      low bits of its widened code byte (tables repeat where the index
+**      carries bits above the code).  q8_0 and q6_K are unpacked as
+**      integers, converted exactly and multiplied in ggml's order (d * sc
+**      first, then * q).  The scales are unpacked in vectors (q3_K's and
+**      q4_K/q5_K's 6-bit packing, q3_K's 12 bytes by a masked load so that
+**      nothing past the block is read);
+**   2. quantize, q4_0 q4_1 q5_0 q5_1 q8_0 without importance (with it, and
+**      the K-quants, are scalar's): as in ggml_x86_avx2.c, with sixteen
+**      blocks per pass, VPMOVDB narrowing (truncation, as scalar's low byte)
+**      and mask registers for the fifth bits.  The same rules make it exact:
+**      ggml's first extreme settled from the max and min or by the scalar
+**      routine, blocks with subnormal or infinite d and the MXCSR.DAZ mode
+**      to scalar, codes in range otherwise;
+**   3. tails (fewer than sixteen blocks) go to the scalar routine.
 ** Compiled with a target pragma, never -mavx512f: only dispatch.c decides
 ** whether these functions may run.
 */
