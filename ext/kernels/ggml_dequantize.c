@@ -17,7 +17,7 @@
 ** are in ggml_blocks.h, shared with the vector paths.
 **
 ** A block whose fp16 fields are all finite produces no NaN, infinity or
-** subnormal at any step (every magnitude is 0 or between 2^-24 and 2^23),
+** subnormal at any step (every magnitude is 0 or between 2^-24 and 2^28),
 ** so IEEE arithmetic fixes every bit, whatever flush-to-zero mode is set.  A field that is infinite or
 ** NaN (random bytes give one often) makes NaNs whose bits depend on the CPU:
 ** x86 propagates the first NaN operand and makes 0xffc00000 for inf * 0,
