@@ -462,6 +462,11 @@ SQ_AI void q_group(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes, sq_qfn scala
   SQ_UNROLL(8)
   for (int b = 0; b < 8; b++) {
     sq_cb p = x + 128 * b;
+    /* the hardware prefetcher alone leaves this loop waiting on memory
+    ** (prefetches never fault: addresses past the end are fine; computed as
+    ** integers, since C has no pointer past one-past-the-end) */
+    _mm_prefetch((const char *)((uintptr_t)p + 4096), _MM_HINT_T0);
+    _mm_prefetch((const char *)((uintptr_t)p + 4096 + 64), _MM_HINT_T0);
     vf v0 = ldx(p), v1 = ldx(p + 32), v2 = ldx(p + 64), v3 = ldx(p + 96);
     if (t == SQ_GGML_Q8_0) {
       v0 = _mm256_and_ps(v0, absm);

@@ -427,6 +427,11 @@ SQ_AI void q_group(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes, sq_qfn scala
   vf mx[16], mn[16];
   SQ_UNROLL(16)
   for (int b = 0; b < 16; b++) {
+    /* the hardware prefetcher alone leaves this loop waiting on memory
+    ** (prefetches never fault: addresses past the end are fine; computed as
+    ** integers, since C has no pointer past one-past-the-end) */
+    _mm_prefetch((const char *)((uintptr_t)x + 4096 + 128 * b), _MM_HINT_T0);
+    _mm_prefetch((const char *)((uintptr_t)x + 4096 + 128 * b + 64), _MM_HINT_T0);
     vf v0 = ldx(x + 128 * b), v1 = ldx(x + 128 * b + 64);
     if (t == SQ_GGML_Q8_0) {
       v0 = _mm512_abs_ps(v0);
