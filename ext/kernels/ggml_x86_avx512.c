@@ -31,6 +31,7 @@
 ** whether these functions may run.
 */
 #include "kernels/ggml_internal.h"
+#include "kernels/ggml_kquants.h"
 #include "kernels/ggml_blocks.h"
 
 #if defined(__x86_64__) && !defined(SQ_SCALAR_ONLY)
@@ -576,9 +577,9 @@ static void q_q8_0_avx512(const void *x, size_t n, const void *imp, void *blocks
 
 const sq_ggml_kernels sq_ggml_kernels_avx512 = {
   .quantize = {q_q4_0_avx512, q_q4_1_avx512, q_q5_0_avx512, q_q5_1_avx512,
-               q_q8_0_avx512, sq_ggml_quantize_q2_K, sq_ggml_quantize_q3_K,
-               sq_ggml_quantize_q4_K, sq_ggml_quantize_q5_K,
-               sq_ggml_quantize_q6_K},
+               q_q8_0_avx512, sq_ggml_quantize_q2_K_avx512,
+               sq_ggml_quantize_q3_K_avx512, sq_ggml_quantize_q4_K_avx512,
+               sq_ggml_quantize_q5_K_avx512, sq_ggml_quantize_q6_K_avx512},
   .dequantize = {dq_q4_0_avx512, dq_q4_1_avx512, dq_q5_0_avx512,
                  dq_q5_1_avx512, dq_q8_0_avx512, dq_q2_K_avx512,
                  dq_q3_K_avx512, dq_q4_K_avx512, dq_q5_K_avx512,
