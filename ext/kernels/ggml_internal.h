@@ -35,6 +35,16 @@ static inline float sq_ggml_half(const unsigned char *p) {
   return sq_f16_to_f32_scalar(sq_load_u16(p));
 }
 
+/* The fp16 of a scale a search computed.  With infinite weights (huge
+** importance, or sums of squares that overflow) a search's sums become
+** inf - inf and its scale NaN.  Every such NaN comes from an invalid
+** operation and is never negated; x86's invalid-operation NaN is negative,
+** so ggml stores 0xfe00, while ARM and s390x make a positive NaN: storing
+** x86's bits keeps every host's bytes equal. */
+static inline uint16_t sq_ggml_fp16_searched(float f) {
+  return f != f ? (uint16_t)0xfe00u : sq_ggml_fp16(f);
+}
+
 /* ggml's nearest_int: round half to even through the float mantissa, valid
 ** for |f| <= 4194303 (ggml asserts it; outside, the bits are still defined
 ** and identical on every host). */

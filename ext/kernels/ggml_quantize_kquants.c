@@ -32,13 +32,10 @@ static void load_floats(const unsigned char *p, int n, float *out) {
   for (int i = 0; i < n; i++) out[i] = sq_load_f32(p + 4 * i);
 }
 
-/* Writes f as ggml's fp16 at p and returns the value a reader decodes.
-** A weighted search can return NaN (infinite weights make inf - inf); every
-** such NaN comes from an invalid operation, never negated, and x86's
-** invalid-operation NaN is negative, so ggml stores 0xfe00.  ARM and s390x
-** make a positive NaN: storing x86's bits keeps every host's bytes equal. */
+/* Writes f as ggml's fp16 at p (a NaN as x86 makes it, see
+** sq_ggml_fp16_searched) and returns the value a reader decodes. */
 static float put_half(unsigned char *p, float f) {
-  sq_store_u16(p, f != f ? (uint16_t)0xfe00u : sq_ggml_fp16(f));
+  sq_store_u16(p, sq_ggml_fp16_searched(f));
   return sq_ggml_half(p);
 }
 

@@ -237,16 +237,6 @@ static float row_sigma2(const unsigned char *x, size_t n) {
   return sum / (float)n;
 }
 
-/* The fp16 of a scale make_qx_quants returned.  With infinite weights (huge
-** importance, or a row whose sum of squares overflows) its sums become
-** inf - inf and the scale NaN.  Every such NaN comes from an invalid
-** operation and is never negated; x86's invalid-operation NaN is negative,
-** so ggml stores 0xfe00, while ARM and s390x make a positive NaN: storing
-** x86's bits keeps every host's bytes equal. */
-static uint16_t searched_scale_fp16(float d) {
-  return d != d ? (uint16_t)0xfe00u : sq_ggml_fp16(d);
-}
-
 /* q4_0, q5_0: symmetric levels 0 .. 2*nmax - 1 from make_qx_quants (the
 ** least-squares fit, rmse_type 1, with the weights above). */
 static void weighted_block_q4_0(const float *xb, const float *w,
@@ -255,7 +245,7 @@ static void weighted_block_q4_0(const float *xb, const float *w,
   float d = sq_ggml_make_qx_quants(QK, 8, xb, level, 1, w);
   uint8_t code[QK];
   for (int j = 0; j < QK; j++) code[j] = (uint8_t)level[j];
-  sq_store_u16(out, searched_scale_fp16(d));
+  sq_store_u16(out, sq_ggml_fp16_searched(d));
   pack_q4(code, out + SQ_Q4_0_QS);
 }
 
@@ -265,7 +255,7 @@ static void weighted_block_q5_0(const float *xb, const float *w,
   float d = sq_ggml_make_qx_quants(QK, 16, xb, level, 1, w);
   uint8_t code[QK];
   for (int j = 0; j < QK; j++) code[j] = (uint8_t)level[j];
-  sq_store_u16(out, searched_scale_fp16(d));
+  sq_store_u16(out, sq_ggml_fp16_searched(d));
   pack_q5(code, out + SQ_Q5_0_QH, out + SQ_Q5_0_QS);
 }
 
