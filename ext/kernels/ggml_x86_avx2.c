@@ -21,8 +21,8 @@
 **      (exact for finite values);
 **   2. quantize, q4_0 q4_1 q5_0 q5_1 q8_0 without importance (with it they
 **      are scalar's; the K-quants are ggml_kquants_x86_avx2.c's):
-**      eight blocks per pass.  The extremes are
-**      folded lane-wise and transpose-reduced; d, id = 1/d (a division) and
+**      eight blocks per pass.  The extremes are folded lane-wise and
+**      transpose-reduced; d, id = 1/d (a division) and
 **      the fp16 fields (F16C, rounding immediate 0 = scalar's rounding) are
 **      computed for the eight blocks in one vector each.  ggml's extreme is
 **      the first in scan order: for q4_0/q5_0 the signed extreme is the max

@@ -21,8 +21,8 @@
 **      nothing past the block is read);
 **   2. quantize, q4_0 q4_1 q5_0 q5_1 q8_0 without importance (with it they
 **      are scalar's; the K-quants are ggml_kquants_x86_avx512.c's):
-**      as in ggml_x86_avx2.c, with sixteen
-**      blocks per pass, VPMOVDB narrowing (truncation, as scalar's low byte)
+**      as in ggml_x86_avx2.c, with sixteen blocks per pass, VPMOVDB
+**      narrowing (truncation, as scalar's low byte)
 **      and mask registers for the fifth bits.  The same rules make it exact:
 **      ggml's first extreme settled from the max and min or by the scalar
 **      routine, blocks with subnormal or infinite d and the MXCSR.DAZ mode
