@@ -1797,11 +1797,9 @@ static void test_ggml_pins(void) {
       0x4357a5217c3be330ull, 0xadf789790208dc56ull, 0x3bcb13ea3799bbebull,
       0xbf301151a7405da4ull, 0x1b7ecbb3c595ad84ull, 0xcc775594389898b8ull,
       0x0f6cf549753a812cull};
-  /* 0: not pinned yet (q4_0..q5_1 with importance are ggml's weighted
-  ** search, still being written; ggml's hashes for them are 0xb65f4e068694b2b1,
-  ** 0xdc359a7cf3fb8e50, 0x0ee2c02df96feec5, 0xfe216ac1786f9966) */
   static const uint64_t qi_pin[SQ_GGML_NTYPES] = {
-      0, 0, 0, 0, 0xadf789790208dc56ull, 0x016c8d9227e43521ull,
+      0xb65f4e068694b2b1ull, 0xdc359a7cf3fb8e50ull, 0x0ee2c02df96feec5ull,
+      0xfe216ac1786f9966ull, 0xadf789790208dc56ull, 0x016c8d9227e43521ull,
       0x45dae10d44565ba5ull, 0x071018e7fd942c67ull, 0x66542deed4315d5cull,
       0x67fd634ad07fb0f4ull};
   group_begin("ggml scalar pinned to ggml");
@@ -1820,10 +1818,8 @@ static void test_ggml_pins(void) {
     size_t qb = 512 / f->block * f->bytes;
     S->ggml->quantize[t](xb, 512, NULL, q);
     check(pin_fnv(q, qb) == q_pin[t], "%s quantize hash", f->name);
-    if (qi_pin[t]) {
-      S->ggml->quantize[t](xb, 512, wb, q);
-      check(pin_fnv(q, qb) == qi_pin[t], "%s quantize with importance hash", f->name);
-    }
+    S->ggml->quantize[t](xb, 512, wb, q);
+    check(pin_fnv(q, qb) == qi_pin[t], "%s quantize with importance hash", f->name);
   }
   /* Non-finite fields: x86-64's NaN rules on every host.  q4_0 with d = +inf:
   ** code 8 gives 0 * inf = the default NaN 0xffc00000, code 9 gives +inf;
