@@ -29,12 +29,17 @@
 **           ndim, d0..d3, axis, block, dtype
 **                    a "context" tensor shape (the dtype byte's high nibble
 **                    picks the call's length limit, mostly 1 MiB, see
-**                    call_limits[]); the AUTO argument kind makes
+**                    call_limits[]; its low nibble % 10 also names the
+**                    context's ggml type, and for q_ggml_quantize and
+**                    q_ggml_dequantize the last dimension is multiplied by
+**                    that type's block unless the axis byte is >= 0xE0,
+**                    see ctx_ggml_align); the AUTO argument kind makes
 **                    values that fit it (x with as many elements as the
 **                    shape holds, one scale per channel or per block, codes
-**                    of the right length) so calls get past the argument
-**                    checks into the kernels, while every other kind is
-**                    free to contradict it
+**                    of the right length; ggml type names, blocks of the
+**                    type's size, one importance weight per column) so
+**                    calls get past the argument checks into the kernels,
+**                    while every other kind is free to contradict it
 **   argument (per row, per argument): a kind byte (mod 16), then its payload:
 **           0-4 AUTO   a value for the argument's role (see gen_auto)
 **           5   NULL
@@ -132,6 +137,7 @@ static void bputs(buf *b, const char *s) { bput(b, s, strlen(s)); }
 
 static void bprintf(buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Any length: a trace writes whole literals into the SQL. */
 static void bprintf(buf *b, const char *fmt, ...) {
   char tmp[512];
   va_list ap;
@@ -139,7 +145,17 @@ static void bprintf(buf *b, const char *fmt, ...) {
   int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
   if (n < 0) return;
-  bput(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+  if ((size_t)n < sizeof tmp) {
+    bput(b, tmp, (size_t)n);
+    return;
+  }
+  char *big = malloc((size_t)n + 1);
+  if (!big) abort();
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  bput(b, big, (size_t)n);
+  free(big);
 }
 
 static void bfree(buf *b) {
@@ -153,7 +169,9 @@ static void bfree(buf *b) {
 enum role {
   R_NONE, R_X, R_XNUM, R_BLOB, R_CODES, R_FROM, R_DTYPE, R_COUNT, R_SCHEME,
   R_OPTS, R_SCALE, R_ZP, R_SHAPE, R_AXIS, R_BLOCK, R_SCALES_CH, R_ZPS_CH,
-  R_SCALES_BLK, R_ZPS_BLK
+  R_SCALES_BLK, R_ZPS_BLK,
+  /* ggml (append only, like fns[]) */
+  R_GGML_TYPE, R_IMPORTANCE, R_GGML_BLOCKS, R_GGML_COUNT, R_COLUMNS
 };
 
 typedef struct fn {
@@ -168,7 +186,7 @@ typedef struct fn {
 #define PARAMS_CH R_X, R_SHAPE, R_AXIS, R_DTYPE, R_SCHEME, R_OPTS
 #define PARAMS_BLK R_X, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE, R_SCHEME, R_OPTS
 
-/* Every function in tests/api.test's list with its arities, and the three
+/* Every function in tests/api.test's list with its arities, and the
 ** table-valued functions.  Append only: seeds refer to entries by index.
 ** LLVMFuzzerInitialize checks this against what the extension registers. */
 static const fn fns[] = {
@@ -215,6 +233,10 @@ static const fn fns[] = {
    {"x", "shape", "axis", "dtype", "scheme", "options"}},
   {"q_compare", 'v', 0, 4, {R_X, R_SHAPE, R_AXIS, R_OPTS},
    {"x", "shape", "axis", "options"}},
+  {"q_ggml_quantize", 's', 2, 4, {R_X, R_GGML_TYPE, R_SHAPE, R_IMPORTANCE}, {0}},
+  {"q_ggml_dequantize", 's', 2, 3, {R_GGML_BLOCKS, R_GGML_TYPE, R_GGML_COUNT}, {0}},
+  {"q_importance_agg", 'w', 2, 2, {R_X, R_COLUMNS}, {0}},
+  {"q_ggml_types", 'v', 0, 0, {0}, {0}},
 };
 #define NFNS (int)(sizeof fns / sizeof fns[0])
 
@@ -313,6 +335,29 @@ static const lit option_keys[] = {
   L("method"), L("percentile"), L("observer"), L("averaging_constant"),
   L("dtypes"), L("schemes"), L("blocks"), L("methods"), L("foo"),
   L("Quant_min"), L(""), L("method "),
+  /* appended: q_compare's ggml list, and dtypes=none */
+  L("ggml"), L("dtypes"),
+};
+
+/* ggml's types in its order (sq_ggml_type), then the same in other cases,
+** then names that must be refused. */
+static const lit ggml_names[] = {
+  L("q4_0"), L("q4_1"), L("q5_0"), L("q5_1"), L("q8_0"), L("q2_K"), L("q3_K"),
+  L("q4_K"), L("q5_K"), L("q6_K"),
+  L("Q4_0"), L("q4_1"), L("Q5_0"), L("Q5_1"), L("Q8_0"), L("q2_k"), L("Q3_k"),
+  L("Q4_K"), L("q5_k"), L("Q6_k"),
+  L("q4_2"), L("iq4_xs"), L(""), L("q4_0 "), L(" q8_0"), L("q4_K\0"),
+  L("q4_k_m"), L("q8"), L("q8_1"), L("q8_K"), L("f16"), L("int8"), L("q4"),
+  L("q4-0"), L("q4_00"), L("q2_K+q3_K"), L("none"), L("Q4_0\0x"),
+};
+#define GGML_NTYPES 10
+static const size_t ggml_block[GGML_NTYPES] = {32, 32, 32, 32, 32, 256, 256,
+                                               256, 256, 256};
+static const size_t ggml_bytes[GGML_NTYPES] = {18, 20, 22, 24, 34, 84, 110,
+                                               144, 176, 210};
+static const lit none_texts[] = {
+  L("none"), L("NONE"), L("None"), L("none+int8"), L("int8+none"), L("none "),
+  L(""), L("none+none"),
 };
 
 static const lit int_texts[] = {
@@ -369,6 +414,9 @@ static const lit vocab[] = {
   L("1e-7"), L("0.5"), L("[[[1]]]"), L("[1,"), L("{}"), L("\xff"),
   L("\xc3\xa9"), L("99.99"), L("100"), L("0.01"), L("  "), L(",,"), L("[[]]"),
   L("1e"), L("00"), L("-.5"), L("1E+2"),
+  L("q4_0"), L("q8_0"), L("q2_K"), L("q4_K"), L("q6_K"), L("Q5_1"), L("q3_k"),
+  L("ggml="), L("dtypes=none"), L("iq4_xs"), L("[256]"), L("[2,32]"),
+  L("[1,256]"),
 };
 
 static const int64_t zero_sizes[16] = {
@@ -443,6 +491,8 @@ typedef struct ctx {
   int64_t axis;
   int64_t block;
   int dtype;              /* index into dtype_names */
+  int ggml;               /* index into ggml_names, < GGML_NTYPES */
+  unsigned axis_byte;     /* as read: ctx_ggml_align looks at it */
   int limit;              /* SQLITE_LIMIT_LENGTH during the call */
 } ctx;
 
@@ -471,6 +521,7 @@ static void ctx_read(src *s, ctx *c) {
     if (i < c->ndim && v > MAX_GEN) c->wide = 1;
   }
   b = get8(s);
+  c->axis_byte = b;
   c->axis = (int64_t)(b % (unsigned)(2 * c->ndim + 2)) - c->ndim - 1;
   static const int64_t far_axes[4] = {INT64_MIN, INT64_MAX, 2147483648LL,
                                       -2147483649LL};
@@ -479,6 +530,7 @@ static void ctx_read(src *s, ctx *c) {
   c->block = b < 0xF0 ? 1 + (int64_t)(b % 40) : block_specials[b - 0xF0];
   b = get8(s);
   c->dtype = (int)((b & 15) % CONTEXT_DTYPES);
+  c->ggml = (int)((b & 15) % GGML_NTYPES);
   c->limit = call_limits[b >> 4];
 }
 
@@ -510,6 +562,36 @@ static size_t ctx_groups(const ctx *c, int per_block) {
     if (__builtin_mul_overflow(n, d, &n)) return 1;
   }
   return n <= MAX_GEN ? (size_t)n : 1;
+}
+
+/* For the ggml functions: the last dimension, when it is one of the small
+** generated ones (not a special spelling), times the context type's block,
+** so rows are whole blocks; an axis byte >= 0xE0 leaves the shape as read. */
+static void ctx_ggml_align(ctx *c) {
+  if (c->ndim == 0 || c->axis_byte >= 0xE0) return;
+  int last = c->ndim - 1;
+  uint64_t v = c->dimv[last];
+  char plain[32];
+  snprintf(plain, sizeof plain, "%llu", (unsigned long long)v);
+  if (v == 0 || v > 132 || strcmp(plain, c->dim[last]) != 0) return;
+  v *= ggml_block[c->ggml];
+  c->dimv[last] = v;
+  snprintf(c->dim[last], sizeof c->dim[last], "%llu", (unsigned long long)v);
+  c->count = 1;
+  c->huge = 0;
+  c->wide = 0;
+  for (int i = 0; i < c->ndim; i++) {
+    if (__builtin_mul_overflow(c->count, c->dimv[i], &c->count)) c->huge = 1;
+    if (c->dimv[i] > MAX_GEN) c->wide = 1;
+  }
+}
+
+/* Columns of the context: its last dimension, or with no shape (one row)
+** all its elements. */
+static size_t ctx_cols(const ctx *c) {
+  if (c->ndim == 0) return ctx_elements(c);
+  uint64_t v = c->dimv[c->ndim - 1];
+  return v <= MAX_GEN ? (size_t)v : 1;
 }
 
 static int dtype_bits(int idx) {
@@ -699,6 +781,30 @@ static void gen_list(src *s, buf *b, const lit *items, size_t nitems) {
   }
 }
 
+/* q_compare's ggml list: a 10-bit set of types (bit i: ggml_names[i]), each
+** in ggml's case or another (second mask), joined by '+' or '|' (bit 15);
+** bit 14 adds one name from anywhere in ggml_names, bit 13 repeats the
+** first, so a list may be refused. */
+static void gen_ggml_list(src *s, buf *b) {
+  unsigned set = (unsigned)getn(s, 2), cases = (unsigned)getn(s, 2);
+  char join = (set & 0x8000) ? '|' : '+';
+  int n = 0, first = -1;
+  for (int i = 0; i < GGML_NTYPES; i++) {
+    if (!(set >> i & 1)) continue;
+    if (n++) bput(b, &join, 1);
+    bput_lit(b, &ggml_names[i + ((cases >> i & 1) ? GGML_NTYPES : 0)]);
+    if (first < 0) first = i;
+  }
+  if (set & 0x4000) {
+    if (n++) bput(b, &join, 1);
+    bput_lit(b, PICK(s, ggml_names));
+  }
+  if ((set & 0x2000) && first >= 0) {
+    bput(b, &join, 1);
+    bput_lit(b, &ggml_names[first + GGML_NTYPES]);
+  }
+}
+
 static void gen_options(src *s, buf *b) {
   unsigned h = get8(s);
   unsigned nkeys = h % 6;
@@ -720,6 +826,8 @@ static void gen_options(src *s, buf *b) {
       case 9: gen_list(s, b, scheme_names, 6); break;
       case 10: gen_list(s, b, block_texts, COUNTOF(block_texts)); break;
       case 11: gen_list(s, b, method_names, COUNTOF(method_names)); break;
+      case 16: gen_ggml_list(s, b); break;
+      case 17: bput_lit(b, PICK(s, none_texts)); break;
       default: bput_lit(b, PICK(s, vocab)); break;
     }
   }
@@ -762,6 +870,69 @@ static void set_register(arg *a, unsigned pick) {
   sqlite3_value *v = reg[pick % NREG];
   if (v && (a->v = sqlite3_value_dup(v))) a->type = A_VALUE;
   else a->type = A_NULL;
+}
+
+/* One importance weight per column of the context, as JSON or a float32
+** BLOB.  Format byte: bit 0 BLOB; bits 1-2 the values: magnitudes of the
+** palette (so an occasional inf or NaN), all 0, a ramp of quarters, raw
+** float32 bits; bit 3 one weight too many, bit 4 one too few. */
+static void gen_importance(src *s, const ctx *c, arg *a) {
+  unsigned f = get8(s);
+  size_t n = ctx_cols(c);
+  if (f & 8) n++;
+  else if ((f & 16) && n) n--;
+  int as_blob = (int)(f & 1), mode = (int)((f >> 1) & 3);
+  a->type = as_blob ? A_BLOB : A_TEXT;
+  if (!as_blob) bputs(&a->b, "[");
+  for (size_t i = 0; i < n; i++) {
+    float v;
+    if (mode == 0) v = fabsf(palette(get8(s)));
+    else if (mode == 1) v = 0.0f;
+    else if (mode == 2) v = (float)(i % 7) * 0.25f;
+    else {
+      uint32_t u = (uint32_t)getn(s, 4);
+      memcpy(&v, &u, 4);
+    }
+    if (as_blob) {
+      put_f32(&a->b, v);
+    } else {
+      if (i) bputs(&a->b, ",");
+      put_json_number(&a->b, (double)v, 0);
+    }
+  }
+  if (!as_blob) bputs(&a->b, "]");
+}
+
+/* Blocks of the context's ggml type for its elements (whole blocks only).
+** Mode byte % 8: 0 a byte pattern, 1 raw input bytes, 2 empty, 3 a length
+** byte (mostly not whole blocks), 4 one repeated byte (0x3C: every fp16
+** scale 1.06; 0x7E, 0x7C, 0xFF: NaN scales; 0x00 zeros; 0x80, 0x01
+** subnormal scales), 5-7 an earlier result (what q_ggml_quantize returned),
+** when there is one. */
+static void gen_ggml_blocks(src *s, const ctx *c, arg *a) {
+  unsigned m = get8(s) % 8;
+  if (m >= 5) {
+    unsigned r = get8(s);
+    if (reg[r % NREG]) {
+      set_register(a, r);
+      return;
+    }
+    m = 0;
+  }
+  size_t blk = ggml_block[c->ggml];
+  size_t bytes = ctx_elements(c) / blk * ggml_bytes[c->ggml];
+  a->type = A_BLOB;
+  if (m == 2) return;
+  if (m == 3) bytes = get8(s);
+  static const unsigned char fills[8] = {0x3C, 0x7E, 0x7C, 0xFF, 0x00, 0x80,
+                                         0x01, 0x55};
+  unsigned fill = m == 4 ? fills[get8(s) % 8] : get8(s);
+  for (size_t i = 0; i < bytes; i++) {
+    unsigned char v = (unsigned char)(m == 1   ? get8(s)
+                                      : m == 4 ? fill
+                                               : fill + i * 37);
+    bput(&a->b, &v, 1);
+  }
 }
 
 static void gen_auto(src *s, const ctx *c, int role, arg *a) {
@@ -821,6 +992,35 @@ static void gen_auto(src *s, const ctx *c, int role, arg *a) {
     case R_ZPS_CH: gen_params(s, ctx_groups(c, 0), 1, a); return;
     case R_SCALES_BLK: gen_params(s, ctx_groups(c, 1), 0, a); return;
     case R_ZPS_BLK: gen_params(s, ctx_groups(c, 1), 1, a); return;
+    case R_GGML_TYPE: {
+      /* The context's type as ggml spells it, in another case, or any name. */
+      unsigned b = get8(s);
+      unsigned pick = b < 0x80   ? (unsigned)c->ggml
+                      : b < 0xC0 ? (unsigned)c->ggml + GGML_NTYPES
+                                 : b;
+      set_name(a, ggml_names, COUNTOF(ggml_names), pick);
+      return;
+    }
+    case R_IMPORTANCE: gen_importance(s, c, a); return;
+    case R_GGML_BLOCKS: gen_ggml_blocks(s, c, a); return;
+    case R_GGML_COUNT: {
+      /* The weights the context's blocks hold, one less, a block more, 0,
+      ** or any integer. */
+      unsigned b = get8(s);
+      int64_t blk = (int64_t)ggml_block[c->ggml];
+      int64_t n = (int64_t)ctx_elements(c) / blk * blk;
+      const int64_t near[4] = {n, n - 1, n + blk, 0};
+      set_int(a, b < 0x80 ? near[b % 4] : int_values[b % COUNTOF(int_values)]);
+      return;
+    }
+    case R_COLUMNS: {
+      /* The context's columns, one off either way, or any integer. */
+      unsigned b = get8(s);
+      int64_t n = (int64_t)ctx_cols(c);
+      const int64_t near[4] = {n, n, n - 1, n + 1};
+      set_int(a, b < 0x80 ? near[b % 4] : int_values[b % COUNTOF(int_values)]);
+      return;
+    }
     default: a->type = A_NULL; return;
   }
 }
@@ -1233,6 +1433,11 @@ static void one_call(src *s, int callno) {
   int64_t fv = frame_value(get8(s)), gv = frame_value(get8(s));
   ctx c;
   ctx_read(s, &c);
+  for (int j = 0; j < f->nmax; j++)
+    if (f->roles[j] == R_GGML_TYPE) {
+      ctx_ggml_align(&c);
+      break;
+    }
   /* SQLite (3.40) takes time linear in m - n for ROWS BETWEEN n FOLLOWING
   ** AND m FOLLOWING: a huge m would only time out inside SQLite. */
   if ((f->kind == 'a' || f->kind == 'w') && variant == 9 && gv > 65536) gv = 65536;

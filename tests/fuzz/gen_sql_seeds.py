@@ -79,10 +79,13 @@ def auto(payload=b""):
     return bytes([K_AUTO]) + payload
 
 
-def ctx(ndim=1, dims=(4, 1, 1, 1), axis=0, block=1, dtype=0, limit=0):
+def ctx(ndim=1, dims=(4, 1, 1, 1), axis=0, block=1, dtype=0, limit=0, axis_byte=None):
     """The 8 context bytes: small dims 1..8 are written as dim - 1; pass a
     raw byte (>= 0xC0) as ('raw', b) for the larger or special ones.  limit
-    indexes call_limits[] (0 is 1 MiB, 12 is 4 MiB, 15 is 64 bytes)."""
+    indexes call_limits[] (0 is 1 MiB, 12 is 4 MiB, 15 is 64 bytes).  dtype
+    % 10 is also the ggml type (0 q4_0 .. 9 q6_K): for q_ggml_quantize and
+    q_ggml_dequantize the last dimension is multiplied by its block, unless
+    axis_byte (the raw axis byte) is >= 0xE0."""
     def dim_byte(d):
         if isinstance(d, tuple):
             return d[1]
@@ -91,7 +94,7 @@ def ctx(ndim=1, dims=(4, 1, 1, 1), axis=0, block=1, dtype=0, limit=0):
     out = bytes([ndim - 1 if ndim else 0xF0]) + bytes(dim_byte(d) for d in dims)
     # axis = (byte % (2 * ndim + 2)) - ndim - 1
     m = 2 * ndim + 2
-    out += bytes([(axis + ndim + 1) % m])
+    out += bytes([(axis + ndim + 1) % m if axis_byte is None else axis_byte])
     out += bytes([block[1] if isinstance(block, tuple) else block - 1])
     return out + bytes([(limit << 4) | dtype])
 
@@ -121,6 +124,51 @@ RAMP2 = bytes([0x04, 0x88, 0x50])
 HUGE = [("raw", 0xE0 + i) for i in (7, 8, 9, 10, 11, 6)]
 W23 = t("[[0.1,-0.2,0.3],[4,-8,2]]")
 ONNX_X = t("[[6,12,50,5],[1,8,4,5],[0,20,10,4]]")
+
+# ggml block formats.
+GGML = ["q4_0", "q4_1", "q5_0", "q5_1", "q8_0", "q2_K", "q3_K", "q4_K", "q5_K", "q6_K"]
+GGML_BLOCK = [32] * 5 + [256] * 5
+GGML_BYTES = [18, 20, 22, 24, 34, 84, 110, 144, 176, 210]
+
+
+def lcg_values(n, seed, scale=1.0):
+    """n pseudo-random multiples of 2^-8 in [-4, 4) times scale."""
+    out, r = [], seed
+    for k in range(n):
+        r = (r * 1103515245 + 12345) % 2147483648
+        out.append(((r >> 16) % 2048 - 1024) / 256.0 * scale)
+    return out
+
+
+def palette_bytes(n, seed):
+    """n AUTO palette bytes (value (b - 112) / 8, -14 .. 14): pseudo-random,
+    their spread changing every 16 values, so blocks differ."""
+    out, r = bytearray(), seed
+    for k in range(n):
+        r = (r * 1103515245 + 12345) % 2147483648
+        spread = 1 + (k // 16) % 7 * 16
+        out.append(112 + (r >> 16) % (2 * spread + 1) - spread)
+    return bytes(out)
+
+
+def importance_json(n):
+    return t("[" + ",".join("%g" % (k * 37 % 11 * 0.125) for k in range(n)) + "]")
+
+
+def ggml_auto_seed(ti):
+    """q_ggml_quantize of every argument AUTO from a [2, 1] context, which
+    becomes [2, block] (x: palette bytes; importance: magnitudes of palette
+    bytes, or a ramp as a BLOB), then q_ggml_dequantize of what it returned
+    (an AUTO register), its type and count AUTO."""
+    n = 2 * GGML_BLOCK[ti]
+    cols = GGML_BLOCK[ti]
+    x = auto(bytes([0x00]) + palette_bytes(n, 7 + ti))
+    imp = auto(bytes([0x00]) + palette_bytes(cols, 99 + ti)) if ti % 2 else auto(bytes([0x05]))
+    context = ctx(2, (2, 1, 1, 1), axis=0, dtype=ti)
+    return [call("q_ggml_quantize", [x, auto(b"\x00"), auto(b"\x00"), imp], context=context),
+            call("q_ggml_dequantize", [auto(bytes([5, 0])), auto(b"\x80"), auto(b"\x00")],
+                 context=context)]
+
 
 SEEDS = {
     # Tensors.
@@ -341,6 +389,168 @@ SEEDS = {
     "huge-dequantize_per_block_blob": [call("dequantize_per_block_blob", [auto(RAMP)] + [auto()] * 6,
                                             context=ctx(1, (HUGE[3], 1, 1, 1), axis=0,
                                                         block=("raw", 0xFC), dtype=4))],
+    # ggml block formats: q_ggml_quantize at each arity, explicit arguments.
+    "ggml-quantize": [
+        call("q_ggml_quantize", [t("[" + ",".join("%g" % v for v in lcg_values(64, 1)) + "]"),
+                                 t("q4_0")]),
+        call("q_ggml_quantize", [f32(lcg_values(64, 2)), t("Q5_1"), t("[2,32]")]),
+        call("q_ggml_quantize", [f32(lcg_values(64, 3)), t("q8_0"), t("[2,32]"),
+                                 importance_json(32)]),
+        call("q_ggml_quantize", [f32(lcg_values(64, 4)), t("q4_1"), t("[2,1,32]"),
+                                 f32([0.0] * 32)])],
+    "ggml-quantize-kquants": [
+        call("q_ggml_quantize", [f32(lcg_values(512, 5, 0.25)), t("q4_K"), t("[2,256]"),
+                                 f32([(k % 13) * 0.5 for k in range(256)])]),
+        call("q_ggml_quantize", [f32(lcg_values(256, 6)), t("q2_k"), t("[256]"),
+                                 importance_json(256)]),
+        call("q_ggml_quantize", [f32(lcg_values(256, 7, 1e-3)), t("Q6_K")])],
+    # Every type through AUTO arguments, quantize then dequantize its blocks.
+    **{"ggml-auto-" + GGML[ti]: ggml_auto_seed(ti) for ti in range(10)},
+    # Blocks quantize never writes: fp16 scales of 1.06 ('<' bytes), NaN
+    # ('~'), pseudo-random bytes, and AUTO blocks of each fill mode.
+    "ggml-dequantize": [
+        call("q_ggml_dequantize", [b(b"<" * 34), t("q8_0")]),
+        call("q_ggml_dequantize", [b(b"~" * 210), t("Q6_K"), i(256)]),
+        call("q_ggml_dequantize", [b(bytes((k * 73 + 11) % 256 for k in range(2 * 144))),
+                                   t("q4_k"), i(512)]),
+        call("q_ggml_dequantize", [b(bytes((k * 29 + 3) % 256 for k in range(110))), t("q3_K")]),
+        call("q_ggml_dequantize", [b(bytes((k * 41 + 5) % 256 for k in range(4 * 22))),
+                                   t("q5_0"), i(128)])],
+    "ggml-dequantize-auto": [
+        call("q_ggml_dequantize", [auto(bytes([0, 0x11])), auto(b"\x00"), auto(b"\x00")],
+             context=ctx(2, (3, 2, 1, 1), dtype=dt))
+        for dt in (1, 6)] + [
+        call("q_ggml_dequantize", [auto(bytes([4, fill])), auto(b"\x00"), auto(b"\x00")],
+             context=ctx(1, (2, 1, 1, 1), dtype=dt))
+        for dt, fill in ((3, 0), (8, 1), (9, 2), (4, 3))] + [
+        call("q_ggml_dequantize", [auto(bytes([1]) + bytes(range(1, 145))), auto(b"\x00"),
+                                   auto(b"\x00")], context=ctx(1, (1, 1, 1, 1), dtype=7))],
+    # Rows that are not whole blocks: the context's last dimension left as
+    # read (axis byte >= 0xE0), or one that is not generated ("255").
+    "ggml-unaligned": [
+        call("q_ggml_quantize", [auto(RAMP), auto(b"\x00"), auto(b"\x00")],
+             context=ctx(2, (2, 5, 1, 1), dtype=0, axis_byte=0xE0)),
+        call("q_ggml_quantize", [auto(RAMP), auto(b"\x00"), auto(b"\x00"), auto(b"\x04")],
+             context=ctx(1, (("raw", 0xFE), 1, 1, 1), dtype=5)),
+        call("q_ggml_dequantize", [auto(bytes([3, 35])), auto(b"\x00"), auto(b"\x00")],
+             context=ctx(1, (1, 1, 1, 1), dtype=4))],
+    "ggml-errors-quantize": [
+        call("q_ggml_quantize", [f32([0.0] * 32), t("q4_2")]),
+        call("q_ggml_quantize", [f32([0.0] * 32), t(b"q4_0\x00")]),
+        call("q_ggml_quantize", [f32([0.0] * 30), t("q4_0")]),
+        call("q_ggml_quantize", [f32([0.0] * 512), t("q4_K"), t("[4,128]")]),
+        call("q_ggml_quantize", [f32([0.0] * 64), t("q4_0"), t("[3,32]")]),
+        call("q_ggml_quantize", [f32([1.0, float("nan")] + [0.0] * 30), t("q4_0")]),
+        call("q_ggml_quantize", [f32([0.0] * 31 + [-float("inf")]), t("q8_0")]),
+        call("q_ggml_quantize", [t("[1,2"), t("q8_0")])],
+    "ggml-errors-importance": [
+        call("q_ggml_quantize", [f32([0.0] * 256), t("q4_K"), t("[256]"), f32([1.0])]),
+        call("q_ggml_quantize", [f32([0.0] * 64), t("q4_0"), t("[2,32]"), f32([1.0] * 64)]),
+        call("q_ggml_quantize", [f32([0.5] * 32), t("q4_0"), t("[32]"),
+                                 f32([0.0] * 3 + [-0.5] + [0.0] * 28)]),
+        call("q_ggml_quantize", [f32([0.5] * 32), t("q5_0"), t("[32]"),
+                                 f32([0.0] * 2 + [float("nan")] + [0.0] * 29)]),
+        call("q_ggml_quantize", [f32([0.5] * 32), t("q4_1"), t("[32]"),
+                                 f32([float("inf")] + [0.0] * 31)]),
+        call("q_ggml_quantize", [f32([0.5] * 32), t("q4_1"), t("[32]"), t("[1,")]),
+        call("q_ggml_quantize", [f32([0.5] * 32), t("q4_1"), t("[32]"), i(7)])],
+    "ggml-errors-dequantize": [
+        call("q_ggml_dequantize", [b(bytes(35)), t("q8_0")]),
+        call("q_ggml_dequantize", [b(bytes(144)), t("q4_K"), i(255)]),
+        call("q_ggml_dequantize", [b(bytes(144)), t("q4_K"), i(-1)]),
+        call("q_ggml_dequantize", [b(bytes(144)), t("q4_K"), i(2 ** 63 - 1)]),
+        call("q_ggml_dequantize", [t("abc"), t("q4_K")]),
+        call("q_ggml_dequantize", [i(5), t("q4_K")]),
+        call("q_ggml_dequantize", [b(bytes(18)), t("q4_0"), r(32.5)]),
+        call("q_ggml_dequantize", [b(b""), t("iq4_xs")])],
+    # The rows of each type whose sums of squares overflow: a block of
+    # +-3e38 with all-zero weights writes a NaN scale, whose sign x86-64 and
+    # s390x / aarch64 choose differently.
+    "ggml-overflow": [
+        call("q_ggml_quantize", [f32([3e38, -3e38] * 16), t(n), t("[32]"), f32([0.0] * 32)])
+        for n in ("q4_0", "q5_0", "q4_1", "q8_0")] + [
+        call("q_ggml_quantize", [f32([3e38, -3e38] * 128), t("q3_K"), t("[256]"),
+                                 f32([1.0] * 256)]),
+        call("q_ggml_quantize", [f32([1e-42 * (k % 5 - 2) for k in range(256)]), t("q5_K")])],
+    # Huge shapes and tiny length limits.
+    "huge-q_ggml_quantize": [
+        call("q_ggml_quantize", [auto(RAMP), auto(b"\x00"), auto(b"\x00"), auto(b"\x04")],
+             context=ctx(2, (HUGE[d], 1, 1, 1), axis=0, dtype=dt))
+        for d, dt in ((0, 0), (3, 7), (5, 9))],
+    "huge-q_ggml_dequantize": [
+        call("q_ggml_dequantize", [auto(b"\x00\x11"), auto(b"\x00"), auto(b"\x00")],
+             context=ctx(2, (HUGE[1], 2, 1, 1), axis=0, dtype=8))],
+    "ggml-tiny-limit": [
+        call("q_ggml_quantize", [auto(RAMP), auto(b"\x00"), auto(b"\x00")],
+             context=ctx(2, (2, 1, 1, 1), dtype=7, limit=15)),
+        call("q_ggml_dequantize", [b(bytes(144 * 8)), t("q4_K")], context=ctx(limit=14)),
+        call("q_importance_agg", rows=[[f32([1.0] * 64), i(32)]], context=ctx(limit=15))],
+    # q_importance_agg: an aggregate, per group, and windows: sliding one
+    # batch (1e20 leaves cancellation behind when it leaves), centred,
+    # groups excluding the current row, two frames at once; AUTO batches
+    # and columns from a [3,4] context.
+    "importance-agg": [
+        call("q_importance_agg", rows=[[f32([1, 2, 3, 4]), i(2)], [t("[1,0]"), auto()],
+                                       [null(), auto()], [t("[0.5,-1.5e-1]"), auto()]]),
+        call("q_importance_agg", variant=1,
+             rows=[[t("[2,2,2,2]"), i(4)], [f32([1, 2, 3, 4]), auto()], [t("[]"), auto()]])],
+    "importance-agg-window": [
+        call("q_importance_agg", variant=2, f=1,
+             rows=[[t("[1,2]"), i(2)], [t("[1e20,1]"), auto()], [t("[1,3]"), auto()],
+                   [t("[0.25,2]"), auto()]]),
+        call("q_importance_agg", variant=4, f=1, g=1,
+             rows=[[t("[1,2,3]"), i(3)], [t("[[0,-8,1],[4,4,4]]"), auto()],
+                   [t("[0.1,0.2,0.3]"), auto()], [null(), auto()]]),
+        call("q_importance_agg", variant=7, f=1, g=1,
+             rows=[[t("[1]"), i(1)], [t("[2,3]"), auto()], [t("[4]"), auto()]]),
+        call("q_importance_agg", variant=12, f=2,
+             rows=[[t("[1,2]"), i(2)], [t("[3,4]"), auto()], [t("[5,6]"), auto()]])],
+    "importance-agg-auto": [
+        call("q_importance_agg", variant=3, rows=[[auto(RAMP), auto(b"\x00")],
+                                                  [auto(RAMP2), auto()], [auto(RAMP), auto()]],
+             context=ctx(2, (3, 4, 1, 1))),
+        call("q_importance_agg", variant=10, f=1, rows=[[auto(RAMP), auto(b"\x00")]] +
+             [[auto(RAMP2), auto()]] * 4, context=ctx(1, (8, 1, 1, 1)))],
+    "importance-agg-errors": [
+        call("q_importance_agg", variant=2, f=1,
+             rows=[[t("[1,2]"), i(2)], [t("[3,4]"), auto()], [t("[5,6,7]"), auto()],
+                   [t("[8,9]"), auto()]]),
+        call("q_importance_agg", variant=2, f=1,
+             rows=[[t("[1,2]"), i(2)], [t("[3,4]"), i(2)], [t("[5,6]"), i(1)]]),
+        call("q_importance_agg", rows=[[b(bytes.fromhex("0000C07F00000000")), i(2)]]),
+        call("q_importance_agg", rows=[[t("[1,2]"), i(0)]]),
+        call("q_importance_agg", rows=[[t("[1,2]"), t("two")]])],
+    # The importance weights into q_ggml_quantize (a register).
+    "importance-agg-chain": [
+        call("q_importance_agg", rows=[[f32(lcg_values(256, 11)), i(256)],
+                                       [f32(lcg_values(256, 12)), auto()]]),
+        call("q_ggml_quantize", [f32(lcg_values(256, 13)), t("q4_K"), t("[256]"),
+                                 bytes([15, 0x80])])],
+    "ggml-types": [call("q_ggml_types"), call("q_ggml_types", variant=3, rows=[[], []]),
+                   call("q_ggml_types", variant=5), call("q_ggml_types", variant=2, f=3),
+                   call("q_ggml_types", variant=1)],
+    # q_compare with ggml= beside the integer schemes, and alone (dtypes=none).
+    "compare-ggml": [
+        call("q_compare", [f32(lcg_values(256, 21)), t("[256]"), i(0),
+                           t("dtypes=int8 schemes=symmetric ggml=q4_K+q8_0")]),
+        call("q_compare", [f32(lcg_values(256, 22)), t("[256]"), i(0),
+                           t("dtypes=none ggml=" + "+".join(GGML))]),
+        call("q_compare", [f32(lcg_values(64, 23)), t("[2,32]"), i(1),
+                           t("dtypes=uint8 blocks=32 ggml=Q4_0|q5_1|q8_0")]),
+        call("q_compare", [f32([0.0] * 256), t("[256]"), i(0), t("ggml=q4_K+Q4_k")]),
+        call("q_compare", [f32([0.0] * 256), t("[2,128]"), i(0), t("ggml=q4_K")]),
+        call("q_compare", [f32([0.0] * 256), t("[256]"), i(0), t("dtypes=none")])],
+    # AUTO options over a [1024] context: "ggml=<set> dtypes=none" (keys 16
+    # and 17 of option_keys; the set is q4_0 q5_1 q2_K q6_K, q5_1 and q6_K in
+    # another case); then over rows of [2,1024], every type and q4_0 again
+    # in another case, which is refused.
+    "compare-ggml-auto": [call("q_compare", variant=0, args=[
+        auto(RAMP), auto(b"\x00"), auto(), auto(bytes([2, 16, 0x29, 0x02, 0x08, 0x02, 17, 0]))],
+        context=ctx(1, (("raw", 0xFD), 1, 1, 1), axis=0)),
+        call("q_compare", variant=3, rows=[
+            [auto(RAMP), auto(b"\x00"), auto(), auto(bytes([1, 16, 0xFF, 0x23, 0x00, 0x00]))],
+            [auto(RAMP2), auto(), auto(), auto()]],
+            context=ctx(2, (2, ("raw", 0xFD), 1, 1), axis=0))],
     # Known crash classes: exact reproductions, kept as regression seeds.
     "crash-compare-candidates": [call("q_compare", variant=5, args=[
         t("[1,2,3,4]"), t("[2,2]"), i(0),
