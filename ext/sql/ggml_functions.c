@@ -19,14 +19,17 @@
 **      the weights it holds;
 **   5. q_importance_agg: each row is a batch of activations, rows x columns
 **      floats (row-major); the result is the mean over every row of every
-**      batch of the squared activation, per column (sums in double, rounded
-**      to float32 once).  NULL rows are skipped; no rows gives NULL.  As a
-**      window function it slides by subtracting the leaving batch;
+**      batch of the squared activation, per column.  The sums are exact
+**      (core/square_sum.h), so the result depends only on the rows in the
+**      frame: a sliding window frame removes the leaving batch exactly.  A
+**      mean beyond float32 is an error.  NULL rows are skipped; no rows
+**      gives NULL;
 **   6. NULL in any argument of the scalar functions gives NULL.
 */
 #include <string.h>
 #include "sql/sql.h"
 #include "core/ggml_quant.h"
+#include "core/square_sum.h"
 #include "kernels/byteorder.h"
 
 static int sq_arg_ggml_type(sqlite3_value *v, sq_ggml_type *t, sq_status *st) {
@@ -103,9 +106,11 @@ static void sq_ggml_dequantize_func(sqlite3_context *ctx, int argc,
 typedef struct sq_importance {
   sq_status failed;         /* a step's error, repeated (see sq_agg_state) */
   int64_t columns;          /* from the first row */
-  double *sum;              /* per column: sum of squares, sized after the
-                            ** first row was checked */
+  sq_square_sum *sum;       /* per column, sized after the first row was
+                            ** checked */
   uint64_t rows;
+  uint64_t unnormalized;    /* rows added or removed since the bins were
+                            ** last carried (square_sum.h: below 2^30) */
 } sq_importance;
 
 /* The batch at argv: its floats, checked against the columns. */
@@ -143,10 +148,12 @@ static void sq_importance_fold(sq_importance *a, const sq_tensor *x, int sign) {
   const unsigned char *p = x->data;
   size_t cols = (size_t)a->columns, rows = x->n / cols;
   for (size_t r = 0; r < rows; r++) {
-    for (size_t c = 0; c < cols; c++) {
-      double v = (double)sq_load_f32(p + 4 * (r * cols + c));
-      a->sum[c] += sign > 0 ? v * v : -(v * v);
+    if (++a->unnormalized >= ((uint64_t)1 << 30)) {
+      for (size_t c = 0; c < cols; c++) sq_square_sum_normalize(&a->sum[c]);
+      a->unnormalized = 0;
     }
+    for (size_t c = 0; c < cols; c++)
+      sq_square_sum_add(&a->sum[c], sq_load_f32(p + 4 * (r * cols + c)), sign);
   }
   if (sign > 0) a->rows += rows;
   else a->rows -= rows;
@@ -193,11 +200,14 @@ static void sq_importance_value(sqlite3_context *ctx) {
   size_t cols = (size_t)a->columns;
   unsigned char *out = sq_alloc(&st, cols, 4);
   if (out) {
-    for (size_t c = 0; c < cols; c++) {
-      double mean = a->sum[c] / (double)a->rows;
-      sq_store_f32(out + 4 * c, (float)(mean > 0 ? mean : 0.0));
+    for (size_t c = 0; c < cols && !st.code; c++) {
+      double mean = sq_square_sum_value(&a->sum[c]) / (double)a->rows;
+      if (mean >= 0x1.ffffffp+127)         /* rounds to infinity */
+        sq_fail(&st, "the mean square of column %zu overflows float32", c);
+      sq_store_f32(out + 4 * c, (float)mean);
     }
-    sq_result_blob(ctx, out, (uint64_t)cols * 4, &st);
+    if (st.code) sqlite3_free(out);
+    else sq_result_blob(ctx, out, (uint64_t)cols * 4, &st);
   }
   if (st.code) sq_result_status(ctx, name, &st);
 }
