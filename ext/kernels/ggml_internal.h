@@ -63,11 +63,13 @@ static inline int32_t sq_ggml_trunc_i32(float f) {
   return (int32_t)f;
 }
 
-/* ggml's searches (ggml-quants.c), same arguments, same operation order. */
+/* ggml's searches (ggml-quants.c), same operation order, with the arguments
+** ggml's K-quants and weighted legacy quantizers pass: make_qx_quants as
+** rmse_type 1 (qw NULL means x^2), make_q3_quants with do_rmse, nstep >= 1
+** for the affine searches. */
 float sq_ggml_make_qx_quants(int n, int nmax, const float *x, int8_t *L,
-                             int rmse_type, const float *qw);
-float sq_ggml_make_q3_quants(int n, int nmax, const float *x, int8_t *L,
-                             int do_rmse);
+                             const float *qw);
+float sq_ggml_make_q3_quants(int n, int nmax, const float *x, int8_t *L);
 float sq_ggml_make_qkx2_quants(int n, int nmax, const float *x,
                                const float *weights, uint8_t *L,
                                float *the_min, uint8_t *Laux, float rmin,

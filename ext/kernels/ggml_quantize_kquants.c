@@ -117,14 +117,14 @@ static void affine_scalar(const sq_kq_affine *a, int nsub, const float *x,
 static void symmetric_scalar(int nsub, int len, int nmax, const float *x,
                              const float *w, float *scales, int8_t *L) {
   for (int j = 0; j < nsub; j++)
-    scales[j] = sq_ggml_make_qx_quants(len, nmax, x + len * j, L + len * j, 1,
+    scales[j] = sq_ggml_make_qx_quants(len, nmax, x + len * j, L + len * j,
                                        w ? w + len * j : NULL);
 }
 
 static void q3_scalar(int nsub, int len, int nmax, const float *x,
                       float *scales, int8_t *L) {
   for (int j = 0; j < nsub; j++)
-    scales[j] = sq_ggml_make_q3_quants(len, nmax, x + len * j, L + len * j, 1);
+    scales[j] = sq_ggml_make_q3_quants(len, nmax, x + len * j, L + len * j);
 }
 
 static void requantize_scalar(int nsub, int len, const float *x,
@@ -381,7 +381,7 @@ static void q3_K_blocks_weighted(const sq_kq_search *s, int nblk,
     float sw[16];
     for (int j = 0; j < 16; j++) sw[j] = sum_floats(16, w + QK_K * b + 16 * j);
     /* The sub-block scales themselves by make_qx_quants on 6 bits. */
-    float d_block = sq_ggml_make_qx_quants(16, 32, scales + 16 * b, Ls, 1, sw);
+    float d_block = sq_ggml_make_qx_quants(16, 32, scales + 16 * b, Ls, sw);
     int l6[16];
     for (int j = 0; j < 16; j++) l6[j] = Ls[j];
     q3_K_pack_scales(l6, o + 96);

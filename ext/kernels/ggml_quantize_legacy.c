@@ -242,7 +242,7 @@ static float row_sigma2(const unsigned char *x, size_t n) {
 static void weighted_block_q4_0(const float *xb, const float *w,
                                 unsigned char *out) {
   int8_t level[QK];
-  float d = sq_ggml_make_qx_quants(QK, 8, xb, level, 1, w);
+  float d = sq_ggml_make_qx_quants(QK, 8, xb, level, w);
   uint8_t code[QK];
   for (int j = 0; j < QK; j++) code[j] = (uint8_t)level[j];
   sq_store_u16(out, sq_ggml_fp16_searched(d));
@@ -252,7 +252,7 @@ static void weighted_block_q4_0(const float *xb, const float *w,
 static void weighted_block_q5_0(const float *xb, const float *w,
                                 unsigned char *out) {
   int8_t level[QK];
-  float d = sq_ggml_make_qx_quants(QK, 16, xb, level, 1, w);
+  float d = sq_ggml_make_qx_quants(QK, 16, xb, level, w);
   uint8_t code[QK];
   for (int j = 0; j < QK; j++) code[j] = (uint8_t)level[j];
   sq_store_u16(out, sq_ggml_fp16_searched(d));

@@ -44,16 +44,12 @@ static float signed_abs_max(int n, const float *x, float *amax_out) {
 
 /* ---- symmetric levels: make_qx_quants ------------------------------------- */
 
-/* The weight of x[i] in the least-squares fit: the caller's weights, or one
-** of ggml's fixed choices selected by rmse_type (1: x^2, 2: 1, 3: |x|,
-** otherwise sqrt|x|). */
-static inline float qx_weight(const float *qw, int i, int rmse_type,
-                              float xi) {
-  if (qw) return qw[i];
-  if (rmse_type == 1) return xi * xi;
-  if (rmse_type == 2) return 1;
-  if (rmse_type == 3) return fabsf(xi);
-  return sqrtf(fabsf(xi));
+/* The weight of x[i] in the least-squares fit: the caller's weights, or
+** x^2 (ggml's rmse_type 1, the only one its K-quants and weighted legacy
+** quantizers use; the others are left out, as nothing here could test them
+** against ggml). */
+static inline float qx_weight(const float *qw, int i, float xi) {
+  return qw ? qw[i] : xi * xi;
 }
 
 /* Level of x under inverse scale iscale, in [-nmax, nmax - 1]. */
@@ -64,11 +60,11 @@ static inline int qx_level(float iscale, float xi, int nmax) {
 /* The weighted sums of x*l and l*l for the levels under iscale, as ggml
 ** accumulates them: (w*x)*l and (w*l)*l. */
 static void qx_sums(int n, int nmax, const float *x, const float *qw,
-                    int rmse_type, float iscale, float *sumlx, float *suml2) {
+                    float iscale, float *sumlx, float *suml2) {
   float slx = 0, sl2 = 0;
   for (int i = 0; i < n; i++) {
     float l = (float)qx_level(iscale, x[i], nmax);
-    float w = qx_weight(qw, i, rmse_type, x[i]);
+    float w = qx_weight(qw, i, x[i]);
     slx += w * x[i] * l;
     sl2 += w * l * l;
   }
@@ -82,14 +78,12 @@ static void qx_store_levels(int n, int nmax, const float *x, float iscale,
     L[i] = (int8_t)(nmax + qx_level(iscale, x[i], nmax));
 }
 
-/* Symmetric scale for n values on 2*nmax levels (stored offset by nmax).
-** rmse_type 0: the scale that maps the largest magnitude to -nmax, no fit.
-** Otherwise the least-squares scale for those levels, then 18 nearby
-** starting scales (nmax +- 0.1 .. 0.9) each refitted, keeping the best
-** weighted error; a negative rmse_type stops after the first fit and
-** returns the mean of the fitted and the starting scale. */
+/* Symmetric scale for n values on 2*nmax levels (stored offset by nmax):
+** the least-squares scale for the levels of the scale that maps the largest
+** magnitude to -nmax, then 18 nearby starting scales (nmax +- 0.1 .. 0.9)
+** each refitted, keeping the best weighted error. */
 float sq_ggml_make_qx_quants(int n, int nmax, const float *x, int8_t *L,
-                             int rmse_type, const float *qw) {
+                             const float *qw) {
   float amax;
   float max = signed_abs_max(n, x, &amax);
   if (amax < SQ_GGML_GROUP_EPS) {
@@ -97,19 +91,10 @@ float sq_ggml_make_qx_quants(int n, int nmax, const float *x, int8_t *L,
     return 0.f;
   }
   float iscale = -nmax / max;
-  if (rmse_type == 0) {
-    qx_store_levels(n, nmax, x, iscale, L);
-    return 1 / iscale;
-  }
-  int first_fit_only = rmse_type < 0;
-  if (first_fit_only) rmse_type = -rmse_type;
-
   float sumlx, suml2;
   qx_store_levels(n, nmax, x, iscale, L);
-  qx_sums(n, nmax, x, qw, rmse_type, iscale, &sumlx, &suml2);
+  qx_sums(n, nmax, x, qw, iscale, &sumlx, &suml2);
   float scale = suml2 != 0 ? sumlx / suml2 : 0.0f;
-  if (first_fit_only)
-    return suml2 > 0 ? 0.5f * (scale + 1 / iscale) : 1 / iscale;
 
   /* The fit's weighted error is sum(w x^2) - sumlx^2/suml2: comparing
   ** sumlx^2/suml2 against the best so far picks the smallest error. */
@@ -117,7 +102,7 @@ float sq_ggml_make_qx_quants(int n, int nmax, const float *x, int8_t *L,
   for (int step = -9; step <= 9; step++) {
     if (step == 0) continue;
     float try_iscale = -(nmax + 0.1f * step) / max;
-    qx_sums(n, nmax, x, qw, rmse_type, try_iscale, &sumlx, &suml2);
+    qx_sums(n, nmax, x, qw, try_iscale, &sumlx, &suml2);
     if (suml2 > 0 && sumlx * sumlx > best * suml2) {
       qx_store_levels(n, nmax, x, try_iscale, L);
       scale = sumlx / suml2;
@@ -129,12 +114,12 @@ float sq_ggml_make_qx_quants(int n, int nmax, const float *x, int8_t *L,
 
 /* ---- symmetric levels, coordinate descent: make_q3_quants ------------------- */
 
-/* Levels for x under the scale that maps the largest magnitude to -nmax;
-** with do_rmse, up to five passes that move single levels to where the x^2
-** weighted least-squares fit of the others puts them, keeping a move only
-** if it improves the fit.  Levels are stored offset by nmax. */
-float sq_ggml_make_q3_quants(int n, int nmax, const float *x, int8_t *L,
-                             int do_rmse) {
+/* Levels for x under the scale that maps the largest magnitude to -nmax,
+** then up to five passes that move single levels to where the x^2 weighted
+** least-squares fit of the others puts them, keeping a move only if it
+** improves the fit (ggml's do_rmse, the way q3_K calls it).  Levels are
+** stored offset by nmax. */
+float sq_ggml_make_q3_quants(int n, int nmax, const float *x, int8_t *L) {
   float amax;
   float max = signed_abs_max(n, x, &amax);
   if (amax < SQ_GGML_GROUP_EPS) {
@@ -142,12 +127,6 @@ float sq_ggml_make_q3_quants(int n, int nmax, const float *x, int8_t *L,
     return 0.f;
   }
   float iscale = -nmax / max;
-  if (!do_rmse) {
-    for (int i = 0; i < n; i++)
-      L[i] = (int8_t)(qx_level(iscale, x[i], nmax) + nmax);
-    return 1 / iscale;
-  }
-
   float sumlx = 0, suml2 = 0;
   for (int i = 0; i < n; i++) {
     int l = qx_level(iscale, x[i], nmax);
@@ -237,11 +216,6 @@ static float affine_search(int n, int nmax, const float *x,
   float scale = 1 / iscale;
   for (int i = 0; i < n; i++) L[i] = (uint8_t)affine_level(iscale, x[i], min, nmax);
   float best_error = affine_error(n, x, weights, L, scale, min, use_mad);
-  if (nstep < 1) {
-    *the_min = -min;
-    return scale;
-  }
-
   for (int step = 0; step <= nstep; step++) {
     float try_iscale = (rmin + rdelta * (float)step + nmax) / (max - min);
     float sum_l = 0, sum_l2 = 0, sum_xl = 0;
