@@ -134,7 +134,9 @@ static int sq_importance_batch(sq_importance *a, sqlite3_value **argv,
   if (x->n && sq_tensor_minmax(sq_kernels_active(), x->data, x->n, 0, &mn, &mx,
                                st))
     return st->code;
-  if (!a->sum) {
+  /* State is sized by a batch that holds at least a row of the columns
+  ** (an empty batch adds nothing and sizes nothing). */
+  if (!a->sum && x->n) {
     if (!(a->sum = sq_alloc(st, (uint64_t)columns, sizeof *a->sum)))
       return st->code;
     memset(a->sum, 0, (size_t)columns * sizeof *a->sum);
@@ -145,6 +147,7 @@ static int sq_importance_batch(sq_importance *a, sqlite3_value **argv,
 
 /* Adds (sign +1) or removes (-1) a checked batch. */
 static void sq_importance_fold(sq_importance *a, const sq_tensor *x, int sign) {
+  if (x->n == 0) return;
   const unsigned char *p = x->data;
   size_t cols = (size_t)a->columns, rows = x->n / cols;
   for (size_t r = 0; r < rows; r++) {
