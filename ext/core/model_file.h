@@ -1,0 +1,85 @@
+/*
+** model_file.h: the tensors and metadata of a model file's bytes
+** (docs/FORMATS.md).
+**
+** Each format has one reader (safetensors.c, gguf.c, npy.c, ...) that turns
+** the bytes into an index: per tensor its name, dtype, shape (numpy's
+** row-major order) and where its data lies in the bytes; per metadata entry
+** its key, type and value as JSON.  Readers never copy tensor data and
+** never trust a count or an offset before checking it against the bytes:
+** every offset + size is checked to lie inside [0, n) without overflow, and
+** every table is sized only after its count was checked against the bytes
+** that must hold it.
+*/
+#ifndef SQ_MODEL_FILE_H
+#define SQ_MODEL_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/status.h"
+#include "core/tensor.h"
+
+typedef enum sq_file_format {
+  SQ_FILE_SAFETENSORS, SQ_FILE_GGUF, SQ_FILE_NPY, SQ_FILE_NPZ, SQ_FILE_NFORMATS
+} sq_file_format;
+
+/* Canonical dtype names of tensor data in files (README "Data formats"):
+** f32 f16 bf16 f64 int8 uint8 int16 uint16 int32 uint32 int64 uint64 bool
+** f8_e4m3 f8_e5m2, and ggml's block types (q4_0 ... q6_K). */
+#define SQ_FILE_DTYPE_MAX 16
+
+typedef struct sq_file_tensor {
+  char *name;                   /* sqlite3_malloc'd, NUL-terminated */
+  char dtype[SQ_FILE_DTYPE_MAX];
+  int ndim;                     /* 0 for a scalar */
+  int64_t dim[SQ_MAX_DIMS];     /* row-major (numpy) order */
+  uint64_t offset, nbytes;      /* the data: bytes[offset, offset + nbytes) */
+} sq_file_tensor;
+
+typedef struct sq_file_meta {
+  char *key;                    /* sqlite3_malloc'd */
+  char type[24];                /* the format's own type name: "string",
+                                ** "uint32", "array[float32]", ... */
+  char *value;                  /* JSON text, sqlite3_malloc'd */
+} sq_file_meta;
+
+typedef struct sq_file_index {
+  sq_file_tensor *tensors;
+  size_t ntensors, tensors_cap;
+  sq_file_meta *meta;
+  size_t nmeta, meta_cap;
+} sq_file_index;
+
+/* The format whose magic bytes begin p, or -1. */
+int sq_file_detect(const unsigned char *p, size_t n);
+/* "safetensors", "gguf", "npy", "npz" (any case). */
+int sq_file_format_parse(const char *text, size_t len, sq_file_format *f,
+                         sq_status *st);
+const char *sq_file_format_name(sq_file_format f);
+
+/* Reads the index of n bytes in format f (want_meta: the metadata too).
+** On error the index is freed and st says what is wrong, naming the
+** format ("safetensors: header length 4096 is past the end of the 100-byte
+** file"). */
+int sq_file_read(const unsigned char *p, size_t n, sq_file_format f,
+                 int want_meta, sq_file_index *ix, sq_status *st);
+void sq_file_index_free(sq_file_index *ix);
+
+/* For the readers: append an entry (name copied from name[0..len)); the
+** returned entry is zeroed but for the name. */
+sq_file_tensor *sq_file_add_tensor(sq_file_index *ix, const char *name,
+                                   size_t len, sq_status *st);
+sq_file_meta *sq_file_add_meta(sq_file_index *ix, const char *key, size_t len,
+                               sq_status *st);
+
+/* One reader per format (the same contract as sq_file_read). */
+int sq_safetensors_read(const unsigned char *p, size_t n, int want_meta,
+                        sq_file_index *ix, sq_status *st);
+int sq_gguf_read(const unsigned char *p, size_t n, int want_meta,
+                 sq_file_index *ix, sq_status *st);
+int sq_npy_read(const unsigned char *p, size_t n, int want_meta,
+                sq_file_index *ix, sq_status *st);
+int sq_npz_read(const unsigned char *p, size_t n, int want_meta,
+                sq_file_index *ix, sq_status *st);
+
+#endif
