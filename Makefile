@@ -6,7 +6,7 @@
 #   make demo        the main job: real models into a registry, quantized in SQL
 #   make bench       benchmark tables
 #   make fuzz        libFuzzer (clang): every SQL function for a minute, then
-#                    the text parsers
+#                    the text parsers and the model-file readers
 #   make fuzz-ci     a short fixed-seed fuzz run over the committed corpus
 #   make test-oom    every allocation of every catalog query failed in turn
 #                    (a C host, ASan + UBSan + LeakSanitizer)
@@ -256,21 +256,32 @@ build/fuzz_sql: tests/fuzz/fuzz_sql.c $(FUZZ_OBJ) $(HDR)
 	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -Wdouble-promotion -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_sql.c $(FUZZ_OBJ) -lsqlite3 -lm
 
+# libFuzzer over the model-file readers (tests/fuzz/fuzz_files.c): bytes into
+# sq_file_read for every format and for detection; the core and kernel
+# objects of fuzz_sql, no SQL layer.
+FUZZ_FILES_OBJ = $(CORE_SRC:%.c=build/fuzz/%.o) $(KERNEL_SRC:%.c=build/fuzz/%.o)
+build/fuzz_files: tests/fuzz/fuzz_files.c $(FUZZ_FILES_OBJ) $(HDR)
+	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_files.c $(FUZZ_FILES_OBJ) -lsqlite3 -lm
+FUZZ_FILES_OPTS = -max_len=1048577 -len_control=20 -timeout=20 \
+                  -rss_limit_mb=2048 -malloc_limit_mb=256
+
 # New inputs go to build/fuzz-corpus-sql; the committed seeds are read too.
 # One allocation over 256 MiB is a finding: no value may exceed 1 MiB here.
 FUZZ_SQL_OPTS = -dict=tests/fuzz/sql.dict -max_len=8192 -timeout=20 \
                 -rss_limit_mb=2048 -malloc_limit_mb=256
 fuzz:
 	@$(DEPS) fuzz
-	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers
-	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sql
+	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files
+	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sql build/fuzz-corpus-files
 	./build/fuzz_sql $(FUZZ_SQL_OPTS) -max_total_time=60 build/fuzz-corpus-sql tests/fuzz/corpus/sql
 	./build/fuzz_parsers -max_total_time=20 -max_len=4096 build/fuzz-corpus
+	./build/fuzz_files $(FUZZ_FILES_OPTS) -max_total_time=60 build/fuzz-corpus-files tests/fuzz/corpus/files
 
 # Deterministic (-seed=1, bounded -runs) for CI; ends "fuzz: N passed, N failed".
 fuzz-ci:
 	@$(DEPS) fuzz
-	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers
+	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files
 	sh tests/fuzz/ci.sh
 
 clean:

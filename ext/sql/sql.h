@@ -131,6 +131,9 @@ typedef struct sq_table {
 } sq_table;
 
 int sq_register_table_function(sqlite3 *db, const sq_table *t);
+/* The same, SQLITE_VTAB_DIRECTONLY instead of SQLITE_VTAB_INNOCUOUS: never
+** usable from a view, trigger or schema (the tables that read files). */
+int sq_register_table_function_direct_only(sqlite3 *db, const sq_table *t);
 
 /* ---- registration ---------------------------------------------------------- */
 
@@ -150,5 +153,7 @@ int sq_register_aggregate_functions(sqlite3 *db);
 int sq_register_ggml_functions(sqlite3 *db);
 extern const sq_table sq_each_table, sq_channels_table, sq_compare_table,
     sq_ggml_types_table;
+extern const sq_table sq_tensors_table, sq_tensor_metadata_table,
+    sq_tensors_file_table, sq_tensor_metadata_file_table;
 
 #endif

@@ -26,13 +26,8 @@ static const sq_table *sq_table_of(sqlite3_vtab_cursor *cur) {
   return ((sq_vtab *)cur->pVtab)->table;
 }
 
-static int sq_vtab_connect(sqlite3 *db, void *aux, int argc,
-                           const char *const *argv, sqlite3_vtab **vt,
-                           char **err) {
-  (void)argc;
-  (void)argv;
-  (void)err;
-  const sq_table *t = aux;
+static int sq_vtab_connect_as(sqlite3 *db, const sq_table *t, int risk,
+                              sqlite3_vtab **vt) {
   int rc = sqlite3_declare_vtab(db, t->schema);
   if (rc != SQLITE_OK) return rc;
   sq_vtab *v = sqlite3_malloc64(sizeof *v);
@@ -40,9 +35,29 @@ static int sq_vtab_connect(sqlite3 *db, void *aux, int argc,
   memset(v, 0, sizeof *v);
   v->db = db;
   v->table = t;
-  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+  sqlite3_vtab_config(db, risk);
   *vt = &v->base;
   return SQLITE_OK;
+}
+
+static int sq_vtab_connect(sqlite3 *db, void *aux, int argc,
+                           const char *const *argv, sqlite3_vtab **vt,
+                           char **err) {
+  (void)argc;
+  (void)argv;
+  (void)err;
+  return sq_vtab_connect_as(db, aux, SQLITE_VTAB_INNOCUOUS, vt);
+}
+
+/* Tables that read files: SQLite refuses them in views, triggers and
+** schemas ("unsafe use of ..."). */
+static int sq_vtab_connect_direct(sqlite3 *db, void *aux, int argc,
+                                  const char *const *argv, sqlite3_vtab **vt,
+                                  char **err) {
+  (void)argc;
+  (void)argv;
+  (void)err;
+  return sq_vtab_connect_as(db, aux, SQLITE_VTAB_DIRECTONLY, vt);
 }
 
 static int sq_vtab_disconnect(sqlite3_vtab *v) {
@@ -157,6 +172,25 @@ static sqlite3_module sq_table_module = {
   .xRowid = sq_vtab_rowid,
 };
 
+/* The same module but for its xConnect. */
+static sqlite3_module sq_direct_table_module = {
+  .iVersion = 0,
+  .xConnect = sq_vtab_connect_direct,
+  .xBestIndex = sq_vtab_best_index,
+  .xDisconnect = sq_vtab_disconnect,
+  .xOpen = sq_vtab_open,
+  .xClose = sq_vtab_close,
+  .xFilter = sq_vtab_filter,
+  .xNext = sq_vtab_next,
+  .xEof = sq_vtab_eof,
+  .xColumn = sq_vtab_column,
+  .xRowid = sq_vtab_rowid,
+};
+
 int sq_register_table_function(sqlite3 *db, const sq_table *t) {
   return sqlite3_create_module(db, t->name, &sq_table_module, (void *)t);
+}
+
+int sq_register_table_function_direct_only(sqlite3 *db, const sq_table *t) {
+  return sqlite3_create_module(db, t->name, &sq_direct_table_module, (void *)t);
 }

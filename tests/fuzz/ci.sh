@@ -5,7 +5,9 @@
 #      FUZZ_SQL_RUNS mutated inputs from -seed=1;
 #   2. the committed corpus once more on the scalar and AVX2 kernel paths
 #      (step 1 runs the best one the CPU has);
-#   3. build/fuzz_parsers, FUZZ_PARSER_RUNS inputs from -seed=1.
+#   3. build/fuzz_parsers, FUZZ_PARSER_RUNS inputs from -seed=1;
+#   4. build/fuzz_files over its committed seeds (tests/fuzz/corpus/files),
+#      then FUZZ_FILES_RUNS mutated inputs from -seed=1.
 #
 # New inputs go to a scratch directory, never into the committed corpus.  A
 # crash, sanitizer report, leak or timeout fails its step: the report is
@@ -19,9 +21,10 @@ cd "$(dirname "$0")/../.."
 # About 60 s and 5 s on the 2-core machine this was written on.
 sql_runs=${FUZZ_SQL_RUNS:-120000}
 parser_runs=${FUZZ_PARSER_RUNS:-2000000}
+files_runs=${FUZZ_FILES_RUNS:-300000}
 out=build/fuzz-ci
 rm -rf "$out"
-mkdir -p "$out/new-sql" "$out/new-parsers"
+mkdir -p "$out/new-sql" "$out/new-parsers" "$out/new-files"
 
 # The same inputs on every run needs, besides -seed: -reload=0 (libFuzzer
 # otherwise rereads its corpus directory every second, so what it does depends
@@ -93,6 +96,11 @@ step parsers "parsers (seed 1, $parser_runs runs)" \
   $norandom ./build/fuzz_parsers -seed=1 -reload=0 -runs="$parser_runs" -max_len=4096 \
   -artifact_prefix="$out/parsers/" "$out/new-parsers"
 
-rm -rf "$out/new-sql" "$out/new-parsers"
+step files "files (seed 1, $files_runs runs)" \
+  $norandom ./build/fuzz_files -seed=1 -reload=0 -runs="$files_runs" -max_len=1048577 \
+  -len_control=20 -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=256 \
+  -artifact_prefix="$out/files/" "$out/new-files" tests/fuzz/corpus/files
+
+rm -rf "$out/new-sql" "$out/new-parsers" "$out/new-files"
 echo "fuzz: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
