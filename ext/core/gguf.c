@@ -1,8 +1,615 @@
-/* gguf.c: SKELETON (being written): the gguf reader (docs/FORMATS.md). */
+/*
+** gguf.c: the GGUF reader (docs/FORMATS.md#gguf).
+**
+** GGUF v2 and v3, little-endian: "GGUF", u32 version, u64 tensor count,
+** u64 key-value count, the key-value pairs, the tensor infos, padding to
+** general.alignment, then the data section.  The rules of model_file.h hold
+** throughout: every read is checked against the bytes left first, every count
+** is checked against the smallest number of bytes its entries can take before
+** anything is sized or looped over, and every tensor's data is checked to lie
+** inside the file, aligned, overlapping no other tensor.  Dims are stored in
+** ggml's order (ne[0] varies fastest) and reported reversed (numpy's order).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "core/model_file.h"
+#include "kernels/byteorder.h"
+#include "kernels/ggml.h"
 
-int sq_gguf_read(const unsigned char *p, size_t n, int want_meta, sq_file_index *ix,
-        sq_status *st) {
-  (void)p; (void)n; (void)want_meta; (void)ix;
-  return sq_fail(st, "gguf: reader not written yet");
+#define GGUF_MAX_DIMS 4           /* ggml's GGML_MAX_DIMS */
+#define GGUF_DEFAULT_ALIGNMENT 32
+
+/* The bytes and the read position. */
+typedef struct gguf_reader {
+  const unsigned char *p;
+  size_t n, pos;
+  sq_status *st;
+} gguf_reader;
+
+/* Fails unless k more bytes are left; what names the field. */
+static int gguf_need(gguf_reader *r, uint64_t k, const char *what) {
+  if (k > r->n - r->pos) {
+    return sq_fail(r->st, "gguf: truncated: %s at byte %llu needs %llu bytes, "
+                   "%llu are left", what, (unsigned long long)r->pos,
+                   (unsigned long long)k, (unsigned long long)(r->n - r->pos));
+  }
+  return SQ_OK;
+}
+
+static uint64_t gguf_u64_at(const unsigned char *p) {
+  return (uint64_t)sq_load_u32(p) | ((uint64_t)sq_load_u32(p + 4) << 32);
+}
+
+static int gguf_u32(gguf_reader *r, uint32_t *v, const char *what) {
+  if (gguf_need(r, 4, what)) return SQ_INVALID;
+  *v = sq_load_u32(r->p + r->pos);
+  r->pos += 4;
+  return SQ_OK;
+}
+
+static int gguf_u64(gguf_reader *r, uint64_t *v, const char *what) {
+  if (gguf_need(r, 8, what)) return SQ_INVALID;
+  *v = gguf_u64_at(r->p + r->pos);
+  r->pos += 8;
+  return SQ_OK;
+}
+
+/* Strict UTF-8 (no overlongs, surrogates or code points past U+10FFFF). */
+static int gguf_utf8_ok(const unsigned char *s, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+    unsigned c = s[i];
+    if (c < 0x80) { i++; continue; }
+    size_t k;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) k = 1;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      k = 2;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      k = 3;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else return 0;
+    if (k > len - i - 1) return 0;
+    if (s[i + 1] < lo || s[i + 1] > hi) return 0;
+    for (size_t j = 2; j <= k; j++)
+      if (s[i + j] < 0x80 || s[i + j] > 0xBF) return 0;
+    i += k + 1;
+  }
+  return 1;
+}
+
+/* How much of a name to quote in a message: at most 64 bytes, cut at a
+** character boundary. */
+static int gguf_quote_len(const void *s, size_t len) {
+  const unsigned char *u = s;
+  if (len <= 64) return (int)len;
+  size_t k = 64;
+  while (k > 0 && (u[k] & 0xC0) == 0x80) k--;
+  return (int)k;
+}
+
+/* A GGUF string: u64 length, then that many bytes of UTF-8.  what names it in
+** errors; a name (key or tensor name) may not hold a NUL byte. */
+static int gguf_string(gguf_reader *r, const unsigned char **s, size_t *len,
+                       const char *what, int is_name) {
+  uint64_t l;
+  if (gguf_u64(r, &l, what)) return SQ_INVALID;
+  if (l > r->n - r->pos) {
+    return sq_fail(r->st, "gguf: %s at byte %llu has length %llu, past the end "
+                   "of the %llu-byte file", what, (unsigned long long)(r->pos - 8),
+                   (unsigned long long)l, (unsigned long long)r->n);
+  }
+  *s = r->p + r->pos;
+  *len = (size_t)l;
+  if (is_name && memchr(*s, 0, *len)) {
+    return sq_fail(r->st, "gguf: %s at byte %llu contains a NUL byte", what,
+                   (unsigned long long)(r->pos - 8));
+  }
+  if (!gguf_utf8_ok(*s, *len)) {
+    return sq_fail(r->st, "gguf: %s at byte %llu is not valid UTF-8", what,
+                   (unsigned long long)(r->pos - 8));
+  }
+  r->pos += *len;
+  return SQ_OK;
+}
+
+/* ---- metadata values ---- */
+
+enum {
+  GGUF_U8, GGUF_I8, GGUF_U16, GGUF_I16, GGUF_U32, GGUF_I32, GGUF_F32,
+  GGUF_BOOL, GGUF_STRING, GGUF_ARRAY, GGUF_U64, GGUF_I64, GGUF_F64,
+  GGUF_NTYPES
+};
+
+static const char *const gguf_type_names[GGUF_NTYPES] = {
+  "uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "bool",
+  "string", "array", "uint64", "int64", "float64"};
+/* Bytes of one value; strings take at least their 8-byte length. */
+static const unsigned char gguf_type_bytes[GGUF_NTYPES] = {
+  1, 1, 2, 2, 4, 4, 4, 1, 8, 0, 8, 8, 8};
+
+/* A growing JSON text, sized through sq_realloc. */
+typedef struct gguf_text {
+  char *s;
+  size_t len, cap;
+} gguf_text;
+
+static int gguf_text_add(gguf_text *t, const char *s, size_t len,
+                         sq_status *st) {
+  if (!t->s || len + 1 > t->cap - t->len) {
+    uint64_t want = t->cap ? t->cap : 64;
+    while (want - t->len < len + 1) {
+      if (want > ((uint64_t)1 << 62)) return sq_toobig(st);
+      want *= 2;
+    }
+    char *p = sq_realloc(st, t->s, want, 1);
+    if (!p) return st->code;
+    t->s = p;
+    t->cap = (size_t)want;
+  }
+  memcpy(t->s + t->len, s, len);
+  t->len += len;
+  t->s[t->len] = 0;
+  return SQ_OK;
+}
+
+static int gguf_text_json_string(gguf_text *t, const unsigned char *s,
+                                 size_t len, sq_status *st) {
+  if (gguf_text_add(t, "\"", 1, st)) return st->code;
+  size_t run = 0;
+  for (size_t i = 0; i < len; i++) {
+    unsigned c = s[i];
+    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) continue;
+    if (gguf_text_add(t, (const char *)s + run, i - run, st)) return st->code;
+    char esc[8];
+    int elen;
+    switch (c) {
+      case '"': elen = 2; memcpy(esc, "\\\"", 2); break;
+      case '\\': elen = 2; memcpy(esc, "\\\\", 2); break;
+      case '\n': elen = 2; memcpy(esc, "\\n", 2); break;
+      case '\r': elen = 2; memcpy(esc, "\\r", 2); break;
+      case '\t': elen = 2; memcpy(esc, "\\t", 2); break;
+      default: elen = snprintf(esc, sizeof esc, "\\u%04x", c); break;
+    }
+    if (gguf_text_add(t, esc, (size_t)elen, st)) return st->code;
+    run = i + 1;
+  }
+  if (gguf_text_add(t, (const char *)s + run, len - run, st)) return st->code;
+  return gguf_text_add(t, "\"", 1, st);
+}
+
+/* The shortest decimal that reads back as the same float64 (C locale). */
+static int gguf_format_f64(double d, char *buf) {
+  sq_locale saved = sq_locale_c_enter();
+  int len = 0;
+  for (int prec = 1; prec <= 17; prec++) {
+    len = snprintf(buf, 32, "%.*g", prec, d);
+    if (strtod(buf, NULL) == d) break;
+  }
+  sq_locale_c_leave(saved);
+  return len;
+}
+
+/* JSON has no NaN or infinity: they are written as the strings "NaN",
+** "Infinity" and "-Infinity" (the type column still says float). */
+static int gguf_nonfinite(double d, char *buf) {
+  if (d != d) return (int)strlen(strcpy(buf, "\"NaN\""));
+  if (d > 0) return (int)strlen(strcpy(buf, "\"Infinity\""));
+  return (int)strlen(strcpy(buf, "\"-Infinity\""));
+}
+
+/* One scalar value of type `type` (not string, not array) at p as JSON. */
+static int gguf_scalar_json(int type, const unsigned char *p, char *buf) {
+  switch (type) {
+    case GGUF_U8: return snprintf(buf, 32, "%u", (unsigned)p[0]);
+    case GGUF_I8: return snprintf(buf, 32, "%d", (int)(int8_t)p[0]);
+    case GGUF_U16: return snprintf(buf, 32, "%u", (unsigned)sq_load_u16(p));
+    case GGUF_I16: return snprintf(buf, 32, "%d", (int)(int16_t)sq_load_u16(p));
+    case GGUF_U32: return snprintf(buf, 32, "%lu", (unsigned long)sq_load_u32(p));
+    case GGUF_I32: return snprintf(buf, 32, "%ld", (long)(int32_t)sq_load_u32(p));
+    case GGUF_U64:
+      return snprintf(buf, 32, "%llu", (unsigned long long)gguf_u64_at(p));
+    case GGUF_I64:
+      return snprintf(buf, 32, "%lld", (long long)(int64_t)gguf_u64_at(p));
+    case GGUF_BOOL: return (int)strlen(strcpy(buf, p[0] ? "true" : "false"));
+    case GGUF_F32: {
+      float f = sq_load_f32(p);
+      if (f - f != 0) return gguf_nonfinite((double)f, buf);
+      return sq_format_f32(f, buf);
+    }
+    default: { /* GGUF_F64 */
+      uint64_t u = gguf_u64_at(p);
+      double d;
+      memcpy(&d, &u, 8);
+      if (d - d != 0) return gguf_nonfinite(d, buf);
+      return gguf_format_f64(d, buf);
+    }
+  }
+}
+
+/* Reads one value of element type `type` (not an array) at the reader,
+** appending its JSON to t when t is not NULL.  key names it in errors. */
+static int gguf_value(gguf_reader *r, int type, gguf_text *t,
+                      const unsigned char *key, size_t keylen) {
+  if (type == GGUF_STRING) {
+    const unsigned char *s;
+    size_t len;
+    if (gguf_string(r, &s, &len, "string value", 0)) return SQ_INVALID;
+    return t ? gguf_text_json_string(t, s, len, r->st) : SQ_OK;
+  }
+  if (gguf_need(r, gguf_type_bytes[type], "value")) return SQ_INVALID;
+  const unsigned char *p = r->p + r->pos;
+  if (type == GGUF_BOOL && p[0] > 1) {
+    return sq_fail(r->st, "gguf: key '%.*s': bool value %u is neither 0 nor 1",
+                   gguf_quote_len(key, keylen), (const char *)key,
+                   (unsigned)p[0]);
+  }
+  r->pos += gguf_type_bytes[type];
+  if (!t) return SQ_OK;
+  char buf[40];
+  int len = gguf_scalar_json(type, p, buf);
+  return gguf_text_add(t, buf, (size_t)len, r->st);
+}
+
+/* ---- tensor types ---- */
+
+/* ggml's types that are not among the ten block formats of kernels/ggml.h,
+** with ggml's names and sizes (ggml_type_size / ggml_blck_size of the pinned
+** libggml-base, docs/FORMATS.md#gguf). */
+typedef struct gguf_tensor_type {
+  int id;
+  const char *name;
+  uint32_t block, bytes;
+} gguf_tensor_type;
+
+static const gguf_tensor_type gguf_plain_types[] = {
+  {0, "f32", 1, 4}, {1, "f16", 1, 2}, {24, "int8", 1, 1},
+  {25, "int16", 1, 2}, {26, "int32", 1, 4}, {27, "int64", 1, 8},
+  {28, "f64", 1, 8}, {30, "bf16", 1, 2},
+  {9, "q8_1", 32, 36}, {15, "q8_K", 256, 292}, {16, "iq2_xxs", 256, 66},
+  {17, "iq2_xs", 256, 74}, {18, "iq3_xxs", 256, 98}, {19, "iq1_s", 256, 50},
+  {20, "iq4_nl", 32, 18}, {21, "iq3_s", 256, 110}, {22, "iq2_s", 256, 82},
+  {23, "iq4_xs", 256, 136}, {29, "iq1_m", 256, 56}, {34, "tq1_0", 256, 54},
+  {35, "tq2_0", 256, 66}, {39, "mxfp4", 32, 17}, {40, "nvfp4", 64, 36},
+  {41, "q1_0", 128, 18}, {42, "q2_0", 64, 18}};
+
+/* The name, block and block bytes of ggml type id; 0 if unknown. */
+static int gguf_tensor_type_find(uint32_t id, const char **name,
+                                 uint64_t *block, uint64_t *bytes) {
+  for (int i = 0; i < SQ_GGML_NTYPES; i++) {
+    if ((uint32_t)sq_ggml_formats[i].ggml_id == id) {
+      *name = sq_ggml_formats[i].name;
+      *block = sq_ggml_formats[i].block;
+      *bytes = sq_ggml_formats[i].bytes;
+      return 1;
+    }
+  }
+  for (size_t i = 0; i < sizeof gguf_plain_types / sizeof *gguf_plain_types;
+       i++) {
+    if ((uint32_t)gguf_plain_types[i].id == id) {
+      *name = gguf_plain_types[i].name;
+      *block = gguf_plain_types[i].block;
+      *bytes = gguf_plain_types[i].bytes;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* ---- duplicates and overlaps ---- */
+
+typedef struct gguf_span {
+  const unsigned char *s;
+  size_t len;
+} gguf_span;
+
+typedef struct gguf_spans {
+  gguf_span *v;
+  size_t n, cap;
+} gguf_spans;
+
+static int gguf_spans_add(gguf_spans *a, const unsigned char *s, size_t len,
+                          sq_status *st) {
+  if (a->n == a->cap) {
+    size_t want = a->cap ? a->cap * 2 : 16;
+    gguf_span *v = sq_realloc(st, a->v, want, sizeof *v);
+    if (!v) return st->code;
+    a->v = v;
+    a->cap = want;
+  }
+  a->v[a->n].s = s;
+  a->v[a->n].len = len;
+  a->n++;
+  return SQ_OK;
+}
+
+static int gguf_span_cmp(const void *x, const void *y) {
+  const gguf_span *a = x, *b = y;
+  size_t m = a->len < b->len ? a->len : b->len;
+  int c = m ? memcmp(a->s, b->s, m) : 0;
+  if (c) return c;
+  return (a->len > b->len) - (a->len < b->len);
+}
+
+/* Fails naming the first of the names that appears twice. */
+static int gguf_no_duplicates(gguf_spans *a, const char *what, sq_status *st) {
+  if (a->n < 2) return SQ_OK;
+  qsort(a->v, a->n, sizeof *a->v, gguf_span_cmp);
+  for (size_t i = 1; i < a->n; i++) {
+    if (gguf_span_cmp(&a->v[i - 1], &a->v[i]) == 0) {
+      return sq_fail(st, "gguf: duplicate %s '%.*s'", what,
+                     gguf_quote_len(a->v[i].s, a->v[i].len),
+                     (const char *)a->v[i].s);
+    }
+  }
+  return SQ_OK;
+}
+
+typedef struct gguf_extent {
+  uint64_t start, end;
+  size_t tensor;
+} gguf_extent;
+
+static int gguf_extent_cmp(const void *x, const void *y) {
+  const gguf_extent *a = x, *b = y;
+  if (a->start != b->start) return (a->start > b->start) - (a->start < b->start);
+  return (a->tensor > b->tensor) - (a->tensor < b->tensor);
+}
+
+static int gguf_no_overlaps(sq_file_index *ix, sq_status *st) {
+  size_t m = 0;
+  for (size_t i = 0; i < ix->ntensors; i++) m += ix->tensors[i].nbytes > 0;
+  if (m < 2) return SQ_OK;
+  gguf_extent *e = sq_alloc(st, m, sizeof *e);
+  if (!e) return st->code;
+  m = 0;
+  for (size_t i = 0; i < ix->ntensors; i++) {
+    if (!ix->tensors[i].nbytes) continue;
+    e[m].start = ix->tensors[i].offset;
+    e[m].end = ix->tensors[i].offset + ix->tensors[i].nbytes;
+    e[m].tensor = i;
+    m++;
+  }
+  qsort(e, m, sizeof *e, gguf_extent_cmp);
+  for (size_t i = 1; i < m; i++) {
+    if (e[i].start < e[i - 1].end) {
+      const char *a = ix->tensors[e[i - 1].tensor].name;
+      const char *b = ix->tensors[e[i].tensor].name;
+      sq_fail(st, "gguf: the data of tensors '%.*s' and '%.*s' overlap",
+              gguf_quote_len(a, strlen(a)), a, gguf_quote_len(b, strlen(b)), b);
+      break;
+    }
+  }
+  sqlite3_free(e);
+  return st->code;
+}
+
+/* ---- the reader ---- */
+
+/* The key-value pairs: records general.alignment, adds meta rows when
+** want_meta, collects the keys for the duplicate check. */
+static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
+                         sq_file_index *ix, gguf_spans *keys,
+                         uint64_t *alignment) {
+  sq_status *st = r->st;
+  uint64_t total = 0; /* every value's JSON, bounded like one buffer */
+  for (uint64_t k = 0; k < nkv; k++) {
+    const unsigned char *key;
+    size_t keylen;
+    uint32_t type;
+    if (gguf_string(r, &key, &keylen, "key", 1)) return SQ_INVALID;
+    if (gguf_spans_add(keys, key, keylen, st)) return st->code;
+    int kl = gguf_quote_len(key, keylen);
+    if (gguf_u32(r, &type, "value type")) return SQ_INVALID;
+    if (type >= GGUF_NTYPES) {
+      return sq_fail(st, "gguf: key '%.*s' has unknown value type %lu", kl,
+                     (const char *)key, (unsigned long)type);
+    }
+    int is_alignment = keylen == 17 && memcmp(key, "general.alignment", 17) == 0;
+    if (is_alignment) {
+      if (type != GGUF_U32) {
+        return sq_fail(st, "gguf: general.alignment must be a uint32, not %s",
+                       gguf_type_names[type]);
+      }
+      if (gguf_need(r, 4, "value")) return SQ_INVALID;
+      uint32_t a = sq_load_u32(r->p + r->pos);
+      if (a == 0 || (a & (a - 1)) != 0) {
+        return sq_fail(st, "gguf: general.alignment %lu is not a power of 2",
+                       (unsigned long)a);
+      }
+      *alignment = a;
+    }
+    gguf_text text = {0};
+    gguf_text *t = want_meta ? &text : NULL;
+    char tname[24];
+    snprintf(tname, sizeof tname, "%s", gguf_type_names[type]);
+    int rc = SQ_OK;
+    if (type == GGUF_ARRAY) {
+      uint32_t et;
+      uint64_t count;
+      if (gguf_u32(r, &et, "array element type")) return SQ_INVALID;
+      if (et >= GGUF_NTYPES) {
+        return sq_fail(st, "gguf: key '%.*s': array of unknown type %lu", kl,
+                       (const char *)key, (unsigned long)et);
+      }
+      if (et == GGUF_ARRAY) {
+        return sq_fail(st, "gguf: key '%.*s': arrays of arrays are not "
+                       "supported", kl, (const char *)key);
+      }
+      if (gguf_u64(r, &count, "array length")) return SQ_INVALID;
+      if (count > (r->n - r->pos) / gguf_type_bytes[et]) {
+        return sq_fail(st, "gguf: key '%.*s': an array of %llu %s values "
+                       "cannot fit in the %llu bytes left", kl,
+                       (const char *)key, (unsigned long long)count,
+                       gguf_type_names[et], (unsigned long long)(r->n - r->pos));
+      }
+      snprintf(tname, sizeof tname, "array[%s]", gguf_type_names[et]);
+      if (t) rc = gguf_text_add(t, "[", 1, st);
+      for (uint64_t i = 0; !rc && i < count; i++) {
+        if (t && i) rc = gguf_text_add(t, ",", 1, st);
+        if (!rc) rc = gguf_value(r, (int)et, t, key, keylen);
+      }
+      if (t && !rc) rc = gguf_text_add(t, "]", 1, st);
+    } else {
+      rc = gguf_value(r, (int)type, t, key, keylen);
+    }
+    if (!rc && t) {
+      uint64_t bytes;
+      total += text.len;
+      if (!sq_size(st, total, 1, &bytes)) {
+        sq_file_meta *m = sq_file_add_meta(ix, (const char *)key, keylen, st);
+        if (m) {
+          memcpy(m->type, tname, sizeof m->type);
+          m->value = text.s;
+          text.s = NULL;
+        }
+      }
+      rc = st->code;
+    }
+    sqlite3_free(text.s);
+    if (rc) return st->code ? st->code : rc;
+  }
+  return SQ_OK;
+}
+
+static int gguf_read_tensor_info(gguf_reader *r, sq_file_index *ix,
+                                 gguf_spans *names) {
+  sq_status *st = r->st;
+  const unsigned char *name;
+  size_t namelen;
+  uint32_t ndims, type;
+  uint64_t ne[GGUF_MAX_DIMS], offset;
+  if (gguf_string(r, &name, &namelen, "tensor name", 1)) return SQ_INVALID;
+  int nl = gguf_quote_len(name, namelen);
+  if (gguf_u32(r, &ndims, "tensor dimension count")) return SQ_INVALID;
+  if (ndims > GGUF_MAX_DIMS) {
+    return sq_fail(st, "gguf: tensor '%.*s' has %lu dimensions (ggml allows at "
+                   "most %d)", nl, (const char *)name, (unsigned long)ndims,
+                   GGUF_MAX_DIMS);
+  }
+  for (uint32_t d = 0; d < ndims; d++) {
+    if (gguf_u64(r, &ne[d], "tensor dimension")) return SQ_INVALID;
+    if (ne[d] > (uint64_t)INT64_MAX) {
+      return sq_fail(st, "gguf: tensor '%.*s' dimension %lu is %llu (above "
+                     "2^63 - 1)", nl, (const char *)name, (unsigned long)d,
+                     (unsigned long long)ne[d]);
+    }
+  }
+  if (gguf_u32(r, &type, "tensor type")) return SQ_INVALID;
+  if (gguf_u64(r, &offset, "tensor offset")) return SQ_INVALID;
+
+  const char *tname;
+  uint64_t block, bytes;
+  if (!gguf_tensor_type_find(type, &tname, &block, &bytes)) {
+    return sq_fail(st, "gguf: tensor '%.*s' has unknown ggml type %lu", nl,
+                   (const char *)name, (unsigned long)type);
+  }
+  /* Rows of ne[0] elements: block types need whole blocks per row. */
+  uint64_t row = ndims ? ne[0] : 1, rows = 1, nbytes;
+  if (row % block) {
+    return sq_fail(st, "gguf: tensor '%.*s' of type %s has rows of %llu "
+                   "elements, not a multiple of the block size %llu", nl,
+                   (const char *)name, tname, (unsigned long long)row,
+                   (unsigned long long)block);
+  }
+  int over = __builtin_mul_overflow(row / block, bytes, &nbytes);
+  for (uint32_t d = 1; d < ndims; d++)
+    over |= __builtin_mul_overflow(rows, ne[d], &rows);
+  over |= __builtin_mul_overflow(nbytes, rows, &nbytes);
+  if (over) {
+    return sq_fail(st, "gguf: tensor '%.*s' is too large (its size overflows "
+                   "64 bits)", nl, (const char *)name);
+  }
+  if (gguf_spans_add(names, name, namelen, st)) return st->code;
+  sq_file_tensor *t = sq_file_add_tensor(ix, (const char *)name, namelen, st);
+  if (!t) return st->code;
+  snprintf(t->dtype, sizeof t->dtype, "%s", tname);
+  t->ndim = (int)ndims;
+  for (uint32_t d = 0; d < ndims; d++) t->dim[d] = (int64_t)ne[ndims - 1 - d];
+  t->offset = offset;  /* relative to the data section until it is known */
+  t->nbytes = nbytes;
+  return SQ_OK;
+}
+
+int sq_gguf_read(const unsigned char *p, size_t n, int want_meta,
+                 sq_file_index *ix, sq_status *st) {
+  gguf_reader r = {p, n, 0, st};
+  gguf_spans keys = {0}, names = {0};
+  uint32_t version;
+  uint64_t ntensors, nkv, alignment = GGUF_DEFAULT_ALIGNMENT;
+
+  if (n < 4 || memcmp(p, "GGUF", 4) != 0) {
+    return sq_fail(st, "gguf: not a GGUF file (the first 4 bytes are not "
+                   "\"GGUF\")");
+  }
+  r.pos = 4;
+  if (gguf_u32(&r, &version, "version")) return SQ_INVALID;
+  if (version == 1) {
+    return sq_fail(st, "gguf: version 1 is not supported (GGUF v1 used 32-bit "
+                   "counts; only versions 2 and 3 are read)");
+  }
+  if (version != 2 && version != 3) {
+    if ((version & 0xFFFF) == 0 && (version >> 24) >= 1 && (version >> 24) <= 3)
+      return sq_fail(st, "gguf: version %lu: this looks like a big-endian GGUF "
+                     "file, which is not supported", (unsigned long)version);
+    return sq_fail(st, "gguf: version %lu is not supported (only versions 2 "
+                   "and 3 are read)", (unsigned long)version);
+  }
+  if (gguf_u64(&r, &ntensors, "tensor count")) return SQ_INVALID;
+  if (gguf_u64(&r, &nkv, "key-value count")) return SQ_INVALID;
+  /* A key-value pair takes at least 13 bytes (key length, type, one byte of
+  ** value) and a tensor info at least 24 (name length, dimension count,
+  ** type, offset). */
+  uint64_t left = n - r.pos;
+  if (nkv > left / 13) {
+    return sq_fail(st, "gguf: key-value count %llu is impossible: %llu bytes "
+                   "are left", (unsigned long long)nkv, (unsigned long long)left);
+  }
+  if (ntensors > left / 24) {
+    return sq_fail(st, "gguf: tensor count %llu is impossible: %llu bytes "
+                   "are left", (unsigned long long)ntensors,
+                   (unsigned long long)left);
+  }
+
+  int rc = gguf_read_kvs(&r, nkv, want_meta, ix, &keys, &alignment);
+  if (!rc) rc = gguf_no_duplicates(&keys, "key", st);
+  if (!rc && ntensors > (n - r.pos) / 24) {
+    rc = sq_fail(st, "gguf: truncated: %llu tensor infos at byte %llu need at "
+                 "least %llu bytes, %llu are left",
+                 (unsigned long long)ntensors, (unsigned long long)r.pos,
+                 (unsigned long long)(ntensors * 24),
+                 (unsigned long long)(n - r.pos));
+  }
+  for (uint64_t i = 0; !rc && i < ntensors; i++)
+    rc = gguf_read_tensor_info(&r, ix, &names);
+  if (!rc) rc = gguf_no_duplicates(&names, "tensor name", st);
+  sqlite3_free(keys.v);
+  sqlite3_free(names.v);
+  if (rc) return st->code ? st->code : rc;
+
+  /* The data section starts at the next multiple of the alignment. */
+  uint64_t data = (r.pos + alignment - 1) / alignment * alignment;
+  for (size_t i = 0; i < ix->ntensors; i++) {
+    sq_file_tensor *t = &ix->tensors[i];
+    int nl = gguf_quote_len(t->name, strlen(t->name));
+    if (t->offset % alignment) {
+      return sq_fail(st, "gguf: tensor '%.*s' offset %llu is not a multiple "
+                     "of the alignment %llu", nl, t->name,
+                     (unsigned long long)t->offset,
+                     (unsigned long long)alignment);
+    }
+    if (data > n || t->offset > n - data || t->nbytes > n - data - t->offset) {
+      return sq_fail(st, "gguf: tensor '%.*s' data (%llu bytes at offset %llu "
+                     "of the data section at byte %llu) is past the end of the "
+                     "%llu-byte file", nl, t->name, (unsigned long long)t->nbytes,
+                     (unsigned long long)t->offset, (unsigned long long)data,
+                     (unsigned long long)n);
+    }
+    t->offset += data;
+  }
+  return gguf_no_overlaps(ix, st);
 }
