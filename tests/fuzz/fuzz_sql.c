@@ -237,6 +237,12 @@ static const fn fns[] = {
   {"q_ggml_dequantize", 's', 2, 3, {R_GGML_BLOCKS, R_GGML_TYPE, R_GGML_COUNT}, {0}},
   {"q_importance_agg", 'w', 2, 2, {R_X, R_COLUMNS}, {0}},
   {"q_ggml_types", 'v', 0, 0, {0}, {0}},
+  /* Model files: bytes from the generic BLOB role and any format text; the
+  ** readers themselves are fuzzed byte by byte by fuzz_files.c. */
+  {"q_tensors", 'v', 0, 2, {R_BLOB, R_NONE}, {"bytes", "format"}},
+  {"q_tensor_metadata", 'v', 0, 2, {R_BLOB, R_NONE}, {"bytes", "format"}},
+  {"q_tensors_file", 'v', 0, 2, {R_NONE, R_NONE}, {"path", "format"}},
+  {"q_tensor_metadata_file", 'v', 0, 2, {R_NONE, R_NONE}, {"path", "format"}},
 };
 #define NFNS (int)(sizeof fns / sizeof fns[0])
 
