@@ -38,6 +38,16 @@ int sq_json_parse_ints(const char *text, size_t len, const char *argname,
 ** (at least 32 bytes); returns its length. */
 int sq_format_f32(float f, char *buf);
 
+/* .npy bytes as a float tensor argument (core/npy_convert.c): sq_is_npy
+** says whether p starts with the .npy magic; sq_tensor_from_npy reads the
+** header and converts any supported dtype to an owned float32 buffer
+** (docs/NUMERICS.md#float-tensors).  argname names the argument. */
+int sq_is_npy(const void *p, size_t n);
+int sq_tensor_from_npy(const sq_kernels *k, const unsigned char *p, size_t n,
+                       const char *argname, sq_tensor *t, sq_status *st);
+/* Whether a raw float32 BLOB's n bytes look like float64 data. */
+int sq_f32_looks_like_f64(const void *data, size_t n);
+
 #define SQ_MAX_DIMS 32
 typedef struct sq_shape {
   int ndim;

@@ -262,8 +262,23 @@ static int sq_words_from_value(sqlite3_value *v, const char *argname,
                  float_words ? "a" : "an", what, sq_value_type_name(v));
 }
 
+/* A float tensor: .npy bytes converted by their header, a raw float32 BLOB
+** (refused when it looks like float64 data) or JSON text
+** (docs/NUMERICS.md#float-tensors). */
 int sq_arg_tensor(sqlite3_value *v, const char *argname, sq_tensor *t,
                   sq_status *st) {
+  if (sqlite3_value_type(v) == SQLITE_BLOB) {
+    const unsigned char *p = sqlite3_value_blob(v);
+    size_t nb = (size_t)sqlite3_value_bytes(v);
+    if (p && sq_is_npy(p, nb))
+      return sq_tensor_from_npy(sq_kernels_active(), p, nb, argname, t, st);
+    if (p && sq_f32_looks_like_f64(p, nb)) {
+      memset(t, 0, sizeof *t);
+      return sq_fail(st, "%s looks like float64 data (numpy's default dtype; "
+                         "convert with .astype(np.float32) or pass the .npy "
+                         "bytes), got %zu bytes", argname, nb);
+    }
+  }
   return sq_words_from_value(v, argname, 1, t, st);
 }
 

@@ -1,0 +1,158 @@
+/*
+** npy_convert.c: a float tensor argument given as .npy bytes, and the
+** float64 look-alike check on raw float32 BLOBs
+** (docs/NUMERICS.md#float-tensors).
+**
+**   1. .npy bytes are read by their own header (sq_npy_read: every size is
+**      checked before anything is allocated) and converted to an owned
+**      float32 buffer: f32 as is, f64 rounded to nearest float32 (a finite
+**      value beyond float32's range is an error naming the element), f16
+**      widened exactly, the "be" types byte-swapped first, integers
+**      converted by C's int-to-float conversion (exact when |v| <= 2^24,
+**      else rounded to nearest), bool as 0 or 1.  The shape is dropped:
+**      functions that take a shape check the element count.
+**   2. sq_f32_looks_like_f64: the raw-BLOB check described at the function.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/model_file.h"
+#include "kernels/byteorder.h"
+
+int sq_is_npy(const void *p, size_t n) {
+  return n >= 6 && memcmp(p, "\x93NUMPY", 6) == 0;
+}
+
+static uint64_t npy_load(const unsigned char *p, int size, int be) {
+  uint64_t v = 0;
+  for (int b = 0; b < size; b++)
+    v |= (uint64_t)p[be ? size - 1 - b : b] << (8 * b);
+  return v;
+}
+
+/* The fewest significant digits (up to 17) that read back as d, found in
+** the C locale, for messages. */
+static int npy_f64_digits(double d) {
+  char buf[40];
+  int prec = 1;
+  sq_locale saved = sq_locale_c_enter();
+  for (; prec < 17; prec++) {
+    snprintf(buf, sizeof buf, "%.*g", prec, d);
+    if (strtod(buf, NULL) == d) break;
+  }
+  sq_locale_c_leave(saved);
+  return prec;
+}
+
+int sq_tensor_from_npy(const sq_kernels *k, const unsigned char *p, size_t n,
+                       const char *argname, sq_tensor *t, sq_status *st) {
+  sq_file_index ix = {0};
+  memset(t, 0, sizeof *t);
+  if (sq_npy_read(p, n, 0, &ix, st)) {
+    char msg[sizeof st->msg];
+    sq_file_index_free(&ix);
+    if (st->code != SQ_INVALID) return st->code;
+    memcpy(msg, st->msg, sizeof msg);
+    st->code = SQ_OK;
+    return sq_fail(st, "%s is a .npy that cannot be read (%s)", argname, msg);
+  }
+  const sq_file_tensor *ft = &ix.tensors[0];
+  const unsigned char *src = p + ft->offset;
+  char dtype[SQ_FILE_DTYPE_MAX];
+  memcpy(dtype, ft->dtype, sizeof dtype);
+  uint64_t nbytes = ft->nbytes;
+  sq_file_index_free(&ix);
+
+  size_t len = strlen(dtype);
+  int be = len > 2 && strcmp(dtype + len - 2, "be") == 0;
+  if (be) dtype[len - 2] = 0;
+  /* The item size: the digits of the name are its bits (bool: 1 byte). */
+  int bits = 0;
+  for (const char *c = dtype; *c; c++)
+    if (*c >= '0' && *c <= '9') bits = bits * 10 + (*c - '0');
+  int size = bits ? bits / 8 : 1;
+  size_t count = (size_t)(nbytes / (uint64_t)size);
+  unsigned char *out = sq_alloc(st, count, 4);
+  if (!out) return st->code;
+
+  if (strcmp(dtype, "f16") == 0) {
+    unsigned char tmp[512];
+    for (size_t i = 0; i < count; i += 256) {
+      size_t m = count - i < 256 ? count - i : 256;
+      const unsigned char *h = src + 2 * i;
+      if (be) {
+        for (size_t j = 0; j < m; j++) {
+          tmp[2 * j] = h[2 * j + 1];
+          tmp[2 * j + 1] = h[2 * j];
+        }
+        h = tmp;
+      }
+      k->f16_to_f32(h, m, out + 4 * i);
+    }
+  } else {
+    for (size_t i = 0; i < count; i++) {
+      uint64_t u = npy_load(src + (size_t)size * i, size, be);
+      float f;
+      if (strcmp(dtype, "f32") == 0) {
+        f = sq_bits_f32((uint32_t)u);
+      } else if (strcmp(dtype, "f64") == 0) {
+        double d;
+        memcpy(&d, &u, 8);
+        if (d != d || d == __builtin_inf() || d == -__builtin_inf()) {
+          f = (float)d;
+        } else if (d >= 3.4028235677973366e38 || d <= -3.4028235677973366e38) {
+          sqlite3_free(out);
+          return sq_fail(st, "element %zu of %s (%.*g) is out of float32 range",
+                         i, argname, npy_f64_digits(d), d);
+        } else {
+          f = (float)d;
+        }
+      } else if (dtype[0] == 'u' || dtype[0] == 'b') {
+        f = (float)u;
+      } else { /* signed: sign-extend from size bytes */
+        int shift = 64 - 8 * size;
+        int64_t v = (int64_t)(u << shift) >> shift;
+        f = (float)v;
+      }
+      sq_store_f32(out + 4 * i, f);
+    }
+  }
+  t->data = t->owned = out;
+  t->n = count;
+  return SQ_OK;
+}
+
+/* Does a raw float32 BLOB of n bytes hold float64 data?  Read as doubles
+** (little-endian word pairs: even word = low half, odd word = high half):
+**
+**   (a) n is a multiple of 8 and holds at least 16 doubles;
+**   (b) every double is ±0 or has a binary exponent in [-64, 64]
+**       (1 <= |d| * 2^64 < 2^129): the high words all look like moderate
+**       doubles -- as float32 they are 0 or in [2^-8, 2^9);
+**   (c) more than half of the low words, read as float32, are "wild":
+**       nonzero with |v| < 2^-31 or |v| >= 2^32 (NaN and inf included).
+**
+** The low 32 bits of a double's mantissa are uniformly spread for data that
+** was not rounded to fewer bits, so about 75% of low words are wild; a real
+** float32 tensor almost never holds values below 4.7e-10 or above 4.3e9
+** (measurements in docs/NUMERICS.md#float-tensors). */
+int sq_f32_looks_like_f64(const void *data, size_t n) {
+  const unsigned char *p = data;
+  if (n % 8 || n / 8 < 16) return 0;
+  size_t pairs = n / 8, wild = 0, tame = 0;
+  for (size_t i = 0; i < pairs; i++) {
+    uint32_t hi = sq_load_u32(p + 8 * i + 4);
+    uint32_t lo = sq_load_u32(p + 8 * i);
+    int e = (int)((hi >> 20) & 0x7ff) - 1023;
+    if ((hi & 0x7fffffff) == 0 && lo == 0) {
+      tame++;
+    } else {
+      if (e < -64 || e > 64) return 0;
+      int fe = (int)((lo >> 23) & 0xff) - 127;
+      if ((lo & 0x7fffffff) != 0 && (fe < -31 || fe >= 32)) wild++;
+      else tame++;
+    }
+    if (tame * 2 >= pairs) return 0;
+  }
+  return wild * 2 > pairs;
+}
