@@ -70,6 +70,13 @@ def f32(values):
     return b(struct.pack("<%df" % len(values), *values))
 
 
+def npy(descr, shape, data):
+    """A .npy file (version 1.0) of the given descr, shape text and data bytes."""
+    h = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    h += " " * ((64 - (10 + len(h) + 1) % 64) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + data
+
+
 def zeroblob(n):
     return bytes([K_BLOB]) + struct.pack("<H", 0x8000 | ZERO_SIZES.index(n))
 
@@ -551,6 +558,22 @@ SEEDS = {
             [auto(RAMP), auto(b"\x00"), auto(), auto(bytes([1, 16, 0xFF, 0x23, 0x00, 0x00]))],
             [auto(RAMP2), auto(), auto(), auto()]],
             context=ctx(2, (2, ("raw", 0xFD), 1, 1), axis=0))],
+    # .npy BLOBs as float tensor arguments (docs/NUMERICS.md#float-tensors):
+    # every dtype family, f64 out of float32 range, a short data part; then a
+    # bad header and raw float64 bytes that the float64 look-alike check
+    # refuses (fuzz_sql runs at most 8 calls per input).
+    "npy-args": [
+        call("q_f32", [b(npy("<f8", "(2,)", struct.pack("<2d", 0.1, -3.0)))]),
+        call("q_f32", [b(npy(">f4", "(2, 1)", struct.pack(">2f", 1.5, -2.0)))]),
+        call("q_f32", [b(npy("<f2", "()", bytes.fromhex("003c")))]),
+        call("q_f32", [b(npy(">u8", "(1,)", struct.pack(">Q", 2 ** 64 - 1)))]),
+        call("q_f32", [b(npy("|b1", "(3,)", bytes([1, 0, 1])))]),
+        call("quantize_blob", [b(npy("<i2", "(3,)", struct.pack("<3h", 1, -2, 0))), r(0.5), i(0)]),
+        call("q_scale", [b(npy("<f8", "(1,)", struct.pack("<d", 1e39)))]),
+        call("q_scale", [b(npy("<f4", "(3,)", struct.pack("<2f", 1.0, 2.0)))])],
+    "npy-args-errors": [
+        call("q_scale", [b(b"\x93NUMPY")]),
+        call("q_f32", [b(struct.pack("<16d", *[0.37 * math.sin(k + 1) for k in range(16)]))])],
     # Known crash classes: exact reproductions, kept as regression seeds.
     "crash-compare-candidates": [call("q_compare", variant=5, args=[
         t("[1,2,3,4]"), t("[2,2]"), i(0),
