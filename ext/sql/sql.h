@@ -151,6 +151,7 @@ int sq_register_quantize_functions(sqlite3 *db);
 int sq_register_metric_functions(sqlite3 *db);
 int sq_register_aggregate_functions(sqlite3 *db);
 int sq_register_ggml_functions(sqlite3 *db);
+int sq_register_file_functions(sqlite3 *db);
 extern const sq_table sq_each_table, sq_channels_table, sq_compare_table,
     sq_ggml_types_table;
 extern const sq_table sq_tensors_table, sq_tensor_metadata_table,

@@ -568,3 +568,12 @@ SELECT name, shape, nbytes FROM q_tensors_file('tests/host/files/small.gguf');
 SELECT * FROM q_tensors_file('tests/host/files/none.npy');
 SELECT * FROM q_tensors_file('tests/host/queries.sql');
 SELECT * FROM q_tensor_metadata_file('tests/host');
+
+-- ---------------------------------------------------------------- writers
+SELECT hex(q_npy(X'0000803F000000400000404000008040', 'f32', '[2,2]')), hex(q_npy(X'01', 'bool', '[]'));
+SELECT name, dtype, shape, hex(data) FROM q_tensors(q_npy(X'01000200', 'INT16be', '[1,2]'));
+SELECT q_npy(NULL, 'f32', '[1]'), q_npy(X'00', NULL, '[1]'), q_npy(X'00', 'int8', NULL);
+SELECT q_npy(X'0000', 'bf16', '[1]');
+SELECT q_npy(X'000000', 'f32', '[1]');
+SELECT q_npy('x', 'int8', '[1]');
+SELECT q_npy(X'00', 'int8', '[0]');
