@@ -13,6 +13,9 @@
 #   make test-locale the catalog in the C locale and in de_DE.UTF-8, compared
 #   make test-s390x  big-endian: kernel tests and the SQL catalog on s390x
 #                    under qemu-user, compared with x86-64 byte for byte
+#   make test-ggml   every path's ggml kernels against ggml's own library
+#   make test-npy-core, test-gguf-core, test-safetensors-core
+#                    the model-file readers' tests (ASan + UBSan)
 #   make test-ggml   the ggml block-format kernels against ggml itself, byte
 #                    for byte, on fresh random data (fetches ggml via npm);
 #                    GGML_TEST_FLAGS=--quick for CI, --seed N to rerun
@@ -52,6 +55,7 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 DEPS = sh tests/ensure-deps.sh
 
 .PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
+        test-npy-core test-gguf-core test-safetensors-core \
         kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
         fuzz-ci ggml-lib test-ggml clean
 all: dist/quant.so
@@ -152,6 +156,38 @@ build/ggml_ref_test: tests/ggml/ggml_ref_test.c $(KERNEL_SRC) $(HDR)
 	$(CC) $(CFLAGS) $(QUANT_CFLAGS) -o $@ tests/ggml/ggml_ref_test.c $(KERNEL_SRC) $(LDLIBS) -ldl
 
 GGML_TEST_FLAGS =
+
+# The model-file readers' own tests, under AddressSanitizer + UBSan: files
+# written by numpy, by ggml's own gguf code and by an independent safetensors
+# writer (tests/gen_npy.py, tests/gen_gguf.py, tests/gen_safetensors.py), exact
+# indexes and error messages, every truncation, mutated bytes and failed
+# allocations.  The GGUF test also runs under de_DE.UTF-8 (its metadata
+# prints numbers).
+NPY_TEST_SRC = tests/npy_core_test.c ext/core/npy.c ext/core/model_file.c \
+               ext/core/status.c ext/core/text.c ext/core/c_locale.c
+build/asan/npy_core_test: $(NPY_TEST_SRC) $(HDR)
+	@mkdir -p build/asan
+	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ $(NPY_TEST_SRC) -lsqlite3 -lm
+
+build/asan/gguf_core_test: tests/gguf_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+	@mkdir -p build/asan
+	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/gguf_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(LDLIBS)
+
+build/asan/safetensors_core_test: tests/safetensors_core_test.c tests/data/safetensors_cases.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+	@mkdir -p build/asan
+	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -DSQLITE_CORE -o $@ tests/safetensors_core_test.c $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
+
+test-npy-core: build/asan/npy_core_test
+	ASAN_OPTIONS=detect_leaks=1 ./build/asan/npy_core_test tests/data/npy
+
+test-gguf-core: build/asan/gguf_core_test
+	@$(DEPS) locale
+	ASAN_OPTIONS=detect_leaks=1 ./build/asan/gguf_core_test tests/data/gguf
+	LC_ALL=de_DE.UTF-8 ASAN_OPTIONS=detect_leaks=1 ./build/asan/gguf_core_test tests/data/gguf
+
+test-safetensors-core: build/asan/safetensors_core_test
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/safetensors_core_test
+
 test-ggml: ggml-lib
 	@$(MAKE) --no-print-directory build/ggml_ref_test
 	./build/ggml_ref_test --lib $(GGML_LIB) $(GGML_TEST_FLAGS)
