@@ -23,18 +23,22 @@ static const char *sq_ff_type_name(sqlite3_value *v) {
 
 /* A shape for a file: the usual JSON array of positive integers, or "[]"
 ** for a 0-d array (one element). */
+static int sq_ff_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 static int sq_ff_shape(sqlite3_value *v, sq_shape *s, sq_status *st) {
   if (sqlite3_value_type(v) == SQLITE_TEXT) {
     const char *t = (const char *)sqlite3_value_text(v);
     if (!t) return sq_nomem(st);
     size_t n = (size_t)sqlite3_value_bytes(v), i = 0;
-    while (i < n && strchr(" \t\r\n", t[i])) i++;
+    while (i < n && sq_ff_space(t[i])) i++;
     if (i < n && t[i] == '[') {
       size_t j = i + 1;
-      while (j < n && strchr(" \t\r\n", t[j])) j++;
+      while (j < n && sq_ff_space(t[j])) j++;
       if (j < n && t[j] == ']') {
         j++;
-        while (j < n && strchr(" \t\r\n", t[j])) j++;
+        while (j < n && sq_ff_space(t[j])) j++;
         if (j == n) {
           memset(s, 0, sizeof *s);
           s->count = 1;
