@@ -109,3 +109,409 @@ int sq_npy_write(const char *dtype, size_t dtype_len, const sq_shape *shape,
   *outn = head + nbytes;
   return SQ_OK;
 }
+
+/* ---------------------------------------------------------- safetensors */
+
+/* Appends len bytes to a growing buffer: capacity doubles, but never past
+** what sq_realloc allows (st->max_bytes), so only a real need is SQ_TOOBIG. */
+static int sw_put(sq_status *st, char **buf, uint64_t *n, uint64_t *cap,
+                  const void *p, uint64_t len) {
+  if (len > *cap - *n) {
+    if (len > UINT64_MAX - *n) return sq_toobig(st);
+    uint64_t need = *n + len, want = *cap ? *cap : 256;
+    while (want < need) want = want > UINT64_MAX / 2 ? need : want * 2;
+    if (want > (uint64_t)st->max_bytes && need <= (uint64_t)st->max_bytes)
+      want = (uint64_t)st->max_bytes;
+    char *q = sq_realloc(st, *buf, want, 1);
+    if (!q) return st->code;
+    *buf = q;
+    *cap = want;
+  }
+  if (len) memcpy(*buf + *n, p, len);
+  *n += len;
+  return SQ_OK;
+}
+
+/* The length of the valid UTF-8 sequence at s[0..n) (strict: no overlong
+** forms, surrogates or code points past U+10FFFF), 0 if invalid. */
+static size_t sw_utf8(const unsigned char *s, size_t n, uint32_t *cp) {
+  unsigned c = s[0];
+  if (c < 0x80) { *cp = c; return 1; }
+  size_t k;
+  uint32_t v, min;
+  if (c >= 0xC2 && c <= 0xDF) { k = 2; v = c & 0x1F; min = 0x80; }
+  else if (c >= 0xE0 && c <= 0xEF) { k = 3; v = c & 0x0F; min = 0x800; }
+  else if (c >= 0xF0 && c <= 0xF4) { k = 4; v = c & 0x07; min = 0x10000; }
+  else return 0;
+  if (n < k) return 0;
+  for (size_t i = 1; i < k; i++) {
+    if ((s[i] & 0xC0) != 0x80) return 0;
+    v = v << 6 | (s[i] & 0x3F);
+  }
+  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+  *cp = v;
+  return k;
+}
+
+/* s[0..n) (valid UTF-8) as a JSON string, escaped as serde_json does. */
+static int sw_json_string(sq_status *st, sq_st_writer *w, char **buf,
+                          uint64_t *n, uint64_t *cap, const char *s,
+                          size_t len) {
+  (void)w;
+  if (!s) s = "";               /* an empty decoded string has no buffer */
+  if (sw_put(st, buf, n, cap, "\"", 1)) return st->code;
+  size_t run = 0;
+  for (size_t i = 0; i <= len; i++) {
+    unsigned char c = i < len ? (unsigned char)s[i] : 0;
+    if (i < len && c >= 0x20 && c != '"' && c != '\\') continue;
+    if (sw_put(st, buf, n, cap, s + run, i - run)) return st->code;
+    run = i + 1;
+    if (i == len) break;
+    char esc[8];
+    const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b"
+                  : c == '\f' ? "\\f" : c == '\n' ? "\\n" : c == '\r' ? "\\r"
+                  : c == '\t' ? "\\t" : NULL;
+    if (!e) {
+      snprintf(esc, sizeof esc, "\\u%04x", c);
+      e = esc;
+    }
+    if (sw_put(st, buf, n, cap, e, strlen(e))) return st->code;
+  }
+  return sw_put(st, buf, n, cap, "\"", 1);
+}
+
+/* Readers' dtype names and safetensors' (core/safetensors.c's table). */
+static const struct {
+  const char *name, *file;
+  int size;
+} st_write_types[] = {
+  {"f64", "F64", 8},     {"f32", "F32", 4},         {"f16", "F16", 2},
+  {"bf16", "BF16", 2},   {"int64", "I64", 8},       {"int32", "I32", 4},
+  {"int16", "I16", 2},   {"int8", "I8", 1},         {"uint64", "U64", 8},
+  {"uint32", "U32", 4},  {"uint16", "U16", 2},      {"uint8", "U8", 1},
+  {"bool", "BOOL", 1},   {"f8_e4m3", "F8_E4M3", 1}, {"f8_e5m2", "F8_E5M2", 1},
+};
+
+/* The most header a reader accepts (core/safetensors.c). */
+#define SW_MAX_HEADER 100000000u
+
+#define SW_SHOW(len) ((len) > 48 ? 48 : (int)(len))
+
+int sq_st_writer_add(sq_st_writer *w, const char *name, size_t name_len,
+                     const char *dtype, size_t dtype_len, const sq_shape *shape,
+                     const void *data, size_t nbytes, sq_status *st) {
+  int t = -1;
+  for (size_t k = 0; k < sizeof st_write_types / sizeof st_write_types[0]; k++)
+    if (npy_name_eq(dtype, dtype_len, st_write_types[k].name,
+                    strlen(st_write_types[k].name))) {
+      t = (int)k;
+      break;
+    }
+  if (t < 0)
+    return sq_fail(st, "dtype '%.*s' has no safetensors dtype (f64 f32 f16 "
+                       "bf16 int64 int32 int16 int8 uint64 uint32 uint16 uint8 "
+                       "bool f8_e4m3 f8_e5m2)", SW_SHOW(dtype_len), dtype);
+  for (size_t i = 0; i < name_len;) {
+    uint32_t cp;
+    size_t k = sw_utf8((const unsigned char *)name + i, name_len - i, &cp);
+    if (!k)
+      return sq_fail(st, "name '%.*s' is not valid UTF-8 at byte %zu",
+                     SW_SHOW(i), name, i);
+    i += k;
+  }
+  if (name_len == 12 && memcmp(name, "__metadata__", 12) == 0)
+    return sq_fail(st, "name '__metadata__' is the header's metadata key");
+  for (size_t k = 0; k < w->ntensors; k++)
+    if (w->names[2 * k + 1] == name_len &&
+        (name_len == 0 || memcmp(w->keys + w->names[2 * k], name, name_len) == 0))
+      return sq_fail(st, "name '%.*s' is given twice", SW_SHOW(name_len),
+                     name);
+  uint64_t want = shape->count * (uint64_t)st_write_types[t].size;
+  if ((uint64_t)nbytes != want)
+    return sq_fail(st, "tensor '%.*s': data has %zu bytes but %llu elements "
+                       "of %s take %llu", SW_SHOW(name_len), name, nbytes,
+                   (unsigned long long)shape->count, st_write_types[t].name,
+                   (unsigned long long)want);
+  /* ,"name":{"dtype":"F32","shape":[2,3],"data_offsets":[a,b]} */
+  if (w->ntensors == w->names_cap) {
+    size_t cap = w->names_cap ? 2 * w->names_cap : 16;
+    uint64_t *q = sq_realloc(st, w->names, cap, 2 * sizeof *q);
+    if (!q) return st->code;
+    w->names = q;
+    w->names_cap = cap;
+  }
+  uint64_t at = w->nkeys;
+  if (sw_put(st, &w->keys, &w->nkeys, &w->keys_cap, name, name_len) ||
+      (w->nhead && sw_put(st, &w->head, &w->nhead, &w->head_cap, ",", 1)) ||
+      sw_json_string(st, w, &w->head, &w->nhead, &w->head_cap, name, name_len))
+    return st->code;
+  char num[64];
+  int k = snprintf(num, sizeof num, ":{\"dtype\":\"%s\",\"shape\":[",
+                   st_write_types[t].file);
+  if (sw_put(st, &w->head, &w->nhead, &w->head_cap, num, (uint64_t)k))
+    return st->code;
+  for (int d = 0; d < shape->ndim; d++) {
+    k = snprintf(num, sizeof num, "%s%lld", d ? "," : "",
+                 (long long)shape->dim[d]);
+    if (sw_put(st, &w->head, &w->nhead, &w->head_cap, num, (uint64_t)k))
+      return st->code;
+  }
+  k = snprintf(num, sizeof num, "],\"data_offsets\":[%llu,%llu]}",
+               (unsigned long long)w->ndata,
+               (unsigned long long)(w->ndata + nbytes));
+  if (sw_put(st, &w->head, &w->nhead, &w->head_cap, num, (uint64_t)k) ||
+      sw_put(st, &w->data, &w->ndata, &w->data_cap, data, nbytes))
+    return st->code;
+  w->names[2 * w->ntensors] = at;
+  w->names[2 * w->ntensors + 1] = name_len;
+  w->ntensors++;
+  return SQ_OK;
+}
+
+/* ---- metadata: a JSON object of strings, decoded and written again ---- */
+
+typedef struct sw_json {
+  const unsigned char *s;
+  size_t n, i;
+  sq_status *st;
+} sw_json;
+
+static void sw_ws(sw_json *j) {
+  while (j->i < j->n && (j->s[j->i] == ' ' || j->s[j->i] == '\t' ||
+                         j->s[j->i] == '\n' || j->s[j->i] == '\r'))
+    j->i++;
+}
+
+static int sw_expected(sw_json *j, const char *what) {
+  if (j->i >= j->n)
+    return sq_fail(j->st, "metadata ends where %s was expected", what);
+  return sq_fail(j->st, "metadata has byte 0x%02x at byte %zu where %s was "
+                        "expected", j->s[j->i], j->i, what);
+}
+
+static int sw_hex4(sw_json *j, uint32_t *v) {
+  if (j->n - j->i < 4) return sw_expected(j, "4 hex digits");
+  *v = 0;
+  for (int k = 0; k < 4; k++) {
+    unsigned char c = j->s[j->i];
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+          : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d < 0) return sw_expected(j, "a hex digit");
+    *v = *v << 4 | (uint32_t)d;
+    j->i++;
+  }
+  return SQ_OK;
+}
+
+/* A JSON string decoded to UTF-8 into out (reset first). */
+static int sw_string(sw_json *j, char **out, uint64_t *n, uint64_t *cap,
+                     const char *what) {
+  *n = 0;
+  if (j->i >= j->n || j->s[j->i] != '"') return sw_expected(j, what);
+  j->i++;
+  for (;;) {
+    if (j->i >= j->n) return sq_fail(j->st, "metadata ends inside a string");
+    unsigned char c = j->s[j->i];
+    if (c == '"') {
+      j->i++;
+      return SQ_OK;
+    }
+    if (c < 0x20)
+      return sq_fail(j->st, "metadata has control character 0x%02x in a "
+                            "string at byte %zu", c, j->i);
+    if (c != '\\') {
+      uint32_t cp;
+      size_t k = sw_utf8(j->s + j->i, j->n - j->i, &cp);
+      if (!k)
+        return sq_fail(j->st, "metadata is not valid UTF-8 at byte %zu", j->i);
+      if (sw_put(j->st, out, n, cap, j->s + j->i, k)) return j->st->code;
+      j->i += k;
+      continue;
+    }
+    size_t at = j->i++;
+    if (j->i >= j->n) return sq_fail(j->st, "metadata ends inside a string");
+    c = j->s[j->i++];
+    uint32_t cp;
+    switch (c) {
+      case '"': cp = '"'; break;
+      case '\\': cp = '\\'; break;
+      case '/': cp = '/'; break;
+      case 'b': cp = '\b'; break;
+      case 'f': cp = '\f'; break;
+      case 'n': cp = '\n'; break;
+      case 'r': cp = '\r'; break;
+      case 't': cp = '\t'; break;
+      case 'u':
+        if (sw_hex4(j, &cp)) return j->st->code;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          uint32_t lo;
+          if (j->n - j->i < 2 || j->s[j->i] != '\\' || j->s[j->i + 1] != 'u')
+            return sq_fail(j->st, "metadata has a lone surrogate at byte %zu",
+                           at);
+          j->i += 2;
+          if (sw_hex4(j, &lo)) return j->st->code;
+          if (lo < 0xDC00 || lo > 0xDFFF)
+            return sq_fail(j->st, "metadata has a lone surrogate at byte %zu",
+                           at);
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+          return sq_fail(j->st, "metadata has a lone surrogate at byte %zu", at);
+        }
+        break;
+      default:
+        return sq_fail(j->st, "metadata has the bad escape '\\%c' at byte %zu",
+                       c >= 0x20 && c < 0x7f ? c : '?', at);
+    }
+    unsigned char u[4];
+    size_t k;
+    if (cp < 0x80) { u[0] = (unsigned char)cp; k = 1; }
+    else if (cp < 0x800) {
+      u[0] = (unsigned char)(0xC0 | cp >> 6); u[1] = (unsigned char)(0x80 | (cp & 0x3F)); k = 2;
+    } else if (cp < 0x10000) {
+      u[0] = (unsigned char)(0xE0 | cp >> 12); u[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+      u[2] = (unsigned char)(0x80 | (cp & 0x3F)); k = 3;
+    } else {
+      u[0] = (unsigned char)(0xF0 | cp >> 18); u[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
+      u[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F)); u[3] = (unsigned char)(0x80 | (cp & 0x3F));
+      k = 4;
+    }
+    if (sw_put(j->st, out, n, cap, u, k)) return j->st->code;
+  }
+}
+
+int sq_st_writer_metadata(sq_st_writer *w, const char *json, size_t len,
+                          sq_status *st) {
+  sw_json j = {(const unsigned char *)json, len, 0, st};
+  char *meta = NULL, *key = NULL, *val = NULL, *keys = NULL;
+  uint64_t nmeta = 0, cmeta = 0, nkey = 0, ckey = 0, nval = 0, cval = 0;
+  uint64_t nkeys = 0, ckeys = 0;
+  uint64_t *spans = NULL;  /* per key: [start, len) in keys */
+  size_t nspans = 0, cspans = 0;
+  sw_ws(&j);
+  if (j.i >= j.n || j.s[j.i] != '{') {
+    sw_expected(&j, "a JSON object '{'");
+    goto fail;
+  }
+  j.i++;
+  if (sw_put(st, &meta, &nmeta, &cmeta, "{", 1)) goto fail;
+  sw_ws(&j);
+  if (j.i < j.n && j.s[j.i] == '}') {
+    j.i++;
+  } else {
+    for (;;) {
+      sw_ws(&j);
+      if (sw_string(&j, &key, &nkey, &ckey, "a key string")) goto fail;
+      if (nkey && memchr(key, 0, nkey)) {
+        sq_fail(st, "metadata key '%.*s' contains NUL", SW_SHOW(nkey), key);
+        goto fail;
+      }
+      for (size_t k = 0; k < nspans; k++)
+        if (spans[2 * k + 1] == nkey &&
+            (nkey == 0 || memcmp(keys + spans[2 * k], key, nkey) == 0)) {
+          sq_fail(st, "metadata has the key '%.*s' twice", SW_SHOW(nkey), key);
+          goto fail;
+        }
+      sw_ws(&j);
+      if (j.i >= j.n || j.s[j.i] != ':') {
+        sw_expected(&j, "':'");
+        goto fail;
+      }
+      j.i++;
+      sw_ws(&j);
+      if (j.i < j.n && j.s[j.i] != '"') {
+        sq_fail(st, "metadata value of '%.*s' is not a string (safetensors "
+                    "metadata maps strings to strings)", SW_SHOW(nkey), key);
+        goto fail;
+      }
+      if (sw_string(&j, &val, &nval, &cval, "a value string")) goto fail;
+      if (nspans == cspans) {
+        size_t c = cspans ? 2 * cspans : 8;
+        uint64_t *q = sq_realloc(st, spans, c, 2 * sizeof *q);
+        if (!q) goto fail;
+        spans = q;
+        cspans = c;
+      }
+      spans[2 * nspans] = nkeys;
+      spans[2 * nspans + 1] = nkey;
+      nspans++;
+      if (sw_put(st, &keys, &nkeys, &ckeys, key, nkey) ||
+          (nspans > 1 && sw_put(st, &meta, &nmeta, &cmeta, ",", 1)) ||
+          sw_json_string(st, w, &meta, &nmeta, &cmeta, key, nkey) ||
+          sw_put(st, &meta, &nmeta, &cmeta, ":", 1) ||
+          sw_json_string(st, w, &meta, &nmeta, &cmeta, val, nval))
+        goto fail;
+      sw_ws(&j);
+      if (j.i < j.n && j.s[j.i] == ',') {
+        j.i++;
+        continue;
+      }
+      if (j.i < j.n && j.s[j.i] == '}') {
+        j.i++;
+        break;
+      }
+      sw_expected(&j, "',' or '}'");
+      goto fail;
+    }
+  }
+  sw_ws(&j);
+  if (j.i != j.n) {
+    sw_expected(&j, "the end of the metadata");
+    goto fail;
+  }
+  if (sw_put(st, &meta, &nmeta, &cmeta, "}", 1)) goto fail;
+  sqlite3_free(w->meta);
+  w->meta = meta;
+  w->nmeta = nmeta;
+  meta = NULL;
+fail:
+  sqlite3_free(meta);
+  sqlite3_free(key);
+  sqlite3_free(val);
+  sqlite3_free(keys);
+  sqlite3_free(spans);
+  return st->code;
+}
+
+int sq_st_writer_finish(const sq_st_writer *w, unsigned char **out,
+                        uint64_t *outn, sq_status *st) {
+  *out = NULL;
+  *outn = 0;
+  /* {"__metadata__":META,HEAD} padded with spaces to a multiple of 8. */
+  uint64_t h = 2 + w->nhead;
+  if (w->meta) h += 15 + w->nmeta + (w->nhead ? 1 : 0);
+  uint64_t padded = (h + 7) / 8 * 8;
+  if (padded > SW_MAX_HEADER)
+    return sq_fail(st, "the header of %llu bytes passes safetensors' "
+                       "100,000,000-byte limit", (unsigned long long)padded);
+  if (8 + padded > UINT64_MAX - w->ndata) return sq_toobig(st);
+  unsigned char *p = sq_alloc(st, 8 + padded + w->ndata, 1);
+  if (!p) return st->code;
+  sq_store_u32(p, (uint32_t)padded);
+  sq_store_u32(p + 4, 0);
+  unsigned char *q = p + 8;
+  *q++ = '{';
+  if (w->meta) {
+    memcpy(q, "\"__metadata__\":", 15);
+    q += 15;
+    memcpy(q, w->meta, w->nmeta);
+    q += w->nmeta;
+    if (w->nhead) *q++ = ',';
+  }
+  if (w->nhead) memcpy(q, w->head, w->nhead);
+  q += w->nhead;
+  *q++ = '}';
+  memset(q, ' ', padded - h);
+  if (w->ndata) memcpy(p + 8 + padded, w->data, w->ndata);
+  *out = p;
+  *outn = 8 + padded + w->ndata;
+  return SQ_OK;
+}
+
+void sq_st_writer_free(sq_st_writer *w) {
+  sqlite3_free(w->data);
+  sqlite3_free(w->head);
+  sqlite3_free(w->names);
+  sqlite3_free(w->keys);
+  sqlite3_free(w->meta);
+  memset(w, 0, sizeof *w);
+}
