@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/model_file.h"
+#include "core/text.h"
 #include "kernels/byteorder.h"
 #include "kernels/ggml.h"
 
@@ -55,33 +56,6 @@ static int gguf_u64(gguf_reader *r, uint64_t *v, const char *what) {
   return SQ_OK;
 }
 
-/* Strict UTF-8 (no overlongs, surrogates or code points past U+10FFFF). */
-static int gguf_utf8_ok(const unsigned char *s, size_t len) {
-  size_t i = 0;
-  while (i < len) {
-    unsigned c = s[i];
-    if (c < 0x80) { i++; continue; }
-    size_t k;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) k = 1;
-    else if (c >= 0xE0 && c <= 0xEF) {
-      k = 2;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      k = 3;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else return 0;
-    if (k > len - i - 1) return 0;
-    if (s[i + 1] < lo || s[i + 1] > hi) return 0;
-    for (size_t j = 2; j <= k; j++)
-      if (s[i + j] < 0x80 || s[i + j] > 0xBF) return 0;
-    i += k + 1;
-  }
-  return 1;
-}
-
 /* How much of a name to quote in a message: at most 64 bytes, cut at a
 ** character boundary. */
 static int gguf_quote_len(const void *s, size_t len) {
@@ -109,7 +83,7 @@ static int gguf_string(gguf_reader *r, const unsigned char **s, size_t *len,
     return sq_fail(r->st, "gguf: %s at byte %llu contains a NUL byte", what,
                    (unsigned long long)(r->pos - 8));
   }
-  if (!gguf_utf8_ok(*s, *len)) {
+  if (sq_utf8_check(*s, *len) != *len) {
     return sq_fail(r->st, "gguf: %s at byte %llu is not valid UTF-8", what,
                    (unsigned long long)(r->pos - 8));
   }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/model_write.h"
+#include "core/text.h"
 #include "kernels/byteorder.h"
 
 /* ------------------------------------------------------------------ .npy */
@@ -132,27 +133,6 @@ static int sw_put(sq_status *st, char **buf, uint64_t *n, uint64_t *cap,
   return SQ_OK;
 }
 
-/* The length of the valid UTF-8 sequence at s[0..n) (strict: no overlong
-** forms, surrogates or code points past U+10FFFF), 0 if invalid. */
-static size_t sw_utf8(const unsigned char *s, size_t n, uint32_t *cp) {
-  unsigned c = s[0];
-  if (c < 0x80) { *cp = c; return 1; }
-  size_t k;
-  uint32_t v, min;
-  if (c >= 0xC2 && c <= 0xDF) { k = 2; v = c & 0x1F; min = 0x80; }
-  else if (c >= 0xE0 && c <= 0xEF) { k = 3; v = c & 0x0F; min = 0x800; }
-  else if (c >= 0xF0 && c <= 0xF4) { k = 4; v = c & 0x07; min = 0x10000; }
-  else return 0;
-  if (n < k) return 0;
-  for (size_t i = 1; i < k; i++) {
-    if ((s[i] & 0xC0) != 0x80) return 0;
-    v = v << 6 | (s[i] & 0x3F);
-  }
-  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
-  *cp = v;
-  return k;
-}
-
 /* s[0..n) (valid UTF-8) as a JSON string, escaped as serde_json does. */
 static int sw_json_string(sq_status *st, sq_st_writer *w, char **buf,
                           uint64_t *n, uint64_t *cap, const char *s,
@@ -213,7 +193,7 @@ int sq_st_writer_add(sq_st_writer *w, const char *name, size_t name_len,
                        "bool f8_e4m3 f8_e5m2)", SW_SHOW(dtype_len), dtype);
   for (size_t i = 0; i < name_len;) {
     uint32_t cp;
-    size_t k = sw_utf8((const unsigned char *)name + i, name_len - i, &cp);
+    size_t k = sq_utf8_decode((const unsigned char *)name + i, name_len - i, &cp);
     if (!k)
       return sq_fail(st, "name '%.*s' is not valid UTF-8 at byte %zu",
                      SW_SHOW(i), name, i);
@@ -321,7 +301,7 @@ static int sw_string(sw_json *j, char **out, uint64_t *n, uint64_t *cap,
                             "string at byte %zu", c, j->i);
     if (c != '\\') {
       uint32_t cp;
-      size_t k = sw_utf8(j->s + j->i, j->n - j->i, &cp);
+      size_t k = sq_utf8_decode(j->s + j->i, j->n - j->i, &cp);
       if (!k)
         return sq_fail(j->st, "metadata is not valid UTF-8 at byte %zu", j->i);
       if (sw_put(j->st, out, n, cap, j->s + j->i, k)) return j->st->code;

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/model_file.h"
+#include "core/text.h"
 #include "kernels/byteorder.h"
 
 #define ST_MAX_HEADER 100000000u
@@ -66,31 +67,6 @@ static int st_show(const char *s, size_t len) {
   return (int)k;
 }
 #define ST_NAME(s) st_show((s), strlen(s)), (s)
-
-/* The position of the first byte that is not valid UTF-8, or len. */
-static size_t st_utf8_check(const unsigned char *s, size_t len) {
-  size_t i = 0;
-  while (i < len) {
-    unsigned c = s[i];
-    if (c < 0x80) { i++; continue; }
-    size_t need;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) need = 1;
-    else if (c == 0xE0) { need = 2; lo = 0xA0; }
-    else if (c == 0xED) { need = 2; hi = 0x9F; }  /* no surrogates */
-    else if (c >= 0xE1 && c <= 0xEF) need = 2;
-    else if (c == 0xF0) { need = 3; lo = 0x90; }
-    else if (c >= 0xF1 && c <= 0xF3) need = 3;
-    else if (c == 0xF4) { need = 3; hi = 0x8F; }
-    else return i;
-    if (len - i <= need) return i;
-    if (s[i + 1] < lo || s[i + 1] > hi) return i;
-    for (size_t k = 2; k <= need; k++)
-      if ((s[i + k] & 0xC0) != 0x80) return i;
-    i += need + 1;
-  }
-  return len;
-}
 
 static void st_ws(st_parser *p) {
   while (p->i < p->n && (p->s[p->i] == ' ' || p->s[p->i] == '\t' ||
@@ -714,7 +690,7 @@ static int st_read(const unsigned char *p, size_t n, int want_meta,
                        "of the %zu-byte file", hlen, n);
   if (hlen == 0 || p[8] != '{')
     return sq_fail(st, "safetensors: the header does not begin with '{'");
-  size_t bad = st_utf8_check(p + 8, (size_t)hlen);
+  size_t bad = sq_utf8_check(p + 8, (size_t)hlen);
   if (bad < hlen)
     return sq_fail(st, "safetensors: the header is not UTF-8 (byte 0x%02x at "
                        "byte %zu)", p[8 + bad], bad);

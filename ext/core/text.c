@@ -46,3 +46,36 @@ int sq_parse_real(const char *s, size_t len, double *out) {
   sq_locale_c_leave(saved);
   return *end == 0;
 }
+
+size_t sq_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp) {
+  unsigned c = s[0];
+  if (c < 0x80) {
+    *cp = c;
+    return 1;
+  }
+  size_t k;
+  uint32_t v, min;
+  if (c >= 0xC2 && c <= 0xDF) { k = 2; v = c & 0x1F; min = 0x80; }
+  else if (c >= 0xE0 && c <= 0xEF) { k = 3; v = c & 0x0F; min = 0x800; }
+  else if (c >= 0xF0 && c <= 0xF4) { k = 4; v = c & 0x07; min = 0x10000; }
+  else return 0;
+  if (n < k) return 0;
+  for (size_t i = 1; i < k; i++) {
+    if ((s[i] & 0xC0) != 0x80) return 0;
+    v = v << 6 | (s[i] & 0x3F);
+  }
+  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+  *cp = v;
+  return k;
+}
+
+size_t sq_utf8_check(const unsigned char *s, size_t len) {
+  size_t i = 0;
+  uint32_t cp;
+  while (i < len) {
+    size_t k = sq_utf8_decode(s + i, len - i, &cp);
+    if (!k) return i;
+    i += k;
+  }
+  return len;
+}

@@ -16,4 +16,13 @@ int sq_parse_int(const char *s, size_t len, int64_t *out);
 /* A decimal number (digits, '.', exponent), read in the C locale. */
 int sq_parse_real(const char *s, size_t len, double *out);
 
+/* Strict UTF-8 (no overlong forms, surrogates or code points past
+** U+10FFFF), as the model-file formats require of names and strings.
+** sq_utf8_decode: the length (1 to 4) of the sequence that starts s[0..n),
+** n >= 1, with its code point in *cp; 0 when it is not valid.
+** sq_utf8_check: the position of the first byte of s[0..len) that does not
+** start a valid sequence, or len. */
+size_t sq_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+size_t sq_utf8_check(const unsigned char *s, size_t len);
+
 #endif
