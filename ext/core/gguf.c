@@ -156,39 +156,6 @@ static int gguf_text_json_string(gguf_text *t, const unsigned char *s,
   return gguf_text_add(t, "\"", 1, st);
 }
 
-/* The shortest decimal that reads back as the same float64 (C locale),
-** written as sq_format_f32 writes a float32: 50 not 5e1, 1e-7 not 1e-07. */
-static int gguf_format_f64(double d, char *buf) {
-  char tmp[40];
-  int len = 0;
-  sq_locale saved = sq_locale_c_enter();
-  for (int prec = 1; prec <= 17; prec++) {
-    len = snprintf(tmp, sizeof tmp, "%.*g", prec, d);
-    if (strtod(tmp, NULL) == d) break;
-  }
-  if (strchr(tmp, 'e') && d < 1e16 && d > -1e16 && d == (double)(int64_t)d) {
-    char whole[40];
-    int wlen = snprintf(whole, sizeof whole, "%.0f", d);
-    if (wlen <= len + 1) {
-      sq_locale_c_leave(saved);
-      return (int)strlen(strcpy(buf, whole));
-    }
-  }
-  sq_locale_c_leave(saved);
-  int o = 0;
-  for (int i = 0; i < len; i++) {
-    buf[o++] = tmp[i];
-    if (tmp[i] == 'e') {
-      i++;
-      if (tmp[i] == '-') buf[o++] = '-';
-      else if (tmp[i] != '+') i--;
-      while (tmp[i + 1] == '0' && tmp[i + 2]) i++;
-    }
-  }
-  buf[o] = 0;
-  return o;
-}
-
 /* JSON has no NaN or infinity: they are written as the strings "NaN",
 ** "Infinity" and "-Infinity" (the type column still says float). */
 static int gguf_nonfinite(double d, char *buf) {
@@ -221,7 +188,7 @@ static int gguf_scalar_json(int type, const unsigned char *p, char *buf) {
       double d;
       memcpy(&d, &u, 8);
       if (d - d != 0) return gguf_nonfinite(d, buf);
-      return gguf_format_f64(d, buf);
+      return sq_format_f64(d, buf);
     }
   }
 }

@@ -189,31 +189,22 @@ int sq_json_parse_ints(const char *s, size_t len, const char *argname,
   return sq_json_parse(s, len, argname, sq_emit_i32, out, n, st);
 }
 
-static int sq_format_f32_c(float f, char *buf);
-
-int sq_format_f32(float f, char *buf) {
-  sq_locale saved = sq_locale_c_enter();
-  int len = sq_format_f32_c(f, buf);
-  sq_locale_c_leave(saved);
-  return len;
-}
-
-/* The shortest text, in the C locale. */
-static int sq_format_f32_c(float f, char *buf) {
-  char tmp[32];
+/* The shortest decimal that reads back as v (as a float32 when f32), in the
+** C locale: whole numbers without an exponent when that is no longer ("50",
+** not "5e1"), exponents without '+' or leading zeros ("1e-7", "1e20"). */
+static int sq_format_shortest(double v, int f32, char *buf) {
+  char tmp[40];
   int len = 0;
-  /* The first precision whose text reads back as f is the shortest. */
-  for (int prec = 1; prec <= 9; prec++) {
-    len = snprintf(tmp, sizeof tmp, "%.*g", prec, (double)f);
-    if (strtof(tmp, NULL) == f) break;
+  /* The first precision whose text reads back as v is the shortest. */
+  for (int prec = 1; prec <= (f32 ? 9 : 17); prec++) {
+    len = snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+    if (f32 ? strtof(tmp, NULL) == (float)v : strtod(tmp, NULL) == v) break;
   }
-  /* Whole numbers read better without an exponent when no longer: 50, not 5e1. */
-  if (strchr(tmp, 'e') && f < 1e16f && f > -1e16f && f == (float)(int64_t)f) {
-    char whole[32];
-    int wlen = snprintf(whole, sizeof whole, "%.0f", (double)f);
+  if (strchr(tmp, 'e') && v < 1e16 && v > -1e16 && v == (double)(int64_t)v) {
+    char whole[40];
+    int wlen = snprintf(whole, sizeof whole, "%.0f", v);
     if (wlen <= len + 1) return (int)strlen(strcpy(buf, whole));
   }
-  /* Tidy the exponent: "1e-07" -> "1e-7", "1e+20" -> "1e20". */
   int o = 0;
   for (int i = 0; i < len; i++) {
     buf[o++] = tmp[i];
@@ -226,4 +217,18 @@ static int sq_format_f32_c(float f, char *buf) {
   }
   buf[o] = 0;
   return o;
+}
+
+int sq_format_f32(float f, char *buf) {
+  sq_locale saved = sq_locale_c_enter();
+  int len = sq_format_shortest((double)f, 1, buf);
+  sq_locale_c_leave(saved);
+  return len;
+}
+
+int sq_format_f64(double d, char *buf) {
+  sq_locale saved = sq_locale_c_enter();
+  int len = sq_format_shortest(d, 0, buf);
+  sq_locale_c_leave(saved);
+  return len;
 }

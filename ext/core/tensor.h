@@ -37,6 +37,8 @@ int sq_json_parse_ints(const char *text, size_t len, const char *argname,
 /* Writes the shortest decimal that reads back as the same float32 into buf
 ** (at least 32 bytes); returns its length. */
 int sq_format_f32(float f, char *buf);
+/* The same for a float64 (buf at least 40 bytes). */
+int sq_format_f64(double d, char *buf);
 
 /* .npy bytes as a float tensor argument (core/npy_convert.c): sq_is_npy
 ** says whether p starts with the .npy magic; sq_tensor_from_npy reads the
