@@ -30,10 +30,9 @@ int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
   };
   static const sq_table *const tables[] = {&sq_each_table, &sq_channels_table,
                                            &sq_compare_table, &sq_ggml_types_table,
-                                           &sq_tensors_table, &sq_tensor_metadata_table};
-  /* They read files: never from a view, trigger or schema. */
-  static const sq_table *const direct_only_tables[] = {
-      &sq_tensors_file_table, &sq_tensor_metadata_file_table};
+                                           &sq_tensors_table, &sq_tensor_metadata_table,
+                                           &sq_tensors_file_table,
+                                           &sq_tensor_metadata_file_table};
   const char *bad = sq_kernels_bad_request();
   if (bad) {
     if (pzErrMsg) {
@@ -64,17 +63,6 @@ int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
       if (pzErrMsg)
         *pzErrMsg = sqlite3_mprintf("sqlite-quant: cannot register %s: %s",
                                     tables[i]->name, sqlite3_errstr(rc));
-      return rc;
-    }
-  }
-  for (size_t i = 0; i < sizeof direct_only_tables / sizeof direct_only_tables[0];
-       i++) {
-    int rc = sq_register_table_function_direct_only(db, direct_only_tables[i]);
-    if (rc != SQLITE_OK) {
-      if (pzErrMsg)
-        *pzErrMsg = sqlite3_mprintf("sqlite-quant: cannot register %s: %s",
-                                    direct_only_tables[i]->name,
-                                    sqlite3_errstr(rc));
       return rc;
     }
   }

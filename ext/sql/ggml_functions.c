@@ -257,7 +257,7 @@ const sq_table sq_ggml_types_table = {
   "CREATE TABLE x(name TEXT, type_id INTEGER, block_size INTEGER, "
   "type_size INTEGER, bits_per_weight REAL)",
   SQ_TYPES_BITS + 1, 0, 0, "",
-  sizeof(sq_cursor), sq_types_compute, NULL, sq_types_column,
+  sizeof(sq_cursor), sq_types_compute, NULL, sq_types_column, 0,
 };
 
 /* ---- registration ---------------------------------------------------------- */

@@ -128,12 +128,12 @@ typedef struct sq_table {
   int (*compute)(sq_cursor *c, int argc, sqlite3_value **argv, sq_status *st);
   void (*reset)(sq_cursor *c);
   void (*column)(const sq_cursor *c, sqlite3_context *ctx, int col);
+  /* 1: SQLITE_VTAB_DIRECTONLY, never usable from a view, trigger or schema
+  ** (the tables that read files); 0: SQLITE_VTAB_INNOCUOUS. */
+  int direct_only;
 } sq_table;
 
 int sq_register_table_function(sqlite3 *db, const sq_table *t);
-/* The same, SQLITE_VTAB_DIRECTONLY instead of SQLITE_VTAB_INNOCUOUS: never
-** usable from a view, trigger or schema (the tables that read files). */
-int sq_register_table_function_direct_only(sqlite3 *db, const sq_table *t);
 
 /* ---- registration ---------------------------------------------------------- */
 

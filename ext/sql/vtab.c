@@ -40,24 +40,17 @@ static int sq_vtab_connect_as(sqlite3 *db, const sq_table *t, int risk,
   return SQLITE_OK;
 }
 
+/* Tables that read files are SQLITE_VTAB_DIRECTONLY: SQLite refuses them in
+** views, triggers and schemas ("unsafe use of ..."). */
 static int sq_vtab_connect(sqlite3 *db, void *aux, int argc,
                            const char *const *argv, sqlite3_vtab **vt,
                            char **err) {
   (void)argc;
   (void)argv;
   (void)err;
-  return sq_vtab_connect_as(db, aux, SQLITE_VTAB_INNOCUOUS, vt);
-}
-
-/* Tables that read files: SQLite refuses them in views, triggers and
-** schemas ("unsafe use of ..."). */
-static int sq_vtab_connect_direct(sqlite3 *db, void *aux, int argc,
-                                  const char *const *argv, sqlite3_vtab **vt,
-                                  char **err) {
-  (void)argc;
-  (void)argv;
-  (void)err;
-  return sq_vtab_connect_as(db, aux, SQLITE_VTAB_DIRECTONLY, vt);
+  const sq_table *t = aux;
+  return sq_vtab_connect_as(db, aux, t->direct_only ? SQLITE_VTAB_DIRECTONLY
+                                                    : SQLITE_VTAB_INNOCUOUS, vt);
 }
 
 static int sq_vtab_disconnect(sqlite3_vtab *v) {
@@ -172,25 +165,6 @@ static sqlite3_module sq_table_module = {
   .xRowid = sq_vtab_rowid,
 };
 
-/* The same module but for its xConnect. */
-static sqlite3_module sq_direct_table_module = {
-  .iVersion = 0,
-  .xConnect = sq_vtab_connect_direct,
-  .xBestIndex = sq_vtab_best_index,
-  .xDisconnect = sq_vtab_disconnect,
-  .xOpen = sq_vtab_open,
-  .xClose = sq_vtab_close,
-  .xFilter = sq_vtab_filter,
-  .xNext = sq_vtab_next,
-  .xEof = sq_vtab_eof,
-  .xColumn = sq_vtab_column,
-  .xRowid = sq_vtab_rowid,
-};
-
 int sq_register_table_function(sqlite3 *db, const sq_table *t) {
   return sqlite3_create_module(db, t->name, &sq_table_module, (void *)t);
-}
-
-int sq_register_table_function_direct_only(sqlite3 *db, const sq_table *t) {
-  return sqlite3_create_module(db, t->name, &sq_direct_table_module, (void *)t);
 }
