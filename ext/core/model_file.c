@@ -7,7 +7,7 @@
 #include "core/text.h"
 
 static const char *const sq_format_names[SQ_FILE_NFORMATS] = {
-  "safetensors", "gguf", "npy", "npz"};
+  "safetensors", "gguf", "npy", "npz", "onnx", "tflite"};
 
 const char *sq_file_format_name(sq_file_format f) { return sq_format_names[f]; }
 
@@ -20,21 +20,58 @@ int sq_file_format_parse(const char *text, size_t len, sq_file_format *f,
     }
   }
   return sq_fail(st, "unknown file format '%.*s' (expected safetensors, gguf, "
-                     "npy or npz)", len > 40 ? 40 : (int)len, text);
+                     "npy, npz, onnx or tflite)", len > 40 ? 40 : (int)len,
+                 text);
 }
 
-/* Magic bytes: GGUF "GGUF"; npy "\x93NUMPY"; npz a zip's "PK\3\4";
-** safetensors a little-endian u64 header length followed by '{'. */
+/* ONNX has no magic: a ModelProto begins with its ir_version (field 1, a
+** varint: tag 0x08) of 1 to 127, followed by the tag of a field a model has
+** (2 producer_name, 3 producer_version, 4 domain, 5 model_version,
+** 6 doc_string, 7 graph, 8 opset_import, 14 metadata_props). */
+static int sq_looks_like_onnx(const unsigned char *p, size_t n) {
+  if (n < 3 || p[0] != 0x08 || p[1] == 0 || p[1] > 127) return 0;
+  switch (p[2]) {
+    case 0x12: case 0x1a: case 0x22: case 0x28: case 0x32: case 0x3a:
+    case 0x42: case 0x72: return 1;
+    default: return 0;
+  }
+}
+
+/* Magic bytes: GGUF "GGUF"; npy "\x93NUMPY"; npz a zip's "PK\3\4"; TFLite
+** the flatbuffer file identifier "TFL3" at offset 4; safetensors a
+** little-endian u64 header length followed by '{'; ONNX its first fields. */
 int sq_file_detect(const unsigned char *p, size_t n) {
   if (n >= 4 && memcmp(p, "GGUF", 4) == 0) return SQ_FILE_GGUF;
   if (n >= 6 && memcmp(p, "\x93NUMPY", 6) == 0) return SQ_FILE_NPY;
   if (n >= 4 && memcmp(p, "PK\x03\x04", 4) == 0) return SQ_FILE_NPZ;
+  if (n >= 8 && memcmp(p + 4, "TFL3", 4) == 0) return SQ_FILE_TFLITE;
   if (n >= 9 && p[8] == '{') return SQ_FILE_SAFETENSORS;
+  if (sq_looks_like_onnx(p, n)) return SQ_FILE_ONNX;
   return -1;
 }
 
+int sq_file_tensor_read(const sq_file_view *v, const sq_file_tensor *t,
+                        uint64_t start, uint64_t len, unsigned char *out,
+                        sq_status *st) {
+  if (start > t->nbytes || len > t->nbytes - start)
+    return sq_fail(st, "tensor '%.200s': bytes %llu..%llu are past its %llu "
+                       "bytes", t->name, (unsigned long long)start,
+                   (unsigned long long)(start + len),
+                   (unsigned long long)t->nbytes);
+  if (t->decode) return t->decode(v, t, start, len, out, st);
+  if (t->offset > v->n || t->nbytes > v->n - t->offset)
+    return sq_fail(st, "tensor '%.200s': its data lies outside the file",
+                   t->name);
+  if (len) memcpy(out, v->p + t->offset + start, len);
+  return SQ_OK;
+}
+
 void sq_file_index_free(sq_file_index *ix) {
-  for (size_t i = 0; i < ix->ntensors; i++) sqlite3_free(ix->tensors[i].name);
+  for (size_t i = 0; i < ix->ntensors; i++) {
+    sqlite3_free(ix->tensors[i].name);
+    sqlite3_free(ix->tensors[i].location);
+    sqlite3_free(ix->tensors[i].scope);
+  }
   for (size_t i = 0; i < ix->nmeta; i++) {
     sqlite3_free(ix->meta[i].key);
     sqlite3_free(ix->meta[i].value);
@@ -99,7 +136,8 @@ int sq_file_read(const unsigned char *p, size_t n, sq_file_format f,
                  int want_meta, sq_file_index *ix, sq_status *st) {
   static int (*const readers[SQ_FILE_NFORMATS])(
       const unsigned char *, size_t, int, sq_file_index *, sq_status *) = {
-    sq_safetensors_read, sq_gguf_read, sq_npy_read, sq_npz_read};
+    sq_safetensors_read, sq_gguf_read, sq_npy_read, sq_npz_read,
+    sq_onnx_read, sq_tflite_read};
   memset(ix, 0, sizeof *ix);
   if (readers[f](p, n, want_meta, ix, st)) sq_file_index_free(ix);
   return st->code;

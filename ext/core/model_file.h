@@ -20,7 +20,8 @@
 #include "core/tensor.h"
 
 typedef enum sq_file_format {
-  SQ_FILE_SAFETENSORS, SQ_FILE_GGUF, SQ_FILE_NPY, SQ_FILE_NPZ, SQ_FILE_NFORMATS
+  SQ_FILE_SAFETENSORS, SQ_FILE_GGUF, SQ_FILE_NPY, SQ_FILE_NPZ, SQ_FILE_ONNX,
+  SQ_FILE_TFLITE, SQ_FILE_NFORMATS
 } sq_file_format;
 
 /* Canonical dtype names of tensor data in files (README "Data formats"):
@@ -28,13 +29,49 @@ typedef enum sq_file_format {
 ** f8_e4m3 f8_e5m2, and ggml's block types (q4_0 ... q6_K). */
 #define SQ_FILE_DTYPE_MAX 16
 
+/* The bytes a reader indexed, and where they came from. */
+typedef struct sq_file_view {
+  const unsigned char *p;       /* the file's bytes */
+  size_t n;
+  const char *path;             /* the file variants: its path (for data kept
+                                ** beside it, as ONNX external data); NULL
+                                ** for a BLOB */
+} sq_file_view;
+
+struct sq_file_tensor;
+/* Decodes bytes [start, start + len) of a tensor's data (as stored, in its
+** dtype, little-endian) into out; start + len <= t->nbytes. */
+typedef int (*sq_tensor_decoder)(const sq_file_view *v,
+                                 const struct sq_file_tensor *t,
+                                 uint64_t start, uint64_t len,
+                                 unsigned char *out, sq_status *st);
+
 typedef struct sq_file_tensor {
   char *name;                   /* sqlite3_malloc'd, NUL-terminated */
   char dtype[SQ_FILE_DTYPE_MAX];
   int ndim;                     /* 0 for a scalar */
   int64_t dim[SQ_MAX_DIMS];     /* row-major (numpy) order */
-  uint64_t offset, nbytes;      /* the data: bytes[offset, offset + nbytes) */
+  uint64_t offset, nbytes;      /* the data: bytes[offset, offset + nbytes)
+                                ** when decode is NULL; with a decoder,
+                                ** nbytes is the decoded size and offset where
+                                ** the stored form begins */
+  /* Data not stored as plain bytes (ONNX typed fields and external data,
+  ** compressed npz members): the reader's decoder and what it needs. */
+  sq_tensor_decoder decode;
+  uint64_t src_offset, src_nbytes;  /* the stored form in the bytes */
+  uint32_t src_kind;                /* the decoder's own tag */
+  char *location;               /* sqlite3_malloc'd or NULL: a file beside
+                                ** this one (ONNX external data) */
+  char *scope;                  /* sqlite3_malloc'd or NULL: where in the
+                                ** model the tensor sits (ONNX subgraph,
+                                ** TFLite subgraph) */
 } sq_file_tensor;
+
+/* Bytes [start, start + len) of t's data into out (memcpy, or its
+** decoder); start + len must be <= t->nbytes. */
+int sq_file_tensor_read(const sq_file_view *v, const sq_file_tensor *t,
+                        uint64_t start, uint64_t len, unsigned char *out,
+                        sq_status *st);
 
 typedef struct sq_file_meta {
   char *key;                    /* sqlite3_malloc'd */
@@ -52,7 +89,7 @@ typedef struct sq_file_index {
 
 /* The format whose magic bytes begin p, or -1. */
 int sq_file_detect(const unsigned char *p, size_t n);
-/* "safetensors", "gguf", "npy", "npz" (any case). */
+/* "safetensors", "gguf", "npy", "npz", "onnx", "tflite" (any case). */
 int sq_file_format_parse(const char *text, size_t len, sq_file_format *f,
                          sq_status *st);
 const char *sq_file_format_name(sq_file_format f);
@@ -81,5 +118,9 @@ int sq_npy_read(const unsigned char *p, size_t n, int want_meta,
                 sq_file_index *ix, sq_status *st);
 int sq_npz_read(const unsigned char *p, size_t n, int want_meta,
                 sq_file_index *ix, sq_status *st);
+int sq_onnx_read(const unsigned char *p, size_t n, int want_meta,
+                 sq_file_index *ix, sq_status *st);
+int sq_tflite_read(const unsigned char *p, size_t n, int want_meta,
+                   sq_file_index *ix, sq_status *st);
 
 #endif

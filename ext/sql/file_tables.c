@@ -37,6 +37,7 @@ typedef struct sq_file_cursor {
   size_t map_len;
   const unsigned char *p;   /* the file's bytes */
   size_t n;
+  char *path;               /* the file variants: a copy of the path */
   sq_file_index ix;
 } sq_file_cursor;
 
@@ -155,6 +156,7 @@ static int sq_ft_compute(sq_file_cursor *c, const char *name, int is_file,
     const char *path = sq_arg_text(argv[0], "path", st);
     if (!path) return st->code;
     if (!*path) return sq_fail(st, "path is empty");
+    if (!(c->path = sqlite3_mprintf("%s", path))) return sq_nomem(st);
     if (sq_ft_map(c, path, st)) return st->code;
   } else {
     if (sqlite3_value_type(argv[0]) != SQLITE_BLOB)
@@ -174,7 +176,8 @@ static int sq_ft_compute(sq_file_cursor *c, const char *name, int is_file,
     int d = sq_file_detect(c->p, c->n);
     if (d < 0)
       return sq_fail(st, "cannot tell the file format from its first bytes "
-                         "(expected safetensors, gguf, npy or npz)");
+                         "(expected safetensors, gguf, npy, npz, onnx or "
+                         "tflite)");
     f = (sq_file_format)d;
   }
   if (sq_file_read(c->p, c->n, f, want_meta, &c->ix, st)) return st->code;
@@ -198,6 +201,8 @@ static void sq_ft_reset(sq_cursor *cur) {
   sq_file_index_free(&c->ix);
   sqlite3_value_free(c->bytes);
   c->bytes = NULL;
+  sqlite3_free(c->path);
+  c->path = NULL;
   if (c->map) munmap(c->map, c->map_len);
   c->map = NULL;
   c->map_len = 0;
@@ -220,6 +225,37 @@ static void sq_ft_result_shape(sqlite3_context *ctx, const sq_file_tensor *t) {
   sqlite3_result_text(ctx, buf, (int)k, SQLITE_TRANSIENT);
 }
 
+/* The tensor's bytes: the stored ones in place, or what its decoder makes. */
+static void sq_ft_result_data(sqlite3_context *ctx, const sq_file_cursor *c,
+                              const sq_file_tensor *t) {
+  sq_status st;
+  sq_status_begin(&st, sqlite3_context_db_handle(ctx));
+  if ((int64_t)t->nbytes > st.max_bytes) {
+    sqlite3_result_error_toobig(ctx);
+    return;
+  }
+  if (!t->decode) {
+    /* The reader checked offset + nbytes <= n; checked again here, as the
+    ** one place that hands out stored bytes. */
+    if (t->offset > c->n || t->nbytes > c->n - t->offset) {
+      sq_fail(&st, "tensor data lies outside the file");
+    } else {
+      sqlite3_result_blob64(ctx, t->nbytes ? c->p + t->offset : (const void *)"",
+                            t->nbytes, SQLITE_TRANSIENT);
+      return;
+    }
+  } else {
+    sq_file_view v = {c->p, c->n, c->path};
+    unsigned char *out = sq_alloc(&st, t->nbytes ? t->nbytes : 1, 1);
+    if (out && !sq_file_tensor_read(&v, t, 0, t->nbytes, out, &st)) {
+      sqlite3_result_blob64(ctx, out, t->nbytes, sqlite3_free);
+      return;
+    }
+    sqlite3_free(out);
+  }
+  sq_result_status(ctx, c->name, &st);
+}
+
 static void sq_ft_tensor_column(const sq_cursor *cur, sqlite3_context *ctx,
                                 int col) {
   const sq_file_cursor *c = (const sq_file_cursor *)cur;
@@ -228,23 +264,7 @@ static void sq_ft_tensor_column(const sq_cursor *cur, sqlite3_context *ctx,
     case SQ_FT_NAME: sqlite3_result_text(ctx, t->name, -1, SQLITE_TRANSIENT); break;
     case SQ_FT_DTYPE: sqlite3_result_text(ctx, t->dtype, -1, SQLITE_TRANSIENT); break;
     case SQ_FT_SHAPE: sq_ft_result_shape(ctx, t); break;
-    case SQ_FT_DATA:
-      /* The reader checked offset + nbytes <= n; checked again here, as the
-      ** one place that hands out the bytes. */
-      if (t->offset > c->n || t->nbytes > c->n - t->offset) {
-        char msg[96];
-        snprintf(msg, sizeof msg, "%s: tensor data lies outside the file",
-                 c->name);
-        sqlite3_result_error(ctx, msg, -1);
-      } else if ((int64_t)t->nbytes >
-                 sqlite3_limit(sqlite3_context_db_handle(ctx),
-                               SQLITE_LIMIT_LENGTH, -1)) {
-        sqlite3_result_error_toobig(ctx);
-      } else {
-        sqlite3_result_blob64(ctx, t->nbytes ? c->p + t->offset : (const void *)"",
-                              t->nbytes, SQLITE_TRANSIENT);
-      }
-      break;
+    case SQ_FT_DATA: sq_ft_result_data(ctx, c, t); break;
     case SQ_FT_OFFSET: sqlite3_result_int64(ctx, (sqlite3_int64)t->offset); break;
     case SQ_FT_NBYTES: sqlite3_result_int64(ctx, (sqlite3_int64)t->nbytes); break;
     default: break;
