@@ -1,6 +1,6 @@
 /*
-** onnx.c: PLACEHOLDER while the onnx reader is written (issue 12); replaced
-** before the issue is resolved.
+** onnx.c: PLACEHOLDER while the onnx reader is being written; it is replaced
+** before this format is documented.
 */
 #include "core/model_file.h"
 

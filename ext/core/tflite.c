@@ -1,6 +1,6 @@
 /*
-** tflite.c: PLACEHOLDER while the tflite reader is written (issue 12); replaced
-** before the issue is resolved.
+** tflite.c: PLACEHOLDER while the tflite reader is being written; it is replaced
+** before this format is documented.
 */
 #include "core/model_file.h"
 

@@ -3,7 +3,7 @@
 ** (docs/FORMATS.md), as table-valued functions:
 **
 **   q_tensors(bytes [, format])            name, dtype, shape, data, offset,
-**   q_tensors_file(path [, format])        nbytes: one row per tensor
+**   q_tensors_file(path [, format])        nbytes, scope: one row per tensor
 **   q_tensor_metadata(bytes [, format])    key, type, value: one row per
 **   q_tensor_metadata_file(path [, format])  metadata entry
 **
@@ -26,7 +26,7 @@
 #include "sql/sql.h"
 
 enum { SQ_FT_NAME, SQ_FT_DTYPE, SQ_FT_SHAPE, SQ_FT_DATA, SQ_FT_OFFSET,
-       SQ_FT_NBYTES, SQ_FT_SOURCE, SQ_FT_FORMAT };
+       SQ_FT_NBYTES, SQ_FT_SCOPE, SQ_FT_SOURCE, SQ_FT_FORMAT };
 enum { SQ_FM_KEY, SQ_FM_TYPE, SQ_FM_VALUE, SQ_FM_SOURCE, SQ_FM_FORMAT };
 
 typedef struct sq_file_cursor {
@@ -57,7 +57,8 @@ static void sq_ft_meta_column(const sq_cursor *cur, sqlite3_context *ctx,
 
 #define SQ_FT_SCHEMA(source)                                                   \
   "CREATE TABLE x(name TEXT, dtype TEXT, shape TEXT, data BLOB, "              \
-  "offset INTEGER, nbytes INTEGER, " source " HIDDEN, format HIDDEN)"
+  "offset INTEGER, nbytes INTEGER, scope TEXT, " source " HIDDEN, "           \
+  "format HIDDEN)"
 #define SQ_FM_SCHEMA(source)                                                   \
   "CREATE TABLE x(key TEXT, type TEXT, value TEXT, " source " HIDDEN, "        \
   "format HIDDEN)"
@@ -267,6 +268,9 @@ static void sq_ft_tensor_column(const sq_cursor *cur, sqlite3_context *ctx,
     case SQ_FT_DATA: sq_ft_result_data(ctx, c, t); break;
     case SQ_FT_OFFSET: sqlite3_result_int64(ctx, (sqlite3_int64)t->offset); break;
     case SQ_FT_NBYTES: sqlite3_result_int64(ctx, (sqlite3_int64)t->nbytes); break;
+    case SQ_FT_SCOPE:
+      if (t->scope) sqlite3_result_text(ctx, t->scope, -1, SQLITE_TRANSIENT);
+      break;
     default: break;
   }
 }
