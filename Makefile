@@ -19,6 +19,8 @@
 #   make test-ggml   the ggml block-format kernels against ggml itself, byte
 #                    for byte, on fresh random data (fetches ggml via npm);
 #                    GGML_TEST_FLAGS=--quick for CI, --seed N to rerun
+#   make test-torch  registry rows as PyTorch quantized tensors, dequantized
+#                    bit-identically (examples/registry_to_torch.py)
 #   make clean
 #
 # Missing system packages are installed by tests/ensure-deps.sh when run as
@@ -57,7 +59,7 @@ DEPS = sh tests/ensure-deps.sh
 .PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
         test-npy-core test-gguf-core test-safetensors-core \
         kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
-        fuzz-ci ggml-lib test-ggml clean
+        fuzz-ci ggml-lib test-ggml test-torch clean
 all: dist/quant.so
 
 build/obj/%.o: %.c $(HDR)
@@ -191,6 +193,10 @@ test-safetensors-core: build/asan/safetensors_core_test
 test-ggml: ggml-lib
 	@$(MAKE) --no-print-directory build/ggml_ref_test
 	./build/ggml_ref_test --lib $(GGML_LIB) $(GGML_TEST_FLAGS)
+
+test-torch: dist/quant.so
+	@$(DEPS) torch
+	/usr/bin/python3 examples/registry_to_torch.py
 
 test-tcl: dist/quant.so
 	tclsh tests/run.tcl dist/quant.so

@@ -13,6 +13,7 @@
 #   ggml     the ggml reference tests: npm fetches ggml's library
 #            (tests/ggml/fetch_ggml.sh), the C harness links it with dlopen
 #            (make test-ggml), numpy drives tests/ggml/gen_vectors.py
+#   torch    the PyTorch recipe (make test-torch): Debian's python3-torch
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -38,6 +39,7 @@ case "$what" in
   # only recommends.
   fuzz)    pkgs="make libc6-dev libsqlite3-dev clang libclang-rt-dev" ;;
   ggml)    pkgs="gcc make libc6-dev npm python3 python3-numpy" ;;
+  torch)   pkgs="$base python3 python3-numpy python3-torch" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
