@@ -21,6 +21,7 @@
 #                    GGML_TEST_FLAGS=--quick for CI, --seed N to rerun
 #   make test-torch  registry rows as PyTorch quantized tensors, dequantized
 #                    bit-identically (examples/registry_to_torch.py)
+#   make test-import the demo's SQL import against the reference Python importer
 #   make clean
 #
 # Missing system packages are installed by tests/ensure-deps.sh when run as
@@ -59,7 +60,7 @@ DEPS = sh tests/ensure-deps.sh
 .PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
         test-npy-core test-gguf-core test-safetensors-core \
         kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
-        fuzz-ci ggml-lib test-ggml test-torch clean
+        fuzz-ci ggml-lib test-ggml test-torch test-import clean
 all: dist/quant.so
 
 build/obj/%.o: %.c $(HDR)
@@ -197,6 +198,10 @@ test-ggml: ggml-lib
 test-torch: dist/quant.so
 	@$(DEPS) torch
 	/usr/bin/python3 examples/registry_to_torch.py
+
+test-import: dist/quant.so
+	@$(DEPS) import
+	sh tests/import_check.sh
 
 test-tcl: dist/quant.so
 	tclsh tests/run.tcl dist/quant.so

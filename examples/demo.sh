@@ -3,15 +3,16 @@
 #
 # Fetches two real networks (examples/fetch_models.sh, cached in build/models),
 # imports their weights into a fresh build/demo.db through the registry schema
-# (examples/import_models.py, sql/registry.sql), quantizes every weight tensor
+# in SQL (q_tensors_file in examples/import_models.sql, sql/registry.sql),
+# quantizes every weight tensor
 # under several schemes in SQL and prints the comparison
 # (examples/demo_queries.sql), then draws build/demo_sqnr.svg (and a PNG copy
 # when rsvg-convert is installed) with examples/plot_sqnr.py.
 #
 # Builds nothing: it expects the extension at dist/quant.so (`make` builds
 # it); QUANT_EXT=path/to/quant overrides (without the .so suffix).
-# Needs: sqlite3, npm (first run only), /usr/bin/python3 with python3-onnx and
-# python3-numpy; librsvg2-bin for the PNG (optional).
+# Needs: sqlite3, npm (first run only), /usr/bin/python3 (the picture);
+# librsvg2-bin for the PNG (optional).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,13 @@ ext=${QUANT_EXT:-dist/quant}
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 
+sha256() {
+  if command -v sha256sum >/dev/null 2>&1; then
+    sha256sum "$1" | cut -d' ' -f1
+  else
+    shasum -a 256 "$1" | cut -d' ' -f1
+  fi
+}
 now() { date +%s.%N 2>/dev/null || date +%s; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f s", b - a }'; }
 
@@ -30,10 +38,6 @@ if ! command -v sqlite3 >/dev/null 2>&1; then
   echo "demo: the sqlite3 command-line shell is missing (Debian: apt-get install sqlite3)" >&2
   exit 1
 fi
-if ! "$py" -c 'import onnx, numpy' 2>/dev/null; then
-  echo "demo: $py cannot import onnx and numpy (Debian: apt-get install python3-onnx python3-numpy)" >&2
-  exit 1
-fi
 
 start=$(now)
 mkdir -p build
@@ -41,7 +45,11 @@ sh examples/fetch_models.sh build/models
 
 t=$(now)
 rm -f build/demo.db build/demo.db-journal
-"$py" examples/import_models.py --db build/demo.db --models build/models
+sqlite3 -bail build/demo.db ".load $ext" \
+  ".parameter set @models 'build/models'" \
+  ".parameter set @silero_sha256 '$(sha256 build/models/silero_vad_v5.onnx)'" \
+  ".parameter set @mediapipe_sha256 '$(sha256 build/models/face_detection_short_range.tflite)'" \
+  '.read sql/registry.sql' '.read examples/import_models.sql'
 echo "demo: imported in $(elapsed "$t")"
 
 t=$(now)

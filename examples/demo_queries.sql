@@ -2,7 +2,7 @@
 --
 -- Run by examples/demo.sh (`make demo`) as
 --   sqlite3 build/demo.db '.load dist/quant' '.read examples/demo_queries.sql'
--- on a database that examples/import_models.py filled through the registry
+-- on a database that examples/import_models.sql filled through the registry
 -- schema (sql/registry.sql): Silero VAD v5 (float32, ONNX) and MediaPipe
 -- face detection short range (float16, TFLite).
 --

@@ -1,8 +1,14 @@
 #!/usr/bin/python3
-"""import_models.py: load the demo's two real models into a SQLite registry.
+"""import_models_ref.py: the reference importer of the demo's two models.
 
-    /usr/bin/python3 examples/import_models.py [--db build/demo.db]
+    /usr/bin/python3 tests/import_models_ref.py [--db build/demo.db]
         [--models build/models] [--schema sql/registry.sql]
+
+The demo imports in SQL (examples/import_models.sql, through q_tensors_file);
+this independent importer, onnx's own loader and a flatbuffer reader of its
+own, is what `make test-import` (tests/import_check.sh) compares it with,
+tensor for tensor.  It was the demo's importer before the extension read
+model files.
 
 Creates the registry schema (sql/registry.sql) in the database if missing and
 fills `models` and `tensors`.  Python's sqlite3 module only stores BLOBs here:
