@@ -4,6 +4,8 @@
 --
 --   models          one row per model release (name, version, where the bytes
 --                   came from, licence, checksum of the file they came from)
+--   model_metadata  the model file's own metadata, key by key (GGUF key-value
+--                   pairs, safetensors __metadata__, ONNX model properties)
 --   tensors         the float weights of each model, one BLOB per tensor, in
 --                   the model's own float format (f32, f16 or bf16)
 --   quantizations   every way a tensor has been quantized: dtype, scheme,
@@ -137,6 +139,37 @@ CREATE TRIGGER IF NOT EXISTS models_delete
 AFTER DELETE ON models
 BEGIN
   DELETE FROM tensors WHERE model_id = OLD.model_id;
+END;
+
+-- ---------------------------------------------------------------------------
+-- model_metadata: what the model file says about itself, carried over so an
+-- export can write it back (sql/recipes.sql): one row per key, exactly as
+-- q_tensor_metadata gives it (docs/FORMATS.md): the format's own type name
+-- ('string', 'uint32', 'array[float32]', ...) and the value as JSON text.
+-- ---------------------------------------------------------------------------
+CREATE TABLE IF NOT EXISTS model_metadata (
+  model_id    INTEGER NOT NULL REFERENCES models ON DELETE CASCADE,
+  key         TEXT NOT NULL,                -- 'general.architecture'
+  type        TEXT NOT NULL,                -- 'string'
+  value       TEXT NOT NULL                 -- '"llama"'
+              CONSTRAINT model_metadata_value CHECK (json_valid(value)),
+  PRIMARY KEY (model_id, key)
+);
+
+-- As tensors_insert does for tensors: the model must exist, whatever
+-- PRAGMA foreign_keys says.
+CREATE TRIGGER IF NOT EXISTS model_metadata_insert
+BEFORE INSERT ON model_metadata
+BEGIN
+  SELECT RAISE(ABORT, 'model_metadata: no such model_id')
+  WHERE NOT EXISTS (SELECT 1 FROM models WHERE model_id = NEW.model_id);
+END;
+
+-- The cascade of models_delete, for the metadata.
+CREATE TRIGGER IF NOT EXISTS models_delete_metadata
+AFTER DELETE ON models
+BEGIN
+  DELETE FROM model_metadata WHERE model_id = OLD.model_id;
 END;
 
 -- ---------------------------------------------------------------------------
