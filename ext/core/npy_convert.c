@@ -5,12 +5,11 @@
 **
 **   1. .npy bytes are read by their own header (sq_npy_read: every size is
 **      checked before anything is allocated) and converted to an owned
-**      float32 buffer: f32 as is, f64 rounded to nearest float32 (a finite
-**      value beyond float32's range is an error naming the element), f16
-**      widened exactly, the "be" types byte-swapped first, integers
-**      converted by C's int-to-float conversion (exact when |v| <= 2^24,
-**      else rounded to nearest), bool as 0 or 1.  The shape is dropped:
-**      functions that take a shape check the element count.
+**      float32 buffer by sq_f32_from_stored (core/stored_convert.c: f64
+**      rounded to nearest, a finite value beyond float32's range an error
+**      naming the element; integers by C's conversion; bool 0 or 1).  The
+**      shape is dropped: functions that take a shape check the element
+**      count.
 **   2. sq_f32_looks_like_f64: the raw-BLOB check described at the function.
 */
 #include <stdio.h>
@@ -21,27 +20,6 @@
 
 int sq_is_npy(const void *p, size_t n) {
   return n >= 6 && memcmp(p, "\x93NUMPY", 6) == 0;
-}
-
-static uint64_t npy_load(const unsigned char *p, int size, int be) {
-  uint64_t v = 0;
-  for (int b = 0; b < size; b++)
-    v |= (uint64_t)p[be ? size - 1 - b : b] << (8 * b);
-  return v;
-}
-
-/* The fewest significant digits (up to 17) that read back as d, found in
-** the C locale, for messages. */
-static int npy_f64_digits(double d) {
-  char buf[40];
-  int prec = 1;
-  sq_locale saved = sq_locale_c_enter();
-  for (; prec < 17; prec++) {
-    snprintf(buf, sizeof buf, "%.*g", prec, d);
-    if (strtod(buf, NULL) == d) break;
-  }
-  sq_locale_c_leave(saved);
-  return prec;
 }
 
 int sq_tensor_from_npy(const sq_kernels *k, const unsigned char *p, size_t n,
@@ -63,63 +41,8 @@ int sq_tensor_from_npy(const sq_kernels *k, const unsigned char *p, size_t n,
   uint64_t nbytes = ft->nbytes;
   sq_file_index_free(&ix);
 
-  size_t len = strlen(dtype);
-  int be = len > 2 && strcmp(dtype + len - 2, "be") == 0;
-  if (be) dtype[len - 2] = 0;
-  /* The item size: the digits of the name are its bits (bool: 1 byte). */
-  int bits = 0;
-  for (const char *c = dtype; *c; c++)
-    if (*c >= '0' && *c <= '9') bits = bits * 10 + (*c - '0');
-  int size = bits ? bits / 8 : 1;
-  size_t count = (size_t)(nbytes / (uint64_t)size);
-  unsigned char *out = sq_alloc(st, count, 4);
-  if (!out) return st->code;
-
-  if (strcmp(dtype, "f16") == 0) {
-    unsigned char tmp[512];
-    for (size_t i = 0; i < count; i += 256) {
-      size_t m = count - i < 256 ? count - i : 256;
-      const unsigned char *h = src + 2 * i;
-      if (be) {
-        for (size_t j = 0; j < m; j++) {
-          tmp[2 * j] = h[2 * j + 1];
-          tmp[2 * j + 1] = h[2 * j];
-        }
-        h = tmp;
-      }
-      k->f16_to_f32(h, m, out + 4 * i);
-    }
-  } else {
-    for (size_t i = 0; i < count; i++) {
-      uint64_t u = npy_load(src + (size_t)size * i, size, be);
-      float f;
-      if (strcmp(dtype, "f32") == 0) {
-        f = sq_bits_f32((uint32_t)u);
-      } else if (strcmp(dtype, "f64") == 0) {
-        double d;
-        memcpy(&d, &u, 8);
-        if (d != d || d == __builtin_inf() || d == -__builtin_inf()) {
-          f = (float)d;
-        } else if (d >= 3.4028235677973366e38 || d <= -3.4028235677973366e38) {
-          sqlite3_free(out);
-          return sq_fail(st, "element %zu of %s (%.*g) is out of float32 range",
-                         i, argname, npy_f64_digits(d), d);
-        } else {
-          f = (float)d;
-        }
-      } else if (dtype[0] == 'u' || dtype[0] == 'b') {
-        f = (float)u;
-      } else { /* signed: sign-extend from size bytes */
-        int shift = 64 - 8 * size;
-        int64_t v = (int64_t)(u << shift) >> shift;
-        f = (float)v;
-      }
-      sq_store_f32(out + 4 * i, f);
-    }
-  }
-  t->data = t->owned = out;
-  t->n = count;
-  return SQ_OK;
+  return sq_f32_from_stored(k, dtype, strlen(dtype), src, nbytes, argname, t,
+                            st);
 }
 
 /* Does a raw float32 BLOB of n bytes hold float64 data?  Read as doubles

@@ -47,6 +47,15 @@ int sq_format_f64(double d, char *buf);
 int sq_is_npy(const void *p, size_t n);
 int sq_tensor_from_npy(const sq_kernels *k, const unsigned char *p, size_t n,
                        const char *argname, sq_tensor *t, sq_status *st);
+/* Stored bytes in a model file's dtype as float32 (core/stored_convert.c,
+** docs/FORMATS.md#converting-to-float32): dtype[0..len) is any name the
+** readers give (f32 f16 bf16 f64, the integers, bool, f8_e4m3 f8_e5m2, the
+** big-endian "...be" forms, ggml's block types); nbytes must be whole
+** elements (blocks).  sq_stored_dtype_known says whether a name is one. */
+int sq_stored_dtype_known(const char *dtype, size_t len);
+int sq_f32_from_stored(const sq_kernels *k, const char *dtype, size_t len,
+                       const unsigned char *src, uint64_t nbytes,
+                       const char *argname, sq_tensor *t, sq_status *st);
 /* Whether a raw float32 BLOB's n bytes look like float64 data. */
 int sq_f32_looks_like_f64(const void *data, size_t n);
 

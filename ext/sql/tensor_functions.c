@@ -2,7 +2,9 @@
 ** tensor_functions.c: tensors in and out of SQL (docs/NUMERICS.md#float-tensors
 ** and docs/NUMERICS.md#half-formats).
 **
-**   q_f32(x [, from])          float32 BLOB from f32 (blob or JSON), f16, bf16, f64
+**   q_f32(x [, from])          float32 BLOB from f32 (blob or JSON), f16, bf16,
+**                              f64, or any dtype a model file stores
+**                              (integers, bool, f8, "...be", ggml blocks)
 **   q_f16(x), q_bf16(x)        half-format BLOB, round to nearest even
 **   q_json(blob [, dtype [, count]])  JSON array text (shortest float32 decimals)
 **   q_length(blob [, dtype])   element count
@@ -13,12 +15,63 @@
 */
 #include <stdio.h>
 #include <string.h>
+#include "core/text.h"
 #include "sql/sql.h"
+
+/* The `from` of q_f32 when it names a stored dtype beyond the float family
+** (the integers, bool, f8, big-endian forms, ggml's block types): x is then
+** a file's stored bytes (docs/FORMATS.md#converting-to-float32). */
+static const char *sq_f32_stored_from(int argc, sqlite3_value **argv) {
+  if (argc < 2 || sqlite3_value_type(argv[1]) != SQLITE_TEXT) return NULL;
+  const char *name = (const char *)sqlite3_value_text(argv[1]);
+  size_t len = (size_t)sqlite3_value_bytes(argv[1]);
+  if (!name || sq_word_is(name, len, "f32") || sq_word_is(name, len, "f16") ||
+      sq_word_is(name, len, "bf16") || sq_word_is(name, len, "f64"))
+    return NULL;
+  return sq_stored_dtype_known(name, len) ? name : NULL;
+}
 
 static void sq_f32_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_status st;
   const sq_fn *fn = sq_call(ctx, argc, argv, &st);
   if (!fn) return;
+  const char *stored = sq_f32_stored_from(argc, argv);
+  if (stored) {
+    sq_tensor t = {0};
+    if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
+      sq_fail(&st, "x must be a blob of %s data, got %s", stored,
+              sqlite3_value_type(argv[0]) == SQLITE_TEXT ? "text" : "a number");
+    } else {
+      const unsigned char *p = sqlite3_value_blob(argv[0]);
+      uint64_t n = (uint64_t)sqlite3_value_bytes(argv[0]);
+      if ((!p && n) || (!p && sqlite3_errcode(sqlite3_context_db_handle(ctx)) ==
+                                  SQLITE_NOMEM)) {
+        sq_nomem(&st);
+      } else if (!sq_f32_from_stored(sq_kernels_active(), stored,
+                                     strlen(stored), p ? p : (const unsigned char *)"",
+                                     n, "x", &t, &st)) {
+        sq_result_blob(ctx, t.owned, (uint64_t)t.n * 4, &st);
+        t.owned = NULL;
+      }
+    }
+    sq_tensor_free(&t);
+    if (st.code) sq_result_status(ctx, fn->name, &st);
+    return;
+  }
+  const char *from_text = argc > 1 && sqlite3_value_type(argv[1]) == SQLITE_TEXT
+                              ? (const char *)sqlite3_value_text(argv[1]) : NULL;
+  /* An unknown name gets the whole list; a NUL inside, or no memory for the
+  ** text, is left to sq_arg_dtype's own message. */
+  if (from_text && strlen(from_text) == (size_t)sqlite3_value_bytes(argv[1]) &&
+      !sq_dtype_find(from_text, SQ_DTYPES_FLOATS, &st)) {
+    st.code = SQ_OK;
+    sq_fail(&st, "unknown dtype '%.40s' (expected f32, f16, bf16, f64, int8, "
+                 "uint8, int16, uint16, int32, uint32, int64, uint64, bool, "
+                 "f8_e4m3, f8_e5m2, a ggml block type such as q4_K, or a "
+                 "big-endian form such as f32be)", from_text);
+    sq_result_status(ctx, fn->name, &st);
+    return;
+  }
   sq_elements e;
   memset(&e, 0, sizeof e);
   const sq_dtype *from = sq_arg_dtype(argc, argv, 1, SQ_DTYPES_FLOATS,
