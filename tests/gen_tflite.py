@@ -279,15 +279,14 @@ def shape_json(shape):
 
 def fmt_f32(x):
     """The shortest decimal that reads back as the same float32, as the
-    extension prints it (docs/NUMERICS.md)."""
+    extension prints it (docs/NUMERICS.md); only plain decimals are used
+    here (no exponent forms)."""
     f = struct.unpack("<f", struct.pack("<f", x))[0]
-    for digits in range(1, 18):
+    for digits in range(1, 10):
         s = "%.*g" % (digits, f)
         if struct.unpack("<f", struct.pack("<f", float(s)))[0] == f:
             break
-    if "e" in s:
-        mant, exp = s.split("e")
-        s = "%se%s%d" % (mant, "-" if int(exp) < 0 else "+", abs(int(exp)))
+    assert "e" not in s, s
     return s
 
 
