@@ -486,6 +486,25 @@ def case_empty():
     ok("no_tensors", fb, [], [("version", "uint32", "3")])
 
 
+def case_long_scope():
+    """A subgraph name of 300 bytes is the scope, whole."""
+    long_name = "sg_" + "x" * 297
+    bufs = [buffer(), buffer(bytes([5]))]
+    sg1 = subgraph([tensor("t", INT8, [1], 1, quant=quant(scale=[0.5], zero_point=[1]))],
+                   name=long_name)
+    fb, w = build(model([subgraph([]), sg1], bufs))
+    off = w.done[id(bufs[1].fields[0][1])] + 4
+    ok("long_scope", fb, [row("t", "int8", [1], off, bytes([5]), long_name)],
+       [("version", "uint32", "3"),
+        (long_name + ".tensor.t.scale", "array[float32]", "[0.5]"),
+        (long_name + ".tensor.t.zero_point", "array[int64]", "[1]"),
+        (long_name + ".tensor.t.quantized_dimension", "int32", "0")])
+    fb, _ = build(model([subgraph([]), subgraph([tensor("t", INT8, [1], 1)],
+                                                name="a\0b")], bufs))
+    err("scope_nul", fb, "tflite: subgraphs[1].name: the name contains a NUL "
+        "byte")
+
+
 def case_deep():
     """A chain of 1000 nested tables hangs under a quantization's details
     union; the reader walks only the schema's fixed depth and never follows
@@ -663,6 +682,7 @@ def write_all():
     case_large()
     case_empty()
     case_deep()
+    case_long_scope()
     case_errors()
     case_shared_expansion()
     os.makedirs(OUT, exist_ok=True)

@@ -217,7 +217,7 @@ int main(int argc, char **argv) {
 
   static const char *const valid[] = {"dtypes", "subgraphs", "large_model",
                                       "deep_nesting", "no_subgraphs",
-                                      "no_tensors"};
+                                      "no_tensors", "long_scope"};
   DIR *d = opendir(argv[1]);
   if (!d) {
     fprintf(stderr, "tflite_core_test: cannot open %s\n", argv[1]);

@@ -399,6 +399,23 @@ static int tfl_tensor(tfl_reader *r, const sq_fb_table *tt, const char *scope,
   return SQ_OK;
 }
 
+/* The scope of subgraph i (> 0): its name, or "subgraph#<i>" when it has
+** none; sqlite3_malloc'd, charged to the budget. */
+static char *tfl_scope(tfl_reader *r, uint32_t i, const unsigned char *name,
+                       uint32_t nlen) {
+  char num[32];
+  if (!nlen) {
+    nlen = (uint32_t)snprintf(num, sizeof num, "subgraph#%lu", (unsigned long)i);
+    name = (const unsigned char *)num;
+  }
+  if (tfl_charge(r, nlen)) return NULL;
+  char *scope = sq_alloc(r->st, (uint64_t)nlen + 1, 1);
+  if (!scope) return NULL;
+  memcpy(scope, name, nlen);
+  scope[nlen] = 0;
+  return scope;
+}
+
 static int tfl_subgraphs(tfl_reader *r, const sq_fb_table *model,
                          int want_meta) {
   sq_fb_vector subgraphs;
@@ -407,7 +424,7 @@ static int tfl_subgraphs(tfl_reader *r, const sq_fb_table *model,
     return SQ_INVALID;
   for (uint32_t i = 0; i < subgraphs.len; i++) {
     sq_fb_table sg;
-    char what[64], scope[160];
+    char what[64];
     snprintf(what, sizeof what, "subgraphs[%lu]", (unsigned long)i);
     if (sq_fb_vector_table(&r->fb, &subgraphs, i, &sg, what))
       return SQ_INVALID;
@@ -418,28 +435,27 @@ static int tfl_subgraphs(tfl_reader *r, const sq_fb_table *model,
     if (sq_fb_string_field(&r->fb, &sg, TFL_SUBGRAPH_NAME, &name, &nlen,
                            &present, r->what))
       return SQ_INVALID;
-    if (nlen >= sizeof scope || memchr(name, 0, nlen))
-      return sq_fail(r->st, "tflite: %s: the name is longer than %d bytes or "
-                     "contains a NUL byte", r->what, (int)sizeof scope - 1);
-    if (nlen) {
-      memcpy(scope, name, nlen);
-      scope[nlen] = 0;
-    } else {
-      snprintf(scope, sizeof scope, "subgraph#%lu", (unsigned long)i);
-    }
+    if (memchr(name, 0, nlen))
+      return sq_fail(r->st, "tflite: %s: the name contains a NUL byte",
+                     r->what);
     sq_fb_vector tensors;
     snprintf(r->what, sizeof r->what, "%s.tensors", what);
     if (sq_fb_vector_field(&r->fb, &sg, TFL_SUBGRAPH_TENSORS, 4, &tensors,
                            r->what))
       return SQ_INVALID;
+    char *scope = NULL;
+    if (i > 0 && !(scope = tfl_scope(r, i, name, nlen))) return r->st->code;
     for (uint32_t j = 0; j < tensors.len; j++) {
       sq_fb_table tt;
       snprintf(r->what, sizeof r->what, "%s.tensors[%lu]", what,
                (unsigned long)j);
       if (sq_fb_vector_table(&r->fb, &tensors, j, &tt, r->what) ||
-          tfl_tensor(r, &tt, i ? scope : NULL, want_meta))
-        return SQ_INVALID;
+          tfl_tensor(r, &tt, scope, want_meta)) {
+        sqlite3_free(scope);
+        return r->st->code;
+      }
     }
+    sqlite3_free(scope);
   }
   return SQ_OK;
 }
