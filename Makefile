@@ -191,6 +191,15 @@ test-gguf-core: build/asan/gguf_core_test
 test-safetensors-core: build/asan/safetensors_core_test
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/safetensors_core_test
 
+# The TFLite reader on tests/gen_tflite.py's files: unaligned bytes, every
+# prefix, seeded mutations and every failed allocation, under ASan + UBSan.
+build/asan/tflite_core_test: tests/tflite_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+	@mkdir -p build/asan
+	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -DSQLITE_CORE -o $@ tests/tflite_core_test.c $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
+
+test-tflite-core: build/asan/tflite_core_test
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/tflite_core_test tests/data/tflite
+
 test-ggml: ggml-lib
 	@$(MAKE) --no-print-directory build/ggml_ref_test
 	./build/ggml_ref_test --lib $(GGML_LIB) $(GGML_TEST_FLAGS)

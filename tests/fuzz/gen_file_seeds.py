@@ -88,6 +88,14 @@ seeds = {
                                       [("a", 10, struct.pack("<Q", 7))])),
     "gguf-strarr": (DETECT | META, gguf([], [("toks", 9, struct.pack("<IQ", 8, 2) + gstr("a") + gstr("bc"))])),
 }
+# TFLite: fixtures of tests/gen_tflite.py (its own FlatBuffer writer); pick 5
+# is the tflite reader, 6 whatever sq_file_detect finds ("TFL3" at byte 4).
+TFLITE, DETECT_ANY = 5, 6
+for name, pick in (("dtypes", TFLITE), ("subgraphs", TFLITE | META),
+                   ("large_model", DETECT_ANY | META),
+                   ("deep_nesting", TFLITE | META)):
+    with open("tests/data/tflite/%s.tflite" % name, "rb") as f:
+        seeds["tflite-" + name] = (pick, f.read())
 os.makedirs(OUT, exist_ok=True)
 for name, (pick, blob) in seeds.items():
     with open(os.path.join(OUT, name), "wb") as f:
