@@ -11,7 +11,7 @@ exact error the reader must give (docs/FORMATS.md#tflite).
                                             or the exact error
     /usr/bin/python3 tests/gen_tflite.py --check-mediapipe EXT MODEL
         loads the extension EXT into Python's sqlite3 and requires every
-        tensor that examples/import_models.py imports from the MediaPipe
+        tensor that tests/import_models_ref.py imports from the MediaPipe
         model MODEL to equal q_tensors_file's row (name, shape, dtype, bytes).
 
 The FlatBuffer writer here is independent of the C reader: it lays objects
@@ -716,15 +716,15 @@ def write_all():
     print("gen_tflite: %d cases in %s" % (len(CASES), OUT))
 
 
-# ---- the MediaPipe model against examples/import_models.py ---------------------------
+# ---- the MediaPipe model against tests/import_models_ref.py ---------------------------
 
 def check_mediapipe(ext, path):
     import sqlite3
     here = os.path.dirname(os.path.abspath(__file__))
-    sys.path.insert(0, os.path.join(here, "..", "examples"))
-    import import_models
+    sys.path.insert(0, here)
+    import import_models_ref
     skipped = []
-    theirs = list(import_models.tflite_tensors(path, skipped))
+    theirs = list(import_models_ref.tflite_tensors(path, skipped))
     db = sqlite3.connect(":memory:")
     db.enable_load_extension(True)
     db.load_extension(ext)

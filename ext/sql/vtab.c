@@ -58,6 +58,9 @@ static int sq_vtab_disconnect(sqlite3_vtab *v) {
   return SQLITE_OK;
 }
 
+/* idxNum of a plan that lacks a required argument. */
+#define SQ_VTAB_MISSING_ARGS (-1)
+
 static int sq_vtab_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
   const sq_table *t = ((sq_vtab *)v)->table;
   int slot[SQ_TABLE_MAX_ARGS];
@@ -73,10 +76,14 @@ static int sq_vtab_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
   int nargs = 0;
   while (nargs < t->nargs && slot[nargs] >= 0) nargs++;
   if (nargs < t->required) {
-    sqlite3_free(v->zErrMsg);
-    v->zErrMsg = sqlite3_mprintf("%s", t->missing);
-    /* Without its message the error would read "SQL logic error". */
-    return v->zErrMsg ? SQLITE_ERROR : SQLITE_NOMEM;
+    /* SQLite may offer constraint sets without the arguments while it
+    ** weighs other plans (the terms of an OR, say): price this one out of
+    ** reach rather than fail the statement, and let xFilter say what is
+    ** missing if SQLite has no other plan. */
+    info->idxNum = SQ_VTAB_MISSING_ARGS;
+    info->estimatedCost = 1e300;
+    info->estimatedRows = 2147483647;
+    return SQLITE_OK;
   }
   for (int j = 0; j < nargs; j++) {
     info->aConstraintUsage[slot[j]].argvIndex = j + 1;
@@ -114,10 +121,14 @@ static int sq_vtab_close(sqlite3_vtab_cursor *cur) {
 /* argv holds the arguments given, left to right (idxNum of them). */
 static int sq_vtab_filter(sqlite3_vtab_cursor *cur, int idxNum,
                           const char *idxStr, int argc, sqlite3_value **argv) {
-  (void)idxNum;
   (void)idxStr;
   const sq_table *t = sq_table_of(cur);
   sq_cursor_reset(cur);
+  if (idxNum == SQ_VTAB_MISSING_ARGS) {
+    sqlite3_free(cur->pVtab->zErrMsg);
+    cur->pVtab->zErrMsg = sqlite3_mprintf("%s", t->missing);
+    return cur->pVtab->zErrMsg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
   if (sq_any_null(argc, argv)) return SQLITE_OK;
   sq_status st;
   sq_status_begin(&st, ((sq_vtab *)cur->pVtab)->db);
