@@ -164,6 +164,7 @@ GGML_TEST_FLAGS =
 # allocations.  The GGUF test also runs under de_DE.UTF-8 (its metadata
 # prints numbers).
 NPY_TEST_SRC = tests/npy_core_test.c ext/core/npy.c ext/core/model_file.c \
+               ext/core/inflate.c ext/core/crc32.c \
                ext/core/status.c ext/core/text.c ext/core/c_locale.c
 build/asan/npy_core_test: $(NPY_TEST_SRC) $(HDR)
 	@mkdir -p build/asan

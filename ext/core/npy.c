@@ -456,10 +456,11 @@ static int npz_inflate_decode(const sq_file_view *v, const sq_file_tensor *t,
   sq_status sub;
   memset(&sub, 0, sizeof sub);
   sub.max_bytes = st->max_bytes;
-  if (sq_inflate_run(z, v->p + t->src_offset, (size_t)t->src_nbytes,
-                     head + start, out, len, to_end, &sub))
+  int rc = sq_inflate_run(z, v->p + t->src_offset, (size_t)t->src_nbytes,
+                          head + start, out, len, to_end, &sub);
+  if (rc && !(z->finished && z->produced < usize))
     sq_fail(st, "npz: member '%.60s.npy': %s", t->name, sub.msg);
-  else if (to_end && z->produced != usize)
+  else if (z->produced != usize && (rc || to_end))
     sq_fail(st, "npz: member '%.60s.npy' inflates to %llu bytes but its zip "
                 "entry says %llu", t->name, (unsigned long long)z->produced,
             (unsigned long long)usize);
@@ -485,8 +486,15 @@ static int npz_deflated(const unsigned char *p, uint64_t data, uint64_t csize,
   sq_status sub;
   memset(&sub, 0, sizeof sub);
   sub.max_bytes = st->max_bytes;
-  if (sq_inflate_run(s->z, p + data, (size_t)csize, 0, s->head, want, 0, &sub))
+  if (sq_inflate_run(s->z, p + data, (size_t)csize, 0, s->head, want, 0,
+                    &sub)) {
+    if (s->z->finished)
+      return sq_fail(st, "npz: member '%.*s' inflates to %llu bytes but its "
+                         "zip entry says %llu", NPZ_NAME(nlen, nm),
+                     (unsigned long long)s->z->produced,
+                     (unsigned long long)usize);
     return sq_fail(st, "npz: member '%.*s': %s", NPZ_NAME(nlen, nm), sub.msg);
+  }
   npy_info info;
   if (npy_parse(s->head, (size_t)want, usize, &info, &sub))
     return sq_fail(st, "npz: member '%.*s': %s", NPZ_NAME(nlen, nm),
