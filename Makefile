@@ -55,7 +55,7 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 DEPS = sh tests/ensure-deps.sh
 
 .PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
-        test-npy-core test-gguf-core test-safetensors-core \
+        test-npy-core test-gguf-core test-safetensors-core test-inflate-core \
         kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
         fuzz-ci ggml-lib test-ggml clean
 all: dist/quant.so
@@ -180,6 +180,16 @@ build/asan/safetensors_core_test: tests/safetensors_core_test.c tests/data/safet
 
 test-npy-core: build/asan/npy_core_test
 	ASAN_OPTIONS=detect_leaks=1 ./build/asan/npy_core_test tests/data/npy
+
+# The DEFLATE decoder (core/inflate.c) on hand-made streams and zlib's
+# (tests/gen_npz.py), under AddressSanitizer + UBSan.
+INFLATE_TEST_SRC = tests/inflate_core_test.c ext/core/inflate.c \
+                   ext/core/crc32.c ext/core/status.c ext/core/c_locale.c
+build/asan/inflate_core_test: $(INFLATE_TEST_SRC) $(HDR)
+	@mkdir -p build/asan
+	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ $(INFLATE_TEST_SRC) -lsqlite3 -lm
+test-inflate-core: build/asan/inflate_core_test
+	ASAN_OPTIONS=detect_leaks=1 ./build/asan/inflate_core_test tests/data/inflate
 
 test-gguf-core: build/asan/gguf_core_test
 	@$(DEPS) locale

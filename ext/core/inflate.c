@@ -61,6 +61,8 @@ static int build(sq_huffman *h, const unsigned char *lengths, unsigned n) {
   memset(h->fast, 0, sizeof h->fast);
   for (unsigned s = 0; s < n; s++) h->count[lengths[s]]++;
   h->count[0] = 0;
+  h->ncodes = (uint16_t)n;
+  for (unsigned s = 0; s < n; s++) h->ncodes -= lengths[s] == 0;
   int left = 1;
   for (unsigned len = 1; len < 16; len++) {
     left <<= 1;
@@ -115,6 +117,7 @@ static int decode(bits *b, const sq_huffman *h, unsigned *sym,
         return SQ_OK;
       }
       index += count;
+      if (index >= h->ncodes) break;  /* no longer codes: not a code */
       first = (first + count) << 1;
       code <<= 1;
     }

@@ -36,6 +36,7 @@ typedef struct sq_huffman {
   uint16_t fast[1u << SQ_INFLATE_FAST]; /* symbol << 4 | length; 0: longer */
   uint16_t count[16];                   /* codes of each length */
   uint16_t symbol[288];                 /* symbols in canonical order */
+  uint16_t ncodes;                      /* symbols with a code */
 } sq_huffman;
 
 typedef struct sq_inflate {
