@@ -2,6 +2,12 @@
 """gen_npz.py: compressed .npz files and raw DEFLATE streams for the tests.
 
     /usr/bin/python3 tests/gen_npz.py [tests/data]
+    /usr/bin/python3 tests/gen_npz.py --check dist/quant.so
+
+The second form (run by tests/npz.test) loads the extension into Python's
+sqlite3 and checks that numpy.load reads what q_npz_agg writes: every dtype,
+0-d and empty arrays, non-ASCII names, and every array of
+tests/data/npz/types.npz passed through q_tensors_file and q_npz_agg.
 
 Needs numpy (Debian python3-numpy).  Writes tests/data/npz/ (read by
 tests/npz.test and tests/npy_core_test.c) and tests/data/inflate/ (read by
@@ -25,6 +31,75 @@ import zipfile
 import zlib
 
 import numpy as np
+
+
+
+def check(lib):
+    import sqlite3
+    db = sqlite3.connect(":memory:")
+    db.enable_load_extension(True)
+    db.load_extension(lib)
+    dtypes = [("f16", "<f2"), ("f32", "<f4"), ("f64", "<f8"), ("int8", "|i1"),
+              ("int16", "<i2"), ("int32", "<i4"), ("int64", "<i8"),
+              ("uint8", "|u1"), ("uint16", "<u2"), ("uint32", "<u4"),
+              ("uint64", "<u8"), ("bool", "|b1"), ("f32be", ">f4"),
+              ("int64be", ">i8")]
+    arrays = {}
+    rows = []
+    for name, d in dtypes:
+        for shape in [(2, 3), (), (0,), (3, 0, 2), (7,)]:
+            dt = np.dtype(d)
+            n = int(np.prod(shape, dtype=np.int64))
+            a = (np.arange(n) % 5 - 2).astype(dt) if dt.kind != "b" else \
+                np.arange(n) % 2 == 1
+            a = a.astype(dt).reshape(shape)
+            key = "%s_%s" % (name, "x".join(map(str, shape)) or "scalar")
+            arrays[key] = a
+            rows.append((key, a.tobytes(), name,
+                         "[" + ",".join(map(str, shape)) + "]"))
+    arrays["\u00e9t\u00e9 \u6f22"] = np.array([1.5], dtype="<f4")
+    rows.append(("\u00e9t\u00e9 \u6f22", arrays["\u00e9t\u00e9 \u6f22"].tobytes(),
+                 "f32", "[1]"))
+    db.execute("CREATE TABLE t(name, data, dtype, shape)")
+    db.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", rows)
+    (blob,) = db.execute(
+        "SELECT q_npz_agg(name, data, dtype, shape) FROM t").fetchone()
+    bad = 0
+    with np.load(io.BytesIO(blob)) as z:
+        if list(z.files) != list(arrays):
+            bad += 1
+            print("FAIL names", z.files)
+        for k, a in arrays.items():
+            b = z[k]
+            if not (b.dtype == a.dtype and b.shape == a.shape and
+                    b.tobytes() == a.tobytes()):
+                bad += 1
+                print("FAIL", k)
+    with zipfile.ZipFile(io.BytesIO(blob)) as z:
+        if z.testzip() is not None:
+            bad += 1
+            print("FAIL zip CRC")
+    # a compressed archive from numpy, through q_tensors_file and q_npz_agg
+    here = os.path.dirname(os.path.abspath(__file__))
+    src = os.path.join(here, "data", "npz", "types.npz")
+    (blob,) = db.execute(
+        "SELECT q_npz_agg(name, data, dtype, shape) FROM q_tensors_file(?)",
+        (src,)).fetchone()
+    with np.load(src) as want, np.load(io.BytesIO(blob)) as got:
+        for k in want.files:
+            a, b = want[k], got[k]
+            if not (a.dtype == b.dtype and a.shape == b.shape and
+                    a.tobytes() == b.tobytes()):
+                bad += 1
+                print("FAIL types.npz", k)
+        n = len(arrays) + len(want.files)
+    print("%d of %d arrays written by q_npz_agg read back by numpy.load" %
+          (n - bad, n))
+    return 1 if bad else 0
+
+
+if len(sys.argv) > 2 and sys.argv[1] == "--check":
+    sys.exit(check(sys.argv[2]))
 
 base = sys.argv[1] if len(sys.argv) > 1 else "tests/data"
 npz_dir = os.path.join(base, "npz")
