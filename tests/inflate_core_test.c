@@ -130,7 +130,7 @@ static void expect(const char *what, const bw *w, const char *out,
   unsigned char *buf = malloc(outn ? outn : 1);
   sq_status st;
   st_init(&st);
-  int rc = sq_inflate_run(g_z, in, w->n, 0, buf, outn, 1, &st);
+  int rc = sq_inflate_run(g_z, in, w->n, 0, buf, outn, 1, UINT64_MAX, &st);
   if (msg)
     check(rc == SQ_INVALID && strcmp(st.msg, msg) == 0,
           "%s: rc %d\n    got:  %s\n    want: %s", what, rc, st.msg, msg);
@@ -476,7 +476,7 @@ static void test_zlib(const char *sample, const char *level) {
   sq_status st;
   st_init(&st);
   unsigned char *out = malloc(rn ? rn : 1);
-  int rc = sq_inflate_run(g_z, d, dn, 0, out, rn, 1, &st);
+  int rc = sq_inflate_run(g_z, d, dn, 0, out, rn, 1, rn, &st);
   check(rc == SQ_OK && g_z->produced == rn && g_z->consumed == dn &&
             g_z->finished && g_z->crc == sq_crc32(0, raw, rn) &&
             memcmp(out, raw, rn) == 0,
@@ -491,7 +491,7 @@ static void test_zlib(const char *sample, const char *level) {
     for (int to_end = 0; to_end < 2; to_end++) {
       out = malloc(len ? (size_t)len : 1);
       st_init(&st);
-      rc = sq_inflate_run(g_z, d, dn, s0, out, len, to_end, &st);
+      rc = sq_inflate_run(g_z, d, dn, s0, out, len, to_end, rn, &st);
       int ok = rc == SQ_OK && memcmp(out, raw + s0, (size_t)len) == 0;
       if (to_end) ok = ok && g_z->produced == rn && g_z->finished &&
                        g_z->crc == sq_crc32(0, raw, rn);
@@ -506,13 +506,24 @@ static void test_zlib(const char *sample, const char *level) {
   /* more than there is */
   out = malloc(2);
   st_init(&st);
-  rc = sq_inflate_run(g_z, d, dn, rn, out, 1, 0, &st);
+  rc = sq_inflate_run(g_z, d, dn, rn, out, 1, 0, rn, &st);
   char want[160];
   snprintf(want, sizeof want, "deflate: the stream ends after %zu bytes of "
                               "output (%zu wanted)", rn, rn + 1);
   check(rc == SQ_INVALID && strcmp(st.msg, want) == 0,
         "%s past the end: %s", name, st.msg);
   free(out);
+  /* with to_end, a stream making more than `most`: refused within 32 KiB */
+  if (rn > 40000) {
+    out = malloc(1);
+    st_init(&st);
+    rc = sq_inflate_run(g_z, d, dn, 0, out, 1, 1, 1000, &st);
+    check(rc == SQ_INVALID && g_z->overflow && g_z->produced < 1000 + 32768 + 258 &&
+              strcmp(st.msg, "deflate: the stream makes more than 1000 bytes") == 0,
+          "%s most 1000: rc %d (%s) produced %llu", name, rc, st.msg,
+          (unsigned long long)g_z->produced);
+    free(out);
+  }
   free(raw);
   free(d);
 }
@@ -535,7 +546,7 @@ static void test_mutations(const char *name) {
         sq_status st;
         st_init(&st);
         /* the output's size is not known: ask for nothing and go to the end */
-        int rc = sq_inflate_run(g_z, p, len, 0, out, 0, 1, &st);
+        int rc = sq_inflate_run(g_z, p, len, 0, out, 0, 1, UINT64_MAX, &st);
         if (rc == SQ_OK) ok++;
         else {
           refused++;

@@ -601,8 +601,8 @@ static void test_npz_deflated(void) {
                     "npz: member 'w.npy' has 3 bytes after the end of its "
                     "deflate stream");
   expect_read_error("../npz/longer.npz",
-                    "npz: member 'w.npy' inflates to 156 bytes but its zip "
-                    "entry says 152");
+                    "npz: member 'w.npy' inflates to more than the 152 bytes "
+                    "its zip entry says");
 }
 
 int main(int argc, char **argv) {

@@ -136,6 +136,8 @@ typedef struct sink {
   uint64_t skip, len;
   unsigned char *out;
   int to_end;
+  uint64_t most;          /* with to_end: the most output allowed */
+  int over;               /* stopped for making more */
 } sink;
 
 /* Hands on [flushed, pos); returns 1 once the decoder may stop. */
@@ -152,6 +154,10 @@ static int flush(sink *k) {
     if (e > end) e = end;
     if (a < e) memcpy(k->out + (a - k->skip), p + (a - k->flushed), e - a);
     k->flushed += m;
+  }
+  if (k->to_end && k->pos > k->most) {
+    k->over = 1;
+    return 1;
   }
   return !k->to_end && k->pos >= k->skip + k->len;
 }
@@ -344,13 +350,14 @@ static int codes(bits *b, sink *k, unsigned ndist, int *stop, sq_status *st) {
 
 int sq_inflate_run(sq_inflate *z, const unsigned char *in, size_t n,
                    uint64_t skip, unsigned char *out, uint64_t len, int to_end,
-                   sq_status *st) {
+                   uint64_t most, sq_status *st) {
   bits b = {in, n, 0, 0, 0};
-  sink k = {z, 0, 0, skip, len, out, to_end};
+  sink k = {z, 0, 0, skip, len, out, to_end, most, 0};
   int final = 0, stop = 0;
   z->produced = z->consumed = 0;
   z->crc = 0;
   z->finished = 0;
+  z->overflow = 0;
   if (skip > UINT64_MAX - len)
     return sq_fail(st, "deflate: output range past 2^64 bytes");
   if (!to_end && skip + len == 0) return SQ_OK;
@@ -377,6 +384,12 @@ int sq_inflate_run(sq_inflate *z, const unsigned char *in, size_t n,
   if (!stop) flush(&k);
   z->produced = k.pos;
   z->consumed = b.pos - b.nbits / 8;
+  if (k.over) {
+    z->finished = 0;
+    z->overflow = 1;
+    return sq_fail(st, "deflate: the stream makes more than %llu bytes",
+                   (unsigned long long)most);
+  }
   if (k.pos < skip + len)
     return sq_fail(st, "deflate: the stream ends after %llu bytes of output "
                        "(%llu wanted)", (unsigned long long)k.pos,

@@ -8,7 +8,10 @@
 ** decoder stops as soon as those bytes are written; with to_end it decodes
 ** through the final block and gives the CRC-32 of all the output, the
 ** output's size and the stream's length in bytes, so a caller can check a
-** whole member against its zip directory entry.
+** whole member against its zip directory entry; a stream that makes more
+** than `most` bytes is then an error as soon as that is seen (within 32 KiB
+** of it), so a few bytes claiming a small member cannot make the decoder
+** run through gigabytes.
 **
 ** Strict, as the RFC reads: block type 3, a stored block whose NLEN is not
 ** the complement of LEN, more than 286 literal/length or 30 distance codes,
@@ -46,16 +49,18 @@ typedef struct sq_inflate {
                       ** stream's length) */
   uint32_t crc;       /* with to_end: the CRC-32 of all the output */
   int finished;       /* the final block was decoded */
+  int overflow;       /* with to_end: stopped past `most` bytes */
   /* The decoder's own state. */
   unsigned char window[SQ_INFLATE_WINDOW];
   sq_huffman lit, dist, lens;
 } sq_inflate;
 
 /* Decodes in[0..n) as above.  Returns SQ_OK when bytes [skip, skip + len)
-** were written (and, with to_end, the final block was reached); a stream
-** that ends first is an error naming how many bytes it made. */
+** were written (and, with to_end, the final block was reached within
+** `most` bytes of output); a stream that ends first is an error naming how
+** many bytes it made. */
 int sq_inflate_run(sq_inflate *z, const unsigned char *in, size_t n,
                    uint64_t skip, unsigned char *out, uint64_t len, int to_end,
-                   sq_status *st);
+                   uint64_t most, sq_status *st);
 
 #endif

@@ -457,8 +457,12 @@ static int npz_inflate_decode(const sq_file_view *v, const sq_file_tensor *t,
   memset(&sub, 0, sizeof sub);
   sub.max_bytes = st->max_bytes;
   int rc = sq_inflate_run(z, v->p + t->src_offset, (size_t)t->src_nbytes,
-                          head + start, out, len, to_end, &sub);
-  if (rc && !(z->finished && z->produced < usize))
+                          head + start, out, len, to_end, usize, &sub);
+  if (rc && z->overflow)
+    sq_fail(st, "npz: member '%.60s.npy' inflates to more than the %llu "
+                "bytes its zip entry says", t->name,
+            (unsigned long long)usize);
+  else if (rc && !(z->finished && z->produced < usize))
     sq_fail(st, "npz: member '%.60s.npy': %s", t->name, sub.msg);
   else if (z->produced != usize && (rc || to_end))
     sq_fail(st, "npz: member '%.60s.npy' inflates to %llu bytes but its zip "
@@ -487,7 +491,7 @@ static int npz_deflated(const unsigned char *p, uint64_t data, uint64_t csize,
   memset(&sub, 0, sizeof sub);
   sub.max_bytes = st->max_bytes;
   if (sq_inflate_run(s->z, p + data, (size_t)csize, 0, s->head, want, 0,
-                    &sub)) {
+                    usize, &sub)) {
     if (s->z->finished)
       return sq_fail(st, "npz: member '%.*s' inflates to %llu bytes but its "
                          "zip entry says %llu", NPZ_NAME(nlen, nm),
