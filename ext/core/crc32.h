@@ -9,8 +9,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Lookup tables for four bytes at a step ("slicing by 4"): 4 KiB, built by
+** sq_crc32_init, read-only after (no shared mutable state). */
+typedef struct sq_crc32_tables {
+  uint32_t t[4][256];
+} sq_crc32_tables;
+
+void sq_crc32_init(sq_crc32_tables *tb);
+
 /* The CRC-32 of the bytes so far (crc, 0 for none) continued over
-** p[0..n): sq_crc32(sq_crc32(0, a, n), b, m) is the CRC of a then b. */
+** p[0..n): sq_crc32_with(tb, sq_crc32_with(tb, 0, a, n), b, m) is the CRC
+** of a then b. */
+uint32_t sq_crc32_with(const sq_crc32_tables *tb, uint32_t crc,
+                       const unsigned char *p, uint64_t n);
+
+/* The same with tables built for this call (for one whole buffer). */
 uint32_t sq_crc32(uint32_t crc, const unsigned char *p, uint64_t n);
 
 #endif

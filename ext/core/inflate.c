@@ -147,7 +147,7 @@ static int flush(sink *k) {
     uint64_t m = k->pos - k->flushed;
     if (m > SQ_INFLATE_WINDOW - at) m = SQ_INFLATE_WINDOW - at;
     const unsigned char *p = k->z->window + at;
-    if (k->to_end) k->z->crc = sq_crc32(k->z->crc, p, m);
+    if (k->to_end) k->z->crc = sq_crc32_with(&k->z->crc_tables, k->z->crc, p, m);
     /* The overlap of [flushed, flushed + m) with [skip, skip + len). */
     uint64_t a = k->flushed > k->skip ? k->flushed : k->skip;
     uint64_t e = k->flushed + m, end = k->skip + k->len;
@@ -361,6 +361,7 @@ int sq_inflate_run(sq_inflate *z, const unsigned char *in, size_t n,
   if (skip > UINT64_MAX - len)
     return sq_fail(st, "deflate: output range past 2^64 bytes");
   if (!to_end && skip + len == 0) return SQ_OK;
+  if (to_end) sq_crc32_init(&z->crc_tables);
   while (!final && !stop) {
     unsigned type, f;
     if (take(&b, 1, &f, st) || take(&b, 2, &type, st)) return st->code;

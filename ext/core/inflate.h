@@ -22,14 +22,15 @@
 ** start of the output, and a stream that ends inside a block are errors
 ** ("deflate: ...").
 **
-** Memory: the sq_inflate the caller provides (about 70 KB: a 64 KiB
-** window and the code tables), nothing else; no recursion.
+** Memory: the sq_inflate the caller provides (about 75 KB: a 64 KiB
+** window, the code tables and the CRC-32 tables), nothing else; no recursion.
 */
 #ifndef SQ_INFLATE_H
 #define SQ_INFLATE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/crc32.h"
 #include "core/status.h"
 
 #define SQ_INFLATE_WINDOW 65536u  /* twice DEFLATE's 32 KiB history */
@@ -53,6 +54,7 @@ typedef struct sq_inflate {
   /* The decoder's own state. */
   unsigned char window[SQ_INFLATE_WINDOW];
   sq_huffman lit, dist, lens;
+  sq_crc32_tables crc_tables;  /* built when a run goes to the end */
 } sq_inflate;
 
 /* Decodes in[0..n) as above.  Returns SQ_OK when bytes [skip, skip + len)
