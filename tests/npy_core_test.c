@@ -558,7 +558,8 @@ static void test_npz_deflated(void) {
   /* data descriptors, zip64, DEFLATE's stored blocks, a 1x3 fortran array */
   static const struct { const char *file; int count; } ok[] = {
     {"../npz/descriptor.npz", 6}, {"../npz/zip64.npz", 6},
-    {"../npz/level0.npz", 20000}, {"../npz/fortran_row.npz", 3}};
+    {"../npz/level0.npz", 20000}, {"../npz/fortran_row.npz", 3},
+    {"compressed.npz", 6}};
   for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
     rc = read_file(ok[k].file, -1, &ix, &st, &p, &n);
     check(rc == SQ_OK && ix.ntensors == 1, "%s: rc %d (%s)", ok[k].file, rc,
