@@ -58,7 +58,7 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 DEPS = sh tests/ensure-deps.sh
 
 .PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
-        test-npy-core test-gguf-core test-safetensors-core \
+        test-npy-core test-gguf-core test-safetensors-core test-inflate-core \
         kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
         fuzz-ci ggml-lib test-ggml test-torch test-import clean
 all: dist/quant.so
@@ -167,6 +167,7 @@ GGML_TEST_FLAGS =
 # allocations.  The GGUF test also runs under de_DE.UTF-8 (its metadata
 # prints numbers).
 NPY_TEST_SRC = tests/npy_core_test.c ext/core/npy.c ext/core/model_file.c \
+               ext/core/inflate.c ext/core/crc32.c \
                ext/core/status.c ext/core/text.c ext/core/c_locale.c
 build/asan/npy_core_test: $(NPY_TEST_SRC) $(HDR)
 	@mkdir -p build/asan
@@ -182,6 +183,16 @@ build/asan/safetensors_core_test: tests/safetensors_core_test.c tests/data/safet
 
 test-npy-core: build/asan/npy_core_test
 	ASAN_OPTIONS=detect_leaks=1 ./build/asan/npy_core_test tests/data/npy
+
+# The DEFLATE decoder (core/inflate.c) on hand-made streams and zlib's
+# (tests/gen_npz.py), under AddressSanitizer + UBSan.
+INFLATE_TEST_SRC = tests/inflate_core_test.c ext/core/inflate.c \
+                   ext/core/crc32.c ext/core/status.c ext/core/c_locale.c
+build/asan/inflate_core_test: $(INFLATE_TEST_SRC) $(HDR)
+	@mkdir -p build/asan
+	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ $(INFLATE_TEST_SRC) -lsqlite3 -lm
+test-inflate-core: build/asan/inflate_core_test
+	ASAN_OPTIONS=detect_leaks=1 ./build/asan/inflate_core_test tests/data/inflate
 
 test-gguf-core: build/asan/gguf_core_test
 	@$(DEPS) locale
@@ -322,22 +333,34 @@ build/fuzz_files: tests/fuzz/fuzz_files.c $(FUZZ_FILES_OBJ) $(HDR)
 FUZZ_FILES_OPTS = -max_len=1048577 -len_control=20 -timeout=20 \
                   -rss_limit_mb=2048 -malloc_limit_mb=256
 
+# libFuzzer over the DEFLATE decoder alone (tests/fuzz/fuzz_inflate.c):
+# streams decoded whole and in ranges, which must agree.
+FUZZ_INFLATE_SRC = tests/fuzz/fuzz_inflate.c ext/core/inflate.c ext/core/crc32.c \
+                   ext/core/status.c ext/core/c_locale.c
+build/fuzz_inflate: $(FUZZ_INFLATE_SRC) $(HDR)
+	@mkdir -p build
+	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -fsanitize=fuzzer \
+	    -o $@ $(FUZZ_INFLATE_SRC) -lsqlite3 -lm
+FUZZ_INFLATE_OPTS = -max_len=262148 -timeout=20 -rss_limit_mb=2048 \
+                    -malloc_limit_mb=256
+
 # New inputs go to build/fuzz-corpus-sql; the committed seeds are read too.
 # One allocation over 256 MiB is a finding: no value may exceed 1 MiB here.
 FUZZ_SQL_OPTS = -dict=tests/fuzz/sql.dict -max_len=8192 -timeout=20 \
                 -rss_limit_mb=2048 -malloc_limit_mb=256
 fuzz:
 	@$(DEPS) fuzz
-	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files
-	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sql build/fuzz-corpus-files
+	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files build/fuzz_inflate
+	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sql build/fuzz-corpus-files build/fuzz-corpus-inflate
 	./build/fuzz_sql $(FUZZ_SQL_OPTS) -max_total_time=60 build/fuzz-corpus-sql tests/fuzz/corpus/sql
 	./build/fuzz_parsers -max_total_time=20 -max_len=4096 build/fuzz-corpus
 	./build/fuzz_files $(FUZZ_FILES_OPTS) -max_total_time=60 build/fuzz-corpus-files tests/fuzz/corpus/files
+	./build/fuzz_inflate $(FUZZ_INFLATE_OPTS) -max_total_time=30 build/fuzz-corpus-inflate tests/fuzz/corpus/inflate
 
 # Deterministic (-seed=1, bounded -runs) for CI; ends "fuzz: N passed, N failed".
 fuzz-ci:
 	@$(DEPS) fuzz
-	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files
+	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files build/fuzz_inflate
 	sh tests/fuzz/ci.sh
 
 clean:

@@ -54,6 +54,12 @@ def cases():
                   [3, 1, 2, 1]):
         out.append((f"int8-{'x'.join(map(str, shape))}", "int8", shape,
                     make(np.dtype("|i1"), tuple(shape))))
+    # Empty arrays (a 0 dim anywhere): no data, numpy's header all the same.
+    for shape in ([0], [2, 0], [0, 3], [1, 0, 5]):
+        out.append((f"f32-empty-{'x'.join(map(str, shape))}", "f32", shape,
+                    make(np.dtype("<f4"), tuple(shape))))
+    out.append(("int16be-empty-0", "int16be", [0],
+                make(np.dtype(">i2"), (0,))))
     # Every rank up to 32: the header crosses 64-byte boundaries (and
     # lands on one, where numpy pads a whole 64 bytes).
     for nd in range(2, 33):

@@ -60,6 +60,8 @@ typedef struct sq_file_tensor {
   sq_tensor_decoder decode;
   uint64_t src_offset, src_nbytes;  /* the stored form in the bytes */
   uint32_t src_kind;                /* the decoder's own tag */
+  uint32_t src_crc32;               /* the decoder's check of the decoded
+                                    ** form (npz: the member's CRC-32) */
   char *location;               /* sqlite3_malloc'd or NULL: a file beside
                                 ** this one (ONNX external data) */
   char *scope;                  /* sqlite3_malloc'd or NULL: where in the

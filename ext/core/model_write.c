@@ -3,6 +3,8 @@
 */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include "core/crc32.h"
 #include "core/model_write.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
@@ -493,5 +495,178 @@ void sq_st_writer_free(sq_st_writer *w) {
   sqlite3_free(w->names);
   sqlite3_free(w->keys);
   sqlite3_free(w->meta);
+  memset(w, 0, sizeof *w);
+}
+
+/* ------------------------------------------------------------------ .npz */
+
+#define NPZ_SHOW(len) ((len) > 60 ? 60 : (int)(len))
+/* 1980-01-01 00:00:00 in MS-DOS form: zip's earliest date. */
+#define NPZ_DOS_TIME 0
+#define NPZ_DOS_DATE ((0u << 9) | (1u << 5) | 1u)
+
+int sq_npz_writer_add(sq_npz_writer *w, const char *name, size_t name_len,
+                      const char *dtype, size_t dtype_len,
+                      const sq_shape *shape, const void *data, size_t nbytes,
+                      sq_status *st) {
+  int ascii = 1;
+  for (size_t i = 0; i < name_len;) {
+    uint32_t cp;
+    size_t k = sq_utf8_decode((const unsigned char *)name + i, name_len - i, &cp);
+    if (!k || cp == 0)
+      return sq_fail(st, "name '%.*s' is not valid UTF-8 without NUL at byte "
+                         "%zu", NPZ_SHOW(i), name, i);
+    ascii &= cp < 0x80;
+    i += k;
+  }
+  if (name_len > 65535 - 4)
+    return sq_fail(st, "name of %zu bytes is longer than a zip member name "
+                       "may be (65531 and \".npy\")", name_len);
+  unsigned char *img;
+  uint64_t nimg;
+  if (sq_npy_write(dtype, dtype_len, shape, data, nbytes, &img, &nimg, st)) {
+    /* sq_npy_write's messages do not say which tensor. */
+    sq_status inner = *st;
+    memset(st, 0, sizeof *st);
+    st->max_bytes = inner.max_bytes;
+    if (inner.code != SQ_INVALID) return (st->code = inner.code);
+    return sq_fail(st, "tensor '%.*s': %s", NPZ_SHOW(name_len), name,
+                   inner.msg);
+  }
+  uint64_t at = w->nbody;
+  unsigned flags = ascii ? 0 : 0x800;  /* bit 11: the name is UTF-8 */
+  uint32_t crc = sq_crc32(0, img, nimg);
+  unsigned char lh[30], ch[46];
+  /* A BLOB is below 2^31 bytes (SQLITE_LIMIT_LENGTH): no zip64 sizes. */
+  if (at > 0xFFFFFFFEu || nimg > 0xFFFFFFFEu - at) {
+    sqlite3_free(img);
+    return sq_toobig(st);
+  }
+  sq_store_u32(lh, 0x04034b50u);
+  sq_store_u16(lh + 4, 20);                /* version needed: 2.0 */
+  sq_store_u16(lh + 6, (uint16_t)flags);
+  sq_store_u16(lh + 8, 0);                 /* method: stored */
+  sq_store_u16(lh + 10, NPZ_DOS_TIME);
+  sq_store_u16(lh + 12, NPZ_DOS_DATE);
+  sq_store_u32(lh + 14, crc);
+  sq_store_u32(lh + 18, (uint32_t)nimg);   /* compressed size */
+  sq_store_u32(lh + 22, (uint32_t)nimg);   /* size */
+  sq_store_u16(lh + 26, (uint16_t)(name_len + 4));
+  sq_store_u16(lh + 28, 0);                /* no extra field */
+  sq_store_u32(ch, 0x02014b50u);
+  sq_store_u16(ch + 4, 20);                /* made by: 2.0, MS-DOS */
+  memcpy(ch + 6, lh + 4, 26);              /* version needed .. name length */
+  sq_store_u16(ch + 30, 0);                /* extra */
+  sq_store_u16(ch + 32, 0);                /* comment */
+  sq_store_u16(ch + 34, 0);                /* disk */
+  sq_store_u16(ch + 36, 0);                /* internal attributes */
+  sq_store_u32(ch + 38, 0);                /* external attributes */
+  sq_store_u32(ch + 42, (uint32_t)at);     /* local header offset */
+  int rc = sw_put(st, &w->body, &w->nbody, &w->body_cap, lh, 30) ||
+           sw_put(st, &w->body, &w->nbody, &w->body_cap, name, name_len) ||
+           sw_put(st, &w->body, &w->nbody, &w->body_cap, ".npy", 4) ||
+           sw_put(st, &w->body, &w->nbody, &w->body_cap, img, nimg) ||
+           sw_put(st, &w->dir, &w->ndir, &w->dir_cap, ch, 46) ||
+           sw_put(st, &w->dir, &w->ndir, &w->dir_cap, name, name_len) ||
+           sw_put(st, &w->dir, &w->ndir, &w->dir_cap, ".npy", 4);
+  sqlite3_free(img);
+  if (rc) return st->code;
+  w->nmembers++;
+  return SQ_OK;
+}
+
+typedef struct npz_span {
+  const char *s;
+  size_t len;
+} npz_span;
+
+static int npz_span_cmp(const void *a, const void *b) {
+  const npz_span *x = a, *y = b;
+  size_t k = x->len < y->len ? x->len : y->len;
+  int c = k ? memcmp(x->s, y->s, k) : 0;
+  if (c) return c;
+  return x->len < y->len ? -1 : x->len > y->len;
+}
+
+/* np.load keeps one array per name: a name given twice is an error. */
+static int npz_unique(const sq_npz_writer *w, sq_status *st) {
+  if (w->nmembers < 2) return SQ_OK;
+  npz_span *v = sq_alloc(st, w->nmembers, sizeof *v);
+  if (!v) return st->code;
+  uint64_t at = 0;
+  for (uint64_t i = 0; i < w->nmembers; i++) {
+    size_t len = sq_load_u16(w->dir + at + 28);
+    v[i].s = w->dir + at + 46;
+    v[i].len = len - 4;
+    at += 46 + len;
+  }
+  qsort(v, (size_t)w->nmembers, sizeof *v, npz_span_cmp);
+  for (uint64_t i = 1; i < w->nmembers; i++)
+    if (npz_span_cmp(&v[i - 1], &v[i]) == 0) {
+      sq_fail(st, "name '%.*s' is given twice", NPZ_SHOW(v[i].len), v[i].s);
+      break;
+    }
+  sqlite3_free(v);
+  return st->code;
+}
+
+int sq_npz_writer_finish(const sq_npz_writer *w, unsigned char **out,
+                         uint64_t *outn, sq_status *st) {
+  *out = NULL;
+  *outn = 0;
+  if (npz_unique(w, st)) return st->code;
+  /* More than 65535 members: the zip64 end record (56 bytes) and its
+  ** locator (20) before the end record, whose count says 0xFFFF. */
+  int zip64 = w->nmembers > 0xFFFF;
+  uint64_t tail = 22 + (zip64 ? 56 + 20 : 0);
+  if (w->nbody > UINT64_MAX - w->ndir - tail) return sq_toobig(st);
+  uint64_t total = w->nbody + w->ndir + tail;
+  if (total > 0xFFFFFFFEu) return sq_toobig(st);
+  unsigned char *p = sq_alloc(st, total, 1);
+  if (!p) return st->code;
+  if (w->nbody) memcpy(p, w->body, w->nbody);
+  if (w->ndir) memcpy(p + w->nbody, w->dir, w->ndir);
+  unsigned char *e = p + w->nbody + w->ndir;
+  if (zip64) {
+    sq_store_u32(e, 0x06064b50u);
+    sq_store_u32(e + 4, 44);   /* the record's size after this field */
+    sq_store_u32(e + 8, 0);
+    sq_store_u16(e + 12, 45);  /* made by: 4.5 */
+    sq_store_u16(e + 14, 45);  /* needed: 4.5 */
+    sq_store_u32(e + 16, 0);   /* this disk */
+    sq_store_u32(e + 20, 0);   /* the directory's disk */
+    sq_store_u32(e + 24, (uint32_t)w->nmembers);
+    sq_store_u32(e + 28, 0);
+    sq_store_u32(e + 32, (uint32_t)w->nmembers);
+    sq_store_u32(e + 36, 0);
+    sq_store_u32(e + 40, (uint32_t)w->ndir);
+    sq_store_u32(e + 44, 0);
+    sq_store_u32(e + 48, (uint32_t)w->nbody);
+    sq_store_u32(e + 52, 0);
+    e += 56;
+    sq_store_u32(e, 0x07064b50u);
+    sq_store_u32(e + 4, 0);    /* the zip64 record's disk */
+    sq_store_u32(e + 8, (uint32_t)(w->nbody + w->ndir));
+    sq_store_u32(e + 12, 0);
+    sq_store_u32(e + 16, 1);   /* disks */
+    e += 20;
+  }
+  uint16_t count = zip64 ? 0xFFFF : (uint16_t)w->nmembers;
+  sq_store_u32(e, 0x06054b50u);
+  sq_store_u16(e + 4, 0);
+  sq_store_u16(e + 6, 0);
+  sq_store_u16(e + 8, count);
+  sq_store_u16(e + 10, count);
+  sq_store_u32(e + 12, (uint32_t)w->ndir);
+  sq_store_u32(e + 16, (uint32_t)w->nbody);
+  sq_store_u16(e + 20, 0);     /* no comment */
+  *out = p;
+  *outn = total;
+  return SQ_OK;
+}
+
+void sq_npz_writer_free(sq_npz_writer *w) {
+  sqlite3_free(w->body);
+  sqlite3_free(w->dir);
   memset(w, 0, sizeof *w);
 }

@@ -63,4 +63,33 @@ int sq_st_writer_metadata(sq_st_writer *w, const char *json, size_t len,
 int sq_st_writer_finish(const sq_st_writer *w, unsigned char **out,
                         uint64_t *outn, sq_status *st);
 void sq_st_writer_free(sq_st_writer *w);
+
+/* A .npz archive built member by member (docs/FORMATS.md#writing-npz), as
+** numpy.savez writes it: a zip of stored (uncompressed) members
+** "<name>.npy", each a .npy image as sq_npy_write makes it, with its
+** CRC-32; a fixed 1980-01-01 timestamp so the same rows give the same
+** bytes.  A BLOB is below 2^31 bytes, so member sizes and offsets always
+** fit zip's 32-bit fields; more than 65535 members get the zip64 end
+** records.  Zero it to start; the buffers grow through sq_realloc (SQ_TOOBIG
+** past st->max_bytes); free it with sq_npz_writer_free after any result. */
+typedef struct sq_npz_writer {
+  char *body;                   /* local headers and data so far */
+  uint64_t nbody, body_cap;
+  char *dir;                    /* central directory entries so far */
+  uint64_t ndir, dir_cap;
+  uint64_t nmembers;
+} sq_npz_writer;
+
+/* Appends one member: name (UTF-8, no NUL; ".npy" is appended), dtype and
+** data as sq_npy_write takes them.  Names given twice are refused by
+** sq_npz_writer_finish.  After an error the writer is only to be freed. */
+int sq_npz_writer_add(sq_npz_writer *w, const char *name, size_t name_len,
+                      const char *dtype, size_t dtype_len,
+                      const sq_shape *shape, const void *data, size_t nbytes,
+                      sq_status *st);
+/* The archive's bytes (sqlite3_malloc'd) and size; a name given twice is
+** an error naming it. */
+int sq_npz_writer_finish(const sq_npz_writer *w, unsigned char **out,
+                         uint64_t *outn, sq_status *st);
+void sq_npz_writer_free(sq_npz_writer *w);
 #endif

@@ -10,11 +10,13 @@
 ** rest of the bytes exactly.
 **
 ** .npz: a zip archive of .npy members (np.savez stores them, zip64 extra
-** fields and all; np.savez_compressed deflates them, which is refused: the
-** project has no inflate).  The central directory is the index: each
-** member's local header is checked, its stored bytes lie inside the archive
-** before the central directory, their CRC-32 must match, and the member is
-** read by the .npy rules.
+** fields and all; np.savez_compressed deflates them).  The central
+** directory is the index: each member's local header is checked and its
+** bytes lie inside the archive before the central directory.  A stored
+** member's CRC-32 is checked now and it is read by the .npy rules; of a
+** deflated member only the .npy header is inflated now (core/inflate.h),
+** and its data is inflated when read, checked against the directory's size
+** and CRC-32 whenever a read reaches its end.
 **
 ** Nothing is copied and every offset + size is checked against the bytes
 ** before use (core/model_file.h).
@@ -22,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/crc32.h"
+#include "core/inflate.h"
 #include "core/model_file.h"
 #include "kernels/byteorder.h"
 
@@ -264,24 +268,34 @@ static void npy_shape_text(const npy_info *info, char *buf, size_t size) {
   }
 }
 
-/* Reads one .npy image p[0..n) into *info. */
-static int npy_parse(const unsigned char *p, size_t n, npy_info *info,
-                     sq_status *st) {
+/* Reads one .npy image of `total` bytes, of which p[0..n) are at hand
+** (n == total, or for a compressed npz member the first bytes inflated:
+** enough for the header, or the header is too large), into *info. */
+static int npy_parse(const unsigned char *p, size_t n, uint64_t total,
+                     npy_info *info, sq_status *st) {
   if (n < 6 || memcmp(p, "\x93NUMPY", 6) != 0)
     return sq_fail(st, "npy: not a .npy file (no \\x93NUMPY magic)");
   if (n < 10)
-    return sq_fail(st, "npy: the %zu-byte file ends inside the preamble", n);
+    return sq_fail(st, "npy: the %llu-byte file ends inside the preamble",
+                   (unsigned long long)total);
   int major = p[6], minor = p[7];
   if (major < 1 || major > 3 || minor != 0)
     return sq_fail(st, "npy: version %d.%d is not supported (1.0, 2.0, 3.0)",
                    major, minor);
   uint64_t hlen, hstart = major == 1 ? 10 : 12;
   if (n < hstart)
-    return sq_fail(st, "npy: the %zu-byte file ends inside the preamble", n);
+    return sq_fail(st, "npy: the %llu-byte file ends inside the preamble",
+                   (unsigned long long)total);
   hlen = major == 1 ? sq_load_u16(p + 8) : sq_load_u32(p + 8);
-  if (hlen > n - hstart)
+  if (hlen > total - hstart)
     return sq_fail(st, "npy: header length %llu is past the end of the "
-                       "%zu-byte file", (unsigned long long)hlen, n);
+                       "%llu-byte file", (unsigned long long)hlen,
+                   (unsigned long long)total);
+  if (hlen > n - hstart)
+    return sq_fail(st, "npy: header length %llu is more than the %llu bytes "
+                       "read of a compressed member's header",
+                   (unsigned long long)hlen,
+                   (unsigned long long)(n - hstart));
   int itemsize = 0, fortran = 0;
   memset(info, 0, sizeof *info);
   if (npy_header(p + hstart, (size_t)hlen, info, &itemsize, &fortran, st))
@@ -306,11 +320,11 @@ static int npy_parse(const unsigned char *p, size_t n, npy_info *info,
                    info->dtype);
   info->offset = hstart + hlen;
   info->nbytes = count * (uint64_t)itemsize;
-  if (info->nbytes != n - info->offset)
+  if (info->nbytes != total - info->offset)
     return sq_fail(st, "npy: shape %s of %s is %llu bytes but %llu follow the "
                        "header", shape, info->dtype,
                    (unsigned long long)info->nbytes,
-                   (unsigned long long)(n - info->offset));
+                   (unsigned long long)(total - info->offset));
   /* Column-major data is refused unless it is laid out as row-major
   ** would be: at most one dim above 1 (or no elements). */
   if (fortran && count != 0) {
@@ -342,7 +356,7 @@ int sq_npy_read(const unsigned char *p, size_t n, int want_meta,
                 sq_file_index *ix, sq_status *st) {
   (void)want_meta; /* .npy has no metadata */
   npy_info info;
-  if (npy_parse(p, n, &info, st)) return st->code;
+  if (npy_parse(p, n, n, &info, st)) return st->code;
   if (!npy_add(ix, "", 0, &info, 0, st)) return st->code;
   return SQ_OK;
 }
@@ -351,19 +365,6 @@ int sq_npy_read(const unsigned char *p, size_t n, int want_meta,
 
 static uint64_t npz_u64(const unsigned char *p) {
   return (uint64_t)sq_load_u32(p) | (uint64_t)sq_load_u32(p + 4) << 32;
-}
-
-static uint32_t npz_crc32(const unsigned char *p, uint64_t n) {
-  uint32_t table[256];
-  for (uint32_t i = 0; i < 256; i++) {
-    uint32_t c = i;
-    for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    table[i] = c;
-  }
-  uint32_t crc = 0xFFFFFFFFu;
-  for (uint64_t i = 0; i < n; i++)
-    crc = table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
-  return crc ^ 0xFFFFFFFFu;
 }
 
 typedef struct npz_name {
@@ -413,9 +414,108 @@ static int npz_zip64_extra(const unsigned char *e, size_t elen, uint64_t *usize,
   return SQ_OK;
 }
 
-int sq_npz_read(const unsigned char *p, size_t n, int want_meta,
-                sq_file_index *ix, sq_status *st) {
-  (void)want_meta; /* .npz has no metadata */
+/* ------------------------------------------- deflated members (method 8) */
+
+/* The most of a deflated member inflated to read its .npy header: numpy
+** writes headers of 128 bytes or so and its own reader refuses more than
+** 10,000 by default; 64 KiB and the 12-byte preamble is ample. */
+#define NPZ_HEAD_MAX (65536u + 12u)
+
+/* What the index reads of deflated members with: one decoder state and one
+** header buffer, allocated on the first such member. */
+typedef struct npz_scratch {
+  sq_inflate *z;
+  unsigned char *head;
+} npz_scratch;
+
+/* The decoder's state is fixed-size working memory, not data: allocated
+** whatever the connection's length limit (which tests lower to a few KB). */
+static sq_inflate *npz_inflate_alloc(sq_status *st) {
+  sq_status fixed;
+  memset(&fixed, 0, sizeof fixed);
+  fixed.max_bytes = INT64_MAX;
+  sq_inflate *z = sq_alloc(&fixed, 1, sizeof *z);
+  if (!z) sq_nomem(st);
+  return z;
+}
+
+/* A tensor's bytes [start, start + len): the member inflated from its
+** start, skipping the .npy header (src_kind bytes) and `start`.  A read
+** that reaches the member's end decodes it all and checks it against the
+** zip directory: the size, the stream's length, the CRC-32. */
+static int npz_inflate_decode(const sq_file_view *v, const sq_file_tensor *t,
+                              uint64_t start, uint64_t len, unsigned char *out,
+                              sq_status *st) {
+  uint64_t head = t->src_kind, usize = head + t->nbytes;
+  int to_end = start + len == t->nbytes;
+  if (t->src_offset > v->n || t->src_nbytes > v->n - t->src_offset)
+    return sq_fail(st, "npz: member '%.60s.npy': its data lies outside the "
+                       "file", t->name);
+  sq_inflate *z = npz_inflate_alloc(st);
+  if (!z) return st->code;
+  sq_status sub;
+  memset(&sub, 0, sizeof sub);
+  sub.max_bytes = st->max_bytes;
+  int rc = sq_inflate_run(z, v->p + t->src_offset, (size_t)t->src_nbytes,
+                          head + start, out, len, to_end, usize, &sub);
+  if (rc && z->overflow)
+    sq_fail(st, "npz: member '%.60s.npy' inflates to more than the %llu "
+                "bytes its zip entry says", t->name,
+            (unsigned long long)usize);
+  else if (rc && !(z->finished && z->produced < usize))
+    sq_fail(st, "npz: member '%.60s.npy': %s", t->name, sub.msg);
+  else if (z->produced != usize && (rc || to_end))
+    sq_fail(st, "npz: member '%.60s.npy' inflates to %llu bytes but its zip "
+                "entry says %llu", t->name, (unsigned long long)z->produced,
+            (unsigned long long)usize);
+  else if (to_end && z->consumed != t->src_nbytes)
+    sq_fail(st, "npz: member '%.60s.npy' has %llu bytes after the end of its "
+                "deflate stream", t->name,
+            (unsigned long long)(t->src_nbytes - z->consumed));
+  else if (to_end && z->crc != t->src_crc32)
+    sq_fail(st, "npz: member '%.60s.npy' fails its CRC-32 check (corrupt)",
+            t->name);
+  sqlite3_free(z);
+  return st->code;
+}
+
+/* Indexes a deflated member: only its .npy header is inflated now. */
+static int npz_deflated(const unsigned char *p, uint64_t data, uint64_t csize,
+                        uint64_t usize, uint32_t crc, const unsigned char *nm,
+                        size_t nlen, sq_file_index *ix, npz_scratch *s,
+                        sq_status *st) {
+  if (!s->z && !(s->z = npz_inflate_alloc(st))) return st->code;
+  if (!s->head && !(s->head = sq_alloc(st, NPZ_HEAD_MAX, 1))) return st->code;
+  uint64_t want = usize < NPZ_HEAD_MAX ? usize : NPZ_HEAD_MAX;
+  sq_status sub;
+  memset(&sub, 0, sizeof sub);
+  sub.max_bytes = st->max_bytes;
+  if (sq_inflate_run(s->z, p + data, (size_t)csize, 0, s->head, want, 0,
+                    usize, &sub)) {
+    if (s->z->finished)
+      return sq_fail(st, "npz: member '%.*s' inflates to %llu bytes but its "
+                         "zip entry says %llu", NPZ_NAME(nlen, nm),
+                     (unsigned long long)s->z->produced,
+                     (unsigned long long)usize);
+    return sq_fail(st, "npz: member '%.*s': %s", NPZ_NAME(nlen, nm), sub.msg);
+  }
+  npy_info info;
+  if (npy_parse(s->head, (size_t)want, usize, &info, &sub))
+    return sq_fail(st, "npz: member '%.*s': %s", NPZ_NAME(nlen, nm),
+                   sub.msg + 5 /* without "npy: " */);
+  sq_file_tensor *t = npy_add(ix, (const char *)nm, nlen - 4, &info, 0, st);
+  if (!t) return st->code;
+  t->offset = data;
+  t->decode = npz_inflate_decode;
+  t->src_offset = data;
+  t->src_nbytes = csize;
+  t->src_kind = (uint32_t)info.offset;  /* <= NPZ_HEAD_MAX */
+  t->src_crc32 = crc;
+  return SQ_OK;
+}
+
+static int npz_read(const unsigned char *p, size_t n, sq_file_index *ix,
+                    npz_scratch *scratch, sq_status *st) {
   /* The end of central directory record: 22 bytes and a comment of up to
   ** 65535 that must reach exactly the end. */
   if (n < 22)
@@ -506,15 +606,11 @@ int sq_npz_read(const unsigned char *p, size_t n, int want_meta,
                      NPZ_NAME(nlen, nm));
     if (flags & 1)
       return sq_fail(st, "npz: member '%.*s' is encrypted", NPZ_NAME(nlen, nm));
-    if (method == 8)
-      return sq_fail(st, "npz: member '%.*s' is compressed "
-                         "(np.savez_compressed); save with np.savez",
-                     NPZ_NAME(nlen, nm));
-    if (method != 0)
+    if (method != 0 && method != 8)
       return sq_fail(st, "npz: member '%.*s' uses zip compression method %u; "
-                         "only stored members are read", NPZ_NAME(nlen, nm),
-                     method);
-    if (csize != usize)
+                         "only stored (0) and deflated (8) members are read",
+                     NPZ_NAME(nlen, nm), method);
+    if (method == 0 && csize != usize)
       return sq_fail(st, "npz: stored member '%.*s' has compressed size %llu "
                          "and size %llu", NPZ_NAME(nlen, nm),
                      (unsigned long long)csize, (unsigned long long)usize);
@@ -536,14 +632,19 @@ int sq_npz_read(const unsigned char *p, size_t n, int want_meta,
     if (lnlen != nlen || memcmp(lh + 30, nm, nlen) != 0)
       return sq_fail(st, "npz: member '%.*s' local header names another file",
                      NPZ_NAME(nlen, nm));
-    if (npz_crc32(p + data, csize) != crc)
+    if (method == 8) {
+      if (npz_deflated(p, data, csize, usize, crc, nm, nlen, ix, scratch, st))
+        return st->code;
+      continue;
+    }
+    if (sq_crc32(0, p + data, csize) != crc)
       return sq_fail(st, "npz: member '%.*s' fails its CRC-32 check (corrupt)",
                      NPZ_NAME(nlen, nm));
     npy_info info;
     sq_status sub;
     memset(&sub, 0, sizeof sub);
     sub.max_bytes = st->max_bytes;
-    if (npy_parse(p + data, (size_t)csize, &info, &sub))
+    if (npy_parse(p + data, (size_t)csize, csize, &info, &sub))
       return sq_fail(st, "npz: member '%.*s': %s", NPZ_NAME(nlen, nm),
                      sub.msg + 5 /* without "npy: " */);
     if (!npy_add(ix, (const char *)nm, nlen - 4, &info, data, st))
@@ -572,5 +673,15 @@ int sq_npz_read(const unsigned char *p, size_t n, int want_meta,
     }
     sqlite3_free(names);
   }
+  return st->code;
+}
+
+int sq_npz_read(const unsigned char *p, size_t n, int want_meta,
+                sq_file_index *ix, sq_status *st) {
+  (void)want_meta; /* .npz has no metadata */
+  npz_scratch scratch = {NULL, NULL};
+  npz_read(p, n, ix, &scratch, st);
+  sqlite3_free(scratch.z);
+  sqlite3_free(scratch.head);
   return st->code;
 }

@@ -33,6 +33,12 @@ int sq_tensor_minmax(const sq_kernels *k, const void *x, size_t n,
 }
 
 int sq_shape_parse(const char *txt, size_t len, sq_shape *s, sq_status *st) {
+  return sq_shape_parse_opt(txt, len, 0, s, st);
+}
+
+int sq_shape_parse_opt(const char *txt, size_t len, unsigned flags,
+                       sq_shape *s, sq_status *st) {
+  int zero_ok = (flags & SQ_SHAPE_ZERO_DIMS) != 0;
   /* No blob within the length limit holds more elements than this (4-bit
   ** codes take half a byte each), so no larger shape can match any data,
   ** and every byte count derived from a shape stays far from overflow. */
@@ -47,17 +53,23 @@ int sq_shape_parse(const char *txt, size_t len, sq_shape *s, sq_status *st) {
   p++;
   for (;;) {
     while (SQ_AT(p) == ' ') p++;
-    if (SQ_AT(p) < '1' || SQ_AT(p) > '9') goto bad;
     uint64_t d = 0;
+    if (zero_ok && SQ_AT(p) == '0') {
+      p++;  /* a 0 dim, written "0" alone (no leading zeros) */
+      if (SQ_AT(p) >= '0' && SQ_AT(p) <= '9') goto bad;
+      goto have_dim;
+    }
+    if (SQ_AT(p) < '1' || SQ_AT(p) > '9') goto bad;
     while (SQ_AT(p) >= '0' && SQ_AT(p) <= '9') {
       unsigned digit = (unsigned)(*p++ - '0');
       if (d > (max_count - digit) / 10) goto overflow;
       d = d * 10 + digit;
     }
+  have_dim:
     if (s->ndim == SQ_MAX_DIMS)
       return sq_fail(st, "shape has more than %d dimensions", SQ_MAX_DIMS);
     s->dim[s->ndim++] = (int64_t)d;
-    if (s->count > max_count / d) goto overflow;
+    if (d && s->count > max_count / d) goto overflow;
     s->count *= d;
     while (SQ_AT(p) == ' ') p++;
     if (SQ_AT(p) == ']') break;
@@ -70,7 +82,8 @@ int sq_shape_parse(const char *txt, size_t len, sq_shape *s, sq_status *st) {
 #undef SQ_AT
   return SQ_OK;
 bad:
-  return sq_fail(st, "shape must be a JSON array of positive integers, got '%.*s'",
+  return sq_fail(st, "shape must be a JSON array of %s integers, got '%.*s'",
+                 zero_ok ? "non-negative" : "positive",
                  (int)(len < 60 ? len : 60), txt);
 overflow:
   return sq_fail(st, "shape '%.*s' has too many elements",

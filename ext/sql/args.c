@@ -288,17 +288,23 @@ int sq_arg_int32s(sqlite3_value *v, const char *argname, sq_tensor *t,
 }
 
 int sq_arg_shape(sqlite3_value *v, sq_shape *s, sq_status *st) {
+  return sq_arg_shape_opt(v, 0, s, st);
+}
+
+int sq_arg_shape_opt(sqlite3_value *v, unsigned flags, sq_shape *s,
+                     sq_status *st) {
   int type = sqlite3_value_type(v);
   if (type == SQLITE_NULL) return SQ_NULL;
   if (type != SQLITE_TEXT)
-    return sq_fail(st, "shape must be a JSON array of positive integers, got %s",
+    return sq_fail(st, "shape must be a JSON array of %s integers, got %s",
+                   flags & SQ_SHAPE_ZERO_DIMS ? "non-negative" : "positive",
                    sq_value_type_name(v));
   const char *txt = (const char *)sqlite3_value_text(v);
   if (!txt) return sq_nomem(st);
   size_t len = (size_t)sqlite3_value_bytes(v);
   if (strlen(txt) != len)
     return sq_fail(st, "shape contains a NUL character at byte %zu", strlen(txt));
-  return sq_shape_parse(txt, len, s, st);
+  return sq_shape_parse_opt(txt, len, flags, s, st);
 }
 
 int sq_arg_elements(const sq_kernels *k, sqlite3_value *v, const char *argname,

@@ -5,9 +5,14 @@
 **   q_npy(data, dtype, shape)   a .npy BLOB as numpy.save writes it
 **   q_safetensors_agg(name, data, dtype, shape [, metadata])
 **                               aggregate: a safetensors BLOB of the rows
+**   q_npz_agg(name, data, dtype, shape)
+**                               aggregate: a .npz BLOB as numpy.savez writes
+**                               it, one member "<name>.npy" per row
 **
-** Rules: NULL in gives NULL (the aggregate skips rows whose data is NULL;
-** no rows give NULL); the result is bounded by SQLITE_LIMIT_LENGTH
+** Rules: NULL in gives NULL (the aggregates skip rows whose data is NULL;
+** no rows give NULL; a row with data but a NULL name, dtype or shape is an
+** error); q_npy and q_npz_agg take shapes with 0 dims (empty arrays); the
+** result is bounded by SQLITE_LIMIT_LENGTH
 ** (SQLITE_TOOBIG past it); after an error the aggregate repeats it
 ** (sq_agg_state).
 */
@@ -31,7 +36,8 @@ static int sq_ff_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-static int sq_ff_shape(sqlite3_value *v, sq_shape *s, sq_status *st) {
+static int sq_ff_shape(sqlite3_value *v, unsigned flags, sq_shape *s,
+                       sq_status *st) {
   if (sqlite3_value_type(v) == SQLITE_TEXT) {
     const char *t = (const char *)sqlite3_value_text(v);
     if (!t) return sq_nomem(st);
@@ -51,7 +57,7 @@ static int sq_ff_shape(sqlite3_value *v, sq_shape *s, sq_status *st) {
       }
     }
   }
-  return sq_arg_shape(v, s, st);
+  return sq_arg_shape_opt(v, flags, s, st);
 }
 
 static void sq_npy_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -65,7 +71,7 @@ static void sq_npy_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     goto done;
   }
   if (!(dtype = sq_arg_text(argv[1], "dtype", &st))) goto done;
-  if (sq_ff_shape(argv[2], &shape, &st)) goto done;
+  if (sq_ff_shape(argv[2], SQ_SHAPE_ZERO_DIMS, &shape, &st)) goto done;
   const void *data = sqlite3_value_blob(argv[0]);
   size_t nbytes = (size_t)sqlite3_value_bytes(argv[0]);
   if (!data && nbytes == 0) data = "";
@@ -112,7 +118,7 @@ static void sq_st_agg_step(sqlite3_context *ctx, int argc,
     sq_fail(&st, "shape must not be NULL");
     goto done;
   }
-  if (sq_ff_shape(argv[3], &shape, &st)) goto done;
+  if (sq_ff_shape(argv[3], 0, &shape, &st)) goto done;
   const void *data = sqlite3_value_blob(argv[1]);
   size_t nbytes = (size_t)sqlite3_value_bytes(argv[1]);
   if (!data && nbytes) {
@@ -170,6 +176,70 @@ static void sq_st_agg_final(sqlite3_context *ctx) {
 
 static const sq_fn sq_st_agg_fn = {"q_safetensors_agg", 0};
 
+/* ---- q_npz_agg ---------------------------------------------------------- */
+
+typedef struct sq_npz_agg {
+  sq_status failed;         /* first member: see sq_agg_state */
+  sq_npz_writer w;
+} sq_npz_agg;
+
+static void sq_npz_agg_step(sqlite3_context *ctx, int argc,
+                            sqlite3_value **argv) {
+  (void)argc;
+  sq_status st;
+  const char *name = sq_begin(ctx, &st);
+  if (sqlite3_value_type(argv[1]) == SQLITE_NULL) return;
+  sq_npz_agg *a = sq_agg_state(ctx, sizeof *a, name);
+  if (!a) return;
+  sq_shape shape;
+  const char *tname, *dtype;
+  if (!(tname = sq_arg_text(argv[0], "name", &st))) goto done;
+  if (sqlite3_value_type(argv[1]) != SQLITE_BLOB) {
+    sq_fail(&st, "data must be a blob, got %s", sq_ff_type_name(argv[1]));
+    goto done;
+  }
+  if (!(dtype = sq_arg_text(argv[2], "dtype", &st))) goto done;
+  if (sqlite3_value_type(argv[3]) == SQLITE_NULL) {
+    sq_fail(&st, "shape must not be NULL");
+    goto done;
+  }
+  if (sq_ff_shape(argv[3], SQ_SHAPE_ZERO_DIMS, &shape, &st)) goto done;
+  const void *data = sqlite3_value_blob(argv[1]);
+  size_t nbytes = (size_t)sqlite3_value_bytes(argv[1]);
+  if (!data && nbytes) {
+    sq_nomem(&st);
+    goto done;
+  }
+  sq_npz_writer_add(&a->w, tname, strlen(tname), dtype, strlen(dtype), &shape,
+                    data ? data : "", nbytes, &st);
+done:
+  if (st.code) {
+    a->failed = st;
+    sq_npz_writer_free(&a->w);
+    sq_result_status(ctx, name, &st);
+  }
+}
+
+static void sq_npz_agg_final(sqlite3_context *ctx) {
+  sq_status st;
+  const char *name = sq_begin(ctx, &st);
+  sq_npz_agg *a = sqlite3_aggregate_context(ctx, 0);
+  if (!a) return;
+  if (a->failed.code) {
+    sq_result_status(ctx, name, &a->failed);
+  } else if (a->w.nmembers) {
+    unsigned char *out;
+    uint64_t outn;
+    if (sq_npz_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
+      sq_result_blob(ctx, out, outn, &st);
+    else
+      sq_result_status(ctx, name, &st);
+  }
+  sq_npz_writer_free(&a->w);
+}
+
+static const sq_fn sq_npz_agg_fn = {"q_npz_agg", 0};
+
 int sq_register_file_functions(sqlite3 *db) {
   static const sq_fn_def defs[] = {
     {{"q_npy", 0}, 3, 3, sq_npy_func},
@@ -180,5 +250,9 @@ int sq_register_file_functions(sqlite3 *db) {
     rc = sqlite3_create_function(db, sq_st_agg_fn.name, n, flags,
                                  (void *)&sq_st_agg_fn, NULL, sq_st_agg_step,
                                  sq_st_agg_final);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, sq_npz_agg_fn.name, 4, flags,
+                                 (void *)&sq_npz_agg_fn, NULL, sq_npz_agg_step,
+                                 sq_npz_agg_final);
   return rc;
 }

@@ -68,6 +68,10 @@ int sq_arg_int32s(sqlite3_value *v, const char *argname, sq_tensor *t,
                   sq_status *st);
 /* A shape (docs/NUMERICS.md#shapes). */
 int sq_arg_shape(sqlite3_value *v, sq_shape *s, sq_status *st);
+/* The same with sq_shape_parse_opt's flags (SQ_SHAPE_ZERO_DIMS: the file
+** writers accept empty arrays). */
+int sq_arg_shape_opt(sqlite3_value *v, unsigned flags, sq_shape *s,
+                     sq_status *st);
 /* The elements of a blob (or float tensor) of any dtype. */
 int sq_arg_elements(const sq_kernels *k, sqlite3_value *v, const char *argname,
                     const sq_dtype *dt, int64_t count, sq_elements *e,

@@ -7,7 +7,9 @@
 #      (step 1 runs the best one the CPU has);
 #   3. build/fuzz_parsers, FUZZ_PARSER_RUNS inputs from -seed=1;
 #   4. build/fuzz_files over its committed seeds (tests/fuzz/corpus/files),
-#      then FUZZ_FILES_RUNS mutated inputs from -seed=1.
+#      then FUZZ_FILES_RUNS mutated inputs from -seed=1;
+#   5. build/fuzz_inflate over tests/fuzz/corpus/inflate, then
+#      FUZZ_INFLATE_RUNS mutated inputs from -seed=1.
 #
 # New inputs go to a scratch directory, never into the committed corpus.  A
 # crash, sanitizer report, leak or timeout fails its step: the report is
@@ -102,6 +104,13 @@ step files "files (seed 1, $files_runs runs)" \
   -len_control=20 -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=256 \
   -artifact_prefix="$out/files/" "$out/new-files" tests/fuzz/corpus/files
 
-rm -rf "$out/new-sql" "$out/new-parsers" "$out/new-files"
+inflate_runs=${FUZZ_INFLATE_RUNS:-200000}
+mkdir -p "$out/new-inflate"
+step inflate "inflate (seed 1, $inflate_runs runs)" \
+  $norandom ./build/fuzz_inflate -seed=1 -reload=0 -runs="$inflate_runs" -max_len=262148 \
+  -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=256 \
+  -artifact_prefix="$out/inflate/" "$out/new-inflate" tests/fuzz/corpus/inflate
+
+rm -rf "$out/new-sql" "$out/new-parsers" "$out/new-files" "$out/new-inflate"
 echo "fuzz: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -246,6 +246,7 @@ static const fn fns[] = {
   /* Writers: the data from the generic BLOB role, a dtype name, a shape. */
   {"q_npy", 's', 3, 3, {R_BLOB, R_DTYPE, R_SHAPE}, {0}},
   {"q_safetensors_agg", 'a', 4, 5, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE, R_NONE}, {0}},
+  {"q_npz_agg", 'a', 4, 4, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE}, {0}},
 };
 #define NFNS (int)(sizeof fns / sizeof fns[0])
 

@@ -28,6 +28,33 @@ def npz(arrays):
     return b.getvalue()
 
 
+def npz_deflated(arrays, descriptor=False):
+    """Members deflated as np.savez_compressed does (zlib via zipfile); with
+    descriptor, written to a stream zipfile cannot seek in, so each member
+    has a data descriptor (general-purpose bit 3)."""
+    class Unseekable(io.RawIOBase):
+        def __init__(self):
+            self.b = bytearray()
+
+        def writable(self):
+            return True
+
+        def write(self, data):
+            self.b += data
+            return len(data)
+    b = Unseekable() if descriptor else io.BytesIO()
+    with zipfile.ZipFile(b, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, blob in arrays:
+            info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            if descriptor:
+                with z.open(info, "w") as f:
+                    f.write(blob)
+            else:
+                z.writestr(info, blob)
+    return bytes(b.b) if descriptor else b.getvalue()
+
+
 def safetensors(tensors, meta=None):
     hdr, off, data = {}, 0, b""
     if meta:
@@ -71,6 +98,14 @@ seeds = {
     "npz-two": (NPZ | META, npz([("a", npy("<f4", (2,), f32(1, 2))),
                                  ("b", npy("<i4", (1,), struct.pack("<i", 7)))])),
     "npz-detect": (DETECT, npz([("x", npy("<f2", (1,), b"\x00\x3c"))])),
+    "npz-deflated": (NPZ, npz_deflated([
+        ("a", npy("<f4", (2, 3), f32(1, 2, 3, 4, 5, 6))),
+        ("e", npy("|i1", (0,), b"")),
+        ("s", npy(">f8", (), struct.pack(">d", 0.5)))])),
+    "npz-deflated-long": (DETECT, npz_deflated([
+        ("w", npy("<f4", (3000,), f32(*[float(i % 97) for i in range(3000)])))])),
+    "npz-descriptor": (NPZ, npz_deflated([("d", npy("<i2", (3,), struct.pack("<3h", 1, -2, 3)))],
+                                         descriptor=True)),
     "safetensors-two": (SAFETENSORS | META, safetensors(
         [("w", "F32", [2, 2], f32(1, 2, 3, 4)), ("b", "BF16", [2], b"\x80\x3f\x00\x40")],
         {"format": "pt"})),
@@ -101,3 +136,24 @@ for name, (pick, blob) in seeds.items():
     with open(os.path.join(OUT, name), "wb") as f:
         f.write(bytes([pick]) + blob)
 print("%d seeds in %s" % (len(seeds), OUT))
+
+# Seeds of build/fuzz_inflate (tests/fuzz/corpus/inflate): u16 skip, u16 len,
+# then a raw DEFLATE stream from zlib (stored, fixed and dynamic blocks).
+import zlib
+
+INFLATE_OUT = "tests/fuzz/corpus/inflate"
+text = b"".join(b"row %d: 0.%03d\n" % (i, (i * 37) % 1000) for i in range(300))
+inflate_seeds = {}
+for name, level, strategy in (("stored", 0, zlib.Z_DEFAULT_STRATEGY),
+                              ("fixed", 6, zlib.Z_FIXED),
+                              ("dynamic", 9, zlib.Z_DEFAULT_STRATEGY),
+                              ("rle", 6, zlib.Z_RLE)):
+    co = zlib.compressobj(level, zlib.DEFLATED, -15, 8, strategy)
+    inflate_seeds[name] = struct.pack("<HH", 100, 200) + co.compress(text) + co.flush()
+co = zlib.compressobj(6, zlib.DEFLATED, -15)
+inflate_seeds["empty"] = struct.pack("<HH", 0, 0) + co.compress(b"") + co.flush()
+os.makedirs(INFLATE_OUT, exist_ok=True)
+for name, blob in inflate_seeds.items():
+    with open(os.path.join(INFLATE_OUT, name), "wb") as f:
+        f.write(blob)
+print("%d seeds in %s" % (len(inflate_seeds), INFLATE_OUT))

@@ -574,6 +574,11 @@ SEEDS = {
     "npy-args-errors": [
         call("q_scale", [b(b"\x93NUMPY")]),
         call("q_f32", [b(struct.pack("<16d", *[0.37 * math.sin(k + 1) for k in range(16)]))])],
+    # q_npz_agg: two members (one empty), then a duplicate name.
+    "npz-agg": [call("q_npz_agg", rows=[[t("w"), b(struct.pack("<2f", 1.0, 2.0)), t("f32"), t("[2]")],
+                                        [t("e"), b(b""), t("int16be"), t("[0,3]")]]),
+                call("q_npz_agg", rows=[[t("x"), b(b"\x01"), t("uint8"), t("[]")],
+                                        [t("x"), b(b"\x02"), t("uint8"), t("[1]")]])],
     # Known crash classes: exact reproductions, kept as regression seeds.
     "crash-compare-candidates": [call("q_compare", variant=5, args=[
         t("[1,2,3,4]"), t("[2,2]"), i(0),
