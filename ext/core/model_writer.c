@@ -574,8 +574,8 @@ typedef struct mw_gguf_ctx {
 
 static int mw_value_fail(mw_gguf_ctx *c, int type) {
   mw_json *j = c->j;
-  return sq_fail(j->st, "metadata key '%.*s': a %s value was expected at "
-                        "byte %zu", MW_SHOW(c->keylen), c->key,
+  return sq_fail(j->st, "metadata key '%.*s': a value of type %s was "
+                        "expected at byte %zu", MW_SHOW(c->keylen), c->key,
                  g_type_names[type], j->i);
 }
 
@@ -1043,6 +1043,7 @@ static int mw_gguf_header(sq_model_writer *w, char **h, uint64_t *nh,
 
 static int mw_header(sq_model_writer *w, char **h, uint64_t *nh,
                      sq_status *st) {
+  *h = NULL;
   if (mw_check_complete(w, st)) return st->code;
   /* GGUF pads after the last tensor too, as ggml's gguf_write does. */
   if (w->format == SQ_MW_GGUF && mw_pad_data(w, st)) return st->code;
@@ -1054,7 +1055,7 @@ int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
                            uint64_t *outn, sq_status *st) {
   *out = NULL;
   *outn = 0;
-  char *h;
+  char *h = NULL;
   uint64_t nh;
   if (mw_header(w, &h, &nh, st)) {
     sqlite3_free(h);
