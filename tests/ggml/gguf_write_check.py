@@ -74,6 +74,7 @@ GETTER = {G.GU8: "u8", G.GI8: "i8", G.GU16: "u16", G.GI16: "i16",
           G.GU64: "u64", G.GI64: "i64", G.GF64: "f64", G.GSTR: "str"}
 failures = []
 headers_compared = 0
+checked = 0
 
 
 def canon(t, v):
@@ -155,6 +156,8 @@ def sql_read(path):
 
 
 def check(label, path):
+    global checked
+    checked += 1
     got = ggml_read(path)
     if got is None:
         failures.append("%s: ggml's gguf_init_from_file refused it" % label)
@@ -265,6 +268,7 @@ for label, meta in [("every type", META),
     check("q_gguf_agg, " + label, path)
     # The input itself, as ggml has it.
     tensors, kvs, _ = ggml_read(path)
+    checked += 1
     want = []
     for name, dtype, shape in CASES:
         data = b"".join(bytes(r[0]) for r in db.execute(
@@ -275,6 +279,7 @@ for label, meta in [("every type", META),
     fpath = os.path.join(tmp, "write.gguf")
     (n,) = db.execute("SELECT q_gguf_write(?, name, data, dtype, shape, ?) FROM (SELECT * FROM rows ORDER BY k)",
                       (fpath, meta)).fetchone()
+    checked += 1
     with open(fpath, "rb") as f:
         if f.read() != blob or n != len(blob):
             failures.append("q_gguf_write, %s: not the bytes of q_gguf_agg" % label)
@@ -308,6 +313,7 @@ for f in ["basic.gguf", "align64.gguf", "empty.gguf", "blocks4d.gguf"]:
         "SELECT q_gguf_agg(name, data, dtype, shape, (SELECT json_group_object(key, "
         "json_object('type', type, 'value', json(value))) FROM q_tensor_metadata_file(?1))) "
         "FROM q_tensors_file(?1)", (path,)).fetchone()
+    checked += 1
     with open(path, "rb") as fh:
         if fh.read() != blob:
             failures.append("ggml's %s written again: the bytes differ" % f)
@@ -321,4 +327,6 @@ print("gguf_write_check: %d files written by sqlite-quant loaded by ggml, "
       "%d files written by ggml read back, %d headers equal to ggml's "
       "serialization, %d failures"
       % (written, read, headers_compared, len(failures)))
+# The CI's summary line: each comparison above is one test.
+print("gguf-write: %d passed, %d failed" % (checked - len(failures), len(failures)))
 sys.exit(1 if failures else 0)
