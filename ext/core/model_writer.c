@@ -1119,6 +1119,26 @@ static int mw_copy(sq_model_writer *w, int to, sq_status *st) {
   return st->code;
 }
 
+/* Makes the rename durable: fsync of the directory that holds path (best
+** effort: the file itself is already complete and in place). */
+static void mw_sync_dir(const char *path) {
+  const char *slash = strrchr(path, '/');
+  char dir[4096];
+  if (!slash) {
+    dir[0] = '.';
+    dir[1] = 0;
+  } else {
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    if (n >= sizeof dir) return;
+    memcpy(dir, path, n);
+    dir[n] = 0;
+  }
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)fsync(fd);
+  close(fd);
+}
+
 int sq_model_writer_commit(sq_model_writer *w, uint64_t *written,
                            sq_status *st) {
   *written = 0;
@@ -1145,6 +1165,7 @@ int sq_model_writer_commit(sq_model_writer *w, uint64_t *written,
   sqlite3_free(w->tmp_out);
   w->tmp_out = NULL;
   *written = nh + w->ndata;
+  mw_sync_dir(w->path);
 done:
   if (out >= 0) close(out);
   sqlite3_free(h);
