@@ -14,6 +14,7 @@
 #   make test-s390x  big-endian: kernel tests and the SQL catalog on s390x
 #                    under qemu-user, compared with x86-64 byte for byte
 #   make test-ggml   every path's ggml kernels against ggml's own library
+#   make test-gguf-write  GGUF files against ggml's gguf code, both ways
 #   make test-npy-core, test-gguf-core, test-safetensors-core
 #                    the model-file readers' tests (ASan + UBSan)
 #   make test-ggml   the ggml block-format kernels against ggml itself, byte
