@@ -88,6 +88,15 @@ seeds = {
                                       [("a", 10, struct.pack("<Q", 7))])),
     "gguf-strarr": (DETECT | META, gguf([], [("toks", 9, struct.pack("<IQ", 8, 2) + gstr("a") + gstr("bc"))])),
 }
+# ONNX: the reader's own fixtures (tests/gen_onnx.py), read as ONNX with and
+# without the metadata.
+ONNX = 4
+for name, pick in (("typed_unpacked", ONNX), ("typed_packed", ONNX | META),
+                   ("control_flow", ONNX | META), ("constants", ONNX),
+                   ("raw_dtypes", ONNX), ("metadata", ONNX | META),
+                   ("external", ONNX), ("nested_32", ONNX)):
+    with open("tests/data/onnx/%s.onnx" % name, "rb") as f:
+        seeds["onnx-" + name.replace("_", "-")] = (pick, f.read())
 os.makedirs(OUT, exist_ok=True)
 for name, (pick, blob) in seeds.items():
     with open(os.path.join(OUT, name), "wb") as f:
