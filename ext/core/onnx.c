@@ -636,6 +636,8 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
   const unsigned char *raw = NULL;
   size_t raw_len = 0;
   int has_raw = 0, external = 0;
+  const unsigned char *own = NULL;  /* the tensor's own name (the last) */
+  size_t own_len = 0;
   const unsigned char *ext_loc = NULL, *ext_off = NULL, *ext_len = NULL;
   size_t ext_loc_len = 0, ext_off_len = 0, ext_len_len = 0;
   int typed[16] = {0};
@@ -644,10 +646,8 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
     switch (f.number) {
       case TENSOR_NAME:
         if (onnx_string(r, &f, "TensorProto", "name", 1)) return SQ_INVALID;
-        if (!name) {
-          name_len = f.len;
-          name = f.p;
-        }
+        own = f.p;
+        own_len = f.len;
         break;
       case TENSOR_RAW_DATA:
         if (onnx_expect(r, &f, SQ_PB_LEN, "TensorProto", "raw_data"))
@@ -695,8 +695,8 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
     }
   }
   if (!name) {
-    name = (const unsigned char *)"";
-    name_len = 0;
+    name = own ? own : (const unsigned char *)"";
+    name_len = own_len;
   }
   sq_status *st = r->st;
   sq_file_tensor *t = sq_file_add_tensor(r->ix, (const char *)name, name_len,
