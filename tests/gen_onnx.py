@@ -17,7 +17,8 @@ first, so the hand encoding is checked too.
 
 The second form loads the extension EXT into Python's sqlite3 and compares
 q_tensors_file(MODEL) with the same walk over MODEL (every initializer and
-Constant of every graph and subgraph), tensor for tensor; it prints
+Constant of every graph and subgraph), tensor for tensor, and q_tensors of
+the file's bytes with q_tensors_file (models without external data); it prints
 "onnx-check: N tensors equal" or each difference, and exits non-zero on any.
 """
 import json
@@ -495,6 +496,15 @@ def check_model(ext, path):
     got = db.execute("SELECT name, dtype, shape, data, scope FROM "
                      "q_tensors_file(?)", (path,)).fetchall()
     bad = 0
+    if not any(t.data_location == TensorProto.EXTERNAL
+               for t in m.graph.initializer):
+        with open(path, "rb") as f:
+            blob = f.read()
+        from_blob = db.execute("SELECT name, dtype, shape, data, scope FROM "
+                               "q_tensors(?)", (blob,)).fetchall()
+        if from_blob != got:
+            print("onnx-check: q_tensors(bytes) differs from q_tensors_file")
+            bad += 1
     if len(got) != len(want):
         print("onnx-check: %d rows, expected %d" % (len(got), len(want)))
         bad += 1
