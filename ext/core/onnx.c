@@ -482,7 +482,9 @@ static int onnx_decode_external(const sq_file_view *v, const sq_file_tensor *t,
                  "the model's directory", nl, t->name, ll, t->location);
     goto done;
   }
-  fd = open(real, O_RDONLY | O_CLOEXEC);
+  /* real has no symbolic link left; O_NOFOLLOW keeps it so if one is put
+  ** in its place after the check. */
+  fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   struct stat sb;
   if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
     rc = sq_fail(st, "onnx: tensor '%.*s': cannot read its external file "
