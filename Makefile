@@ -60,6 +60,7 @@ DEPS = sh tests/ensure-deps.sh
 
 .PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
         test-npy-core test-gguf-core test-safetensors-core test-inflate-core \
+        test-onnx-core test-tflite-core \
         kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
         fuzz-ci ggml-lib test-ggml test-gguf-write test-torch test-import clean
 all: dist/quant.so
@@ -211,6 +212,16 @@ build/asan/tflite_core_test: tests/tflite_core_test.c $(CORE_SRC) $(KERNEL_SRC) 
 
 test-tflite-core: build/asan/tflite_core_test
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/tflite_core_test tests/data/tflite
+
+# The ONNX reader's own test (tests/onnx_core_test.c, ASan + UBSan): every
+# byte range of every tensor of tests/data/onnx/ through the decoders, every
+# truncation and byte mutation, every failed allocation.
+build/asan/onnx_core_test: tests/onnx_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+	@mkdir -p build/asan
+	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/onnx_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(LDLIBS)
+
+test-onnx-core: build/asan/onnx_core_test
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/onnx_core_test tests/data/onnx
 
 test-ggml: ggml-lib
 	@$(MAKE) --no-print-directory build/ggml_ref_test

@@ -5,8 +5,8 @@
 **   make fuzz            (clang, libFuzzer + ASan + UBSan)
 **
 ** The input's first byte picks what runs; the rest is the file:
-**   bits 0-2  0 safetensors, 1 gguf, 2 npy, 3 npz, 4-7 the format
-**             sq_file_detect finds (none: nothing more to do)
+**   bits 0-2  0 safetensors, 1 gguf, 2 npy, 3 npz, 4 onnx, 5 tflite,
+**             6-7 the format sq_file_detect finds (none: nothing more to do)
 **   bit 3     want_meta: the metadata too
 ** Files over 1 MiB are skipped.  The file is a private heap copy of exactly
 ** its length, so a read past its end is an ASan report.  Each read must

@@ -2,12 +2,12 @@
 """gen_file_seeds.py: the committed seeds of build/fuzz_files
 (tests/fuzz/corpus/files): tiny valid files of every format, written here by
 hand (no numpy, safetensors or gguf package), each prefixed by the byte that
-picks the reader (tests/fuzz/fuzz_files.c: bits 0-2 the format, 4-7 detect;
+picks the reader (tests/fuzz/fuzz_files.c: bits 0-2 the format, 0-5 a reader, 6-7 detect;
 bit 3 the metadata too).  Run from the repository root."""
 import io, json, os, struct, zipfile
 
 OUT = "tests/fuzz/corpus/files"
-SAFETENSORS, GGUF, NPY, NPZ, DETECT, META = 0, 1, 2, 3, 4, 8
+SAFETENSORS, GGUF, NPY, NPZ, DETECT, META = 0, 1, 2, 3, 6, 8
 
 
 def npy(descr, shape, data, fortran=False):
@@ -131,6 +131,15 @@ for name, pick in (("dtypes", TFLITE), ("subgraphs", TFLITE | META),
                    ("deep_nesting", TFLITE | META)):
     with open("tests/data/tflite/%s.tflite" % name, "rb") as f:
         seeds["tflite-" + name] = (pick, f.read())
+# ONNX: the reader's own fixtures (tests/gen_onnx.py), read as ONNX with and
+# without the metadata.
+ONNX = 4
+for name, pick in (("typed_unpacked", ONNX), ("typed_packed", ONNX | META),
+                   ("control_flow", ONNX | META), ("constants", ONNX),
+                   ("raw_dtypes", ONNX), ("metadata", ONNX | META),
+                   ("external", ONNX), ("nested_32", ONNX)):
+    with open("tests/data/onnx/%s.onnx" % name, "rb") as f:
+        seeds["onnx-" + name.replace("_", "-")] = (pick, f.read())
 os.makedirs(OUT, exist_ok=True)
 for name, (pick, blob) in seeds.items():
     with open(os.path.join(OUT, name), "wb") as f:
