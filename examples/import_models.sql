@@ -96,5 +96,5 @@ SELECT printf('  skipped %d %s tensors (%s)', count(*),
               CASE WHEN dtype IN ('f32', 'f16') THEN 'fewer than 16 elements'
                    ELSE group_concat(DISTINCT dtype) END)
 FROM temp.file_tensors WHERE NOT imported
-GROUP BY model, dtype IN ('f32', 'f16') ORDER BY model DESC, 2;
+GROUP BY model, dtype IN ('f32', 'f16') ORDER BY model DESC, dtype IN ('f32', 'f16');
 DROP TABLE temp.file_tensors;
