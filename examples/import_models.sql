@@ -91,7 +91,7 @@ FROM models AS m JOIN tensors AS t USING (model_id)
 WHERE m.model_id IN (SELECT model_id FROM models WHERE name IN
                      (SELECT model FROM temp.file_tensors))
 GROUP BY m.model_id ORDER BY m.model_id;
-SELECT printf('  skipped %d %s tensors (%s)', count(*),
+SELECT printf('  %s: skipped %d %s tensors (%s)', model, count(*),
               CASE WHEN dtype IN ('f32', 'f16') THEN 'float' ELSE 'non-float' END,
               CASE WHEN dtype IN ('f32', 'f16') THEN 'fewer than 16 elements'
                    ELSE group_concat(DISTINCT dtype) END)
