@@ -23,6 +23,7 @@
 **      chunk whose data is SQLITE_TOOBIG.
 */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE   /* madvise */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -293,6 +294,25 @@ static void sq_ft_result_shape(sqlite3_context *ctx, const sq_file_tensor *t) {
   sqlite3_result_text(ctx, buf, (int)k, SQLITE_TRANSIENT);
 }
 
+/* Drops the mapped pages of bytes [start, start + len) from the process
+** once they were copied, so reading a file chunk by chunk keeps one chunk
+** resident, not the whole file (make test-large).  The mapping is private
+** and never written, so a later read faults the same bytes back in. */
+static void sq_ft_release(const sq_file_cursor *c, uint64_t start,
+                          uint64_t len) {
+#ifdef MADV_DONTNEED
+  long page = sysconf(_SC_PAGESIZE);
+  if (!c->map || page <= 0 || len == 0) return;
+  uint64_t lo = start / (uint64_t)page * (uint64_t)page;
+  uint64_t hi = start + len;
+  if (hi > c->map_len) hi = c->map_len;
+  if (hi <= lo) return;
+  madvise((char *)c->map + lo, (size_t)(hi - lo), MADV_DONTNEED);
+#else
+  (void)c; (void)start; (void)len;
+#endif
+}
+
 /* Which chunk the cursor's row is: its tensor, the chunk's rows and the
 ** bytes [start, start + len) of the tensor's data it holds. */
 typedef struct sq_ft_row {
@@ -349,6 +369,7 @@ static void sq_ft_result_data(sqlite3_context *ctx, const sq_file_cursor *c,
                             r->len ? c->p + t->offset + r->start
                                    : (const void *)"",
                             r->len, SQLITE_TRANSIENT);
+      sq_ft_release(c, t->offset + r->start, r->len);
       return;
     }
   } else {

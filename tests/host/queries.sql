@@ -588,3 +588,9 @@ SELECT q_safetensors_agg('a', X'00', 'int8', '[1]', '{"a":"\ud800"}');
 SELECT hex(q_safetensors_agg(n, X'00', 'int8', '[1]', '{"":""}')) FROM (SELECT '' n UNION ALL SELECT 'b');
 SELECT q_safetensors_agg(n, X'00', 'int8', '[1]') FROM (SELECT '' n UNION ALL SELECT '');
 SELECT q_safetensors_agg('a', NULL, 'int8', '[1]'), q_safetensors_agg('a', X'00', 'int8', '[]', NULL);
+-- Tensors bigger than a BLOB (docs/FORMATS.md#tensors-bigger-than-a-blob): under a 21000-byte limit
+/* limit length 21000 */ SELECT name, shape, chunk, chunks, row_start, rows, offset, nbytes, length(data) FROM q_tensors_file('tests/host/files/chunks.safetensors');
+/* limit length 21000 */ SELECT chunk, hex(q_per_channel_scales(data, json_set(shape, '$[0]', rows), 0)) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'w';
+/* limit length 21000 */ SELECT chunk, length(q_ggml_quantize(data, 'q4_K', json_set(shape, '$[0]', rows))) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'w';
+/* limit length 21000 */ SELECT q_scale_agg(data), q_zero_point_agg(data) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'v';
+SELECT name, chunk, chunks, rows, q_scale(data) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'v';
