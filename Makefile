@@ -14,6 +14,7 @@
 #   make test-s390x  big-endian: kernel tests and the SQL catalog on s390x
 #                    under qemu-user, compared with x86-64 byte for byte
 #   make test-ggml   every path's ggml kernels against ggml's own library
+#   make test-gguf-write  GGUF files against ggml's gguf code, both ways
 #   make test-npy-core, test-gguf-core, test-safetensors-core
 #                    the model-file readers' tests (ASan + UBSan)
 #   make test-ggml   the ggml block-format kernels against ggml itself, byte
@@ -57,7 +58,7 @@ DEPS = sh tests/ensure-deps.sh
 .PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
         test-npy-core test-gguf-core test-safetensors-core \
         kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
-        fuzz-ci ggml-lib test-ggml clean
+        fuzz-ci ggml-lib test-ggml test-gguf-write clean
 all: dist/quant.so
 
 build/obj/%.o: %.c $(HDR)
@@ -191,6 +192,13 @@ test-safetensors-core: build/asan/safetensors_core_test
 test-ggml: ggml-lib
 	@$(MAKE) --no-print-directory build/ggml_ref_test
 	./build/ggml_ref_test --lib $(GGML_LIB) $(GGML_TEST_FLAGS)
+
+# GGUF files against ggml's own gguf code both ways (fetches ggml like
+# test-ggml): what q_gguf_agg / q_gguf_write write loads in ggml with the same
+# tensors and metadata, and what ggml's gguf_write_to_file writes reads back
+# in SQL and is written again byte for byte.
+test-gguf-write: ggml-lib dist/quant.so
+	/usr/bin/python3 tests/ggml/gguf_write_check.py --lib $(GGML_LIB) --ext dist/quant.so
 
 test-tcl: dist/quant.so
 	tclsh tests/run.tcl dist/quant.so

@@ -262,6 +262,31 @@ static int gguf_tensor_type_find(uint32_t id, const char **name,
   return 0;
 }
 
+/* The writers' side (core/model_writer.c): a ggml type by the name the
+** reader gives it, compared without regard to ASCII case. */
+int sq_gguf_type_named(const char *s, size_t len, uint32_t *id,
+                       const char **name, uint64_t *block, uint64_t *bytes) {
+  for (uint32_t k = 0; k < 64; k++) {
+    const char *nm;
+    if (!gguf_tensor_type_find(k, &nm, block, bytes)) continue;
+    if (strlen(nm) != len) continue;
+    size_t i = 0;
+    while (i < len) {
+      unsigned char a = (unsigned char)s[i], b = (unsigned char)nm[i];
+      if (a >= 'A' && a <= 'Z') a = (unsigned char)(a - 'A' + 'a');
+      if (b >= 'A' && b <= 'Z') b = (unsigned char)(b - 'A' + 'a');
+      if (a != b) break;
+      i++;
+    }
+    if (i == len) {
+      *id = k;
+      *name = nm;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* ---- duplicates and overlaps ---- */
 
 typedef struct gguf_span {

@@ -114,6 +114,10 @@ int sq_safetensors_read(const unsigned char *p, size_t n, int want_meta,
                         sq_file_index *ix, sq_status *st);
 int sq_gguf_read(const unsigned char *p, size_t n, int want_meta,
                  sq_file_index *ix, sq_status *st);
+/* A ggml tensor type by its reader name (any case): its id, the reader's
+** spelling, block size and bytes per block; 0 when there is none. */
+int sq_gguf_type_named(const char *s, size_t len, uint32_t *id,
+                       const char **name, uint64_t *block, uint64_t *bytes);
 int sq_npy_read(const unsigned char *p, size_t n, int want_meta,
                 sq_file_index *ix, sq_status *st);
 int sq_npz_read(const unsigned char *p, size_t n, int want_meta,

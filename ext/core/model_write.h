@@ -1,9 +1,9 @@
 /*
 ** model_write.h: model files written from tensors (docs/FORMATS.md#writing).
 **
-** Each writer builds the whole file in one buffer from sq_alloc, so its
+** q_npy's writer builds the whole file in one buffer from sq_alloc, so its
 ** size is bounded by the connection's SQLITE_LIMIT_LENGTH (SQ_TOOBIG past
-** it).
+** it).  Safetensors and GGUF files: core/model_writer.h.
 */
 #ifndef SQ_MODEL_WRITE_H
 #define SQ_MODEL_WRITE_H
@@ -24,43 +24,4 @@ int sq_npy_write(const char *dtype, size_t dtype_len, const sq_shape *shape,
                  const void *data, size_t nbytes, unsigned char **out,
                  uint64_t *outn, sq_status *st);
 
-
-
-/* A safetensors file built tensor by tensor
-** (docs/FORMATS.md#writing-safetensors): the header lists the tensors in the order they were added,
-** after "__metadata__" when there is metadata, as compact JSON padded with
-** spaces to a multiple of 8 bytes; the data is the tensors' bytes one after
-** another in the same order.  Zero it to start; every buffer grows through
-** sq_realloc, so the whole stays under st->max_bytes (SQ_TOOBIG past it);
-** free it with sq_st_writer_free after any result. */
-typedef struct sq_st_writer {
-  char *data;                   /* the data buffer so far */
-  uint64_t ndata, data_cap;
-  char *head;                   /* the tensors' header entries so far */
-  uint64_t nhead, head_cap;
-  uint64_t *names;              /* per tensor: its name's [start, len) in
-                                ** `keys` (for duplicates) */
-  size_t ntensors, names_cap;
-  char *keys;                   /* the names, one after another */
-  uint64_t nkeys, keys_cap;
-  char *meta;                   /* the "__metadata__" object, or NULL */
-  uint64_t nmeta;
-} sq_st_writer;
-
-/* Appends one tensor: name (UTF-8, no NUL, not "__metadata__", not already
-** added), dtype one of the readers' names that safetensors has (f64 f32 f16
-** bf16 int64 int32 int16 int8 uint64 uint32 uint16 uint8 bool f8_e4m3
-** f8_e5m2), data exactly the shape's element count x the dtype's size.
-** After an error the writer is only to be freed. */
-int sq_st_writer_add(sq_st_writer *w, const char *name, size_t name_len,
-                     const char *dtype, size_t dtype_len, const sq_shape *shape,
-                     const void *data, size_t nbytes, sq_status *st);
-/* Sets the metadata from JSON text: an object whose values are strings
-** (keys unique and without NUL), kept in its order. */
-int sq_st_writer_metadata(sq_st_writer *w, const char *json, size_t len,
-                          sq_status *st);
-/* The file's bytes (sqlite3_malloc'd) and size. */
-int sq_st_writer_finish(const sq_st_writer *w, unsigned char **out,
-                        uint64_t *outn, sq_status *st);
-void sq_st_writer_free(sq_st_writer *w);
 #endif

@@ -4,15 +4,24 @@
 **
 **   q_npy(data, dtype, shape)   a .npy BLOB as numpy.save writes it
 **   q_safetensors_agg(name, data, dtype, shape [, metadata])
-**                               aggregate: a safetensors BLOB of the rows
+**   q_gguf_agg(name, data, type, shape [, metadata])
+**                               aggregates: a safetensors / GGUF BLOB of the
+**                               rows, bounded by SQLITE_LIMIT_LENGTH
+**                               (SQLITE_TOOBIG past it)
+**   q_safetensors_write(path, name, data, dtype, shape [, metadata])
+**   q_gguf_write(path, name, data, type, shape [, metadata])
+**                               aggregates, SQLITE_DIRECTONLY: the file at
+**                               path (replaced only on success), its size
+**                               returned (docs/FORMATS.md#file-writers)
 **
-** Rules: NULL in gives NULL (the aggregate skips rows whose data is NULL;
-** no rows give NULL); the result is bounded by SQLITE_LIMIT_LENGTH
-** (SQLITE_TOOBIG past it); after an error the aggregate repeats it
-** (sq_agg_state).
+** Rules: NULL in gives NULL (the aggregates skip rows whose data is NULL;
+** no rows give NULL and write no file); a tensor may come in several
+** consecutive rows (docs/FORMATS.md#chunks); after an error the aggregate
+** repeats it (sq_agg_state).
 */
 #include <string.h>
 #include "core/model_write.h"
+#include "core/model_writer.h"
 #include "sql/sql.h"
 
 static const char *sq_ff_type_name(sqlite3_value *v) {
@@ -83,102 +92,175 @@ done:
   if (st.code) sq_result_status(ctx, fn->name, &st);
 }
 
-/* ---- q_safetensors_agg ------------------------------------------------- */
+/* ---- the four writer aggregates ----------------------------------------- */
 
-typedef struct sq_st_agg {
+/* sq_fn.variant: the format, plus SQ_FF_FILE for the file writers (whose
+** first argument is the path). */
+#define SQ_FF_FILE 2
+
+typedef struct sq_ff_agg {
   sq_status failed;         /* first member: see sq_agg_state */
-  sq_st_writer w;           /* grows only after a row was checked */
+  sq_model_writer w;        /* opened on the first row with data */
+  int started;
   char *meta;               /* the metadata text taken, to compare */
   size_t nmeta;
   int has_meta;
-} sq_st_agg;
+  char *path;               /* the file writers' path, to compare */
+} sq_ff_agg;
 
-static void sq_st_agg_step(sqlite3_context *ctx, int argc,
+static void sq_ff_agg_free(sq_ff_agg *a) {
+  if (a->started) sq_model_writer_free(&a->w);
+  a->started = 0;
+  sqlite3_free(a->meta);
+  a->meta = NULL;
+  sqlite3_free(a->path);
+  a->path = NULL;
+}
+
+static void sq_ff_agg_step(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
   sq_status st;
   const char *name = sq_begin(ctx, &st);
-  if (sqlite3_value_type(argv[1]) == SQLITE_NULL) return;
-  sq_st_agg *a = sq_agg_state(ctx, sizeof *a, name);
+  const sq_fn *fn = sqlite3_user_data(ctx);
+  int file = fn->variant & SQ_FF_FILE;
+  sq_mw_format format = (sq_mw_format)(fn->variant & 1);
+  const char *dtype_arg = format == SQ_MW_GGUF ? "type" : "dtype";
+  sqlite3_value **v = argv + (file ? 1 : 0);
+  int nv = argc - (file ? 1 : 0);
+  if (sqlite3_value_type(v[1]) == SQLITE_NULL) return;
+  sq_ff_agg *a = sq_agg_state(ctx, sizeof *a, name);
   if (!a) return;
   sq_shape shape;
   const char *tname, *dtype;
-  if (!(tname = sq_arg_text(argv[0], "name", &st))) goto done;
-  if (sqlite3_value_type(argv[1]) != SQLITE_BLOB) {
-    sq_fail(&st, "data must be a blob, got %s", sq_ff_type_name(argv[1]));
+  if (file) {
+    const char *path = sq_arg_text(argv[0], "path", &st);
+    if (!path) goto done;
+    if (!a->started) {
+      if (sq_model_writer_open(&a->w, format, path, &st)) {
+        a->started = 1;
+        goto done;
+      }
+      a->started = 1;
+      size_t n = strlen(path);
+      if (!(a->path = sq_alloc(&st, n + 1, 1))) goto done;
+      memcpy(a->path, path, n + 1);
+    } else if (strcmp(path, a->path) != 0) {
+      sq_fail(&st, "path differs from the first row's ('%.200s')", a->path);
+      goto done;
+    }
+  } else if (!a->started) {
+    sq_model_writer_init(&a->w, format);
+    a->started = 1;
+  }
+  if (!(tname = sq_arg_text(v[0], "name", &st))) goto done;
+  if (sqlite3_value_type(v[1]) != SQLITE_BLOB) {
+    sq_fail(&st, "data must be a blob, got %s", sq_ff_type_name(v[1]));
     goto done;
   }
-  if (!(dtype = sq_arg_text(argv[2], "dtype", &st))) goto done;
-  if (sqlite3_value_type(argv[3]) == SQLITE_NULL) {
+  if (!(dtype = sq_arg_text(v[2], dtype_arg, &st))) goto done;
+  if (sqlite3_value_type(v[3]) == SQLITE_NULL) {
     sq_fail(&st, "shape must not be NULL");
     goto done;
   }
-  if (sq_ff_shape(argv[3], &shape, &st)) goto done;
-  const void *data = sqlite3_value_blob(argv[1]);
-  size_t nbytes = (size_t)sqlite3_value_bytes(argv[1]);
+  if (sq_ff_shape(v[3], &shape, &st)) goto done;
+  const void *data = sqlite3_value_blob(v[1]);
+  size_t nbytes = (size_t)sqlite3_value_bytes(v[1]);
   if (!data && nbytes) {
     sq_nomem(&st);
     goto done;
   }
-  if (sq_st_writer_add(&a->w, tname, strlen(tname), dtype, strlen(dtype),
-                       &shape, data ? data : "", nbytes, &st))
-    goto done;
-  if (argc > 4 && sqlite3_value_type(argv[4]) != SQLITE_NULL) {
-    const char *m = sq_arg_text(argv[4], "metadata", &st);
+  /* The metadata first: GGUF's general.alignment places the data. */
+  if (nv > 4 && sqlite3_value_type(v[4]) != SQLITE_NULL) {
+    const char *m = sq_arg_text(v[4], "metadata", &st);
     if (!m) goto done;
     size_t n = strlen(m);
     if (a->has_meta) {
-      if (n != a->nmeta || memcmp(m, a->meta, n) != 0)
+      if (n != a->nmeta || memcmp(m, a->meta, n) != 0) {
         sq_fail(&st, "metadata differs from the first row's (give it once, "
                      "or the same on every row)");
-      goto done;
+        goto done;
+      }
+    } else {
+      if (sq_model_writer_metadata(&a->w, m, n, &st)) goto done;
+      if (!(a->meta = sq_alloc(&st, n + 1, 1))) goto done;
+      memcpy(a->meta, m, n);
+      a->nmeta = n;
+      a->has_meta = 1;
     }
-    if (sq_st_writer_metadata(&a->w, m, n, &st)) goto done;
-    if (!(a->meta = sq_alloc(&st, n + 1, 1))) goto done;
-    memcpy(a->meta, m, n);
-    a->nmeta = n;
-    a->has_meta = 1;
   }
+  sq_model_writer_add(&a->w, tname, strlen(tname), dtype, strlen(dtype),
+                      &shape, data ? data : "", nbytes, &st);
 done:
   if (st.code) {
+    sq_ff_agg_free(a);
     a->failed = st;
-    sq_st_writer_free(&a->w);
-    sqlite3_free(a->meta);
-    a->meta = NULL;
     sq_result_status(ctx, name, &st);
   }
 }
 
-static void sq_st_agg_final(sqlite3_context *ctx) {
+/* Whether the statement running this aggregate was interrupted.  SQLite
+** calls xFinal both at the end of the rows and when it abandons the
+** statement, alike; sqlite3_interrupt is told apart by running a trivial
+** statement, which fails with SQLITE_INTERRUPT while the flag is up. */
+static int sq_ff_interrupted(sqlite3 *db, sq_status *st) {
+  sqlite3_stmt *s = NULL;
+  int rc = sqlite3_prepare_v2(db, "SELECT 1", -1, &s, NULL);
+  if (rc == SQLITE_OK) rc = sqlite3_step(s);
+  sqlite3_finalize(s);
+  if (rc == SQLITE_NOMEM) sq_nomem(st);
+  return rc == SQLITE_INTERRUPT || rc == SQLITE_NOMEM;
+}
+
+static void sq_ff_agg_final(sqlite3_context *ctx) {
   sq_status st;
   const char *name = sq_begin(ctx, &st);
-  sq_st_agg *a = sqlite3_aggregate_context(ctx, 0);
+  const sq_fn *fn = sqlite3_user_data(ctx);
+  sq_ff_agg *a = sqlite3_aggregate_context(ctx, 0);
   if (!a) return;
   if (a->failed.code) {
     sq_result_status(ctx, name, &a->failed);
-  } else if (a->w.ntensors) {
-    unsigned char *out;
-    uint64_t outn;
-    if (sq_st_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
-      sq_result_blob(ctx, out, outn, &st);
-    else
-      sq_result_status(ctx, name, &st);
+  } else if (a->started && a->w.ntensors) {
+    if (fn->variant & SQ_FF_FILE) {
+      uint64_t written;
+      if (sq_ff_interrupted(sqlite3_context_db_handle(ctx), &st)) {
+        if (!st.code) sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
+      } else if (sq_model_writer_commit(&a->w, &written, &st) == SQ_OK) {
+        sqlite3_result_int64(ctx, (sqlite3_int64)written);
+      }
+    } else {
+      unsigned char *out;
+      uint64_t outn;
+      if (sq_model_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
+        sq_result_blob(ctx, out, outn, &st);
+    }
+    if (st.code) sq_result_status(ctx, name, &st);
   }
-  sq_st_writer_free(&a->w);
-  sqlite3_free(a->meta);
-  a->meta = NULL;
+  sq_ff_agg_free(a);
 }
 
-static const sq_fn sq_st_agg_fn = {"q_safetensors_agg", 0};
+static const sq_fn sq_ff_agg_fns[] = {
+  {"q_safetensors_agg", SQ_MW_SAFETENSORS},
+  {"q_gguf_agg", SQ_MW_GGUF},
+  {"q_safetensors_write", SQ_MW_SAFETENSORS | SQ_FF_FILE},
+  {"q_gguf_write", SQ_MW_GGUF | SQ_FF_FILE},
+};
 
 int sq_register_file_functions(sqlite3 *db) {
   static const sq_fn_def defs[] = {
     {{"q_npy", 0}, 3, 3, sq_npy_func},
   };
   int rc = sq_register_table(db, defs, sizeof defs / sizeof defs[0]);
-  const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
-  for (int n = 4; n <= 5 && rc == SQLITE_OK; n++)
-    rc = sqlite3_create_function(db, sq_st_agg_fn.name, n, flags,
-                                 (void *)&sq_st_agg_fn, NULL, sq_st_agg_step,
-                                 sq_st_agg_final);
+  /* The aggregates that return a BLOB are innocuous; those that write files
+  ** are SQLITE_DIRECTONLY: never from a view, trigger or schema. */
+  for (size_t k = 0; k < sizeof sq_ff_agg_fns / sizeof sq_ff_agg_fns[0]; k++) {
+    const sq_fn *fn = &sq_ff_agg_fns[k];
+    int file = fn->variant & SQ_FF_FILE;
+    int flags = SQLITE_UTF8 | (file ? SQLITE_DIRECTONLY
+                                    : SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS);
+    for (int n = 4 + file / SQ_FF_FILE; n <= 5 + file / SQ_FF_FILE &&
+                                        rc == SQLITE_OK; n++)
+      rc = sqlite3_create_function(db, fn->name, n, flags, (void *)fn, NULL,
+                                   sq_ff_agg_step, sq_ff_agg_final);
+  }
   return rc;
 }

@@ -588,6 +588,22 @@ SEEDS = {
         t("[1]"), t("[2305843009213693953]"), i(0)]])],
 }
 
+# The GGUF writer: every metadata type, a chunked tensor, a block type.
+GGUF_META = ('{"general.alignment":{"type":"uint32","value":64},'
+             '"a":{"type":"array[float32]","value":[0.5,"NaN"]},'
+             '"s":{"type":"string","value":"x"},"i":{"type":"int64","value":-1},'
+             '"b":{"type":"bool","value":true},"e":{"type":"array[string]","value":[]}}')
+SEEDS.update({
+    "gguf-agg-meta": [call("q_gguf_agg", rows=[
+        [t("w"), b(struct.pack("<4f", 1, 2, 3, 4)), t("f32"), t("[2,2]"), t(GGUF_META)]])],
+    "gguf-agg-chunks": [call("q_gguf_agg", rows=[
+        [t("w"), b(b"\x01\x00\x02\x00"), t("int16"), t("[2,2]")],
+        [t("w"), b(b"\x03\x00\x04\x00"), t("int16"), t("[2,2]")],
+        [t("q"), b(bytes(34)), t("q8_0"), t("[32]")]])],
+    "gguf-agg-errors": [call("q_gguf_agg", rows=[
+        [t("w"), b(b"\x01"), t("int8"), t("[2]"), t('{"k":{"type":"uint8","value":256}}')]])],
+})
+
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus", "sql")

@@ -594,3 +594,17 @@ SELECT q_safetensors_agg('a', NULL, 'int8', '[1]'), q_safetensors_agg('a', X'00'
 /* limit length 21000 */ SELECT chunk, length(q_ggml_quantize(data, 'q4_K', json_set(shape, '$[0]', rows))) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'w';
 /* limit length 21000 */ SELECT q_scale_agg(data), q_zero_point_agg(data) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'v';
 SELECT name, chunk, chunks, rows, q_scale(data) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'v';
+-- GGUF writer and the file writers (docs/FORMATS.md#writing-gguf, #file-writers)
+SELECT hex(q_gguf_agg(n, d, t, s, '{"general.alignment":{"type":"uint32","value":16},"a":{"type":"array[float32]","value":[0.1,"NaN",-1e-45]},"b":{"type":"string","value":"\u00e9"},"c":{"type":"int64","value":-9223372036854775808},"d":{"type":"float64","value":0.1}}')) FROM (SELECT 1 k, 'w' n, q_f32('[1,2,3,4]') d, 'f32' t, '[2,2]' s UNION ALL SELECT 2, 'q', zeroblob(34), 'q8_0', '[32]' UNION ALL SELECT 3, 'c', NULL, 'int8', '[1]' ORDER BY k);
+SELECT key, type, value FROM q_tensor_metadata((SELECT q_gguf_agg('w', X'01', 'int8', '[1]', '{"u":{"type":"uint64","value":18446744073709551615},"f":{"type":"float32","value":3.4028235e38},"e":{"type":"array[string]","value":[]},"t":{"type":"bool","value":true}}')));
+SELECT name, dtype, shape, hex(data) FROM q_tensors((SELECT q_gguf_agg(n, d, 'int16', '[3,2]') FROM (SELECT 1 k, 'w' n, X'01000200' d UNION ALL SELECT 2, 'w', X'0300040005000600' ORDER BY k)));
+SELECT q_gguf_agg(n, d, 'int16', '[3,2]') FROM (SELECT 1 k, 'w' n, X'01000200' d UNION ALL SELECT 2, 'v', X'0300' ORDER BY k);
+SELECT q_gguf_agg('w', X'00', 'int8', '[1]', '{"k":{"type":"uint8","value":256}}');
+SELECT q_gguf_agg('w', X'00', 'int8', '[1]', '{"general.alignment":{"type":"uint32","value":24}}');
+SELECT q_gguf_agg('w', zeroblob(18), 'q4_0', '[16]'), q_gguf_agg('w', X'00', 'uint8', '[1]');
+SELECT q_gguf_write('build/host-write.gguf', name, data, dtype, shape) FROM q_tensors_file('tests/host/files/small.gguf');
+SELECT name, dtype, shape, hex(data) FROM q_tensors_file('build/host-write.gguf');
+SELECT q_safetensors_write('build/host-write.safetensors', n, d, 'f32', '[2]', '{"a":"b"}') FROM (SELECT 1 k, 'w' n, q_f32('[1]') d UNION ALL SELECT 2, 'w', q_f32('[2]') ORDER BY k);
+SELECT name, dtype, shape, hex(data) FROM q_tensors_file('build/host-write.safetensors');
+SELECT q_gguf_write('build/no-such-dir/x.gguf', 'w', X'00', 'int8', '[1]');
+SELECT q_safetensors_write('build/host-write.safetensors', 'w', X'00', 'int8', '[2]');

@@ -1,0 +1,98 @@
+/*
+** model_writer.h: safetensors and GGUF files written tensor by tensor
+** (docs/FORMATS.md#writing-safetensors, docs/FORMATS.md#writing-gguf,
+** docs/FORMATS.md#file-writers).
+**
+** One writer for both formats: the list of tensors (name, dtype, shape,
+** where the data lies), the chunk rule (a tensor may come in consecutive
+** pieces, each a whole number of rows along axis 0, in order, together
+** exactly its bytes; docs/FORMATS.md#chunks), the metadata, and a data store
+** that is either
+**   - memory: the file is built in one buffer bounded by st->max_bytes
+**     (SQLITE_LIMIT_LENGTH; SQ_TOOBIG past it).  The data section grows as
+**     pieces arrive; at the end the buffer grows by the header's size, the
+**     data moves up and the header goes in front, so the peak is the file's
+**     size (plus what the allocator needs to grow the block), never two
+**     copies;
+**   - a temporary file in the target's directory: pieces are appended as
+**     they arrive, so memory holds only the index.  At the end the header
+**     goes into a second temporary file, the data is copied after it
+**     (copy_file_range, or a bounded buffer), the file is fsync'd and
+**     renamed over the target; sq_model_writer_free removes whatever
+**     temporary file is left, so a writer that does not finish leaves
+**     nothing.
+*/
+#ifndef SQ_MODEL_WRITER_H
+#define SQ_MODEL_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/status.h"
+#include "core/tensor.h"
+
+typedef enum sq_mw_format { SQ_MW_SAFETENSORS, SQ_MW_GGUF } sq_mw_format;
+
+typedef struct sq_mw_tensor {
+  uint64_t name_at, name_len;  /* the name's [start, len) in names */
+  int type;                    /* index in the format's dtype table */
+  sq_shape shape;
+  uint64_t offset;             /* start in the data section */
+  uint64_t nbytes, got;        /* the whole tensor's bytes, received */
+  uint64_t unit;               /* bytes of one row along axis 0 (a piece is
+                               ** a multiple of it) */
+} sq_mw_tensor;
+
+typedef struct sq_model_writer {
+  sq_mw_format format;
+  sq_mw_tensor *t;
+  size_t ntensors, tensors_cap;
+  char *names;
+  uint64_t nnames, names_cap;
+  uint64_t alignment;          /* GGUF's general.alignment (32 by default) */
+  /* Metadata in the file's own encoding: safetensors' "__metadata__"
+  ** object (compact JSON), or GGUF's key-value pairs; NULL when none. */
+  char *meta;
+  uint64_t nmeta, meta_cap, meta_count;
+  /* The data section: in memory, or in the temporary file fd. */
+  unsigned char *mem;
+  uint64_t ndata, mem_cap;
+  int fd;                      /* -1 in memory */
+  char *path;                  /* the target (file store) */
+  char *tmp_data, *tmp_out;    /* temporary files still to remove */
+} sq_model_writer;
+
+/* An in-memory writer. */
+void sq_model_writer_init(sq_model_writer *w, sq_mw_format f);
+/* A writer whose data goes to a temporary file beside path (created now,
+** so an unwritable directory fails at the first row). */
+int sq_model_writer_open(sq_model_writer *w, sq_mw_format f, const char *path,
+                         sq_status *st);
+
+/* Adds a piece of a tensor under the chunk rule.  name: UTF-8 without NUL
+** (safetensors: not "__metadata__"; GGUF: under 64 bytes, ggml's limit);
+** dtype: one of the readers' names the format has; shape: the whole
+** tensor's.  A piece with a new name starts a tensor (the previous one must
+** be complete; a name already used is refused); one with the current name
+** continues it (same dtype and shape).  After an error the writer is only to
+** be freed. */
+int sq_model_writer_add(sq_model_writer *w, const char *name, size_t name_len,
+                        const char *dtype, size_t dtype_len,
+                        const sq_shape *shape, const void *data, size_t nbytes,
+                        sq_status *st);
+/* Sets the metadata from JSON text (docs/FORMATS.md#writing-safetensors:
+** an object of strings; docs/FORMATS.md#gguf-metadata: an object of
+** {"type": T, "value": V}); GGUF's general.alignment sets the alignment, so
+** it must come before the first tensor. */
+int sq_model_writer_metadata(sq_model_writer *w, const char *json, size_t len,
+                             sq_status *st);
+/* In memory: the file's bytes (sqlite3_malloc'd; the writer's buffer is
+** handed over) and size. */
+int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
+                           uint64_t *outn, sq_status *st);
+/* File store: writes the file in place of the target; *written is its size. */
+int sq_model_writer_commit(sq_model_writer *w, uint64_t *written,
+                           sq_status *st);
+/* Frees everything and removes any temporary file left. */
+void sq_model_writer_free(sq_model_writer *w);
+
+#endif
