@@ -7,7 +7,8 @@
 --   model_metadata  the model file's own metadata, key by key (GGUF key-value
 --                   pairs, safetensors __metadata__, ONNX model properties)
 --   tensors         the float weights of each model, one BLOB per tensor, in
---                   the model's own float format (f32, f16 or bf16)
+--                   the model's own float format (f32, f16 or bf16); a
+--                   tensor bigger than a BLOB as several rows, its chunks
 --   quantizations   every way a tensor has been quantized: dtype, scheme,
 --                   granularity (per tensor / per channel / per block / a
 --                   ggml block format), calibration method (or the ggml
@@ -20,6 +21,7 @@
 --   block_scales    per-block scales and zero points, one row per block
 --   model_summary   per model and quantization label: bytes before and after,
 --                   bits per weight, mean and worst-layer SQNR
+--   tensor_chunk_errors  what is wrong with the chunks of chunked tensors
 --
 -- Load it with `sqlite3 my.db < sql/registry.sql` or `.read sql/registry.sql`;
 -- it only creates what is missing, so running it twice is harmless (and a
@@ -214,7 +216,20 @@ CREATE TABLE IF NOT EXISTS tensors (
                  AND length(data) % (CASE dtype WHEN 'f32' THEN 4 ELSE 2 END) = 0),
   numel        INTEGER GENERATED ALWAYS AS
                  (length(data) / (CASE dtype WHEN 'f32' THEN 4 ELSE 2 END)) VIRTUAL,
-  CONSTRAINT tensor_name UNIQUE (model_id, name)
+  -- A tensor bigger than a BLOB is stored in chunks of whole rows
+  -- (docs/FORMATS.md#tensors-bigger-than-a-blob): one row per chunk, every
+  -- chunk with the whole tensor's name, shape and dtype, holding rows
+  -- [row_start, row_start + rows) of axis 0.  rows NULL: the row holds the
+  -- whole tensor (chunk 0, row_start 0), as every row stored before chunks.
+  chunk        INTEGER NOT NULL DEFAULT 0,
+  row_start    INTEGER NOT NULL DEFAULT 0,
+  rows         INTEGER,
+  CONSTRAINT tensor_chunk CHECK (typeof(chunk) = 'integer' AND chunk >= 0
+    AND typeof(row_start) = 'integer' AND row_start >= 0
+    AND ((rows IS NULL AND chunk = 0 AND row_start = 0)
+         OR (typeof(rows) = 'integer' AND rows >= 1 AND json_valid(shape)
+             AND row_start + rows <= json_extract(shape, '$[0]')))),
+  CONSTRAINT tensor_name UNIQUE (model_id, name, chunk)
 );
 
 -- The triggers check, in this order:
@@ -224,7 +239,7 @@ CREATE TABLE IF NOT EXISTS tensors (
 --      UPDATE keeps tensor_id, shape, dtype and data of such a tensor;
 --   3. the shape lists positive integers (CHECK cannot loop over a JSON
 --      array) whose product is the element count of `data` (a recursive CTE
---      multiplies the dimensions).
+--      multiplies the dimensions; for a chunk, rows stands for shape[0]).
 -- BEFORE triggers run before the CHECK constraints, so the WHEN clause and
 -- the last statement skip rows that a CHECK will refuse anyway (malformed
 -- JSON, no dimensions, stray characters, unknown dtype, ragged data): each
@@ -244,7 +259,8 @@ BEGIN
   SELECT RAISE(ABORT, 'tensors: a tensor that has quantizations cannot be replaced; delete its quantizations first')
   WHERE EXISTS (SELECT 1 FROM tensors t JOIN quantizations q USING (tensor_id)
                 WHERE t.tensor_id = NEW.tensor_id
-                   OR (t.model_id = NEW.model_id AND t.name = NEW.name));
+                   OR (t.model_id = NEW.model_id AND t.name = NEW.name
+                       AND t.chunk = NEW.chunk));
   SELECT RAISE(ABORT, 'tensors: shape must be a JSON array of positive integers')
   WHERE EXISTS (SELECT 1 FROM json_each(NEW.shape)
                 WHERE type <> 'integer' OR value < 1);
@@ -254,17 +270,23 @@ BEGIN
     AND NEW.dtype IN ('f32', 'f16', 'bf16') AND typeof(NEW.data) = 'blob'
     AND length(NEW.data) > 0
     AND length(NEW.data) % (CASE NEW.dtype WHEN 'f32' THEN 4 ELSE 2 END) = 0
+    AND ((NEW.rows IS NULL AND NEW.chunk = 0 AND NEW.row_start = 0)
+         OR (typeof(NEW.rows) = 'integer' AND NEW.rows >= 1
+             AND typeof(NEW.row_start) = 'integer' AND NEW.row_start >= 0
+             AND NEW.row_start + NEW.rows <= json_extract(NEW.shape, '$[0]')))
     AND (WITH RECURSIVE dims(k, n) AS (
            SELECT 0, 1
            UNION ALL
-           SELECT k + 1, n * json_extract(NEW.shape, '$[' || k || ']')
+           SELECT k + 1, n * (CASE WHEN k = 0 AND NEW.rows IS NOT NULL
+                                   THEN NEW.rows
+                                   ELSE json_extract(NEW.shape, '$[' || k || ']') END)
            FROM dims WHERE k < json_array_length(NEW.shape))
          SELECT n FROM dims ORDER BY k DESC LIMIT 1)
         IS NOT length(NEW.data) / (CASE NEW.dtype WHEN 'f32' THEN 4 ELSE 2 END);
 END;
 
 CREATE TRIGGER IF NOT EXISTS tensors_update
-BEFORE UPDATE OF tensor_id, model_id, name, shape, dtype, data ON tensors
+BEFORE UPDATE OF tensor_id, model_id, name, shape, dtype, data, chunk, row_start, rows ON tensors
 WHEN (NEW.model_id IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM models WHERE model_id = NEW.model_id))
   OR (typeof(NEW.shape) = 'text' AND json_valid(NEW.shape)
@@ -276,13 +298,16 @@ BEGIN
     AND NOT EXISTS (SELECT 1 FROM models WHERE model_id = NEW.model_id);
   SELECT RAISE(ABORT, 'tensors: a tensor that has quantizations keeps its tensor_id, shape, dtype and data; delete its quantizations first')
   WHERE (NEW.tensor_id IS NOT OLD.tensor_id OR NEW.shape IS NOT OLD.shape
-         OR NEW.dtype IS NOT OLD.dtype OR NEW.data IS NOT OLD.data)
+         OR NEW.dtype IS NOT OLD.dtype OR NEW.data IS NOT OLD.data
+         OR NEW.chunk IS NOT OLD.chunk OR NEW.row_start IS NOT OLD.row_start
+         OR NEW.rows IS NOT OLD.rows)
     AND EXISTS (SELECT 1 FROM quantizations WHERE tensor_id = OLD.tensor_id);
   SELECT RAISE(ABORT, 'tensors: a tensor that has quantizations cannot be replaced; delete its quantizations first')
   WHERE EXISTS (SELECT 1 FROM tensors t JOIN quantizations q USING (tensor_id)
                 WHERE t.tensor_id IS NOT OLD.tensor_id
                   AND (t.tensor_id = NEW.tensor_id
-                       OR (t.model_id = NEW.model_id AND t.name = NEW.name)));
+                       OR (t.model_id = NEW.model_id AND t.name = NEW.name
+                           AND t.chunk = NEW.chunk)));
   SELECT RAISE(ABORT, 'tensors: shape must be a JSON array of positive integers')
   WHERE EXISTS (SELECT 1 FROM json_each(NEW.shape)
                 WHERE type <> 'integer' OR value < 1);
@@ -292,10 +317,16 @@ BEGIN
     AND NEW.dtype IN ('f32', 'f16', 'bf16') AND typeof(NEW.data) = 'blob'
     AND length(NEW.data) > 0
     AND length(NEW.data) % (CASE NEW.dtype WHEN 'f32' THEN 4 ELSE 2 END) = 0
+    AND ((NEW.rows IS NULL AND NEW.chunk = 0 AND NEW.row_start = 0)
+         OR (typeof(NEW.rows) = 'integer' AND NEW.rows >= 1
+             AND typeof(NEW.row_start) = 'integer' AND NEW.row_start >= 0
+             AND NEW.row_start + NEW.rows <= json_extract(NEW.shape, '$[0]')))
     AND (WITH RECURSIVE dims(k, n) AS (
            SELECT 0, 1
            UNION ALL
-           SELECT k + 1, n * json_extract(NEW.shape, '$[' || k || ']')
+           SELECT k + 1, n * (CASE WHEN k = 0 AND NEW.rows IS NOT NULL
+                                   THEN NEW.rows
+                                   ELSE json_extract(NEW.shape, '$[' || k || ']') END)
            FROM dims WHERE k < json_array_length(NEW.shape))
          SELECT n FROM dims ORDER BY k DESC LIMIT 1)
         IS NOT length(NEW.data) / (CASE NEW.dtype WHEN 'f32' THEN 4 ELSE 2 END);
@@ -766,3 +797,44 @@ FROM quantizations q
 JOIN tensors t USING (tensor_id)
 JOIN models m USING (model_id)
 GROUP BY m.model_id, q.label;
+
+-- ---------------------------------------------------------------------------
+-- tensor_chunk_errors: what is wrong with the chunks of each tensor stored
+-- in chunks (docs/FORMATS.md#tensors-bigger-than-a-blob), one row per
+-- problem; empty when every chunked tensor is whole.  A chunk arrives on its
+-- own row, so a tensor is only complete once its last chunk is in: the
+-- triggers check each chunk, this view checks the chunks together.  The
+-- chunks of a tensor must be numbered 0, 1, ... with no gap, share its
+-- shape and dtype, and cover its rows in order without a gap or an overlap.
+-- Plain SQL (window functions, SQLite 3.25+), no extension needed.
+-- A quantization of a chunk names the chunk's row (tensor_id) and gives the
+-- chunk's own shape as view_shape ([rows, ...]).
+-- ---------------------------------------------------------------------------
+CREATE VIEW IF NOT EXISTS tensor_chunk_errors AS
+WITH c AS (
+  SELECT model_id, name, chunk, shape, dtype, row_start,
+         coalesce(rows, json_extract(shape, '$[0]')) AS nrows,
+         json_extract(shape, '$[0]') AS dim0,
+         row_number() OVER w - 1 AS seq,
+         count(*) OVER (PARTITION BY model_id, name) AS chunks,
+         first_value(shape) OVER w AS first_shape,
+         first_value(dtype) OVER w AS first_dtype,
+         lag(row_start + coalesce(rows, json_extract(shape, '$[0]')), 1, 0)
+           OVER w AS expected_start
+  FROM tensors
+  WINDOW w AS (PARTITION BY model_id, name ORDER BY chunk))
+SELECT model_id, name, chunk, problem FROM (
+  SELECT model_id, name, chunk,
+         CASE WHEN chunk <> seq THEN 'chunk ' || seq || ' is missing'
+              WHEN shape IS NOT first_shape THEN 'shape ' || shape
+                   || ' differs from chunk 0''s ' || first_shape
+              WHEN dtype IS NOT first_dtype THEN 'dtype ' || dtype
+                   || ' differs from chunk 0''s ' || first_dtype
+              WHEN row_start <> expected_start THEN 'starts at row '
+                   || row_start || ', not ' || expected_start
+              WHEN seq = chunks - 1 AND row_start + nrows <> dim0 THEN
+                   'the chunks end at row ' || (row_start + nrows) || ' of '
+                   || dim0
+         END AS problem
+  FROM c)
+WHERE problem IS NOT NULL;

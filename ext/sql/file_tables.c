@@ -3,7 +3,9 @@
 ** (docs/FORMATS.md), as table-valued functions:
 **
 **   q_tensors(bytes [, format])            name, dtype, shape, data, offset,
-**   q_tensors_file(path [, format])        nbytes, scope: one row per tensor
+**   q_tensors_file(path [, format])        nbytes, scope, chunk, chunks,
+**                                          row_start, rows: one row per
+**                                          tensor, or per chunk of it
 **   q_tensor_metadata(bytes [, format])    key, type, value: one row per
 **   q_tensor_metadata_file(path [, format])  metadata entry
 **
@@ -12,9 +14,16 @@
 **      and the row being read are in memory; they are SQLITE_VTAB_DIRECTONLY:
 **      a view, trigger or schema of an untrusted database cannot read files;
 **   3. data is a copy of the stored bytes [offset, offset + nbytes);
-**   4. a NULL argument gives no rows; bad arguments are errors.
+**   4. a NULL argument gives no rows; bad arguments are errors;
+**   5. a tensor larger than the connection's SQLITE_LIMIT_LENGTH when the
+**      query starts comes out as chunks of whole rows (slices along axis
+**      0; a 1-D tensor's elements), each at most that limit, in order
+**      (docs/FORMATS.md#tensors-bigger-than-a-blob); a tensor that cannot be
+**      cut (a scalar, a 1-D ggml tensor, one row over the limit) is one
+**      chunk whose data is SQLITE_TOOBIG.
 */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE   /* madvise */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -26,8 +35,16 @@
 #include "sql/sql.h"
 
 enum { SQ_FT_NAME, SQ_FT_DTYPE, SQ_FT_SHAPE, SQ_FT_DATA, SQ_FT_OFFSET,
-       SQ_FT_NBYTES, SQ_FT_SCOPE, SQ_FT_SOURCE, SQ_FT_FORMAT };
+       SQ_FT_NBYTES, SQ_FT_SCOPE, SQ_FT_CHUNK, SQ_FT_CHUNKS, SQ_FT_ROW_START,
+       SQ_FT_ROWS, SQ_FT_SOURCE, SQ_FT_FORMAT };
 enum { SQ_FM_KEY, SQ_FM_TYPE, SQ_FM_VALUE, SQ_FM_SOURCE, SQ_FM_FORMAT };
+
+/* How one tensor is cut into rows of the table: `chunks` chunks of
+** rows_per_chunk rows of row_bytes each (the last may be shorter), the
+** first being the table's row `first`. */
+typedef struct sq_ft_chunking {
+  uint64_t first, chunks, rows, rows_per_chunk, row_bytes;
+} sq_ft_chunking;
 
 typedef struct sq_file_cursor {
   sq_cursor base;
@@ -39,6 +56,7 @@ typedef struct sq_file_cursor {
   size_t n;
   char *path;               /* the file variants: a copy of the path */
   sq_file_index ix;
+  sq_ft_chunking *chunking; /* q_tensors: one per tensor */
 } sq_file_cursor;
 
 static int sq_ft_tensors(sq_cursor *cur, int argc, sqlite3_value **argv,
@@ -57,7 +75,8 @@ static void sq_ft_meta_column(const sq_cursor *cur, sqlite3_context *ctx,
 
 #define SQ_FT_SCHEMA(source)                                                   \
   "CREATE TABLE x(name TEXT, dtype TEXT, shape TEXT, data BLOB, "              \
-  "offset INTEGER, nbytes INTEGER, scope TEXT, " source " HIDDEN, "           \
+  "offset INTEGER, nbytes INTEGER, scope TEXT, chunk INTEGER, "              \
+  "chunks INTEGER, row_start INTEGER, rows INTEGER, " source " HIDDEN, "      \
   "format HIDDEN)"
 #define SQ_FM_SCHEMA(source)                                                   \
   "CREATE TABLE x(key TEXT, type TEXT, value TEXT, " source " HIDDEN, "        \
@@ -148,6 +167,50 @@ static int sq_ft_map(sq_file_cursor *c, const char *path, sq_status *st) {
   return SQ_OK;
 }
 
+/* The dtypes whose 1-D tensors can be cut between elements: all but ggml's
+** block types, whose elements share their block's bytes. */
+static int sq_ft_elementwise(const char *dtype) {
+  static const char *const names[] = {
+    "f32", "f16", "bf16", "f64", "int8", "uint8", "int16", "uint16", "int32",
+    "uint32", "int64", "uint64", "bool", "f8_e4m3", "f8_e5m2",
+  };
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+    if (strcmp(dtype, names[k]) == 0) return 1;
+  return 0;
+}
+
+/* Cuts every tensor into chunks of whole rows of at most limit bytes and
+** counts the table's rows (docs/FORMATS.md#tensors-bigger-than-a-blob). */
+static int sq_ft_chunk(sq_file_cursor *c, uint64_t limit, sq_status *st) {
+  size_t nt = c->ix.ntensors;
+  if (nt && !(c->chunking = sq_alloc(st, nt, sizeof *c->chunking)))
+    return st->code;
+  uint64_t total = 0;
+  for (size_t k = 0; k < nt; k++) {
+    const sq_file_tensor *t = &c->ix.tensors[k];
+    sq_ft_chunking *ch = &c->chunking[k];
+    /* One chunk of the whole tensor unless it can be cut and must be. */
+    ch->rows = t->ndim ? (uint64_t)t->dim[0] : 1;
+    ch->chunks = 1;
+    ch->rows_per_chunk = ch->rows;
+    ch->row_bytes = ch->rows ? t->nbytes / ch->rows : 0;
+    int cuttable = t->ndim > 0 && ch->rows > 1 && t->nbytes % ch->rows == 0 &&
+                   (t->ndim > 1 || sq_ft_elementwise(t->dtype));
+    if (cuttable && t->nbytes > limit && ch->row_bytes > 0 &&
+        ch->row_bytes <= limit) {
+      ch->rows_per_chunk = limit / ch->row_bytes;
+      ch->chunks = ch->rows / ch->rows_per_chunk +
+                   (ch->rows % ch->rows_per_chunk != 0);
+    }
+    ch->first = total;
+    if (ch->chunks > UINT64_MAX - total) return sq_toobig(st);
+    total += ch->chunks;
+  }
+  if (total > (uint64_t)SIZE_MAX) return sq_toobig(st);
+  c->base.n = (size_t)total;
+  return SQ_OK;
+}
+
 /* argv holds the bytes or the path, then the format when given. */
 static int sq_ft_compute(sq_file_cursor *c, const char *name, int is_file,
                          int want_meta, int argc, sqlite3_value **argv,
@@ -182,8 +245,11 @@ static int sq_ft_compute(sq_file_cursor *c, const char *name, int is_file,
     f = (sq_file_format)d;
   }
   if (sq_file_read(c->p, c->n, f, want_meta, &c->ix, st)) return st->code;
-  c->base.n = want_meta ? c->ix.nmeta : c->ix.ntensors;
-  return SQ_OK;
+  if (want_meta) {
+    c->base.n = c->ix.nmeta;
+    return SQ_OK;
+  }
+  return sq_ft_chunk(c, (uint64_t)st->max_bytes, st);
 }
 
 #define SQ_FT_COMPUTE(fn, name, is_file, want_meta)                             \
@@ -200,6 +266,8 @@ SQ_FT_COMPUTE(sq_ft_meta_file, "q_tensor_metadata_file", 1, 1)
 static void sq_ft_reset(sq_cursor *cur) {
   sq_file_cursor *c = (sq_file_cursor *)cur;
   sq_file_index_free(&c->ix);
+  sqlite3_free(c->chunking);
+  c->chunking = NULL;
   sqlite3_value_free(c->bytes);
   c->bytes = NULL;
   sqlite3_free(c->path);
@@ -226,30 +294,89 @@ static void sq_ft_result_shape(sqlite3_context *ctx, const sq_file_tensor *t) {
   sqlite3_result_text(ctx, buf, (int)k, SQLITE_TRANSIENT);
 }
 
-/* The tensor's bytes: the stored ones in place, or what its decoder makes. */
+/* Drops the mapped pages of bytes [start, start + len) from the process
+** once they were copied, so reading a file chunk by chunk keeps one chunk
+** resident, not the whole file (make test-large).  The mapping is private
+** and never written, so a later read faults the same bytes back in. */
+static void sq_ft_release(const sq_file_cursor *c, uint64_t start,
+                          uint64_t len) {
+#ifdef MADV_DONTNEED
+  long page = sysconf(_SC_PAGESIZE);
+  if (!c->map || page <= 0 || len == 0) return;
+  uint64_t lo = start / (uint64_t)page * (uint64_t)page;
+  uint64_t hi = start + len;
+  if (hi > c->map_len) hi = c->map_len;
+  if (hi <= lo) return;
+  madvise((char *)c->map + lo, (size_t)(hi - lo), MADV_DONTNEED);
+#else
+  (void)c; (void)start; (void)len;
+#endif
+}
+
+/* Which chunk the cursor's row is: its tensor, the chunk's rows and the
+** bytes [start, start + len) of the tensor's data it holds. */
+typedef struct sq_ft_row {
+  const sq_file_tensor *t;
+  uint64_t chunk, chunks, row_start, rows, start, len;
+} sq_ft_row;
+
+static sq_ft_row sq_ft_locate(const sq_file_cursor *c, uint64_t i) {
+  size_t lo = 0, hi = c->ix.ntensors;   /* the last tensor with first <= i */
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (c->chunking[mid].first <= i) lo = mid;
+    else hi = mid;
+  }
+  const sq_ft_chunking *ch = &c->chunking[lo];
+  sq_ft_row r;
+  r.t = &c->ix.tensors[lo];
+  r.chunk = i - ch->first;
+  r.chunks = ch->chunks;
+  if (ch->chunks == 1) {
+    r.row_start = 0;
+    r.rows = ch->rows;
+    r.start = 0;
+    r.len = r.t->nbytes;
+  } else {
+    r.row_start = r.chunk * ch->rows_per_chunk;
+    r.rows = ch->rows - r.row_start < ch->rows_per_chunk
+                 ? ch->rows - r.row_start : ch->rows_per_chunk;
+    r.start = r.row_start * ch->row_bytes;
+    r.len = r.rows * ch->row_bytes;
+  }
+  return r;
+}
+
+/* The chunk's bytes: the stored ones in place, or what the tensor's decoder
+** makes of that range. */
 static void sq_ft_result_data(sqlite3_context *ctx, const sq_file_cursor *c,
-                              const sq_file_tensor *t) {
+                              const sq_ft_row *r) {
+  const sq_file_tensor *t = r->t;
   sq_status st;
   sq_status_begin(&st, sqlite3_context_db_handle(ctx));
-  if ((int64_t)t->nbytes > st.max_bytes) {
+  if (r->len > (uint64_t)st.max_bytes) {
     sqlite3_result_error_toobig(ctx);
     return;
   }
   if (!t->decode) {
     /* The reader checked offset + nbytes <= n; checked again here, as the
     ** one place that hands out stored bytes. */
-    if (t->offset > c->n || t->nbytes > c->n - t->offset) {
+    if (t->offset > c->n || t->nbytes > c->n - t->offset ||
+        r->start > t->nbytes || r->len > t->nbytes - r->start) {
       sq_fail(&st, "tensor data lies outside the file");
     } else {
-      sqlite3_result_blob64(ctx, t->nbytes ? c->p + t->offset : (const void *)"",
-                            t->nbytes, SQLITE_TRANSIENT);
+      sqlite3_result_blob64(ctx,
+                            r->len ? c->p + t->offset + r->start
+                                   : (const void *)"",
+                            r->len, SQLITE_TRANSIENT);
+      sq_ft_release(c, t->offset + r->start, r->len);
       return;
     }
   } else {
     sq_file_view v = {c->p, c->n, c->path};
-    unsigned char *out = sq_alloc(&st, t->nbytes ? t->nbytes : 1, 1);
-    if (out && !sq_file_tensor_read(&v, t, 0, t->nbytes, out, &st)) {
-      sqlite3_result_blob64(ctx, out, t->nbytes, sqlite3_free);
+    unsigned char *out = sq_alloc(&st, r->len ? r->len : 1, 1);
+    if (out && !sq_file_tensor_read(&v, t, r->start, r->len, out, &st)) {
+      sqlite3_result_blob64(ctx, out, r->len, sqlite3_free);
       return;
     }
     sqlite3_free(out);
@@ -260,17 +387,28 @@ static void sq_ft_result_data(sqlite3_context *ctx, const sq_file_cursor *c,
 static void sq_ft_tensor_column(const sq_cursor *cur, sqlite3_context *ctx,
                                 int col) {
   const sq_file_cursor *c = (const sq_file_cursor *)cur;
-  const sq_file_tensor *t = &c->ix.tensors[cur->i];
+  sq_ft_row r = sq_ft_locate(c, cur->i);
+  const sq_file_tensor *t = r.t;
   switch (col) {
     case SQ_FT_NAME: sqlite3_result_text(ctx, t->name, -1, SQLITE_TRANSIENT); break;
     case SQ_FT_DTYPE: sqlite3_result_text(ctx, t->dtype, -1, SQLITE_TRANSIENT); break;
     case SQ_FT_SHAPE: sq_ft_result_shape(ctx, t); break;
-    case SQ_FT_DATA: sq_ft_result_data(ctx, c, t); break;
-    case SQ_FT_OFFSET: sqlite3_result_int64(ctx, (sqlite3_int64)t->offset); break;
-    case SQ_FT_NBYTES: sqlite3_result_int64(ctx, (sqlite3_int64)t->nbytes); break;
+    case SQ_FT_DATA: sq_ft_result_data(ctx, c, &r); break;
+    case SQ_FT_OFFSET:
+      /* A decoded tensor's chunks all point at its stored form. */
+      sqlite3_result_int64(ctx, (sqlite3_int64)(t->offset +
+                                                (t->decode ? 0 : r.start)));
+      break;
+    case SQ_FT_NBYTES: sqlite3_result_int64(ctx, (sqlite3_int64)r.len); break;
     case SQ_FT_SCOPE:
       if (t->scope) sqlite3_result_text(ctx, t->scope, -1, SQLITE_TRANSIENT);
       break;
+    case SQ_FT_CHUNK: sqlite3_result_int64(ctx, (sqlite3_int64)r.chunk); break;
+    case SQ_FT_CHUNKS: sqlite3_result_int64(ctx, (sqlite3_int64)r.chunks); break;
+    case SQ_FT_ROW_START:
+      sqlite3_result_int64(ctx, (sqlite3_int64)r.row_start);
+      break;
+    case SQ_FT_ROWS: sqlite3_result_int64(ctx, (sqlite3_int64)r.rows); break;
     default: break;
   }
 }

@@ -619,6 +619,12 @@ SELECT q_npz_agg(n, X'01', 'uint8', '[1]') FROM (SELECT 'x' n UNION ALL SELECT '
 SELECT q_npz_agg('a', X'0000', 'bf16', '[1]');
 SELECT q_npz_agg('a', NULL, 'f32', '[1]'), q_npz_agg('a', X'01', 'uint8', NULL);
 SELECT hex(q_npy(X'', 'f32', '[2,0]')), q_npy(X'', 'int8', '[-1]');
+-- Tensors bigger than a BLOB (docs/FORMATS.md#tensors-bigger-than-a-blob): under a 21000-byte limit
+/* limit length 21000 */ SELECT name, shape, chunk, chunks, row_start, rows, offset, nbytes, length(data) FROM q_tensors_file('tests/host/files/chunks.safetensors');
+/* limit length 21000 */ SELECT chunk, hex(q_per_channel_scales(data, json_set(shape, '$[0]', rows), 0)) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'w';
+/* limit length 21000 */ SELECT chunk, length(q_ggml_quantize(data, 'q4_K', json_set(shape, '$[0]', rows))) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'w';
+/* limit length 21000 */ SELECT q_scale_agg(data), q_zero_point_agg(data) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'v';
+SELECT name, chunk, chunks, rows, q_scale(data) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'v';
 -- GGUF writer and the file writers (docs/FORMATS.md#writing-gguf, #file-writers)
 SELECT hex(q_gguf_agg(n, d, t, s, '{"general.alignment":{"type":"uint32","value":16},"a":{"type":"array[float32]","value":[0.1,"NaN",-1e-45]},"b":{"type":"string","value":"\u00e9"},"c":{"type":"int64","value":-9223372036854775808},"d":{"type":"float64","value":0.1}}')) FROM (SELECT 1 k, 'w' n, q_f32('[1,2,3,4]') d, 'f32' t, '[2,2]' s UNION ALL SELECT 2, 'q', zeroblob(34), 'q8_0', '[32]' UNION ALL SELECT 3, 'c', NULL, 'int8', '[1]' ORDER BY k);
 SELECT key, type, value FROM q_tensor_metadata((SELECT q_gguf_agg('w', X'01', 'int8', '[1]', '{"u":{"type":"uint64","value":18446744073709551615},"f":{"type":"float32","value":3.4028235e38},"e":{"type":"array[string]","value":[]},"t":{"type":"bool","value":true}}')));

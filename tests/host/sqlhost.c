@@ -279,7 +279,24 @@ failed:
 }
 
 /* Runs every statement of sql, rows and a final error into the transcript. */
+/* An entry that begins with the comment LIMIT_LENGTH N runs under
+** SQLITE_LIMIT_LENGTH N (tensors bigger than a BLOB come out in chunks,
+** docs/FORMATS.md#tensors-bigger-than-a-blob), then the limit is put back. */
+#define LIMIT_LENGTH "/* limit length "
+static result run_sql_limited(sqlite3 *db, const char *sql);
+
 static result run_sql(sqlite3 *db, const char *sql) {
+  if (strncmp(sql, LIMIT_LENGTH, strlen(LIMIT_LENGTH)) == 0) {
+    int n = atoi(sql + strlen(LIMIT_LENGTH));
+    int old = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, n);
+    result r = run_sql_limited(db, sql);
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, old);
+    return r;
+  }
+  return run_sql_limited(db, sql);
+}
+
+static result run_sql_limited(sqlite3 *db, const char *sql) {
   result r = {0};
   const char *tail = sql;
   while (tail && *tail) {
