@@ -150,7 +150,8 @@ static int mw_type(sq_model_writer *w, const char *name, size_t name_len,
   }
   /* shape->count <= 2 x SQLITE_LIMIT_LENGTH: no overflow. */
   *nbytes = shape->count / block * bytes;
-  if (shape->ndim == 0) *unit = *nbytes;
+  if (*nbytes == 0) *unit = 1;               /* an empty tensor: no rows */
+  else if (shape->ndim == 0) *unit = *nbytes;
   else if (shape->ndim == 1) *unit = bytes;  /* an element, or a block */
   else *unit = *nbytes / (uint64_t)shape->dim[0];
   return SQ_OK;

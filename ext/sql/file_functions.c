@@ -168,7 +168,11 @@ static void sq_ff_agg_step(sqlite3_context *ctx, int argc,
     sq_fail(&st, "shape must not be NULL");
     goto done;
   }
-  if (sq_ff_shape(v[3], 0, &shape, &st)) goto done;
+  /* safetensors holds empty arrays (data_offsets [x, x]); GGUF's tensors
+  ** are not empty. */
+  if (sq_ff_shape(v[3], format == SQ_MW_SAFETENSORS ? SQ_SHAPE_ZERO_DIMS : 0,
+                  &shape, &st))
+    goto done;
   const void *data = sqlite3_value_blob(v[1]);
   size_t nbytes = (size_t)sqlite3_value_bytes(v[1]);
   if (!data && nbytes) {
