@@ -602,16 +602,6 @@ static int onnx_shape(onnx_reader *r, sq_file_tensor *t, const char *name,
   return SQ_OK;
 }
 
-/* The shape as text for messages: "[2,3]". */
-static void onnx_shape_text(const sq_file_tensor *t, char *buf, size_t cap) {
-  size_t k = 0;
-  buf[k++] = '[';
-  for (int d = 0; d < t->ndim && k + 24 < cap; d++)
-    k += (size_t)snprintf(buf + k, cap - k, "%s%lld", d ? "," : "",
-                          (long long)t->dim[d]);
-  snprintf(buf + k, cap - k, "]");
-}
-
 /* The scope of the current graph on a new tensor. */
 static int onnx_set_scope(onnx_reader *r, sq_file_tensor *t) {
   if (!r->scope.len) return SQ_OK;
@@ -715,7 +705,7 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
     return SQ_OK;
   }
   if (onnx_set_scope(r, t)) goto fail;
-  onnx_shape_text(t, shape, sizeof shape);
+  sq_file_shape_text(t, shape, sizeof shape);
   if (external) {
     uint64_t off = 0, length;
     if (!ext_loc) {

@@ -235,18 +235,6 @@ static int tfl_shape(tfl_reader *r, const sq_fb_table *tt, unsigned type,
   return SQ_OK;
 }
 
-/* The shape as JSON, for messages. */
-static void tfl_shape_text(const sq_file_tensor *t, char *buf, size_t cap) {
-  size_t k = 0;
-  buf[k++] = '[';
-  for (int d = 0; d < t->ndim && k + 24 < cap; d++)
-    k += (size_t)snprintf(buf + k, cap - k, "%s%lld", d ? "," : "",
-                          (long long)t->dim[d]);
-  if (k + 2 > cap) k = cap - 2;
-  buf[k++] = ']';
-  buf[k] = 0;
-}
-
 /* A vector of float32 or int64 (is_int) as a JSON array. */
 static int tfl_text_numbers(tfl_reader *r, const sq_fb_vector *v, int is_int) {
   if (tfl_text_add(r, "[", 1)) return SQ_INVALID;
@@ -378,7 +366,7 @@ static int tfl_tensor(tfl_reader *r, const sq_fb_table *tt, const char *scope,
   if (tfl_shape(r, tt, type, t, &need, &huge)) return SQ_INVALID;
   if (huge || need != nbytes) {
     char shape[80];
-    tfl_shape_text(t, shape, sizeof shape);
+    sq_file_shape_text(t, shape, sizeof shape);
     if (huge)
       return sq_fail(r->st, "tflite: tensor '%.*s': its buffer %lu holds %llu "
                      "bytes, its shape %s has over 2^60 elements", ql, name,
