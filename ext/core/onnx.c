@@ -930,6 +930,18 @@ static int onnx_scope_push(onnx_reader *r, const char *label, size_t llen,
   return SQ_OK;
 }
 
+/* A NodeProto string field, checked; kept in *s, *len unless s is NULL. */
+static int onnx_node_string(onnx_reader *r, const sq_pb_field *f,
+                            const char *field, const unsigned char **s,
+                            size_t *len) {
+  if (onnx_string(r, f, "NodeProto", field, 1)) return SQ_INVALID;
+  if (s) {
+    *s = f->p;
+    *len = f->len;
+  }
+  return SQ_OK;
+}
+
 /* One node: a Constant's value, then the subgraphs of its attributes. */
 static int onnx_node(onnx_reader *r, const unsigned char *p, size_t len,
                      uint64_t index, int depth) {
@@ -941,27 +953,21 @@ static int onnx_node(onnx_reader *r, const unsigned char *p, size_t len,
   while (pr.pos < pr.end) {
     if (onnx_next(r, &pr, &f, "NodeProto")) return SQ_INVALID;
     switch (f.number) {
-      case NODE_OUTPUT:
-        if (onnx_string(r, &f, "NodeProto", "output", 1)) return SQ_INVALID;
-        if (!out) {
-          out = f.p;
-          out_len = f.len;
-        }
+      case NODE_OUTPUT: /* the first one names a Constant's tensor */
+        if (onnx_node_string(r, &f, "output", out ? NULL : &out, &out_len))
+          return SQ_INVALID;
         break;
       case NODE_NAME:
-        if (onnx_string(r, &f, "NodeProto", "name", 1)) return SQ_INVALID;
-        name = f.p;
-        name_len = f.len;
+        if (onnx_node_string(r, &f, "name", &name, &name_len))
+          return SQ_INVALID;
         break;
       case NODE_OP_TYPE:
-        if (onnx_string(r, &f, "NodeProto", "op_type", 1)) return SQ_INVALID;
-        op = f.p;
-        op_len = f.len;
+        if (onnx_node_string(r, &f, "op_type", &op, &op_len))
+          return SQ_INVALID;
         break;
       case NODE_DOMAIN:
-        if (onnx_string(r, &f, "NodeProto", "domain", 1)) return SQ_INVALID;
-        domain = f.p;
-        domain_len = f.len;
+        if (onnx_node_string(r, &f, "domain", &domain, &domain_len))
+          return SQ_INVALID;
         break;
       case NODE_ATTRIBUTE:
         if (onnx_expect(r, &f, SQ_PB_LEN, "NodeProto", "attribute"))
