@@ -160,19 +160,11 @@ static int onnx_text_json_string(onnx_text *t, const unsigned char *s,
   if (onnx_text_add(t, "\"", 1, st)) return st->code;
   size_t run = 0;
   for (size_t i = 0; i < len; i++) {
-    unsigned c = s[i];
-    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) continue;
-    if (onnx_text_add(t, (const char *)s + run, i - run, st)) return st->code;
     char esc[8];
-    switch (c) {
-      case '"': strcpy(esc, "\\\""); break;
-      case '\\': strcpy(esc, "\\\\"); break;
-      case '\n': strcpy(esc, "\\n"); break;
-      case '\r': strcpy(esc, "\\r"); break;
-      case '\t': strcpy(esc, "\\t"); break;
-      default: snprintf(esc, sizeof esc, "\\u%04x", c); break;
-    }
-    if (onnx_text_add(t, esc, strlen(esc), st)) return st->code;
+    size_t elen = sq_json_escape(s[i], esc);
+    if (!elen) continue;
+    if (onnx_text_add(t, (const char *)s + run, i - run, st)) return st->code;
+    if (onnx_text_add(t, esc, elen, st)) return st->code;
     run = i + 1;
   }
   if (onnx_text_add(t, (const char *)s + run, len - run, st)) return st->code;

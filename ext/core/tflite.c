@@ -126,19 +126,11 @@ static int tfl_text_json_string(tfl_reader *r, const unsigned char *s,
   if (tfl_text_add(r, "\"", 1)) return SQ_INVALID;
   size_t run = 0;
   for (size_t i = 0; i < len; i++) {
-    unsigned c = s[i];
-    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) continue;
-    if (tfl_text_add(r, s + run, i - run)) return SQ_INVALID;
     char esc[8];
-    switch (c) {
-      case '"': strcpy(esc, "\\\""); break;
-      case '\\': strcpy(esc, "\\\\"); break;
-      case '\n': strcpy(esc, "\\n"); break;
-      case '\r': strcpy(esc, "\\r"); break;
-      case '\t': strcpy(esc, "\\t"); break;
-      default: snprintf(esc, sizeof esc, "\\u%04x", c); break;
-    }
-    if (tfl_text_str(r, esc)) return SQ_INVALID;
+    size_t elen = sq_json_escape(s[i], esc);
+    if (!elen) continue;
+    if (tfl_text_add(r, s + run, i - run)) return SQ_INVALID;
+    if (tfl_text_add(r, esc, elen)) return SQ_INVALID;
     run = i + 1;
   }
   if (tfl_text_add(r, s + run, len - run)) return SQ_INVALID;
