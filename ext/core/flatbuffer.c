@@ -106,6 +106,23 @@ int sq_fb_u64(sq_fb *fb, const sq_fb_table *t, int i, uint64_t def,
   return SQ_OK;
 }
 
+/* Follows the uoffset stored at byte pos (pos + 4 <= n was checked): *to
+** the position it points at, which leaves at least 4 bytes in the buffer. */
+static int sq_fb_uoffset(sq_fb *fb, size_t pos, uint64_t *to,
+                         const char *what) {
+  uint32_t u = sq_load_u32(fb->p + pos);
+  *to = (uint64_t)pos + u;
+  if (u == 0)
+    return sq_fail(fb->st, "%s: %s: the offset at byte %llu is 0 (it points "
+                   "at itself)", fb->format, what, (unsigned long long)pos);
+  if (*to > fb->n || fb->n - *to < 4)
+    return sq_fail(fb->st, "%s: %s: the offset %lu at byte %llu points past "
+                   "the end of the %llu-byte file", fb->format, what,
+                   (unsigned long)u, (unsigned long long)pos,
+                   (unsigned long long)fb->n);
+  return SQ_OK;
+}
+
 /* Follows the uoffset of field i: *target the position it points at, 0 when
 ** the field is absent.  The target leaves at least 4 bytes in the buffer. */
 static int sq_fb_follow(sq_fb *fb, const sq_fb_table *t, int i,
@@ -114,16 +131,8 @@ static int sq_fb_follow(sq_fb *fb, const sq_fb_table *t, int i,
   *target = 0;
   if (sq_fb_field(fb, t, i, 4, &pos, what)) return SQ_INVALID;
   if (!pos) return SQ_OK;
-  uint32_t u = sq_load_u32(fb->p + pos);
-  uint64_t to = (uint64_t)pos + u;
-  if (u == 0)
-    return sq_fail(fb->st, "%s: %s: the offset at byte %llu is 0 (it points "
-                   "at itself)", fb->format, what, (unsigned long long)pos);
-  if (to > fb->n || fb->n - to < 4)
-    return sq_fail(fb->st, "%s: %s: the offset %lu at byte %llu points past "
-                   "the end of the %llu-byte file", fb->format, what,
-                   (unsigned long)u, (unsigned long long)pos,
-                   (unsigned long long)fb->n);
+  uint64_t to;
+  if (sq_fb_uoffset(fb, pos, &to, what)) return SQ_INVALID;
   *target = (size_t)to;
   return SQ_OK;
 }
@@ -196,15 +205,7 @@ int sq_fb_vector_table(sq_fb *fb, const sq_fb_vector *v, uint32_t k,
                        sq_fb_table *out, const char *what) {
   /* the vector was checked to hold len 4-byte uoffsets */
   size_t pos = v->pos + 4 * (size_t)k;
-  uint32_t u = sq_load_u32(fb->p + pos);
-  uint64_t to = (uint64_t)pos + u;
-  if (u == 0)
-    return sq_fail(fb->st, "%s: %s: the offset at byte %llu is 0 (it points "
-                   "at itself)", fb->format, what, (unsigned long long)pos);
-  if (to > fb->n || fb->n - to < 4)
-    return sq_fail(fb->st, "%s: %s: the offset %lu at byte %llu points past "
-                   "the end of the %llu-byte file", fb->format, what,
-                   (unsigned long)u, (unsigned long long)pos,
-                   (unsigned long long)fb->n);
+  uint64_t to;
+  if (sq_fb_uoffset(fb, pos, &to, what)) return SQ_INVALID;
   return sq_fb_table_at(fb, to, out, what);
 }

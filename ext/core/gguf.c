@@ -136,20 +136,11 @@ static int gguf_text_json_string(gguf_text *t, const unsigned char *s,
   if (gguf_text_add(t, "\"", 1, st)) return st->code;
   size_t run = 0;
   for (size_t i = 0; i < len; i++) {
-    unsigned c = s[i];
-    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) continue;
-    if (gguf_text_add(t, (const char *)s + run, i - run, st)) return st->code;
     char esc[8];
-    int elen;
-    switch (c) {
-      case '"': elen = 2; memcpy(esc, "\\\"", 2); break;
-      case '\\': elen = 2; memcpy(esc, "\\\\", 2); break;
-      case '\n': elen = 2; memcpy(esc, "\\n", 2); break;
-      case '\r': elen = 2; memcpy(esc, "\\r", 2); break;
-      case '\t': elen = 2; memcpy(esc, "\\t", 2); break;
-      default: elen = snprintf(esc, sizeof esc, "\\u%04x", c); break;
-    }
-    if (gguf_text_add(t, esc, (size_t)elen, st)) return st->code;
+    size_t elen = sq_json_escape(s[i], esc);
+    if (!elen) continue;
+    if (gguf_text_add(t, (const char *)s + run, i - run, st)) return st->code;
+    if (gguf_text_add(t, esc, elen, st)) return st->code;
     run = i + 1;
   }
   if (gguf_text_add(t, (const char *)s + run, len - run, st)) return st->code;

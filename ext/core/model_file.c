@@ -2,6 +2,7 @@
 ** model_file.c: format detection, the index that every reader fills, and
 ** the dispatch to the readers (docs/FORMATS.md).
 */
+#include <stdio.h>
 #include <string.h>
 #include "core/model_file.h"
 #include "core/text.h"
@@ -48,6 +49,17 @@ int sq_file_detect(const unsigned char *p, size_t n) {
   if (n >= 9 && p[8] == '{') return SQ_FILE_SAFETENSORS;
   if (sq_looks_like_onnx(p, n)) return SQ_FILE_ONNX;
   return -1;
+}
+
+size_t sq_file_shape_text(const sq_file_tensor *t, char *buf, size_t cap) {
+  size_t k = 0;
+  buf[k++] = '[';
+  for (int d = 0; d < t->ndim && k + 24 < cap; d++)
+    k += (size_t)snprintf(buf + k, cap - k, "%s%lld", d ? "," : "",
+                          (long long)t->dim[d]);
+  buf[k++] = ']';
+  buf[k] = 0;
+  return k;
 }
 
 int sq_file_tensor_read(const sq_file_view *v, const sq_file_tensor *t,

@@ -69,6 +69,15 @@ typedef struct sq_file_tensor {
                                 ** TFLite subgraph) */
 } sq_file_tensor;
 
+/* The shape of t as JSON text, "[2,3]" ("[]" for a scalar), into buf
+** (NUL-terminated); returns its length.  A dimension is written only while
+** 25 bytes are left (its comma and up to 20 digits, then ']' and the NUL),
+** so a short buf gives the leading dimensions, still closed by ']';
+** SQ_FILE_SHAPE_TEXT_MAX bytes always hold the whole shape; cap >= 3. */
+#define SQ_FILE_SHAPE_TEXT_MAX (SQ_MAX_DIMS * 21 + 5)
+size_t sq_file_shape_text(const sq_file_tensor *t, char *buf,
+                          size_t cap);
+
 /* Bytes [start, start + len) of t's data into out (memcpy, or its
 ** decoder); start + len must be <= t->nbytes. */
 int sq_file_tensor_read(const sq_file_view *v, const sq_file_tensor *t,

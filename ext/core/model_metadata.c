@@ -351,6 +351,26 @@ static int mw_gguf_type(const char *s, uint64_t n, int *elem) {
   return -1;
 }
 
+/* The member name quoted ("\"type\"") as the which ("first") member of
+** a key's object, then its ':' and the spaces after it; word is the
+** caller's buffer for the name. */
+static int mw_gguf_member_name(mw_gguf_ctx *c, char **word, uint64_t *nword,
+                               uint64_t *cword, const char *quoted,
+                               const char *which) {
+  mw_json *j = c->j;
+  size_t len = strlen(quoted) - 2;
+  if (mw_string(j, word, nword, cword, quoted)) return j->st->code;
+  if (*nword != len || memcmp(*word, quoted + 1, len) != 0)
+    return sq_fail(j->st, "metadata key '%.*s': the object's %s member must "
+                          "be %s", SQ_MW_SHOW(c->keylen), c->key, which,
+                   quoted);
+  mw_ws(j);
+  if (j->i >= j->n || j->s[j->i] != ':') return mw_expected(j, "':'");
+  j->i++;
+  mw_ws(j);
+  return SQ_OK;
+}
+
 /* {"type": T, "value": V} for one key. */
 static int mw_gguf_member(mw_gguf_ctx *c, uint32_t *alignment,
                           int is_alignment) {
@@ -368,19 +388,8 @@ static int mw_gguf_member(mw_gguf_ctx *c, uint32_t *alignment,
   }
   j->i++;
   mw_ws(j);
-  if (mw_string(j, &word, &nword, &cword, "\"type\"")) goto fail;
-  if (nword != 4 || memcmp(word, "type", 4) != 0) {
-    rc = sq_fail(st, "metadata key '%.*s': the object's first member must be "
-                     "\"type\"", SQ_MW_SHOW(c->keylen), c->key);
-    goto done;
-  }
-  mw_ws(j);
-  if (j->i >= j->n || j->s[j->i] != ':') {
-    rc = mw_expected(j, "':'");
-    goto done;
-  }
-  j->i++;
-  mw_ws(j);
+  if (mw_gguf_member_name(c, &word, &nword, &cword, "\"type\"", "first"))
+    goto fail;
   if (j->i >= j->n || j->s[j->i] != '"') {
     rc = sq_fail(st, "metadata key '%.*s': \"type\" must be a string",
                  SQ_MW_SHOW(c->keylen), c->key);
@@ -407,19 +416,8 @@ static int mw_gguf_member(mw_gguf_ctx *c, uint32_t *alignment,
   }
   j->i++;
   mw_ws(j);
-  if (mw_string(j, &word, &nword, &cword, "\"value\"")) goto fail;
-  if (nword != 5 || memcmp(word, "value", 5) != 0) {
-    rc = sq_fail(st, "metadata key '%.*s': the object's second member must "
-                     "be \"value\"", SQ_MW_SHOW(c->keylen), c->key);
-    goto done;
-  }
-  mw_ws(j);
-  if (j->i >= j->n || j->s[j->i] != ':') {
-    rc = mw_expected(j, "':'");
-    goto done;
-  }
-  j->i++;
-  mw_ws(j);
+  if (mw_gguf_member_name(c, &word, &nword, &cword, "\"value\"", "second"))
+    goto fail;
   if (sq_mw_put_u64(st, &w->meta, &w->nmeta, &w->meta_cap, c->keylen) ||
       sq_mw_put(st, &w->meta, &w->nmeta, &w->meta_cap, c->key, c->keylen) ||
       sq_mw_put_u32(st, &w->meta, &w->nmeta, &w->meta_cap, (uint32_t)type))

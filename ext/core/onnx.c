@@ -160,19 +160,11 @@ static int onnx_text_json_string(onnx_text *t, const unsigned char *s,
   if (onnx_text_add(t, "\"", 1, st)) return st->code;
   size_t run = 0;
   for (size_t i = 0; i < len; i++) {
-    unsigned c = s[i];
-    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) continue;
-    if (onnx_text_add(t, (const char *)s + run, i - run, st)) return st->code;
     char esc[8];
-    switch (c) {
-      case '"': strcpy(esc, "\\\""); break;
-      case '\\': strcpy(esc, "\\\\"); break;
-      case '\n': strcpy(esc, "\\n"); break;
-      case '\r': strcpy(esc, "\\r"); break;
-      case '\t': strcpy(esc, "\\t"); break;
-      default: snprintf(esc, sizeof esc, "\\u%04x", c); break;
-    }
-    if (onnx_text_add(t, esc, strlen(esc), st)) return st->code;
+    size_t elen = sq_json_escape(s[i], esc);
+    if (!elen) continue;
+    if (onnx_text_add(t, (const char *)s + run, i - run, st)) return st->code;
+    if (onnx_text_add(t, esc, elen, st)) return st->code;
     run = i + 1;
   }
   if (onnx_text_add(t, (const char *)s + run, len - run, st)) return st->code;
@@ -602,16 +594,6 @@ static int onnx_shape(onnx_reader *r, sq_file_tensor *t, const char *name,
   return SQ_OK;
 }
 
-/* The shape as text for messages: "[2,3]". */
-static void onnx_shape_text(const sq_file_tensor *t, char *buf, size_t cap) {
-  size_t k = 0;
-  buf[k++] = '[';
-  for (int d = 0; d < t->ndim && k + 24 < cap; d++)
-    k += (size_t)snprintf(buf + k, cap - k, "%s%lld", d ? "," : "",
-                          (long long)t->dim[d]);
-  snprintf(buf + k, cap - k, "]");
-}
-
 /* The scope of the current graph on a new tensor. */
 static int onnx_set_scope(onnx_reader *r, sq_file_tensor *t) {
   if (!r->scope.len) return SQ_OK;
@@ -715,7 +697,7 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
     return SQ_OK;
   }
   if (onnx_set_scope(r, t)) goto fail;
-  onnx_shape_text(t, shape, sizeof shape);
+  sq_file_shape_text(t, shape, sizeof shape);
   if (external) {
     uint64_t off = 0, length;
     if (!ext_loc) {
@@ -940,6 +922,18 @@ static int onnx_scope_push(onnx_reader *r, const char *label, size_t llen,
   return SQ_OK;
 }
 
+/* A NodeProto string field, checked; kept in *s, *len unless s is NULL. */
+static int onnx_node_string(onnx_reader *r, const sq_pb_field *f,
+                            const char *field, const unsigned char **s,
+                            size_t *len) {
+  if (onnx_string(r, f, "NodeProto", field, 1)) return SQ_INVALID;
+  if (s) {
+    *s = f->p;
+    *len = f->len;
+  }
+  return SQ_OK;
+}
+
 /* One node: a Constant's value, then the subgraphs of its attributes. */
 static int onnx_node(onnx_reader *r, const unsigned char *p, size_t len,
                      uint64_t index, int depth) {
@@ -951,27 +945,21 @@ static int onnx_node(onnx_reader *r, const unsigned char *p, size_t len,
   while (pr.pos < pr.end) {
     if (onnx_next(r, &pr, &f, "NodeProto")) return SQ_INVALID;
     switch (f.number) {
-      case NODE_OUTPUT:
-        if (onnx_string(r, &f, "NodeProto", "output", 1)) return SQ_INVALID;
-        if (!out) {
-          out = f.p;
-          out_len = f.len;
-        }
+      case NODE_OUTPUT: /* the first one names a Constant's tensor */
+        if (onnx_node_string(r, &f, "output", out ? NULL : &out, &out_len))
+          return SQ_INVALID;
         break;
       case NODE_NAME:
-        if (onnx_string(r, &f, "NodeProto", "name", 1)) return SQ_INVALID;
-        name = f.p;
-        name_len = f.len;
+        if (onnx_node_string(r, &f, "name", &name, &name_len))
+          return SQ_INVALID;
         break;
       case NODE_OP_TYPE:
-        if (onnx_string(r, &f, "NodeProto", "op_type", 1)) return SQ_INVALID;
-        op = f.p;
-        op_len = f.len;
+        if (onnx_node_string(r, &f, "op_type", &op, &op_len))
+          return SQ_INVALID;
         break;
       case NODE_DOMAIN:
-        if (onnx_string(r, &f, "NodeProto", "domain", 1)) return SQ_INVALID;
-        domain = f.p;
-        domain_len = f.len;
+        if (onnx_node_string(r, &f, "domain", &domain, &domain_len))
+          return SQ_INVALID;
         break;
       case NODE_ATTRIBUTE:
         if (onnx_expect(r, &f, SQ_PB_LEN, "NodeProto", "attribute"))

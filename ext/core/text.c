@@ -1,6 +1,7 @@
 /*
 ** text.c: strict readers of words and numbers (see text.h).
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/status.h"
@@ -78,4 +79,17 @@ size_t sq_utf8_check(const unsigned char *s, size_t len) {
     i += k;
   }
   return len;
+}
+
+size_t sq_json_escape(unsigned char c, char esc[8]) {
+  if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) return 0;
+  switch (c) {
+    case '"': strcpy(esc, "\\\""); break;
+    case '\\': strcpy(esc, "\\\\"); break;
+    case '\n': strcpy(esc, "\\n"); break;
+    case '\r': strcpy(esc, "\\r"); break;
+    case '\t': strcpy(esc, "\\t"); break;
+    default: snprintf(esc, 8, "\\u%04x", c); break;
+  }
+  return strlen(esc);
 }

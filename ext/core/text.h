@@ -25,4 +25,10 @@ int sq_parse_real(const char *s, size_t len, double *out);
 size_t sq_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 size_t sq_utf8_check(const unsigned char *s, size_t len);
 
+/* The escape a model file's string needs inside JSON text for byte c, into
+** esc (NUL-terminated): \" \\ \n \r \t, \u00XX for the other control
+** bytes and DEL; returns its length, 0 when c stands as itself (bytes of
+** UTF-8 sequences, checked by the caller, are never escaped). */
+size_t sq_json_escape(unsigned char c, char esc[8]);
+
 #endif

@@ -126,19 +126,11 @@ static int tfl_text_json_string(tfl_reader *r, const unsigned char *s,
   if (tfl_text_add(r, "\"", 1)) return SQ_INVALID;
   size_t run = 0;
   for (size_t i = 0; i < len; i++) {
-    unsigned c = s[i];
-    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) continue;
-    if (tfl_text_add(r, s + run, i - run)) return SQ_INVALID;
     char esc[8];
-    switch (c) {
-      case '"': strcpy(esc, "\\\""); break;
-      case '\\': strcpy(esc, "\\\\"); break;
-      case '\n': strcpy(esc, "\\n"); break;
-      case '\r': strcpy(esc, "\\r"); break;
-      case '\t': strcpy(esc, "\\t"); break;
-      default: snprintf(esc, sizeof esc, "\\u%04x", c); break;
-    }
-    if (tfl_text_str(r, esc)) return SQ_INVALID;
+    size_t elen = sq_json_escape(s[i], esc);
+    if (!elen) continue;
+    if (tfl_text_add(r, s + run, i - run)) return SQ_INVALID;
+    if (tfl_text_add(r, esc, elen)) return SQ_INVALID;
     run = i + 1;
   }
   if (tfl_text_add(r, s + run, len - run)) return SQ_INVALID;
@@ -233,18 +225,6 @@ static int tfl_shape(tfl_reader *r, const sq_fb_table *tt, unsigned type,
   *need = tfl_types[type].size ? count * tfl_types[type].size
                                : count / 2 + (count & 1);
   return SQ_OK;
-}
-
-/* The shape as JSON, for messages. */
-static void tfl_shape_text(const sq_file_tensor *t, char *buf, size_t cap) {
-  size_t k = 0;
-  buf[k++] = '[';
-  for (int d = 0; d < t->ndim && k + 24 < cap; d++)
-    k += (size_t)snprintf(buf + k, cap - k, "%s%lld", d ? "," : "",
-                          (long long)t->dim[d]);
-  if (k + 2 > cap) k = cap - 2;
-  buf[k++] = ']';
-  buf[k] = 0;
 }
 
 /* A vector of float32 or int64 (is_int) as a JSON array. */
@@ -378,7 +358,7 @@ static int tfl_tensor(tfl_reader *r, const sq_fb_table *tt, const char *scope,
   if (tfl_shape(r, tt, type, t, &need, &huge)) return SQ_INVALID;
   if (huge || need != nbytes) {
     char shape[80];
-    tfl_shape_text(t, shape, sizeof shape);
+    sq_file_shape_text(t, shape, sizeof shape);
     if (huge)
       return sq_fail(r->st, "tflite: tensor '%.*s': its buffer %lu holds %llu "
                      "bytes, its shape %s has over 2^60 elements", ql, name,

@@ -281,16 +281,8 @@ static void sq_ft_reset(sq_cursor *cur) {
 
 /* The shape as a JSON array: "[2,3]", "[]" for a scalar. */
 static void sq_ft_result_shape(sqlite3_context *ctx, const sq_file_tensor *t) {
-  char buf[SQ_MAX_DIMS * 21 + 3];
-  size_t k = 0;
-  buf[k++] = '[';
-  for (int d = 0; d < t->ndim; d++) {
-    int w = snprintf(buf + k, sizeof buf - k, "%s%lld", d ? "," : "",
-                     (long long)t->dim[d]);
-    if (w < 0 || (size_t)w >= sizeof buf - k) break;
-    k += (size_t)w;
-  }
-  buf[k++] = ']';
+  char buf[SQ_FILE_SHAPE_TEXT_MAX];
+  size_t k = sq_file_shape_text(t, buf, sizeof buf);
   sqlite3_result_text(ctx, buf, (int)k, SQLITE_TRANSIENT);
 }
 
