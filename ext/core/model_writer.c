@@ -87,6 +87,12 @@ int sq_mw_json_string(sq_status *st, char **buf, uint64_t *n,
 
 /* ---- dtypes ---- */
 
+/* Tensor t's name in w->names; "" while no name has any byte (w->names is
+** still NULL then, and NULL + 0 is undefined). */
+static const char *mw_name(const sq_model_writer *w, const sq_mw_tensor *t) {
+  return w->names ? w->names + t->name_at : "";
+}
+
 static int mw_name_eq(const char *a, size_t alen, const char *b) {
   size_t blen = strlen(b);
   if (alen != blen) return 0;
@@ -285,7 +291,7 @@ int sq_model_writer_add(sq_model_writer *w, const char *name, size_t name_len,
                         sq_status *st) {
   sq_mw_tensor *cur = w->ntensors ? &w->t[w->ntensors - 1] : NULL;
   if (cur && cur->name_len == name_len &&
-      (name_len == 0 || memcmp(w->names + cur->name_at, name, name_len) == 0) &&
+      (name_len == 0 || memcmp(mw_name(w, cur), name, name_len) == 0) &&
       cur->got < cur->nbytes) {
     /* The next piece of the current tensor. */
     int type;
@@ -312,7 +318,7 @@ int sq_model_writer_add(sq_model_writer *w, const char *name, size_t name_len,
   }
   if (cur && cur->got < cur->nbytes)
     return sq_fail(st, "tensor '%.*s' got %llu of %llu bytes",
-                   SQ_MW_SHOW(cur->name_len), w->names + cur->name_at,
+                   SQ_MW_SHOW(cur->name_len), mw_name(w, cur),
                    (unsigned long long)cur->got,
                    (unsigned long long)cur->nbytes);
   for (size_t i = 0; i < name_len;) {
@@ -333,7 +339,7 @@ int sq_model_writer_add(sq_model_writer *w, const char *name, size_t name_len,
   for (size_t k = 0; k < w->ntensors; k++)
     if (w->t[k].name_len == name_len &&
         (name_len == 0 ||
-         memcmp(w->names + w->t[k].name_at, name, name_len) == 0))
+         memcmp(mw_name(w, &w->t[k]), name, name_len) == 0))
       return sq_fail(st, "name '%.*s' is given twice", SQ_MW_SHOW(name_len), name);
   int type;
   const char *tname;
@@ -387,7 +393,7 @@ static int mw_check_complete(sq_model_writer *w, sq_status *st) {
   sq_mw_tensor *cur = &w->t[w->ntensors - 1];
   if (cur->got < cur->nbytes)
     return sq_fail(st, "tensor '%.*s' got %llu of %llu bytes",
-                   SQ_MW_SHOW(cur->name_len), w->names + cur->name_at,
+                   SQ_MW_SHOW(cur->name_len), mw_name(w, cur),
                    (unsigned long long)cur->got,
                    (unsigned long long)cur->nbytes);
   return SQ_OK;
@@ -408,7 +414,7 @@ static int mw_st_header(sq_model_writer *w, char **h, uint64_t *nh,
   for (size_t i = 0; i < w->ntensors; i++) {
     sq_mw_tensor *t = &w->t[i];
     if (((w->meta || i) && sq_mw_put(st, h, nh, &cap, ",", 1)) ||
-        sq_mw_json_string(st, h, nh, &cap, w->names + t->name_at, t->name_len))
+        sq_mw_json_string(st, h, nh, &cap, mw_name(w, t), t->name_len))
       return st->code;
     int k = snprintf(num, sizeof num, ":{\"dtype\":\"%s\",\"shape\":[",
                      st_types[t->type].file);
@@ -450,7 +456,7 @@ static int mw_gguf_header(sq_model_writer *w, char **h, uint64_t *nh,
   for (size_t i = 0; i < w->ntensors; i++) {
     sq_mw_tensor *t = &w->t[i];
     if (sq_mw_put_u64(st, h, nh, &cap, t->name_len) ||
-        sq_mw_put(st, h, nh, &cap, w->names + t->name_at, t->name_len) ||
+        sq_mw_put(st, h, nh, &cap, mw_name(w, t), t->name_len) ||
         sq_mw_put_u32(st, h, nh, &cap, (uint32_t)t->shape.ndim))
       return st->code;
     for (int d = t->shape.ndim - 1; d >= 0; d--)
