@@ -175,7 +175,7 @@ build/asan/npy_core_test: $(NPY_TEST_SRC) $(HDR)
 	@mkdir -p build/asan
 	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ $(NPY_TEST_SRC) -lsqlite3 -lm
 
-build/asan/gguf_core_test: tests/gguf_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+build/asan/gguf_core_test: tests/gguf_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
 	@mkdir -p build/asan
 	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/gguf_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(LDLIBS)
 
@@ -216,7 +216,7 @@ test-tflite-core: build/asan/tflite_core_test
 # The ONNX reader's own test (tests/onnx_core_test.c, ASan + UBSan): every
 # byte range of every tensor of tests/data/onnx/ through the decoders, every
 # truncation and byte mutation, every failed allocation.
-build/asan/onnx_core_test: tests/onnx_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+build/asan/onnx_core_test: tests/onnx_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
 	@mkdir -p build/asan
 	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/onnx_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(LDLIBS)
 

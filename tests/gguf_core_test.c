@@ -21,57 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/model_file.h"
-
-/* ---- an allocator that fails on demand ---- */
-const sqlite3_api_routines *sqlite3_api;
-static long g_allocs, g_fail_at = -1; /* fail the g_fail_at-th allocation */
-
-static void *t_malloc64(sqlite3_uint64 n) {
-  if (g_allocs++ == g_fail_at) return NULL;
-  return malloc(n);
-}
-static void *t_realloc64(void *p, sqlite3_uint64 n) {
-  if (g_allocs++ == g_fail_at) return NULL;
-  return realloc(p, n);
-}
-static void t_free(void *p) { free(p); }
-
-/* ---- checks ---- */
-static int g_pass, g_fail;
-#define CHECK(cond, ...)                                               \
-  do {                                                                 \
-    if (cond) g_pass++;                                                \
-    else {                                                             \
-      g_fail++;                                                        \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                      \
-      printf(__VA_ARGS__);                                             \
-      printf("\n");                                                    \
-    }                                                                  \
-  } while (0)
-
-static sq_status fresh_status(void) {
-  sq_status st;
-  memset(&st, 0, sizeof st);
-  st.max_bytes = 1000000000;
-  return st;
-}
-
-static unsigned char *load(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f) { printf("cannot open %s\n", path); exit(2); }
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  unsigned char *p = malloc(len ? (size_t)len : 1);
-  if (fread(p, 1, (size_t)len, f) != (size_t)len) { printf("read %s\n", path); exit(2); }
-  fclose(f);
-  *n = (size_t)len;
-  return p;
-}
+#include "core_test.h"
 
 static char *load_text(const char *path) {
   size_t n;
-  unsigned char *p = load(path, &n);
+  unsigned char *p = load_or_die(path, &n);
   char *s = realloc(p, n + 1);
   s[n] = 0;
   return s;
@@ -104,7 +58,7 @@ static void check_file(const char *dir, const char *name, int want_meta) {
   char path[512];
   size_t n;
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  unsigned char *p = load(path, &n);
+  unsigned char *p = load_or_die(path, &n);
   snprintf(path, sizeof path, "%s/%s.expected", dir, name);
   char *expected = load_text(path);
   snprintf(path, sizeof path, "%s/%s.meta", dir, name);
@@ -170,7 +124,7 @@ static void check_basic_values(const char *dir) {
   char path[512];
   size_t n;
   snprintf(path, sizeof path, "%s/basic.gguf", dir);
-  unsigned char *p = load(path, &n);
+  unsigned char *p = load_or_die(path, &n);
   sq_file_index ix;
   sq_status st = read_gguf(p, n, 1, &ix);
   CHECK(st.code == SQ_OK, "basic: %s", st.msg);
@@ -513,11 +467,7 @@ static void check_hand_made(void) {
 }
 
 int main(int argc, char **argv) {
-  static sqlite3_api_routines api;
-  api.malloc64 = t_malloc64;
-  api.realloc64 = t_realloc64;
-  api.free = t_free;
-  sqlite3_api = &api;
+  install_failing_allocator();
   const char *dir = argc > 1 ? argv[1] : "tests/data/gguf";
   /* The host's locale (LC_ALL=de_DE.UTF-8 ...) must not change a number. */
   setlocale(LC_ALL, "");

@@ -20,52 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/model_file.h"
-
-/* ---- an allocator that fails on demand ---- */
-const sqlite3_api_routines *sqlite3_api;
-static long g_allocs, g_fail_at = -1; /* fail the g_fail_at-th allocation */
-
-static void *t_malloc64(sqlite3_uint64 n) {
-  if (g_allocs++ == g_fail_at) return NULL;
-  return malloc(n);
-}
-static void *t_realloc64(void *p, sqlite3_uint64 n) {
-  if (g_allocs++ == g_fail_at) return NULL;
-  return realloc(p, n);
-}
-static void t_free(void *p) { free(p); }
-
-static int g_pass, g_fail;
-#define CHECK(cond, ...)                                               \
-  do {                                                                 \
-    if (cond) g_pass++;                                                \
-    else {                                                             \
-      g_fail++;                                                        \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                      \
-      printf(__VA_ARGS__);                                             \
-      printf("\n");                                                    \
-    }                                                                  \
-  } while (0)
-
-static sq_status fresh_status(void) {
-  sq_status st;
-  memset(&st, 0, sizeof st);
-  st.max_bytes = 1000000000;
-  return st;
-}
-
-static unsigned char *load(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f) { printf("cannot open %s\n", path); exit(2); }
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  unsigned char *p = malloc(len ? (size_t)len : 1);
-  if (fread(p, 1, (size_t)len, f) != (size_t)len) { printf("read %s\n", path); exit(2); }
-  fclose(f);
-  *n = (size_t)len;
-  return p;
-}
+#include "core_test.h"
 
 /* Reads every tensor of ix whole; returns 0 if a read broke a promise (a
 ** code that disagrees with the status, or an empty message). */
@@ -127,7 +82,7 @@ static void check_file(const char *dir, const char *file, size_t want_tensors) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, file);
   size_t n;
-  unsigned char *p = load(path, &n);
+  unsigned char *p = load_or_die(path, &n);
   sq_file_view v = {p, n, path};
   sq_file_index ix;
   for (int meta = 0; meta <= 1; meta++) {
@@ -212,7 +167,7 @@ static void check_external(const char *dir) {
   char path[4096];
   snprintf(path, sizeof path, "%s/external.onnx", dir);
   size_t n;
-  unsigned char *p = load(path, &n);
+  unsigned char *p = load_or_die(path, &n);
   sq_file_index ix;
   sq_status st = fresh_status();
   CHECK(sq_file_read(p, n, SQ_FILE_ONNX, 0, &ix, &st) == SQ_OK &&
@@ -237,11 +192,7 @@ static void check_external(const char *dir) {
 }
 
 int main(int argc, char **argv) {
-  static sqlite3_api_routines api;
-  api.malloc64 = t_malloc64;
-  api.realloc64 = t_realloc64;
-  api.free = t_free;
-  sqlite3_api = &api;
+  install_failing_allocator();
   const char *dir = argc > 1 ? argv[1] : "tests/data/onnx";
   check_file(dir, "raw_dtypes.onnx", 23);
   check_file(dir, "typed_packed.onnx", 18);
