@@ -171,7 +171,7 @@ GGML_TEST_FLAGS =
 NPY_TEST_SRC = tests/npy_core_test.c ext/core/npy.c ext/core/model_file.c \
                ext/core/inflate.c ext/core/crc32.c \
                ext/core/status.c ext/core/text.c ext/core/c_locale.c
-build/asan/npy_core_test: $(NPY_TEST_SRC) $(HDR)
+build/asan/npy_core_test: $(NPY_TEST_SRC) tests/core_test.h $(HDR)
 	@mkdir -p build/asan
 	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ $(NPY_TEST_SRC) -lsqlite3 -lm
 
@@ -190,7 +190,7 @@ test-npy-core: build/asan/npy_core_test
 # (tests/gen_npz.py), under AddressSanitizer + UBSan.
 INFLATE_TEST_SRC = tests/inflate_core_test.c ext/core/inflate.c \
                    ext/core/crc32.c ext/core/status.c ext/core/c_locale.c
-build/asan/inflate_core_test: $(INFLATE_TEST_SRC) $(HDR)
+build/asan/inflate_core_test: $(INFLATE_TEST_SRC) tests/core_test.h $(HDR)
 	@mkdir -p build/asan
 	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ $(INFLATE_TEST_SRC) -lsqlite3 -lm
 test-inflate-core: build/asan/inflate_core_test

@@ -22,29 +22,10 @@
 #include <string.h>
 #include "core/crc32.h"
 #include "core/inflate.h"
+#include "core_test.h"
 
-static int g_pass, g_fail;
 static const char *g_dir = "tests/data/inflate";
 static sq_inflate *g_z;
-
-static void check(int ok, const char *fmt, ...) {
-  if (ok) {
-    g_pass++;
-    return;
-  }
-  g_fail++;
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("FAIL: ", stdout);
-  vprintf(fmt, ap);
-  fputc('\n', stdout);
-  va_end(ap);
-}
-
-static void st_init(sq_status *st) {
-  memset(st, 0, sizeof *st);
-  st->max_bytes = 1000000000;
-}
 
 /* ---- a bit writer: values least-significant bit first, Huffman codes
 ** most-significant bit first (RFC 1951 3.1.1) ---------------------------- */
@@ -128,8 +109,7 @@ static void expect(const char *what, const bw *w, const char *out,
   unsigned char *in = malloc(w->n ? w->n : 1);
   memcpy(in, w->b, w->n);
   unsigned char *buf = malloc(outn ? outn : 1);
-  sq_status st;
-  st_init(&st);
+  sq_status st = fresh_status();
   int rc = sq_inflate_run(g_z, in, w->n, 0, buf, outn, 1, UINT64_MAX, &st);
   if (msg)
     check(rc == SQ_INVALID && strcmp(st.msg, msg) == 0,
@@ -448,22 +428,11 @@ static void test_hand_made(void) {
 
 /* ---- zlib's streams ------------------------------------------------------ */
 
+/* A fixture of g_dir, whole (load_or_die, core_test.h). */
 static unsigned char *load(const char *name, size_t *n) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", g_dir, name);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    printf("FAIL: cannot open %s\n", path);
-    exit(1);
-  }
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  unsigned char *p = malloc(len ? (size_t)len : 1);
-  if (!p || fread(p, 1, (size_t)len, f) != (size_t)len) exit(1);
-  fclose(f);
-  *n = (size_t)len;
-  return p;
+  return load_or_die(path, n);
 }
 
 static void test_zlib(const char *sample, const char *level) {
@@ -473,8 +442,7 @@ static void test_zlib(const char *sample, const char *level) {
   unsigned char *raw = load(name, &rn);
   snprintf(name, sizeof name, "%s-%s.deflate", sample, level);
   unsigned char *d = load(name, &dn);
-  sq_status st;
-  st_init(&st);
+  sq_status st = fresh_status();
   unsigned char *out = malloc(rn ? rn : 1);
   int rc = sq_inflate_run(g_z, d, dn, 0, out, rn, 1, rn, &st);
   check(rc == SQ_OK && g_z->produced == rn && g_z->consumed == dn &&
@@ -490,7 +458,7 @@ static void test_zlib(const char *sample, const char *level) {
     if (s0 > rn || len > rn - s0) continue;
     for (int to_end = 0; to_end < 2; to_end++) {
       out = malloc(len ? (size_t)len : 1);
-      st_init(&st);
+      st = fresh_status();
       rc = sq_inflate_run(g_z, d, dn, s0, out, len, to_end, rn, &st);
       int ok = rc == SQ_OK && memcmp(out, raw + s0, (size_t)len) == 0;
       if (to_end) ok = ok && g_z->produced == rn && g_z->finished &&
@@ -505,7 +473,7 @@ static void test_zlib(const char *sample, const char *level) {
   }
   /* more than there is */
   out = malloc(2);
-  st_init(&st);
+  st = fresh_status();
   rc = sq_inflate_run(g_z, d, dn, rn, out, 1, 0, rn, &st);
   char want[160];
   snprintf(want, sizeof want, "deflate: the stream ends after %zu bytes of "
@@ -516,7 +484,7 @@ static void test_zlib(const char *sample, const char *level) {
   /* with to_end, a stream making more than `most`: refused within 32 KiB */
   if (rn > 40000) {
     out = malloc(1);
-    st_init(&st);
+    st = fresh_status();
     rc = sq_inflate_run(g_z, d, dn, 0, out, 1, 1, 1000, &st);
     check(rc == SQ_INVALID && g_z->overflow && g_z->produced < 1000 + 32768 + 258 &&
               strcmp(st.msg, "deflate: the stream makes more than 1000 bytes") == 0,
@@ -543,8 +511,7 @@ static void test_mutations(const char *name) {
     for (size_t at = 0; at < nat; at++)
       for (size_t k = 0; k < nx; k++) {
         if (len == dn) p[at] ^= x[k];
-        sq_status st;
-        st_init(&st);
+        sq_status st = fresh_status();
         /* the output's size is not known: ask for nothing and go to the end */
         int rc = sq_inflate_run(g_z, p, len, 0, out, 0, 1, UINT64_MAX, &st);
         if (rc == SQ_OK) ok++;

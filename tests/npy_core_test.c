@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/model_file.h"
+#include "core_test.h"
 #include "kernels/byteorder.h"
 
 /* model_file.c dispatches to every reader; this test links only npy.c, so
@@ -48,52 +49,20 @@ int sq_tflite_read(const unsigned char *p, size_t n, int want_meta,
   return sq_fail(st, "tflite: not linked into npy_core_test");
 }
 
-static int g_pass, g_fail;
 static const char *g_dir = "tests/data/npy";
 
-static void check(int ok, const char *fmt, ...) {
-  if (ok) {
-    g_pass++;
-    return;
-  }
-  g_fail++;
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("FAIL: ", stdout);
-  vprintf(fmt, ap);
-  fputc('\n', stdout);
-  va_end(ap);
-}
-
-/* The file's bytes in an exact-size malloc'd buffer. */
+/* A fixture of g_dir, whole (load_or_die, core_test.h). */
 static unsigned char *load(const char *name, size_t *n) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", g_dir, name);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    printf("FAIL: cannot open %s\n", path);
-    exit(1);
-  }
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  unsigned char *p = malloc(len ? (size_t)len : 1);
-  if (!p || fread(p, 1, (size_t)len, f) != (size_t)len) exit(1);
-  fclose(f);
-  *n = (size_t)len;
-  return p;
-}
-
-static void st_init(sq_status *st) {
-  memset(st, 0, sizeof *st);
-  st->max_bytes = 1000000000;
+  return load_or_die(path, n);
 }
 
 /* Reads a file by its detected format (fmt -1) or by fmt. */
 static int read_file(const char *name, int fmt, sq_file_index *ix,
                      sq_status *st, unsigned char **bytes, size_t *n) {
   *bytes = load(name, n);
-  st_init(st);
+  *st = fresh_status();
   if (fmt < 0) fmt = sq_file_detect(*bytes, *n);
   check(fmt >= 0, "%s: format not detected", name);
   if (fmt < 0) return -1;
@@ -357,7 +326,7 @@ static void test_npz(void) {
   ** the end record), read as npz when asked */
   p = load("savez_empty.npz", &n);
   check(sq_file_detect(p, n) == -1, "savez_empty.npz detected");
-  st_init(&st);
+  st = fresh_status();
   rc = sq_file_read(p, n, SQ_FILE_NPZ, 0, &ix, &st);
   check(rc == SQ_OK && ix.ntensors == 0, "savez_empty.npz: rc %d (%s)", rc,
         st.msg);
@@ -398,8 +367,7 @@ static void test_mutations(const char *file, int fmt) {
       for (size_t v = 0; v < nv; v++) {
         if (len == n) p[at] = vals[v];
         sq_file_index ix;
-        sq_status st;
-        st_init(&st);
+        sq_status st = fresh_status();
         int rc = sq_file_read(p, len, (sq_file_format)fmt, 1, &ix, &st);
         if (rc == SQ_OK) {
           ok++;
@@ -410,8 +378,7 @@ static void test_mutations(const char *file, int fmt) {
               ** clean error */
               sq_file_view view = {p, len, NULL};
               unsigned char *buf = malloc(t->nbytes ? t->nbytes : 1);
-              sq_status rs;
-              st_init(&rs);
+              sq_status rs = fresh_status();
               int r = sq_file_tensor_read(&view, t, 0, t->nbytes, buf, &rs);
               if (r != SQ_OK && (r != SQ_INVALID || rs.msg[0] == 0)) bad++;
               free(buf);
@@ -444,7 +411,7 @@ static int read_range(const unsigned char *p, size_t n, const sq_file_tensor *t,
                       sq_status *st) {
   sq_file_view v = {p, n, NULL};
   *out = malloc(len ? len : 1);
-  st_init(st);
+  *st = fresh_status();
   return sq_file_tensor_read(&v, t, start, len, *out, st);
 }
 
