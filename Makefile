@@ -179,7 +179,7 @@ build/asan/gguf_core_test: tests/gguf_core_test.c tests/core_test.h $(CORE_SRC) 
 	@mkdir -p build/asan
 	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/gguf_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(LDLIBS)
 
-build/asan/safetensors_core_test: tests/safetensors_core_test.c tests/data/safetensors_cases.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+build/asan/safetensors_core_test: tests/safetensors_core_test.c tests/core_test.h tests/data/safetensors_cases.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
 	@mkdir -p build/asan
 	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -DSQLITE_CORE -o $@ tests/safetensors_core_test.c $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
 
@@ -206,7 +206,7 @@ test-safetensors-core: build/asan/safetensors_core_test
 
 # The TFLite reader on tests/gen_tflite.py's files: unaligned bytes, every
 # prefix, seeded mutations and every failed allocation, under ASan + UBSan.
-build/asan/tflite_core_test: tests/tflite_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+build/asan/tflite_core_test: tests/tflite_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
 	@mkdir -p build/asan
 	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -DSQLITE_CORE -o $@ tests/tflite_core_test.c $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
 

@@ -24,15 +24,13 @@
 #include <string.h>
 #include <sqlite3.h>
 #include "core/model_file.h"
+#include "core_test.h"
 #include "kernels/byteorder.h"
 #include "data/safetensors_cases.h"
 
-static int passed, failed;
-
-static void check(int ok, const char *name, const char *what, const char *got,
+static void check_got_want(int ok, const char *name, const char *what, const char *got,
                   const char *want) {
-  if (ok) { passed++; return; }
-  failed++;
+  if (tally(ok)) return;
   printf("FAIL %s: %s\n  got:  %s\n  want: %s\n", name, what, got ? got : "(null)",
          want ? want : "(null)");
 }
@@ -87,11 +85,6 @@ static int is_empty(const sq_file_index *ix) {
   return !ix->tensors && !ix->meta && !ix->ntensors && !ix->nmeta;
 }
 
-static void init_status(sq_status *st) {
-  memset(st, 0, sizeof *st);
-  st->max_bytes = 1000000000;
-}
-
 /* A private copy of exactly n bytes, so that ASan sees a read past n. */
 static unsigned char *copy_of(const unsigned char *p, size_t n) {
   unsigned char *c = malloc(n ? n : 1);
@@ -120,57 +113,56 @@ static void run_cases(void) {
     const struct st_case *c = &st_cases[k];
     unsigned char *p = copy_of(c->bytes, c->n);
     sq_file_index ix;
-    sq_status st;
-    init_status(&st);
+    sq_status st = fresh_status();
     int rc = sq_file_read(p, c->n, SQ_FILE_SAFETENSORS, 1, &ix, &st);
     if (c->error) {
-      check(rc == SQ_INVALID && st.code == SQ_INVALID, c->name, "fails",
+      check_got_want(rc == SQ_INVALID && st.code == SQ_INVALID, c->name, "fails",
             rc ? "an error" : "SQ_OK", "SQ_INVALID");
-      check(strcmp(st.msg, c->error) == 0, c->name, "message", st.msg, c->error);
-      check(is_empty(&ix), c->name, "index freed", "not empty", "empty");
+      check_got_want(strcmp(st.msg, c->error) == 0, c->name, "message", st.msg, c->error);
+      check_got_want(is_empty(&ix), c->name, "index freed", "not empty", "empty");
       /* the reader called directly frees its index too */
       sq_file_index ix2;
       memset(&ix2, 0, sizeof ix2);
-      init_status(&st);
+      st = fresh_status();
       rc = sq_safetensors_read(p, c->n, 0, &ix2, &st);
-      check(rc == SQ_INVALID && strcmp(st.msg, c->error) == 0 && is_empty(&ix2),
+      check_got_want(rc == SQ_INVALID && strcmp(st.msg, c->error) == 0 && is_empty(&ix2),
             c->name, "message without metadata", st.msg, c->error);
     } else {
-      check(rc == SQ_OK, c->name, "reads", st.msg, "SQ_OK");
+      check_got_want(rc == SQ_OK, c->name, "reads", st.msg, "SQ_OK");
       char *got = render(&ix);
-      check(strcmp(got, c->index) == 0, c->name, "index", got, c->index);
-      check(index_sane(p, c->n, &ix), c->name, "index inside the bytes", "no", "yes");
+      check_got_want(strcmp(got, c->index) == 0, c->name, "index", got, c->index);
+      check_got_want(index_sane(p, c->n, &ix), c->name, "index inside the bytes", "no", "yes");
       free(got);
       sq_file_index_free(&ix);
-      check(is_empty(&ix), c->name, "index_free empties", "not empty", "empty");
-      init_status(&st);
+      check_got_want(is_empty(&ix), c->name, "index_free empties", "not empty", "empty");
+      st = fresh_status();
       rc = sq_file_read(p, c->n, SQ_FILE_SAFETENSORS, 0, &ix, &st);
       got = render(&ix);
       char *want = tensors_only(c->index);
-      check(rc == SQ_OK && strcmp(got, want) == 0, c->name, "index without metadata",
+      check_got_want(rc == SQ_OK && strcmp(got, want) == 0, c->name, "index without metadata",
             got, want);
       free(got);
       free(want);
       sq_file_index_free(&ix);
-      check(sq_file_detect(p, c->n) == SQ_FILE_SAFETENSORS, c->name, "detected",
+      check_got_want(sq_file_detect(p, c->n) == SQ_FILE_SAFETENSORS, c->name, "detected",
             "other", "safetensors");
       /* every strict prefix is refused, cleanly */
       for (size_t len = 0; len < c->n; len++) {
         unsigned char *q = copy_of(p, len);
-        init_status(&st);
+        st = fresh_status();
         rc = sq_file_read(q, len, SQ_FILE_SAFETENSORS, 1, &ix, &st);
         if (rc != SQ_INVALID || !is_empty(&ix) ||
             strncmp(st.msg, "safetensors: ", 13) != 0) {
           char what[64];
           snprintf(what, sizeof what, "prefix of %zu bytes refused", len);
-          check(0, c->name, what, st.msg, "an error");
+          check_got_want(0, c->name, what, st.msg, "an error");
           sq_file_index_free(&ix);
           free(q);
           break;
         }
         free(q);
       }
-      passed++;
+      g_pass++;
     }
     free(p);
   }
@@ -197,37 +189,26 @@ static void run_mutations(void) {
                       : (unsigned char)(r >> 8);
       }
       sq_file_index ix;
-      sq_status st;
-      init_status(&st);
+      sq_status st = fresh_status();
       int rc = sq_file_read(p, c->n, SQ_FILE_SAFETENSORS, 1, &ix, &st);
       if (rc == SQ_OK) {
         accepted++;
-        if (!index_sane(p, c->n, &ix)) check(0, c->name, "mutant index sane", "no", "yes");
+        if (!index_sane(p, c->n, &ix)) check_got_want(0, c->name, "mutant index sane", "no", "yes");
         sq_file_index_free(&ix);
       } else {
         refused++;
         if (rc != SQ_INVALID || !is_empty(&ix) || strncmp(st.msg, "safetensors: ", 13))
-          check(0, c->name, "mutant refused cleanly", st.msg, "safetensors: ...");
+          check_got_want(0, c->name, "mutant refused cleanly", st.msg, "safetensors: ...");
       }
       free(p);
     }
   }
-  check(accepted > 0 && refused > 0, "mutations", "both outcomes seen", "no", "yes");
+  check_got_want(accepted > 0 && refused > 0, "mutations", "both outcomes seen", "no", "yes");
   printf("mutations: %zu accepted, %zu refused\n", accepted, refused);
 }
 
-/* Allocation failure: the k-th allocation fails. */
-static sqlite3_mem_methods real_mem;
-static long alloc_count, fail_at = -1;
-static void *fail_malloc(int n) {
-  if (++alloc_count == fail_at) return NULL;
-  return real_mem.xMalloc(n);
-}
-static void *fail_realloc(void *p, int n) {
-  if (++alloc_count == fail_at) return NULL;
-  return real_mem.xRealloc(p, n);
-}
-
+/* Allocation failure: each allocation of a read fails in turn (g_fail_at,
+** tests/core_test.h). */
 static void run_oom(void) {
   long runs = 0;
   for (size_t k = 0; k < sizeof st_cases / sizeof st_cases[0]; k++) {
@@ -236,23 +217,23 @@ static void run_oom(void) {
     char want_msg[256];
     sq_file_index ix;
     sq_status st;
-    fail_at = -1;
-    init_status(&st);
+    g_fail_at = -1;
+    st = fresh_status();
     sq_file_read(c->bytes, c->n, SQ_FILE_SAFETENSORS, 1, &ix, &st);
     char *want = c->error ? NULL : render(&ix);
     snprintf(want_msg, sizeof want_msg, "%s", st.msg);
     sq_file_index_free(&ix);
-    for (fail_at = 1;; fail_at++) {
-      alloc_count = 0;
+    for (g_fail_at = 0;; g_fail_at++) {
+      g_allocs = 0;
       runs++;
-      init_status(&st);
+      st = fresh_status();
       int rc = sq_file_read(c->bytes, c->n, SQ_FILE_SAFETENSORS, 1, &ix, &st);
-      if (alloc_count < fail_at) {
+      if (g_allocs <= g_fail_at) {
         /* nothing failed: the same outcome as without failures */
         char *got = rc ? NULL : render(&ix);
         int same = c->error ? strcmp(st.msg, want_msg) == 0
                             : rc == SQ_OK && strcmp(got, want) == 0;
-        check(same, c->name, "outcome after the OOM runs", got ? got : st.msg,
+        check_got_want(same, c->name, "outcome after the OOM runs", got ? got : st.msg,
               want ? want : want_msg);
         free(got);
         sq_file_index_free(&ix);
@@ -260,15 +241,15 @@ static void run_oom(void) {
       }
       if (!(rc == SQ_NOMEM && is_empty(&ix))) {
         char what[64];
-        snprintf(what, sizeof what, "allocation %ld failed", fail_at);
-        check(0, c->name, what, st.msg, "SQ_NOMEM, index empty");
+        snprintf(what, sizeof what, "allocation %ld failed", g_fail_at + 1);
+        check_got_want(0, c->name, what, st.msg, "SQ_NOMEM, index empty");
         sq_file_index_free(&ix);
         break;
       }
     }
-    fail_at = -1;
+    g_fail_at = -1;
     free(want);
-    passed++;
+    g_pass++;
   }
   printf("oom: %ld runs, each allocation failed in turn\n", runs);
 }
@@ -279,26 +260,20 @@ static void run_toobig(void) {
     const struct st_case *c = &st_cases[k];
     if (strcmp(c->name, "many_tensors")) continue;
     sq_file_index ix;
-    sq_status st;
-    init_status(&st);
+    sq_status st = fresh_status();
     st.max_bytes = 4096;
     int rc = sq_file_read(c->bytes, c->n, SQ_FILE_SAFETENSORS, 1, &ix, &st);
-    check(rc == SQ_TOOBIG && is_empty(&ix), c->name, "table over max_bytes",
+    check_got_want(rc == SQ_TOOBIG && is_empty(&ix), c->name, "table over max_bytes",
           rc == SQ_OK ? "SQ_OK" : st.msg, "SQ_TOOBIG");
   }
 }
 
 int main(void) {
-  sqlite3_config(SQLITE_CONFIG_GETMALLOC, &real_mem);
-  sqlite3_mem_methods m = real_mem;
-  m.xMalloc = fail_malloc;
-  m.xRealloc = fail_realloc;
-  sqlite3_config(SQLITE_CONFIG_MALLOC, &m);
-  sqlite3_initialize();
+  install_failing_allocator();
   run_cases();
   run_mutations();
   run_oom();
   run_toobig();
-  printf("safetensors_core_test: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  printf("safetensors_core_test: %d passed, %d failed\n", g_pass, g_fail);
+  return g_fail != 0;
 }

@@ -25,17 +25,16 @@
 #include <string.h>
 #include <sqlite3.h>
 #include "core/model_file.h"
+#include "core_test.h"
 
-static int passed, failed;
-
-static void check(int ok, const char *name, const char *what, const char *got) {
-  if (ok) { passed++; return; }
-  failed++;
+static void check_got(int ok, const char *name, const char *what, const char *got) {
+  if (tally(ok)) return;
   printf("FAIL %s: %s (%s)\n", name, what, got ? got : "");
 }
 
+/* This test's size limit has always been 2^30, not fresh_status()'s 10^9. */
 static void init_status(sq_status *st) {
-  memset(st, 0, sizeof *st);
+  *st = fresh_status();
   st->max_bytes = 1 << 30;
 }
 
@@ -98,17 +97,6 @@ static int read_ok(const unsigned char *p, size_t n, int meta, int *accepted) {
   return ok;
 }
 
-static sqlite3_mem_methods real_mem;
-static long alloc_count, fail_at = -1;
-static void *fail_malloc(int n) {
-  if (++alloc_count == fail_at) return NULL;
-  return real_mem.xMalloc(n);
-}
-static void *fail_realloc(void *p, int n) {
-  if (++alloc_count == fail_at) return NULL;
-  return real_mem.xRealloc(p, n);
-}
-
 static unsigned long long rng = 88172645463325252ull;
 static unsigned long long next_rand(void) {
   rng ^= rng << 13;
@@ -125,7 +113,7 @@ static void test_valid(const char *name, const unsigned char *bytes, size_t n,
   sq_status st;
   init_status(&st);
   if (sq_file_read(bytes, n, SQ_FILE_TFLITE, meta, &ix, &st)) {
-    check(0, label, "reads", st.msg);
+    check_got(0, label, "reads", st.msg);
     return;
   }
   char *want = render(&ix);
@@ -137,7 +125,7 @@ static void test_valid(const char *name, const unsigned char *bytes, size_t n,
   init_status(&st);
   int rc = sq_file_read(odd + 1, n, SQ_FILE_TFLITE, meta, &ix, &st);
   char *got = rc ? NULL : render(&ix);
-  check(rc == SQ_OK && !strcmp(got, want), label, "same index when unaligned",
+  check_got(rc == SQ_OK && !strcmp(got, want), label, "same index when unaligned",
         rc ? st.msg : got);
   free(got);
   sq_file_index_free(&ix);
@@ -151,7 +139,7 @@ static void test_valid(const char *name, const unsigned char *bytes, size_t n,
     if (!read_ok(p, k, meta, &accepted)) bad++;
     free(p);
   }
-  check(bad == 0, label, "every prefix refused cleanly or read sanely", "");
+  check_got(bad == 0, label, "every prefix refused cleanly or read sanely", "");
 
   /* 3. mutations */
   bad = 0;
@@ -167,17 +155,17 @@ static void test_valid(const char *name, const unsigned char *bytes, size_t n,
     if (!read_ok(p, n, meta, &accepted)) bad++;
     free(p);
   }
-  check(bad == 0, label, "every mutation refused cleanly or read sanely", "");
+  check_got(bad == 0, label, "every mutation refused cleanly or read sanely", "");
 
   /* 4. every allocation failed in turn */
   bad = 0;
-  for (fail_at = 1;; fail_at++) {
-    alloc_count = 0;
+  for (g_fail_at = 0;; g_fail_at++) {
+    g_allocs = 0;
     init_status(&st);
     rc = sq_file_read(bytes, n, SQ_FILE_TFLITE, meta, &ix, &st);
-    if (alloc_count < fail_at) {
+    if (g_allocs <= g_fail_at) {
       got = rc ? NULL : render(&ix);
-      check(rc == SQ_OK && !strcmp(got, want), label,
+      check_got(rc == SQ_OK && !strcmp(got, want), label,
             "outcome after the failed allocations", rc ? st.msg : got);
       free(got);
       sq_file_index_free(&ix);
@@ -186,21 +174,9 @@ static void test_valid(const char *name, const unsigned char *bytes, size_t n,
     if (!(rc == SQ_NOMEM && is_empty(&ix))) bad++;
     sq_file_index_free(&ix);
   }
-  fail_at = -1;
-  check(bad == 0, label, "each failed allocation is SQ_NOMEM, index empty", "");
+  g_fail_at = -1;
+  check_got(bad == 0, label, "each failed allocation is SQ_NOMEM, index empty", "");
   free(want);
-}
-
-static unsigned char *slurp(const char *path, size_t *n) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  unsigned char *b = malloc(len > 0 ? (size_t)len : 1);
-  *n = fread(b, 1, (size_t)len, f);
-  fclose(f);
-  return b;
 }
 
 int main(int argc, char **argv) {
@@ -208,12 +184,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: tflite_core_test DIR\n");
     return 2;
   }
-  sqlite3_config(SQLITE_CONFIG_GETMALLOC, &real_mem);
-  sqlite3_mem_methods mm = real_mem;
-  mm.xMalloc = fail_malloc;
-  mm.xRealloc = fail_realloc;
-  sqlite3_config(SQLITE_CONFIG_MALLOC, &mm);
-  sqlite3_initialize();
+  install_failing_allocator();
 
   static const char *const valid[] = {"dtypes", "subgraphs", "large_model",
                                       "deep_nesting", "no_subgraphs",
@@ -232,7 +203,7 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/%s", argv[1], de->d_name);
     snprintf(name, sizeof name, "%.*s", (int)(len - 7), de->d_name);
     size_t n;
-    unsigned char *b = slurp(path, &n);
+    unsigned char *b = read_whole_file(path, &n);
     if (!b) continue;
     files++;
     int is_valid = 0;
@@ -243,13 +214,13 @@ int main(int argc, char **argv) {
       test_valid(name, b, n, 1);
     } else {
       int accepted = 0;
-      check(read_ok(b, n, 1, &accepted) && accepted == 0, name,
+      check_got(read_ok(b, n, 1, &accepted) && accepted == 0, name,
             "refused cleanly", "");
     }
     free(b);
   }
   closedir(d);
-  check(files >= 40, "files", "the directory holds the generated files", "");
-  printf("tflite_core_test: %d passed, %d failed\n", passed, failed);
-  return failed != 0;
+  check_got(files >= 40, "files", "the directory holds the generated files", "");
+  printf("tflite_core_test: %d passed, %d failed\n", g_pass, g_fail);
+  return g_fail != 0;
 }
