@@ -168,12 +168,9 @@ GGML_TEST_FLAGS =
 # indexes and error messages, every truncation, mutated bytes and failed
 # allocations.  The GGUF test also runs under de_DE.UTF-8 (its metadata
 # prints numbers).
-NPY_TEST_SRC = tests/npy_core_test.c ext/core/npy.c ext/core/model_file.c \
-               ext/core/inflate.c ext/core/crc32.c \
-               ext/core/status.c ext/core/text.c ext/core/c_locale.c
-build/asan/npy_core_test: $(NPY_TEST_SRC) tests/core_test.h $(HDR)
+build/asan/npy_core_test: tests/npy_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
 	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ $(NPY_TEST_SRC) -lsqlite3 -lm
+	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ tests/npy_core_test.c $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
 
 build/asan/gguf_core_test: tests/gguf_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
 	@mkdir -p build/asan

@@ -24,31 +24,6 @@
 #include "core_test.h"
 #include "kernels/byteorder.h"
 
-/* model_file.c dispatches to every reader; this test links only npy.c, so
-** the others (written by other hands, with their own dependencies) are
-** stubbed out here. */
-int sq_safetensors_read(const unsigned char *p, size_t n, int want_meta,
-                        sq_file_index *ix, sq_status *st) {
-  (void)p; (void)n; (void)want_meta; (void)ix;
-  return sq_fail(st, "safetensors: not linked into npy_core_test");
-}
-int sq_gguf_read(const unsigned char *p, size_t n, int want_meta,
-                 sq_file_index *ix, sq_status *st) {
-  (void)p; (void)n; (void)want_meta; (void)ix;
-  return sq_fail(st, "gguf: not linked into npy_core_test");
-}
-
-int sq_onnx_read(const unsigned char *p, size_t n, int want_meta,
-                 sq_file_index *ix, sq_status *st) {
-  (void)p; (void)n; (void)want_meta; (void)ix;
-  return sq_fail(st, "onnx: not linked into npy_core_test");
-}
-int sq_tflite_read(const unsigned char *p, size_t n, int want_meta,
-                   sq_file_index *ix, sq_status *st) {
-  (void)p; (void)n; (void)want_meta; (void)ix;
-  return sq_fail(st, "tflite: not linked into npy_core_test");
-}
-
 static const char *g_dir = "tests/data/npy";
 
 /* A fixture of g_dir, whole (load_or_die, core_test.h). */
