@@ -77,6 +77,25 @@ static void check_ranges(const char *name, const sq_file_view *v,
   CHECK(ok, "%s: every range of every tensor (%ld ranges)", name, ranges);
 }
 
+/* One truncated or mutated copy c[0..n): an index whose every tensor reads
+** back (read_all), or a clean error (SQ_INVALID, empty index, a message);
+** anything else is printed with what was done at byte k.  1 when clean. */
+static int read_damaged(const unsigned char *c, size_t n, const char *path,
+                        const char *file, const char *what, size_t k) {
+  sq_file_view cv = {c, n, path};
+  sq_file_index ix;
+  sq_status st = fresh_status();
+  int rc = sq_file_read(c, n, SQ_FILE_ONNX, 1, &ix, &st);
+  if (rc == SQ_OK) {
+    int ok = read_all(&cv, &ix);
+    sq_file_index_free(&ix);
+    return ok;
+  }
+  if (rc == SQ_INVALID && !ix.ntensors && !ix.nmeta && st.msg[0]) return 1;
+  printf("%s %s %zu: code %d '%s'\n", file, what, k, rc, st.msg);
+  return 0;
+}
+
 /* 2 and 3 for one valid fixture. */
 static void check_file(const char *dir, const char *file, size_t want_tensors) {
   char path[4096];
@@ -104,17 +123,8 @@ static void check_file(const char *dir, const char *file, size_t want_tensors) {
   for (size_t k = 0; k < n; k++) {
     unsigned char *c = malloc(k ? k : 1);
     memcpy(c, p, k);
-    sq_file_view cv = {c, k, path};
-    sq_status st = fresh_status();
-    int rc = sq_file_read(c, k, SQ_FILE_ONNX, 1, &ix, &st);
+    if (!read_damaged(c, k, path, file, "truncated to", k)) clean = 0;
     reads++;
-    if (rc == SQ_OK) {
-      if (!read_all(&cv, &ix)) clean = 0;
-      sq_file_index_free(&ix);
-    } else if (rc != SQ_INVALID || ix.ntensors || ix.nmeta || !st.msg[0]) {
-      clean = 0;
-      printf("%s truncated to %zu: code %d '%s'\n", file, k, rc, st.msg);
-    }
     free(c);
   }
   static const int sets[] = {0x00, 0x7F, 0x80, 0xFF, -1};
@@ -123,17 +133,8 @@ static void check_file(const char *dir, const char *file, size_t want_tensors) {
     for (size_t s = 0; s < sizeof sets / sizeof *sets; s++) {
       memcpy(c, p, n);
       c[k] = sets[s] < 0 ? (unsigned char)(p[k] + 1) : (unsigned char)sets[s];
-      sq_file_view cv = {c, n, path};
-      sq_status st = fresh_status();
-      int rc = sq_file_read(c, n, SQ_FILE_ONNX, 1, &ix, &st);
+      if (!read_damaged(c, n, path, file, "byte set at", k)) clean = 0;
       reads++;
-      if (rc == SQ_OK) {
-        if (!read_all(&cv, &ix)) clean = 0;
-        sq_file_index_free(&ix);
-      } else if (rc != SQ_INVALID || ix.ntensors || ix.nmeta || !st.msg[0]) {
-        clean = 0;
-        printf("%s byte %zu set: code %d '%s'\n", file, k, rc, st.msg);
-      }
     }
   }
   free(c);
