@@ -29,6 +29,7 @@
 #include <string.h>
 #include "core/calibrate.h"
 #include "core/quantize.h"
+#include "core/row_method.h"
 #include "kernels/byteorder.h"
 
 /* Groups up to this size (a block, a small channel) are calibrated on their
@@ -266,8 +267,16 @@ static int sq_calibrate_group(const sq_kernels *k, const sq_tensor *x,
     return SQ_OK;
   }
   if (o->method == SQ_METHOD_MSE)
-    return sq_mse_range(k, x, r, symmetric, o->rounding_onnx, *lo, *hi, lo, hi,
+    return sq_mse_range(k, x, r, symmetric, o->divide, *lo, *hi, lo, hi,
                         st);
+  const sq_row_method *m = sq_row_method_find(o->method);
+  if (m) {                  /* one tensor is one row */
+    void *state = m->create(o, r, symmetric, st);
+    if (!state) return st->code;
+    if (!m->add(state, k, x, *lo, *hi, st)) m->range(state, lo, hi, st);
+    m->destroy(state);
+    return st->code;
+  }
   return SQ_OK;
 }
 
@@ -339,6 +348,12 @@ static int sq_groups_are_runs(const sq_granularity *g) {
   return whole_rows && (s.o1 - s.o0 == 1 || (s.b0 == 0 && s.b1 == g->nblocks));
 }
 
+/* Elements in the largest group, for values that are not one run. */
+static size_t sq_group_size_max(const sq_granularity *g) {
+  return (g->stride_outer ? 1 : g->outer) * (g->stride_block ? g->block : g->len) *
+         (g->stride_inner ? 1 : g->inner);
+}
+
 /* Group gi's values: in place when they are one run, else copied to buf. */
 static sq_tensor sq_group_values(const sq_granularity *g, const unsigned char *x,
                                  size_t gi, unsigned char *buf) {
@@ -364,10 +379,7 @@ int sq_ranges(const sq_kernels *k, const sq_tensor *x, const sq_granularity *g,
               float *mx, sq_status *st) {
   if (sq_group_minmax(k, x, g, mn, mx, st)) return st->code;
   if (o->method == SQ_METHOD_MINMAX) return SQ_OK;
-  /* The largest group, for the values that are not one run. */
-  size_t most = (g->stride_outer ? 1 : g->outer) *
-                (g->stride_block ? g->block : g->len) *
-                (g->stride_inner ? 1 : g->inner);
+  size_t most = sq_group_size_max(g);
   unsigned char *buf = NULL;
   if (!sq_groups_are_runs(g) && !(buf = sq_alloc(st, most, 4))) return st->code;
   for (size_t gi = 0; gi < g->groups && !st->code; gi++) {
@@ -376,4 +388,59 @@ int sq_ranges(const sq_kernels *k, const sq_tensor *x, const sq_granularity *g,
   }
   sqlite3_free(buf);
   return st->code;
+}
+
+/* Every row method; each lives in a file of its own. */
+static const sq_row_method *const sq_row_methods[] = {
+  NULL
+};
+
+const sq_row_method *sq_row_method_find(int method) {
+  for (size_t i = 0; sq_row_methods[i]; i++)
+    if (sq_row_methods[i]->method == method) return sq_row_methods[i];
+  return NULL;
+}
+
+int sq_row_states_init(sq_row_states *rs, const sq_row_method *m, size_t groups,
+                       const sq_options *o, const sq_range *r, int symmetric,
+                       sq_status *st) {
+  memset(rs, 0, sizeof *rs);
+  void **state = sq_alloc(st, groups, sizeof *state);
+  if (!state) return st->code;
+  memset(state, 0, groups * sizeof *state);
+  rs->m = m;
+  rs->state = state;
+  for (size_t gi = 0; gi < groups; gi++) {
+    if (!(state[gi] = m->create(o, r, symmetric, st))) break;
+    rs->groups = gi + 1;
+  }
+  if (st->code) sq_row_states_free(rs);
+  return st->code;
+}
+
+int sq_row_states_add(sq_row_states *rs, const sq_kernels *k, const sq_tensor *x,
+                      const sq_granularity *g, const float *mn, const float *mx,
+                      sq_status *st) {
+  size_t most = sq_group_size_max(g);
+  unsigned char *buf = NULL;
+  if (!sq_groups_are_runs(g) && !(buf = sq_alloc(st, most, 4))) return st->code;
+  for (size_t gi = 0; gi < rs->groups && !st->code; gi++) {
+    sq_tensor t = sq_group_values(g, x->data, gi, buf);
+    rs->m->add(rs->state[gi], k, &t, mn[gi], mx[gi], st);
+  }
+  sqlite3_free(buf);
+  return st->code;
+}
+
+int sq_row_states_range(sq_row_states *rs, float *mn, float *mx, sq_status *st) {
+  for (size_t gi = 0; gi < rs->groups && !st->code; gi++)
+    rs->m->range(rs->state[gi], &mn[gi], &mx[gi], st);
+  return st->code;
+}
+
+void sq_row_states_free(sq_row_states *rs) {
+  if (rs->state)
+    for (size_t gi = 0; gi < rs->groups; gi++) rs->m->destroy(rs->state[gi]);
+  sqlite3_free(rs->state);
+  memset(rs, 0, sizeof *rs);
 }

@@ -8,11 +8,14 @@
 **      quant_max;
 **   3. reduce_range=0|1: drop one bit of range (qmin/2, qmax/2, rounding down)
 **      after quant_min/quant_max, as PyTorch does (int8 -64..63, uint8 0..127);
-**   4. rounding=torch|onnx: multiply by 1/scale (PyTorch) or divide by the
-**      scale (ONNX QuantizeLinear);
-**   5. calibration: method=minmax|percentile|mse, percentile=P (0 < P <= 100,
-**      default 99.99); observer=minmax|moving_average, averaging_constant=C
-**      (0 < C <= 1, default 0.01) for the aggregates;
+**   4. rounding=torch|onnx|tutorial: multiply by 1/scale (PyTorch), divide
+**      by the scale (ONNX QuantizeLinear), or divide and add the zero point
+**      before rounding (the tutorial's formula);
+**   5. calibration: method=minmax|percentile|mse|histogram|entropy,
+**      percentile=P (0 < P <= 100, default 99.99), bins=N (histogram and
+**      entropy), quantized_bins=N (entropy), include_zero=0|1 (default 1),
+**      params=float32|double; observer=minmax|moving_average,
+**      averaging_constant=C (0 < C <= 1, default 0.01) for the aggregates;
 **   6. q_compare: dtypes=, schemes=, blocks=, methods=, ggml= (lists joined
 **      by '+' or '|', e.g. dtypes=int8+int4, ggml=q4_K+q8_0);
 **   7. each function accepts the keys that mean something to it; any other key
@@ -40,6 +43,10 @@ static const struct {
   {"blocks", SQ_OPT_BLOCKS},
   {"methods", SQ_OPT_METHODS},
   {"ggml", SQ_OPT_GGML},
+  {"include_zero", SQ_OPT_INCLUDE_ZERO},
+  {"params", SQ_OPT_PARAMS},
+  {"bins", SQ_OPT_BINS},
+  {"quantized_bins", SQ_OPT_QUANTIZED_BINS},
 };
 #define SQ_NKEYS (sizeof sq_option_keys / sizeof sq_option_keys[0])
 
@@ -78,6 +85,8 @@ int sq_method_parse(const char *s, size_t len, int *method) {
   if (sq_word_is(s, len, "minmax")) *method = SQ_METHOD_MINMAX;
   else if (sq_word_is(s, len, "percentile")) *method = SQ_METHOD_PERCENTILE;
   else if (sq_word_is(s, len, "mse")) *method = SQ_METHOD_MSE;
+  else if (sq_word_is(s, len, "histogram")) *method = SQ_METHOD_HISTOGRAM;
+  else if (sq_word_is(s, len, "entropy")) *method = SQ_METHOD_ENTROPY;
   else return 0;
   return 1;
 }
@@ -87,6 +96,7 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
   memset(o, 0, sizeof *o);
   o->percentile = 99.99;
   o->averaging_constant = 0.01;
+  o->include_zero = 1;
   const char *p = text ? text : "";
   for (;;) {
     while (*p && sq_is_sep(*p)) p++;
@@ -111,7 +121,7 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
           memcmp(sq_option_keys[i].name, key, (size_t)klen) == 0)
         bit = sq_option_keys[i].bit;
     if (!(bit & allowed)) {
-      char valid[256];
+      char valid[400];
       sq_valid_keys(allowed, valid, sizeof valid);
       if (bit)
         return sq_fail(st, "option '%.*s' does not apply here (expected one of %s)",
@@ -138,12 +148,29 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
         o->reduce_range = iv == 1;
         break;
       case SQ_OPT_ROUNDING:
-        o->rounding_onnx = sq_either(val, vlen, "torch", "onnx");
-        if (o->rounding_onnx < 0) must = "torch or onnx";
+        o->rounding = sq_word_is(val, vlen, "tutorial")
+                          ? SQ_ROUNDING_TUTORIAL
+                          : sq_either(val, vlen, "torch", "onnx");
+        if (o->rounding < 0) must = "torch, onnx or tutorial";
+        o->divide = o->rounding != SQ_ROUNDING_TORCH;
         break;
       case SQ_OPT_METHOD:
         if (!sq_method_parse(val, vlen, &o->method))
-          must = "minmax, percentile or mse";
+          must = "minmax, percentile, mse, histogram or entropy";
+        break;
+      case SQ_OPT_INCLUDE_ZERO:
+        if (!sq_parse_int(val, vlen, &iv) || (iv != 0 && iv != 1)) must = "0 or 1";
+        o->include_zero = iv == 1;
+        break;
+      case SQ_OPT_PARAMS:
+        o->params_double = sq_either(val, vlen, "float32", "double");
+        if (o->params_double < 0) must = "float32 or double";
+        break;
+      case SQ_OPT_BINS:
+      case SQ_OPT_QUANTIZED_BINS:
+        if (!sq_parse_int(val, vlen, &iv) || iv < 1 || iv > SQ_MAX_BINS)
+          must = "an integer in 1..1048576";
+        *(bit == SQ_OPT_BINS ? &o->bins : &o->quantized_bins) = iv;
         break;
       case SQ_OPT_PERCENTILE:
         if (!sq_real_upto(val, vlen, 100.0, &o->percentile))
@@ -179,6 +206,12 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
   if ((o->given & SQ_OPT_PERCENTILE) && o->method != SQ_METHOD_PERCENTILE &&
       !(allowed & SQ_OPT_METHODS))
     return sq_fail(st, "option percentile needs method=percentile");
+  if ((o->given & SQ_OPT_BINS) && o->method != SQ_METHOD_HISTOGRAM &&
+      o->method != SQ_METHOD_ENTROPY && !(allowed & SQ_OPT_METHODS))
+    return sq_fail(st, "option bins needs method=histogram or method=entropy");
+  if ((o->given & SQ_OPT_QUANTIZED_BINS) && o->method != SQ_METHOD_ENTROPY &&
+      !(allowed & SQ_OPT_METHODS))
+    return sq_fail(st, "option quantized_bins needs method=entropy");
   if ((o->given & SQ_OPT_AVERAGING) && !o->moving_average)
     return sq_fail(st, "option averaging_constant needs observer=moving_average");
   return SQ_OK;

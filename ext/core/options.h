@@ -18,26 +18,44 @@ enum {
   /* q_compare's candidate lists */
   SQ_OPT_DTYPES = 1 << 8, SQ_OPT_SCHEMES = 1 << 9,
   SQ_OPT_BLOCKS = 1 << 10, SQ_OPT_METHODS = 1 << 11, SQ_OPT_GGML = 1 << 12,
+  /* the tutorial's formula (docs/NUMERICS.md#options) */
+  SQ_OPT_INCLUDE_ZERO = 1 << 13, SQ_OPT_PARAMS = 1 << 14,
+  /* histogram methods: bins (histogram, entropy), quantized_bins (entropy) */
+  SQ_OPT_BINS = 1 << 15, SQ_OPT_QUANTIZED_BINS = 1 << 16,
 };
 #define SQ_OPTS_RANGE (SQ_OPT_QUANT_MIN | SQ_OPT_QUANT_MAX | SQ_OPT_REDUCE_RANGE)
 /* Functions that quantize with given parameters. */
 #define SQ_OPTS_QUANTIZE (SQ_OPTS_RANGE | SQ_OPT_ROUNDING)
 /* Functions that choose parameters (rounding matters to mse calibration). */
-#define SQ_OPTS_CALIBRATE (SQ_OPTS_QUANTIZE | SQ_OPT_METHOD | SQ_OPT_PERCENTILE)
+#define SQ_OPTS_METHOD (SQ_OPT_PERCENTILE | SQ_OPT_BINS | SQ_OPT_QUANTIZED_BINS | \
+                        SQ_OPT_INCLUDE_ZERO | SQ_OPT_PARAMS)
+#define SQ_OPTS_CALIBRATE (SQ_OPTS_QUANTIZE | SQ_OPT_METHOD | SQ_OPTS_METHOD)
 #define SQ_OPTS_OBSERVE (SQ_OPTS_CALIBRATE | SQ_OPT_OBSERVER | SQ_OPT_AVERAGING)
-#define SQ_OPTS_COMPARE (SQ_OPT_REDUCE_RANGE | SQ_OPT_ROUNDING | SQ_OPT_PERCENTILE | \
+#define SQ_OPTS_COMPARE (SQ_OPT_REDUCE_RANGE | SQ_OPT_ROUNDING | SQ_OPTS_METHOD | \
                          SQ_OPT_DTYPES | SQ_OPT_SCHEMES | SQ_OPT_BLOCKS |         \
                          SQ_OPT_METHODS | SQ_OPT_GGML)
 
-enum { SQ_METHOD_MINMAX = 0, SQ_METHOD_PERCENTILE, SQ_METHOD_MSE };
+/* The most histogram bins an option may ask for. */
+#define SQ_MAX_BINS (1 << 20)
+
+enum { SQ_METHOD_MINMAX = 0, SQ_METHOD_PERCENTILE, SQ_METHOD_MSE,
+       SQ_METHOD_HISTOGRAM, SQ_METHOD_ENTROPY };
+/* rounding=: multiply by 1/scale (PyTorch), divide (ONNX), or divide and add
+** the zero point before rounding (the tutorial's formula). */
+enum { SQ_ROUNDING_TORCH = 0, SQ_ROUNDING_ONNX, SQ_ROUNDING_TUTORIAL };
 
 typedef struct sq_options {
   unsigned given;           /* SQ_OPT_* bits of the keys present */
   int64_t quant_min, quant_max;
   int reduce_range;
-  int rounding_onnx;
+  int rounding;             /* SQ_ROUNDING_* */
+  int divide;               /* rounding divides by the scale (onnx, tutorial) */
   int method;               /* SQ_METHOD_* */
   double percentile;        /* default 99.99 */
+  int include_zero;         /* default 1: the range is widened to hold 0 */
+  int params_double;        /* params=double: the tutorial's arithmetic */
+  int64_t bins;             /* 0: the method's default */
+  int64_t quantized_bins;   /* 0: the method's default */
   int moving_average;       /* observer=moving_average */
   double averaging_constant; /* default 0.01 */
   char dtypes[64], schemes[64], blocks[64], methods[64], ggml[64];
@@ -46,7 +64,8 @@ typedef struct sq_options {
 /* Parses options text (NULL: none) allowing the keys in `allowed`. */
 int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
                      sq_status *st);
-/* "minmax", "percentile", "mse" -> SQ_METHOD_*; 0 when unknown. */
+/* "minmax", "percentile", "mse", "histogram", "entropy" -> SQ_METHOD_*;
+** 0 when unknown. */
 int sq_method_parse(const char *s, size_t len, int *method);
 
 /* The integer range a dtype gives under the options. */

@@ -124,19 +124,21 @@ void sq_qparams_make(float scale, int32_t zp, const sq_range *r, int divide,
   p->lo = (float)(r->qmin - zp);
   p->hi = (float)(r->qmax - zp);
   p->divide = divide;
+  p->add = 0.0f;
 }
 
 int sq_param_set_make(const void *scales, const void *zps, size_t groups,
                       const char *unit, const sq_range *r, int divide,
                       sq_param_set *ps, sq_status *st) {
   memset(ps, 0, sizeof *ps);
-  unsigned char *mem = sq_alloc(st, groups, 5 * 4 + sizeof(sq_qparams));
+  unsigned char *mem = sq_alloc(st, groups, 6 * 4 + sizeof(sq_qparams));
   if (!mem) return st->code;
   ps->mem = mem;
   ps->each = (sq_qparams *)mem;
   float *scale = (float *)(ps->each + groups);
   float *inv = scale + groups, *lo = inv + groups, *hi = lo + groups;
-  int32_t *zp = (int32_t *)(hi + groups);
+  float *add = hi + groups;
+  int32_t *zp = (int32_t *)(add + groups);
   for (size_t g = 0; g < groups; g++) {
     float s;
     int32_t z = (int32_t)sq_load_u32((const unsigned char *)zps + 4 * g);
@@ -149,10 +151,11 @@ int sq_param_set_make(const void *scales, const void *zps, size_t groups,
     inv[g] = ps->each[g].inv;
     lo[g] = ps->each[g].lo;
     hi[g] = ps->each[g].hi;
+    add[g] = ps->each[g].add;
     zp[g] = z;
   }
   ps->p = (sq_channel_params){groups, scale, inv, lo, hi, zp,
-                              (int32_t)r->qmin, (int32_t)r->qmax, divide};
+                              (int32_t)r->qmin, (int32_t)r->qmax, divide, add};
   return SQ_OK;
 }
 
@@ -186,11 +189,12 @@ void sq_param_one_make(float scale, int32_t zp, const sq_range *r, int divide,
   one->lo = one->q.lo;
   one->hi = one->q.hi;
   one->zp = zp;
+  one->add = one->q.add;
   one->set.each = &one->q;
   one->set.mem = NULL;
   one->set.p = (sq_channel_params){1, &one->scale, &one->inv, &one->lo, &one->hi,
                                    &one->zp, (int32_t)r->qmin, (int32_t)r->qmax,
-                                   divide};
+                                   divide, &one->add};
 }
 
 void sq_param_set_free(sq_param_set *ps) {

@@ -47,7 +47,7 @@ void sq_param_set_free(sq_param_set *ps);
 typedef struct sq_param_one {
   sq_param_set set;
   sq_qparams q;
-  float scale, inv, lo, hi;
+  float scale, inv, lo, hi, add;
   int32_t zp;
 } sq_param_one;
 void sq_param_one_make(float scale, int32_t zp, const sq_range *r, int divide,

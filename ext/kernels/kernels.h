@@ -30,10 +30,15 @@ typedef enum sq_code_type {
 } sq_code_type;
 
 /* One scale's worth of quantization parameters, prepared by the caller.
-**   q = clamp(round_half_even(x * inv), lo, hi) + zp        (divide == 0)
-**   q = clamp(round_half_even(x / scale), lo, hi) + zp      (divide == 1)
-** lo = qmin - zp and hi = qmax - zp (exact in float for codes up to 16 bits).
-** SQ_CODE_I32 instead rounds, adds zp and clamps to [qmin, qmax] in double. */
+**   t = x * inv + add                                        (divide == 0)
+**   t = x / scale + add                                      (divide == 1)
+**   q = clamp(round_half_even(t), lo, hi) + zp - (int32_t)add
+** Normally add = 0, lo = qmin - zp and hi = qmax - zp (exact in float for
+** codes up to 16 bits): PyTorch's formula, or ONNX's when dividing.  Under
+** rounding=tutorial (codes of at most 16 bits) add = (float)zp, lo = qmin and
+** hi = qmax: the zero point is added in float32 before rounding.
+** SQ_CODE_I32 instead rounds, adds zp and clamps to [qmin, qmax] in double
+** (add is always 0 for it).  Dequantizing always subtracts zp. */
 typedef struct sq_qparams {
   float scale;        /* finite, >= FLT_MIN */
   float inv;          /* 1.0f / scale, computed once by the caller */
@@ -41,6 +46,7 @@ typedef struct sq_qparams {
   int32_t zp;
   int32_t qmin, qmax;
   int divide;         /* 0: multiply by inv (PyTorch), 1: divide (ONNX) */
+  float add;          /* added before rounding: 0, or zp (rounding=tutorial) */
 } sq_qparams;
 
 /* Per-channel parameters for an interleaved layout: a rows x channels matrix,
@@ -54,6 +60,7 @@ typedef struct sq_channel_params {
   const int32_t *zp;
   int32_t qmin, qmax; /* shared by every channel */
   int divide;
+  const float *add;   /* per channel, as sq_qparams.add */
 } sq_channel_params;
 
 /* Error sums of two float32 tensors a (reference) and b, in double.  Element

@@ -30,6 +30,7 @@ typedef struct sq_agg {
   sq_status failed;         /* a step's error: later calls repeat it and
                             ** touch nothing else (see sq_agg_state) */
   sq_observer *ob;          /* made once the first row has been checked */
+  sq_row_states rs;         /* method=histogram|entropy: each group's state */
   int ready;                /* arguments read from the first row */
   int symmetric;
   sq_range r;
@@ -108,14 +109,19 @@ static void sq_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (per_channel) row = a->g;
   else sq_granularity_tensor(x.n, &row);
   size_t C = row.groups;
-  if (!a->ob && !(a->ob = sq_observer_new(C, a->o.moving_average,
-                                          a->o.averaging_constant,
-                                          a->o.method != SQ_METHOD_MINMAX, &st)))
-    goto done;
+  const sq_row_method *m = sq_row_method_find(a->o.method);
+  int keep_values = a->o.method != SQ_METHOD_MINMAX && !m;
+  if (!a->ob) {
+    if (!(a->ob = sq_observer_new(C, a->o.moving_average, a->o.averaging_constant,
+                                  keep_values, &st)) ||
+        (m && sq_row_states_init(&a->rs, m, C, &a->o, &a->r, a->symmetric, &st)))
+      goto done;
+  }
   if (!(mm = sq_alloc(&st, C, 2 * sizeof *mm)) ||
-      sq_group_minmax(sq_kernels_active(), &x, &row, mm, mm + C, &st))
+      sq_group_minmax(sq_kernels_active(), &x, &row, mm, mm + C, &st) ||
+      sq_observer_add(a->ob, mm, mm + C, &x, &st))
     goto done;
-  sq_observer_add(a->ob, mm, mm + C, &x, &st);
+  if (m) sq_row_states_add(&a->rs, sq_kernels_active(), &x, &row, mm, mm + C, &st);
 done:
   sqlite3_free(mm);
   sq_tensor_free(&x);
@@ -132,7 +138,10 @@ static void sq_agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
   sq_agg *a = sqlite3_aggregate_context(ctx, sizeof *a);
   if (!a || a->failed.code || !a->ob) return;
-  if (sq_observer_remove(a->ob, &st)) {
+  if (a->rs.m)
+    sq_fail(&st, "method=%s cannot drop rows from a sliding window frame (use "
+                 "a frame starting at UNBOUNDED PRECEDING)", a->rs.m->name);
+  if (st.code || sq_observer_remove(a->ob, &st)) {
     a->failed = st;
     sq_result_status(ctx, name, &st);
   }
@@ -154,7 +163,9 @@ static void sq_agg_value(sqlite3_context *ctx) {
   int want_scale = (fn->variant & SQ_AGG_ZERO_POINT) == 0;
   float *mm = sq_alloc(&st, C, 2 * sizeof *mm);
   if (!mm) goto done;
-  if (a->o.method != SQ_METHOD_MINMAX) {
+  if (a->rs.m) {
+    sq_row_states_range(&a->rs, mm, mm + C, &st);
+  } else if (a->o.method != SQ_METHOD_MINMAX) {
     /* Every row's values, one after another: per channel, the rows stack
     ** along the outer dimension. */
     sq_tensor all;
@@ -190,7 +201,10 @@ done:
 static void sq_agg_final(sqlite3_context *ctx) {
   sq_agg_value(ctx);
   sq_agg *a = sqlite3_aggregate_context(ctx, 0);
-  if (a) sq_observer_free(a->ob);
+  if (a) {
+    sq_observer_free(a->ob);
+    sq_row_states_free(&a->rs);
+  }
 }
 
 static const struct {

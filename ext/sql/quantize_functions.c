@@ -196,7 +196,7 @@ static void sq_quantize_func(sqlite3_context *ctx, int argc,
       !(dt = sq_arg_dtype(argc, argv, c.opt, SQ_DTYPES_CODES, &sq_dtype_int8, st)) ||
       sq_arg_options(argc, argv, c.opt + 1, SQ_OPTS_QUANTIZE, &o, st) ||
       sq_range_resolve(dt, &o, &r, st) ||
-      sq_arg_given(c.kind, argv, &c.g, &r, o.rounding_onnx, &c.given, st))
+      sq_arg_given(c.kind, argv, &c.g, &r, o.divide, &c.given, st))
     goto done;
   uint64_t nbytes = fake ? (uint64_t)c.x.n * 4 : sq_dtype_bytes(dt, c.x.n);
   if ((c.out = sq_alloc(st, nbytes, 1)) &&

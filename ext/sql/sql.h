@@ -18,6 +18,7 @@
 #include "core/options.h"
 #include "core/qparams.h"
 #include "core/quantize.h"
+#include "core/row_method.h"
 #include "core/status.h"
 #include "core/tensor.h"
 #include "sqlite_quant.h"
