@@ -106,7 +106,9 @@ static int sq_hist_histc(sq_hist *h, const sq_kernels *k, const sq_tensor *x,
   }
   float flo = (float)lo, fhi = (float)hi;
   memset(h->row, 0, h->bins * sizeof(float));
-  if (!(flo < fhi)) return SQ_OK;  /* a constant beyond 2^24: its bins never matter (rule 4) */
+  /* A constant beyond 2^24 (lo - 1 == hi + 1 in float32): its bins never
+  ** matter (rule 4) */
+  if (!(flo < fhi)) return SQ_OK;
   if (isinf(fhi - flo))
     return sq_fail(st, "method=histogram: range %g..%g overflows float32",
                    (double)flo, (double)fhi);
@@ -128,7 +130,8 @@ static void sq_hist_combine(sq_hist *h, uint64_t ds, uint64_t start) {
   uint64_t sample = ds - 1;      /* the cell whose running sum is I[j] */
   for (uint64_t c = start; c < end && j < bins; c++) {
     cum += (double)h->hist[(c - start) / SQ_HIST_UPSAMPLE];
-    for (; j < bins && sample < c; j++, sample += ds) {  /* samples before start */
+    /* samples before start */
+    for (; j < bins && sample < c; j++, sample += ds) {
       h->row[j] += (float)((0.0 - prev) / SQ_HIST_UPSAMPLE);
       prev = 0.0;
     }
@@ -150,7 +153,8 @@ static int sq_hist_add(void *state, const sq_kernels *k, const sq_tensor *x,
   sq_hist *h = state;
   float *t;
   if (!h->have || h->mn == h->mx) {                 /* rule 1 */
-    if (sq_hist_histc(h, k, x, trunc((double)mn), trunc((double)mx), mn, mx, st))
+    if (sq_hist_histc(h, k, x, trunc((double)mn), trunc((double)mx), mn, mx,
+                      st))
       return st->code;
     h->mn = mn;
     h->mx = mx;
@@ -246,7 +250,8 @@ static int sq_hist_range(void *state, float *lo, float *hi, sq_status *st) {
   size_t start = 0, end = bins - 1;
   while (alpha < beta) {
     double next_alpha = alpha + 1e-5, next_beta = beta - 1e-5;
-    const float ta = (float)(next_alpha * total), tb = (float)(next_beta * total);
+    const float ta = (float)(next_alpha * total);
+    const float tb = (float)(next_beta * total);
     size_t l = start, r = end;
     while (l < end && csum[l] < ta) l++;
     while (r > start && csum[r] > tb) r--;
