@@ -60,6 +60,8 @@ typedef struct sq_hist {
   int have;                 /* a row has been added */
   float mn, mx;
   float *hist;              /* bins */
+  /* During add() only (one buffer, freed before add returns, so that a
+  ** state holds just its histogram): */
   float *row;               /* bins: the current row's histc */
   uint32_t *counts;         /* SQ_HISTC_COPIES * (bins + 1) */
 } sq_hist;
@@ -68,8 +70,6 @@ static void sq_hist_destroy(void *state) {
   sq_hist *h = state;
   if (!h) return;
   sqlite3_free(h->hist);
-  sqlite3_free(h->row);
-  sqlite3_free(h->counts);
   sqlite3_free(h);
 }
 
@@ -82,10 +82,7 @@ static void *sq_hist_create(const sq_options *o, const sq_range *r,
   memset(h, 0, sizeof *h);
   h->bins = (size_t)bins;
   h->dst_nbins = ldexp(1.0, r->dtype->bits);
-  if (!(h->hist = sq_alloc(st, h->bins, sizeof(float))) ||
-      !(h->row = sq_alloc(st, h->bins, sizeof(float))) ||
-      !(h->counts = sq_alloc(st, (h->bins + 1) * SQ_HISTC_COPIES,
-                             sizeof(uint32_t)))) {
+  if (!(h->hist = sq_alloc(st, h->bins, sizeof(float)))) {
     sq_hist_destroy(h);
     return NULL;
   }
@@ -148,10 +145,9 @@ static void sq_hist_combine(sq_hist *h, uint64_t ds, uint64_t start) {
   }
 }
 
-static int sq_hist_add(void *state, const sq_kernels *k, const sq_tensor *x,
-                       float mn, float mx, sq_status *st) {
-  sq_hist *h = state;
-  float *t;
+static int sq_hist_add_row(sq_hist *h, const sq_kernels *k,
+                           const sq_tensor *x, float mn, float mx,
+                           sq_status *st) {
   if (!h->have || h->mn == h->mx) {                 /* rule 1 */
     if (sq_hist_histc(h, k, x, trunc((double)mn), trunc((double)mx), mn, mx,
                       st))
@@ -184,10 +180,24 @@ static int sq_hist_add(void *state, const sq_kernels *k, const sq_tensor *x,
     h->mn = cmin;
     h->mx = cmax;
   }
-  t = h->hist;                                       /* the row is the state */
-  h->hist = h->row;
-  h->row = t;
+  memcpy(h->hist, h->row, h->bins * sizeof(float));  /* the row is the state */
   return SQ_OK;
+}
+
+static int sq_hist_add(void *state, const sq_kernels *k, const sq_tensor *x,
+                       float mn, float mx, sq_status *st) {
+  sq_hist *h = state;
+  /* bins <= 2^20 (options.h), so the sum cannot overflow */
+  float *work = sq_alloc(st, (uint64_t)h->bins * (1 + SQ_HISTC_COPIES) +
+                                 SQ_HISTC_COPIES, 4);
+  if (!work) return st->code;
+  h->row = work;
+  h->counts = (uint32_t *)(void *)(work + h->bins);
+  sq_hist_add_row(h, k, x, mn, mx, st);
+  sqlite3_free(work);
+  h->row = NULL;
+  h->counts = NULL;
+  return st->code;
 }
 
 /* torch.div(a, b, rounding_mode='floor') on float32, b > 0. */
@@ -239,7 +249,8 @@ static int sq_hist_range(void *state, float *lo, float *hi, sq_status *st) {
     *hi = h->mx;
     return SQ_OK;
   }
-  float *csum = h->row;           /* free between rows */
+  float *csum = sq_alloc(st, bins, sizeof(float));
+  if (!csum) return st->code;
   double run = 0.0;
   for (size_t b = 0; b < bins; b++) {
     run += (double)h->hist[b];
@@ -270,10 +281,10 @@ static int sq_hist_range(void *state, float *lo, float *hi, sq_status *st) {
     start = next_start;
     end = next_end;
   }
+  sqlite3_free(csum);
   float bw = (h->mx - h->mn) / (float)bins;
   *lo = h->mn + bw * (float)start;
   *hi = h->mn + bw * (float)(end + 1);
-  (void)st;
   return SQ_OK;
 }
 
