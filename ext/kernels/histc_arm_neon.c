@@ -14,6 +14,7 @@ void sq_histc_neon(const void *x, size_t n, float lo, float hi, size_t bins,
   const float32x4_t last = vdupq_n_f32((float)(bins - 1));
   const int32x4_t none = vdupq_n_s32((int32_t)bins);
   int32_t idx[4];
+  SQ_HISTC_COPY_PTRS(c, counts, bins);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     float32x4_t v = vreinterpretq_f32_u8(vld1q_u8(p + 4 * i));
@@ -23,7 +24,7 @@ void sq_histc_neon(const void *x, size_t n, float lo, float hi, size_t bins,
     ** element that counts, and the others are replaced. */
     int32x4_t b = vcvtq_s32_f32(vminq_f32(q, last));
     vst1q_s32(idx, vbslq_s32(in, b, none));
-    SQ_HISTC_COUNT(idx, 4, i);
+    SQ_HISTC_COUNT(c, idx, 4);
   }
   sq_histc_tail(p, i, n, lo, hi, bins, counts);
   sq_histc_merge(counts, bins);

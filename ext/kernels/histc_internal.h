@@ -30,9 +30,23 @@ static inline void sq_histc_tail(const unsigned char *p, size_t from, size_t n,
            sq_histc_bin(sq_load_f32(p + 4 * i), lo, hi, fb, w, last, bins)]++;
 }
 
-/* Counts the bins of one vector's lanes, lane j into copy j % COPIES. */
-#define SQ_HISTC_COUNT(idx, lanes, i0)                                        \
-  for (size_t j = 0; j < (lanes); j++)                                        \
-    counts[(((i0) + j) % SQ_HISTC_COPIES) * (bins + 1) + (uint32_t)(idx)[j]]++
+/* Counts the bins of one vector's lanes (a multiple of SQ_HISTC_COPIES,
+** starting at an element index that is one too): lane j goes to copy
+** j % SQ_HISTC_COPIES, whose counts start at c[j % SQ_HISTC_COPIES]. */
+#define SQ_HISTC_COUNT(c, idx, lanes)                                         \
+  for (size_t j = 0; j < (lanes); j += 4) {                                   \
+    (c)[0][(uint32_t)(idx)[j]]++;                                             \
+    (c)[1][(uint32_t)(idx)[j + 1]]++;                                         \
+    (c)[2][(uint32_t)(idx)[j + 2]]++;                                         \
+    (c)[3][(uint32_t)(idx)[j + 3]]++;                                         \
+  }
+/* The copies' first entries, for SQ_HISTC_COUNT. */
+#define SQ_HISTC_COPY_PTRS(c, counts, bins)                                   \
+  uint32_t *c[SQ_HISTC_COPIES];                                               \
+  for (size_t k_ = 0; k_ < SQ_HISTC_COPIES; k_++) c[k_] = (counts) + k_ * ((bins) + 1)
+
+#if SQ_HISTC_COPIES != 4
+#error "SQ_HISTC_COUNT is written for 4 copies"
+#endif
 
 #endif

@@ -22,6 +22,7 @@ void sq_histc_avx2(const void *x, size_t n, float lo, float hi, size_t bins,
   const __m256 last = _mm256_set1_ps((float)(bins - 1));
   const __m256i none = _mm256_set1_epi32((int32_t)bins);
   int32_t idx[8];
+  SQ_HISTC_COPY_PTRS(c, counts, bins);
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256 v = _mm256_loadu_ps((const float *)(const void *)(p + 4 * i));
@@ -31,7 +32,7 @@ void sq_histc_avx2(const void *x, size_t n, float lo, float hi, size_t bins,
     __m256i b = _mm256_cvttps_epi32(_mm256_min_ps(q, last));
     b = _mm256_blendv_epi8(none, b, _mm256_castps_si256(in));
     _mm256_storeu_si256((__m256i *)(void *)idx, b);
-    SQ_HISTC_COUNT(idx, 8, i);
+    SQ_HISTC_COUNT(c, idx, 8);
   }
   sq_histc_tail(p, i, n, lo, hi, bins, counts);
   sq_histc_merge(counts, bins);

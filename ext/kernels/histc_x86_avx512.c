@@ -22,6 +22,7 @@ void sq_histc_avx512(const void *x, size_t n, float lo, float hi, size_t bins,
   const __m512 last = _mm512_set1_ps((float)(bins - 1));
   const __m512i none = _mm512_set1_epi32((int32_t)bins);
   int32_t idx[16];
+  SQ_HISTC_COPY_PTRS(c, counts, bins);
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m512 v = _mm512_loadu_ps(p + 4 * i);
@@ -31,7 +32,7 @@ void sq_histc_avx512(const void *x, size_t n, float lo, float hi, size_t bins,
     __m512i b = _mm512_cvttps_epi32(_mm512_min_ps(q, last));
     b = _mm512_mask_blend_epi32(in, none, b);
     _mm512_storeu_si512(idx, b);
-    SQ_HISTC_COUNT(idx, 16, i);
+    SQ_HISTC_COUNT(c, idx, 16);
   }
   sq_histc_tail(p, i, n, lo, hi, bins, counts);
   sq_histc_merge(counts, bins);
