@@ -2059,6 +2059,105 @@ static void set_flush(int on) {
 #endif
 }
 
+/* ---- histc (method=histogram's binning) ----------------------------------- */
+
+/* Element k of a histc input: bin edges and their neighbours, the bounds,
+** values just outside them, random values inside and a few far away. */
+static float gen_histc_value(float lo, float hi, size_t bins) {
+  float w = hi - lo;
+  switch (rnd_below(6)) {
+    case 0: {
+      float e = lo + w * (float)rnd_below(bins + 1) / (float)bins;
+      int step = (int)rnd_below(5) - 2;
+      for (; step > 0; step--) e = nextafterf(e, HUGE_VALF);
+      for (; step < 0; step++) e = nextafterf(e, -HUGE_VALF);
+      return e;
+    }
+    case 1: return rnd_below(2) ? lo : hi;
+    case 2: return rnd_below(2) ? nextafterf(lo, -HUGE_VALF) : nextafterf(hi, HUGE_VALF);
+    case 3: return rnd_mag();
+    default: return lo + w * rnd_unit();
+  }
+}
+
+static void cmp_histc(const float *x, size_t n, float lo, float hi, size_t bins,
+                      int full, const char *what) {
+  size_t nc = SQ_HISTC_COPIES * (bins + 1);
+  uint32_t *ref = calloc(nc, 4), *got = malloc(nc * 4);
+  if (!ref || !got) exit(2);
+  place pl[70];
+  size_t npl = placements(n, full, pl);
+  unsigned char *in = gb_place(&g_in, 4 * n, -1);
+  store_floats(in, x, n);
+  ctx("scalar histc n=%zu bins=%zu %s", n, bins, what);
+  S->histc(in, n, lo, hi, bins, ref);
+  for (size_t k = 0; k < npl; k++) {
+    unsigned char *inp = gb_place(&g_in, 4 * n, pl[k].mi);
+    if (inp != in) memmove(inp, in, 4 * n), in = inp;
+    for (int v = 0; v < NP; v++) {
+      memset(got, 0, nc * 4);
+      ctx("%s histc n=%zu bins=%zu mis=%d %s", P[v]->name, n, bins, pl[k].mi, what);
+      P[v]->histc(in, n, lo, hi, bins, got);
+      size_t first = 0;
+      while (first < bins && got[first] == ref[first]) first++;
+      g_cur = v;
+      check(first == bins, "%s histc n=%zu bins=%zu lo=%a hi=%a mis=%d %s: bin %zu",
+            P[v]->name, n, bins, (double)lo, (double)hi, pl[k].mi, what, first);
+    }
+  }
+  free(ref);
+  free(got);
+}
+
+static void test_histc(int level) {
+  group_begin("histc");
+  {  /* scalar pins: [0, 4] in 4 bins; 4 goes to the last bin, -0 counts as 0 */
+    static const float xs[] = {0.0f, 0.999f, 1.0f, 3.999f, 4.0f, -0.0f,
+                               4.0001f, -1e-9f, 2.5f, 1e30f};
+    unsigned char in[4 * 10];
+    uint32_t c[SQ_HISTC_COPIES * 5] = {0};
+    store_floats(in, xs, 10);
+    S->histc(in, 10, 0.0f, 4.0f, 4, c);
+    check(c[0] == 3 && c[1] == 1 && c[2] == 1 && c[3] == 2,
+          "scalar histc pins: %u %u %u %u", c[0], c[1], c[2], c[3]);
+    /* torch's float32 steps: lo = -1, hi = 2, bins = 3, x = 1 - 2^-24:
+    ** exactly, (x - lo) * 3 / 3 = 2 - 2^-24 is bin 1; in float32 x - lo
+    ** rounds (a tie, to even) to 2.0f, so the element is in bin 2 (under
+    ** round to nearest and upward; rounding down or toward zero gives
+    ** 2 - 2^-23 and bin 1, on every path alike). */
+    float y = 0x1.fffffep-1f;
+    uint32_t d[SQ_HISTC_COPIES * 4] = {0};
+    store_floats(in, &y, 1);
+    S->histc(in, 1, -1.0f, 2.0f, 3, d);
+    int down = fegetround() == FE_DOWNWARD || fegetround() == FE_TOWARDZERO;
+    check(d[down ? 1 : 2] == 1, "scalar histc rounding pin: bins %u %u %u", d[0], d[1], d[2]);
+  }
+  static const size_t bin_counts[] = {1, 2, 3, 7, 16, 100, 256, 2048, 3000};
+  static const float bounds[][2] = {{0.0f, 1.0f}, {-1.0f, 1.0f}, {-3.0f, 5.0f},
+                                    {-1e-38f, 3e-38f}, {0.5f, 0.5000002f},
+                                    {-7e37f, 1e38f}, {-200.0f, -199.0f}};
+  size_t nb = sizeof bin_counts / sizeof bin_counts[0];
+  size_t nbo = sizeof bounds / sizeof bounds[0];
+  size_t ns[] = {0, 1, 3, 4, 7, 8, 15, 16, 17, 31, 33, 64, 100, 1000, 4099};
+  for (size_t bi = 0; bi < nb; bi++) {
+    for (size_t bo = 0; bo < nbo; bo++) {
+      for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++) {
+        size_t n = ns[a];
+        if (level == 0 && n > 100) continue;
+        float lo = bounds[bo][0], hi = bounds[bo][1];
+        for (size_t i = 0; i < n; i++) g_x[i] = gen_histc_value(lo, hi, bin_counts[bi]);
+        cmp_histc(g_x, n, lo, hi, bin_counts[bi], n == 33, "edges");
+      }
+    }
+  }
+  if (level) {                   /* a long run, one bin: the copies add up */
+    size_t n = 200000;
+    for (size_t i = 0; i < n; i++) g_x[i] = 0.25f;
+    cmp_histc(g_x, n, 0.0f, 1.0f, 4, 0, "equal values");
+  }
+  group_end();
+}
+
 static void run_env_suite(void) {
   static const struct { int mode; const char *name; } modes[] = {
 #ifdef FE_UPWARD
@@ -2090,6 +2189,7 @@ static void run_env_suite(void) {
     test_minmax_il(0);
     test_minmax_blocks(0);
     test_error_sums(0);
+    test_histc(0);
     test_half(0);
     test_ggml_dequantize(0);
     test_ggml_quantize(0);
@@ -2150,6 +2250,7 @@ int main(int argc, char **argv) {
   test_minmax_il(level);
   test_minmax_blocks(level);
   test_error_sums(level);
+  test_histc(level);
   test_pack4(level);
   test_half(level);
   test_heap_exact();

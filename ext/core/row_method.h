@@ -34,6 +34,9 @@ typedef struct sq_row_method {
   void (*destroy)(void *state);
 } sq_row_method;
 
+/* core/histogram_observer.c: PyTorch 1.13's HistogramObserver. */
+extern const sq_row_method sq_row_method_histogram;
+
 /* The row method of `method`, or NULL for a method that is not one. */
 const sq_row_method *sq_row_method_find(int method);
 

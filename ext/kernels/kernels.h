@@ -129,7 +129,19 @@ typedef struct sq_kernels {
 
   /* ggml's block formats (ggml.h). */
   const sq_ggml_kernels *ggml;
+
+  /* torch.histc's binning (docs/NUMERICS.md#calibration, method=histogram)
+  ** of n finite floats over [lo, hi], lo < hi, hi - lo finite, into `bins`
+  ** (1 <= bins <= 2^20) bins: x counts when lo <= x <= hi, in bin
+  ** min((x - lo) * (float)bins / (hi - lo), bins - 1) truncated, every step
+  ** in float32.  counts holds SQ_HISTC_COPIES * (bins + 1) zeroed entries
+  ** (sub-histograms, so that equal neighbours do not wait on each other's
+  ** stores); on return counts[0..bins) hold the totals. */
+  void (*histc)(const void *x, size_t n, float lo, float hi, size_t bins,
+                uint32_t *counts);
 } sq_kernels;
+
+#define SQ_HISTC_COPIES 4
 
 /* The kernel table chosen at load time: the best the CPU runs, or the one
 ** named by the environment variable SQLITE_QUANT_KERNEL (capped at what the

@@ -353,6 +353,8 @@ static const lit option_keys[] = {
   L("Quant_min"), L(""), L("method "),
   /* appended: q_compare's ggml list, and dtypes=none */
   L("ggml"), L("dtypes"),
+  /* appended: method=histogram's bin count (key 18) */
+  L("bins"),
 };
 
 /* ggml's types in its order (sq_ggml_type), then the same in other cases,
@@ -398,6 +400,7 @@ static const lit rounding_names[] = {
 };
 static const lit method_names[] = {
   L("minmax"), L("percentile"), L("mse"), L("MSE"), L("max"), L(""),
+  L("histogram"), L("Histogram"),
 };
 static const lit observer_names[] = {
   L("minmax"), L("moving_average"), L("MOVING_AVERAGE"), L("ma"), L(""),
@@ -433,6 +436,7 @@ static const lit vocab[] = {
   L("q4_0"), L("q8_0"), L("q2_K"), L("q4_K"), L("q6_K"), L("Q5_1"), L("q3_k"),
   L("ggml="), L("dtypes=none"), L("iq4_xs"), L("[256]"), L("[2,32]"),
   L("[1,256]"),
+  L("histogram"), L("bins="), L("method=histogram,bins=3"),
 };
 
 static const int64_t zero_sizes[16] = {
@@ -844,6 +848,7 @@ static void gen_options(src *s, buf *b) {
       case 11: gen_list(s, b, method_names, COUNTOF(method_names)); break;
       case 16: gen_ggml_list(s, b); break;
       case 17: bput_lit(b, PICK(s, none_texts)); break;
+      case 18: bput_lit(b, PICK(s, int_texts)); break;
       default: bput_lit(b, PICK(s, vocab)); break;
     }
   }
