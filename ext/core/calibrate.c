@@ -40,8 +40,10 @@
 
 /* Order-preserving map of float32 bits to unsigned keys. */
 static inline uint32_t sq_sort_key(uint32_t u, int absolute) {
-  if (absolute) u &= 0x7fffffffu;
-  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+  /* Without branches: signs are random in real data and would mispredict.
+  ** Negative: every bit flipped; otherwise the sign bit set. */
+  u &= absolute ? 0x7fffffffu : 0xffffffffu;
+  return u ^ ((uint32_t)-(int32_t)(u >> 31) | 0x80000000u);
 }
 static inline float sq_key_float(uint32_t k) {
   uint32_t u = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
@@ -55,12 +57,62 @@ static int sq_key_cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The values of `count` (at most 4) ranks (0-based) among x's n values.
-** Small inputs sort a copy of their keys.  Large ones use a radix select:
-** one pass histograms the top 16 bits of every key, which places each rank
-** in a bin; a second pass histograms the low 16 bits of the keys in those
-** (at most 4) bins.  Two passes whatever the count. */
-static int sq_select_ranks(const unsigned char *x, size_t n, int absolute,
+/* Radix select (docs/NUMERICS.md#calibration): exact ranks of large groups
+** in two passes over x, both cheap enough to run at memory speed.
+**   1. A histogram of each key's top SQ_TOP_BITS bits: 2048 counters (8 KB)
+**      that stay in L1, kept as SQ_SUB_HISTS copies fed in turn so that runs
+**      of equal bins (most of a bell curve falls in a few) do not wait on one
+**      counter; it places every rank in a top bin.
+**   2. The keys of the (at most 4) top bins that hold a rank are copied into
+**      one buffer, a segment per bin (a 2048-entry table maps a top bin to
+**      its segment or to none).
+** Each segment, usually a small fraction of x, is then searched alone: sorted
+** when small, else two more histogram passes over it (the next 11 bits, then
+** the last 10 among keys with the chosen 11).  Keys are the same on every
+** path, so is every result. */
+#define SQ_TOP_BITS 11
+#define SQ_TOP_BINS (1u << SQ_TOP_BITS)
+#define SQ_SUB_HISTS 4
+
+/* Ranks rank[0..count) (ascending within the segment) of the m keys k. */
+static void sq_select_in_segment(uint32_t *k, size_t m, const size_t *rank,
+                                 int count, uint32_t *hist, uint32_t *out) {
+  if (m <= SQ_SMALL_GROUP) {
+    qsort(k, m, sizeof *k, sq_key_cmp);
+    for (int j = 0; j < count; j++) out[j] = k[rank[j]];
+    return;
+  }
+  /* bits 20..10 of the keys (all share bits 31..21) */
+  memset(hist, 0, SQ_TOP_BINS * sizeof *hist);
+  for (size_t i = 0; i < m; i++) hist[(k[i] >> 10) & (SQ_TOP_BINS - 1)]++;
+  uint32_t mid[4];
+  size_t within[4];
+  for (int j = 0; j < count; j++) {
+    uint32_t t = 0;
+    size_t below = 0;
+    while (below + hist[t] <= rank[j]) below += hist[t++];
+    mid[j] = t;
+    within[j] = rank[j] - below;
+  }
+  /* bits 9..0 among the keys of each rank's middle bin */
+  for (int j = 0; j < count; j++) {
+    if (j && mid[j] == mid[j - 1] && within[j] == within[j - 1]) {
+      out[j] = out[j - 1];
+      continue;
+    }
+    memset(hist, 0, 1024 * sizeof *hist);
+    for (size_t i = 0; i < m; i++)
+      if (((k[i] >> 10) & (SQ_TOP_BINS - 1)) == mid[j]) hist[k[i] & 1023]++;
+    uint32_t l = 0;
+    size_t below = 0;
+    while (below + hist[l] <= within[j]) below += hist[l++];
+    out[j] = (k[0] & ~((SQ_TOP_BINS << 10) - 1)) | (mid[j] << 10) | l;
+  }
+}
+
+/* The values of `count` (at most 4, ascending) ranks (0-based) among x's n
+** values. */
+static int sq_select_sorted_ranks(const unsigned char *x, size_t n, int absolute,
                            const size_t *rank, int count, float *out,
                            sq_status *st) {
   if (n <= SQ_SMALL_GROUP) {
@@ -70,41 +122,93 @@ static int sq_select_ranks(const unsigned char *x, size_t n, int absolute,
     for (int j = 0; j < count; j++) out[j] = sq_key_float(keys[rank[j]]);
     return SQ_OK;
   }
-  uint32_t *hist = sq_alloc(st, 5 * 65536, sizeof *hist);
+  uint32_t *hist = sq_alloc(st, (SQ_SUB_HISTS + 1) * SQ_TOP_BINS, sizeof *hist);
   if (!hist) return st->code;
-  memset(hist, 0, 65536 * sizeof *hist);
-  for (size_t i = 0; i < n; i++)
-    hist[sq_sort_key(sq_load_u32(x + 4 * i), absolute) >> 16]++;
-  /* Each rank's top bin, and its rank within that bin. */
-  uint32_t top[4], bins[4];
-  size_t within[4];
-  int nbins = 0, bin_of[4];
+  memset(hist, 0, SQ_SUB_HISTS * SQ_TOP_BINS * sizeof *hist);
+  size_t i = 0;
+  for (; i + SQ_SUB_HISTS <= n; i += SQ_SUB_HISTS)
+    for (int h = 0; h < SQ_SUB_HISTS; h++)
+      hist[h * SQ_TOP_BINS +
+           (sq_sort_key(sq_load_u32(x + 4 * (i + h)), absolute) >> 21)]++;
+  for (; i < n; i++) hist[sq_sort_key(sq_load_u32(x + 4 * i), absolute) >> 21]++;
+  for (uint32_t b = 0; b < SQ_TOP_BINS; b++)
+    for (int h = 1; h < SQ_SUB_HISTS; h++) hist[b] += hist[h * SQ_TOP_BINS + b];
+  /* Each rank's top bin and rank within it; the distinct bins, ascending,
+  ** are the segments. */
+  uint32_t bins[4];
+  size_t within[4], seg_start[5], seg_count[4];
+  int nseg = 0, seg_of[4];
   for (int j = 0; j < count; j++) {
     uint32_t t = 0;
     size_t below = 0;
     while (below + hist[t] <= rank[j]) below += hist[t++];
-    top[j] = t;
     within[j] = rank[j] - below;
-    int b = 0;
-    while (b < nbins && bins[b] != t) b++;
-    if (b == nbins) bins[nbins++] = t;
-    bin_of[j] = b;
+    if (!nseg || bins[nseg - 1] != t) {
+      bins[nseg] = t;
+      seg_count[nseg++] = hist[t];
+    }
+    seg_of[j] = nseg - 1;
   }
-  uint32_t *low = hist + 65536;
-  memset(low, 0, (size_t)nbins * 65536 * sizeof *low);
-  for (size_t i = 0; i < n; i++) {
+  seg_start[0] = 0;
+  for (int s = 0; s < nseg; s++) seg_start[s + 1] = seg_start[s] + seg_count[s];
+  uint32_t *keys = sq_alloc(st, seg_start[nseg], sizeof *keys);
+  if (!keys) {
+    sqlite3_free(hist);
+    return st->code;
+  }
+  unsigned char *slot = (unsigned char *)(hist + SQ_SUB_HISTS * SQ_TOP_BINS);
+  memset(slot, nseg, SQ_TOP_BINS);           /* nseg: no segment */
+  size_t cursor[4];
+  for (int s = 0; s < nseg; s++) {
+    slot[bins[s]] = (unsigned char)s;
+    cursor[s] = seg_start[s];
+  }
+  for (i = 0; i < n; i++) {
     uint32_t k = sq_sort_key(sq_load_u32(x + 4 * i), absolute);
-    for (int b = 0; b < nbins; b++)
-      if (k >> 16 == bins[b]) low[(size_t)b * 65536 + (k & 0xffff)]++;
+    unsigned s = slot[k >> 21];
+    /* A branch: the selected bins are usually a small share of x (tails),
+    ** and an unconditional store would chain every element through one
+    ** cursor in memory. */
+    if (s != (unsigned)nseg) keys[cursor[s]++] = k;
   }
-  for (int j = 0; j < count; j++) {
-    const uint32_t *h = low + (size_t)bin_of[j] * 65536;
-    uint32_t l = 0;
-    size_t below = 0;
-    while (below + h[l] <= within[j]) below += h[l++];
-    out[j] = sq_key_float((top[j] << 16) | l);
+  uint32_t got[4];
+  for (int s = 0; s < nseg; s++) {
+    size_t r[4];
+    int c = 0, first = -1;
+    for (int j = 0; j < count; j++)
+      if (seg_of[j] == s) {
+        if (first < 0) first = j;
+        r[c++] = within[j];
+      }
+    sq_select_in_segment(keys + seg_start[s], seg_count[s], r, c, hist,
+                         got + first);
   }
+  for (int j = 0; j < count; j++) out[j] = sq_key_float(got[j]);
+  sqlite3_free(keys);
   sqlite3_free(hist);
+  return SQ_OK;
+}
+
+/* The values of `count` (at most 4) ranks (0-based) among x's n values, in
+** any order: selected in ascending order, returned in the caller's. */
+static int sq_select_ranks(const unsigned char *x, size_t n, int absolute,
+                           const size_t *rank, int count, float *out,
+                           sq_status *st) {
+  int order[4];
+  size_t sorted[4];
+  float v[4];
+  for (int j = 0; j < count; j++) {          /* insertion sort of indices */
+    int at = j;
+    while (at > 0 && rank[order[at - 1]] > rank[j]) {
+      order[at] = order[at - 1];
+      at--;
+    }
+    order[at] = j;
+  }
+  for (int j = 0; j < count; j++) sorted[j] = rank[order[j]];
+  if (sq_select_sorted_ranks(x, n, absolute, sorted, count, v, st))
+    return st->code;
+  for (int j = 0; j < count; j++) out[order[j]] = v[j];
   return SQ_OK;
 }
 
