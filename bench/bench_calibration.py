@@ -11,7 +11,7 @@ Run by `make bench` as Debian's /usr/bin/python3.
      q_scale(x, 'uint8', 'affine', 'method=...'), so the time includes the
      call, the NaN check, the calibration and the parameter choice.
   3. One thread everywhere (torch.set_num_threads(1)); best of N runs.
-  4. Rows and goals (issue 13):
+  4. Rows and their goals:
        percentile   vs numpy.percentile of both tails in one call   >= 5x
        mse          vs PyTorch's HistogramObserver (forward +
                     calculate_qparams)                               >= 3x

@@ -12,12 +12,14 @@
 **      found exactly: groups of up to 2048 values sort a copy, larger ones
 **      use a radix select of two passes over x for all ranks together;
 **   3. mse: the range [a*min, a*max] for the a in {1.00, 0.99, ..., 0.21} whose
-**      round trip has the smallest mean squared error.  Candidates are ranked
-**      by an estimate from a 2048-bin histogram (one pass over x); then the
-**      best candidate and the minmax range are both measured exactly and the
-**      better one is kept (ties keep minmax), so mse is never worse than
-**      minmax.  Cost: about four passes over x.  Deterministic: the same
-**      arithmetic in the same order on every kernel path.
+**      round trip has the smallest mean squared error.  Groups above 2048
+**      values rank candidates by an estimate from an 8192-bin count
+**      histogram (one pass over x, values taken at bin centers); then the
+**      best candidate and the minmax range are both measured exactly in one
+**      more pass, chunk by chunk, and the better one is kept (ties keep
+**      minmax), so mse is never worse than minmax.  Cost: three passes over
+**      x (minmax, histogram, exact).  Deterministic: the same arithmetic in
+**      the same order on every kernel path.
 ** The range returned always holds 0 once parameters are chosen from it
 ** (docs/NUMERICS.md#choosing-parameters).  Every method first folds every
 ** group's min and max in one walk, which finds NaN and inf in element order;
@@ -235,22 +237,42 @@ static int sq_percentiles(const unsigned char *x, size_t n, int absolute,
   return SQ_OK;
 }
 
-/* Exact round-trip MSE of x under the parameters chosen for [lo, hi];
-** scratch holds x->n floats. */
-static int sq_exact_mse(const sq_kernels *k, const sq_tensor *x,
-                        const sq_range *r, int symmetric, int divide, float lo,
-                        float hi, void *scratch, double *mse, sq_status *st) {
-  float scale;
-  int32_t zp;
-  sq_param_one p;
-  sq_granularity whole;
-  if (sq_choose_qparams(lo, hi, r, symmetric, &scale, &zp, st)) return st->code;
-  sq_param_one_make(scale, zp, r, divide, &p);
-  sq_granularity_tensor(x->n, &whole);
-  if (sq_fake_quantize(k, x, &whole, r, &p.set, scratch, st)) return st->code;
-  sq_error_sums e;
-  k->error_sums(x->data, scratch, x->n, &e);
-  *mse = e.sum_d2 / (double)x->n;
+/* Exact round-trip squared errors, chunk by chunk: the fake-quantized
+** values of a chunk stay in a stack buffer, never a tensor-sized scratch.
+** Each chunk's sum is the error_sums kernel's (the same bits on every path)
+** and chunk sums are added in order; the chunk is a multiple of the kernel's
+** lanes, so a group of up to one chunk gets exactly the kernel's sum. */
+#define SQ_MSE_CHUNK SQ_SMALL_GROUP
+
+/* The sum of squared round-trip errors of x under each of the count (at most
+** 2) ranges [lo[c], hi[c]], in one pass over x. */
+static int sq_exact_sq_errors(const sq_kernels *k, const sq_tensor *x,
+                              const sq_range *r, int symmetric, int divide,
+                              const float *lo, const float *hi, int count,
+                              double *sum, sq_status *st) {
+  sq_qparams q[2];
+  for (int c = 0; c < count; c++) {
+    float scale;
+    int32_t zp;
+    if (sq_choose_qparams(lo[c], hi[c], r, symmetric, &scale, &zp, st))
+      return st->code;
+    sq_qparams_make(scale, zp, r, divide, &q[c]);
+    sum[c] = 0.0;
+  }
+  sq_code_type code = r->dtype->code;
+  unsigned char codes[4 * SQ_MSE_CHUNK], y[4 * SQ_MSE_CHUNK];
+  const unsigned char *p = x->data;
+  for (size_t at = 0; at < x->n; at += SQ_MSE_CHUNK) {
+    size_t len = x->n - at < SQ_MSE_CHUNK ? x->n - at : SQ_MSE_CHUNK;
+    for (int c = 0; c < count; c++) {
+      size_t bad = k->quantize[code](p + 4 * at, len, &q[c], codes);
+      if (bad < len) return sq_fail(st, "element %zu is NaN", at + bad);
+      k->dequantize[code](codes, len, q[c].scale, q[c].zp, y);
+      sq_error_sums e;
+      k->error_sums(p + 4 * at, y, len, &e);
+      sum[c] += e.sum_d2;
+    }
+  }
   return SQ_OK;
 }
 
@@ -259,14 +281,14 @@ static int sq_mse_range_exact(const sq_kernels *k, const sq_tensor *x,
                               const sq_range *r, int symmetric, int divide,
                               float min_neg, float max_pos, float *lo,
                               float *hi, sq_status *st) {
-  unsigned char scratch[4 * SQ_SMALL_GROUP];
   double best = HUGE_VAL;
   for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
     float a = 1.0f - (float)c / 100.0f;
-    double mse = 0.0;
+    double sum = 0.0;
     float l = c ? min_neg * a : *lo, h = c ? max_pos * a : *hi;
-    if (sq_exact_mse(k, x, r, symmetric, divide, l, h, scratch, &mse, st))
+    if (sq_exact_sq_errors(k, x, r, symmetric, divide, &l, &h, 1, &sum, st))
       return st->code;
+    double mse = sum / (double)x->n;
     if (mse < best) {
       best = mse;
       *lo = l;
@@ -276,6 +298,36 @@ static int sq_mse_range_exact(const sq_kernels *k, const sq_tensor *x,
   return SQ_OK;
 }
 
+/* The estimate's histogram: counts only (a 32 KB table in L1), the bin of
+** x computed in float32, (int)((x - min_neg) * (SQ_EST_BINS / width)) clamped
+** to the table; fine enough that a bin is a small part of any 8-bit step.
+** Plain C on every path, so the counts are the same everywhere. */
+#define SQ_EST_BINS 8192
+
+static void sq_mse_histogram(const sq_tensor *x, float min_neg, float per_bin,
+                             uint32_t *hist) {
+  const unsigned char *p = x->data;
+  memset(hist, 0, SQ_EST_BINS * sizeof *hist);
+  for (size_t i = 0; i < x->n; i++) {
+    float pos = (sq_load_f32(p + 4 * i) - min_neg) * per_bin;
+    /* pos >= 0 up to rounding of the subtraction; the clamp also covers
+    ** the top edge, where x = max_pos gives SQ_EST_BINS */
+    int32_t b = pos < (float)SQ_EST_BINS ? (int32_t)pos : SQ_EST_BINS - 1;
+    hist[b < 0 ? 0 : b]++;
+  }
+}
+
+/* Round half to even in double without the FPU rounding mode (as the
+** kernels round: docs/NUMERICS.md#determinism). */
+static inline double sq_round_even_d(double y) {
+  if (!(y < 0x1p52 && y > -0x1p52)) return y;
+  int64_t i = (int64_t)y;
+  double d = y - (double)i;
+  int odd = (int)(i & 1);
+  i += (d > 0.5) | ((d == 0.5) & odd);
+  i -= (d < -0.5) | ((d == -0.5) & odd);
+  return (double)i;
+}
 
 static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
                         const sq_range *r, int symmetric, int divide, float mn,
@@ -288,21 +340,15 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   if (x->n <= SQ_SMALL_GROUP)
     return sq_mse_range_exact(k, x, r, symmetric, divide, min_neg, max_pos, lo,
                               hi, st);
-  double *hist = sq_alloc(st, SQ_HIST_BINS * 3, sizeof *hist);
+  uint32_t *hist = sq_alloc(st, SQ_EST_BINS, sizeof *hist);
   if (!hist) return st->code;
-  memset(hist, 0, SQ_HIST_BINS * 3 * sizeof *hist);
-  const unsigned char *p = x->data;
-  double per_bin = SQ_HIST_BINS / width;
-  for (size_t i = 0; i < x->n; i++) {
-    double v = (double)sq_load_f32(p + 4 * i);
-    double pos = (v - (double)min_neg) * per_bin;
-    size_t b = pos <= 0.0 ? 0 : pos >= SQ_HIST_BINS ? SQ_HIST_BINS - 1 : (size_t)pos;
-    hist[3 * b] += 1.0;
-    hist[3 * b + 1] += v;
-    hist[3 * b + 2] += v * v;
-  }
-  /* Estimate: every value of a bin lands on the code of the bin's mean, which
-  ** is exact for bins that no rounding boundary crosses. */
+  float per_bin = (float)(SQ_EST_BINS / width);
+  sq_mse_histogram(x, min_neg, per_bin, hist);
+  /* Estimate: every value of a bin sits at the bin's center c, and lands on
+  ** c's code; the error is count * (c - round trip of c)^2, in double.  The
+  ** spread within a bin adds the same to every candidate, so it is left
+  ** out. */
+  double bin_w = width / SQ_EST_BINS;
   int best = 0;
   double best_err = HUGE_VAL;
   for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
@@ -312,15 +358,15 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
     if (sq_choose_qparams(min_neg * a, max_pos * a, r, symmetric, &scale, &zp, st))
       break;
     double err = 0.0, inv = 1.0 / (double)scale;
-    for (int b = 0; b < SQ_HIST_BINS; b++) {
-      double cnt = hist[3 * b];
-      if (cnt == 0.0) continue;
-      double mean = hist[3 * b + 1] / cnt;
-      double q = nearbyint(mean * inv) + zp;
-      if (q < (double)r->qmin) q = (double)r->qmin;
-      if (q > (double)r->qmax) q = (double)r->qmax;
-      double y = (q - zp) * (double)scale;
-      err += hist[3 * b + 2] - 2.0 * y * hist[3 * b + 1] + cnt * y * y;
+    double qlo = (double)r->qmin - zp, qhi = (double)r->qmax - zp;
+    for (int b = 0; b < SQ_EST_BINS; b++) {
+      if (!hist[b]) continue;
+      double center = (double)min_neg + ((double)b + 0.5) * bin_w;
+      double q = sq_round_even_d(center * inv);
+      if (q < qlo) q = qlo;
+      if (q > qhi) q = qhi;
+      double d = center - q * (double)scale;
+      err += (double)hist[b] * (d * d);
     }
     if (err < best_err) {
       best_err = err;
@@ -330,20 +376,15 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   sqlite3_free(hist);
   if (st->code) return st->code;
   if (best == 0) return SQ_OK;
+  /* minmax and the best candidate, measured exactly in one pass */
   float a = 1.0f - (float)best / 100.0f;
-  double mse_minmax, mse_best;
-  void *scratch = sq_alloc(st, x->n, 4);
-  if (!scratch) return st->code;
-  if (sq_exact_mse(k, x, r, symmetric, divide, mn, mx, scratch, &mse_minmax, st) ||
-      sq_exact_mse(k, x, r, symmetric, divide, min_neg * a, max_pos * a, scratch,
-                   &mse_best, st)) {
-    sqlite3_free(scratch);
+  float l[2] = {mn, min_neg * a}, h[2] = {mx, max_pos * a};
+  double sum[2];
+  if (sq_exact_sq_errors(k, x, r, symmetric, divide, l, h, 2, sum, st))
     return st->code;
-  }
-  sqlite3_free(scratch);
-  if (mse_best < mse_minmax) {
-    *lo = min_neg * a;
-    *hi = max_pos * a;
+  if (sum[1] < sum[0]) {
+    *lo = l[1];
+    *hi = h[1];
   }
   return SQ_OK;
 }
