@@ -33,6 +33,7 @@
 #include "core/quantize.h"
 #include "core/row_method.h"
 #include "kernels/byteorder.h"
+#include "kernels/fake_errors.h"
 
 /* Groups up to this size (a block, a small channel) are calibrated on their
 ** values directly: sorting for percentiles, exact errors for mse. */
@@ -276,23 +277,42 @@ static int sq_exact_sq_errors(const sq_kernels *k, const sq_tensor *x,
   return SQ_OK;
 }
 
-/* Small groups: every candidate measured exactly, the first best kept. */
+/* The candidates' a = 1.0f - (float)c / 100.0f, folded by the compiler (the
+** same float32 operations, done once). */
+#define SQ_A(c) (1.0f - (float)(c) / 100.0f)
+#define SQ_A10(c) SQ_A(c), SQ_A(c + 1), SQ_A(c + 2), SQ_A(c + 3), SQ_A(c + 4), \
+    SQ_A(c + 5), SQ_A(c + 6), SQ_A(c + 7), SQ_A(c + 8), SQ_A(c + 9)
+static const float sq_mse_a[SQ_MSE_CANDIDATES] = {
+    SQ_A10(0), SQ_A10(10), SQ_A10(20), SQ_A10(30),
+    SQ_A10(40), SQ_A10(50), SQ_A10(60), SQ_A10(70)};
+
+/* Small groups: every candidate measured exactly, the first best kept.  All
+** 80 in one pass (kernels/fake_errors.h, the kernels' bits), or candidate by
+** candidate through the kernels for what that pass does not handle. */
 static int sq_mse_range_exact(const sq_kernels *k, const sq_tensor *x,
                               const sq_range *r, int symmetric, int divide,
                               float min_neg, float max_pos, float *lo,
                               float *hi, sq_status *st) {
+  float l[SQ_MSE_CANDIDATES], h[SQ_MSE_CANDIDATES];
+  sq_qparams q[SQ_MSE_CANDIDATES];
+  double sum[SQ_MSE_CANDIDATES];
+  for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
+    l[c] = c ? min_neg * sq_mse_a[c] : *lo;
+    h[c] = c ? max_pos * sq_mse_a[c] : *hi;
+  }
+  if (sq_choose_qparams_many(l, h, SQ_MSE_CANDIDATES, r, symmetric, divide, q, st))
+    return st->code;
+  if (!sq_fake_sq_errors(k, x->data, x->n, r->dtype->code, q, SQ_MSE_CANDIDATES, sum))
+    for (int c = 0; c < SQ_MSE_CANDIDATES; c++)
+      if (sq_exact_sq_errors(k, x, r, symmetric, divide, &l[c], &h[c], 1, &sum[c], st))
+        return st->code;
   double best = HUGE_VAL;
   for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
-    float a = 1.0f - (float)c / 100.0f;
-    double sum = 0.0;
-    float l = c ? min_neg * a : *lo, h = c ? max_pos * a : *hi;
-    if (sq_exact_sq_errors(k, x, r, symmetric, divide, &l, &h, 1, &sum, st))
-      return st->code;
-    double mse = sum / (double)x->n;
+    double mse = sum[c] / (double)x->n;
     if (mse < best) {
       best = mse;
-      *lo = l;
-      *hi = h;
+      *lo = l[c];
+      *hi = h[c];
     }
   }
   return SQ_OK;
@@ -340,15 +360,24 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   if (x->n <= SQ_SMALL_GROUP)
     return sq_mse_range_exact(k, x, r, symmetric, divide, min_neg, max_pos, lo,
                               hi, st);
-  uint32_t *hist = sq_alloc(st, SQ_EST_BINS, sizeof *hist);
+  /* the histogram, then its nonempty bins as (center, count) pairs: small
+  ** groups fill few of the 8192 bins, and 80 candidates walk them */
+  uint32_t *hist = sq_alloc(st, SQ_EST_BINS, sizeof *hist + 2 * sizeof(double));
   if (!hist) return st->code;
+  double *center = (double *)(hist + SQ_EST_BINS), *count = center + SQ_EST_BINS;
   float per_bin = (float)(SQ_EST_BINS / width);
   sq_mse_histogram(x, min_neg, per_bin, hist);
+  double bin_w = width / SQ_EST_BINS;
+  int used = 0;
+  for (int b = 0; b < SQ_EST_BINS; b++)
+    if (hist[b]) {
+      center[used] = (double)min_neg + ((double)b + 0.5) * bin_w;
+      count[used++] = (double)hist[b];
+    }
   /* Estimate: every value of a bin sits at the bin's center c, and lands on
   ** c's code; the error is count * (c - round trip of c)^2, in double.  The
   ** spread within a bin adds the same to every candidate, so it is left
   ** out. */
-  double bin_w = width / SQ_EST_BINS;
   int best = 0;
   double best_err = HUGE_VAL;
   for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
@@ -359,14 +388,12 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
       break;
     double err = 0.0, inv = 1.0 / (double)scale;
     double qlo = (double)r->qmin - zp, qhi = (double)r->qmax - zp;
-    for (int b = 0; b < SQ_EST_BINS; b++) {
-      if (!hist[b]) continue;
-      double center = (double)min_neg + ((double)b + 0.5) * bin_w;
-      double q = sq_round_even_d(center * inv);
+    for (int u = 0; u < used; u++) {
+      double q = sq_round_even_d(center[u] * inv);
       if (q < qlo) q = qlo;
       if (q > qhi) q = qhi;
-      double d = center - q * (double)scale;
-      err += (double)hist[b] * (d * d);
+      double d = center[u] - q * (double)scale;
+      err += count[u] * (d * d);
     }
     if (err < best_err) {
       best_err = err;
