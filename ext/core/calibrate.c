@@ -198,8 +198,8 @@ static int sq_select_ranks(const unsigned char *x, size_t n, int absolute,
                            const size_t *rank, int count, float *out,
                            sq_status *st) {
   int order[4];
-  size_t sorted[4];
-  float v[4];
+  size_t sorted[4] = {0};
+  float v[4] = {0};
   for (int j = 0; j < count; j++) {          /* insertion sort of indices */
     int at = j;
     while (at > 0 && rank[order[at - 1]] > rank[j]) {

@@ -653,13 +653,13 @@ SELECT * FROM q_tensors(X'08FFFFFFFFFFFFFFFFFFFF01', 'onnx');
 SELECT * FROM q_tensors(X'08083AFD050A321205746F705F632208436F6E7374616E742A1F0A0576616C75652A13080110014207746F705F635F764A040000803EA001040A88030A04636F6E6412036F75741A0449665F30220249662A540A0B656C73655F6272616E636832420A3A1206656C73655F632208436F6E7374616E742A260A0576616C75652A1A08010801100B4208656C73655F635F764A080000000000001040A001041204656C7365A001052A9A020A0B7468656E5F6272616E63683287020A3C12067468656E5F632208436F6E7374616E742A280A0576616C75652A1C0803100142087468656E5F635F764A0C0000803F0000004000004040A001040AC0010A04636F6E64120178220249662A580A0B656C73655F6272616E636832460A381209646565705F656C73652208436F6E7374616E742A210A0576616C75652A150801100A420B646565705F656C73655F764A020041A00104120A696E6E65725F656C7365A001052A570A0B7468656E5F6272616E636832450A371209646565705F7468656E2208436F6E7374616E', 'onnx');
 SELECT name, shape, nbytes FROM q_tensors((SELECT q_safetensors_agg(n, d, 'int8', s) FROM (SELECT 'e' n, X'' d, '[2,0]' s UNION ALL SELECT 'w', X'01', '[1]')));
 -- ------------------------------------------ calibration of groups above 2048 values
--- 3000 elements: percentile's radix select (histogram, compacted segments)
--- and mse's histogram estimate with its one exact pass; per block of 32
--- (and per channel of 1000), mse's all-candidates pass over small groups.
-WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < 2999),
-x(v) AS (SELECT json_group_array(((i * 7919) % 3000) * 0.011 - 9.5 + (i % 7) * 1e-4) FROM s)
+-- 5001 elements (6 distinct values, built by replace() so that the query
+-- itself allocates little): percentile's radix select (histogram, compacted
+-- segments) and mse's histogram estimate with its one exact pass; per block
+-- of 32 and per channel of 1000, mse's all-candidates pass over small groups.
+WITH x(v) AS (SELECT '[' || replace(hex(zeroblob(1000)), '00', '0.37,-1.5,2.25,9.5,-0.125,') || '0]')
 SELECT q_scale(v, 'uint8', 'affine', 'method=percentile percentile=99.9'),
        q_scale(v, 'int8', 'symmetric', 'method=percentile percentile=75'),
        q_scale(v, 'int8', 'affine', 'method=mse'), q_zero_point(v, 'uint4', 'affine', 'method=mse'),
-       q_json(q_block_scales(v, '[3000]', 0, 32, 'int4', 'symmetric', 'method=mse')),
-       q_json(q_per_channel_scales(v, '[3,1000]', 0, 'int16', 'affine', 'method=mse')) FROM x;
+       q_json(q_block_scales(v, '[5001]', 0, 32, 'int4', 'symmetric', 'method=mse')),
+       q_json(q_per_channel_scales(substr(v, 1, length(v) - 3) || ']', '[5,1000]', 0, 'int16', 'affine', 'method=mse')) FROM x;
