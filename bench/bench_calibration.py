@@ -10,7 +10,8 @@ Run by `make bench` as Debian's /usr/bin/python3.
      is bound without a copy, as Tcl binds it) loads dist/quant.so and runs
      q_scale(x, 'uint8', 'affine', 'method=...'), so the time includes the
      call, the NaN check, the calibration and the parameter choice.
-  3. One thread everywhere (torch.set_num_threads(1)); best of N runs.
+  3. One thread everywhere (torch.set_num_threads(1)); best of N runs, in
+     CPU time (process_time: user + system, page faults included).
   4. Rows and their goals:
        percentile   vs numpy.percentile of both tails in one call   >= 5x
        mse          vs PyTorch's HistogramObserver (forward +
@@ -36,11 +37,14 @@ EXT = os.path.join(ROOT, "dist", "quant")
 
 
 def best(fn, reps=REPS):
+    """Best CPU time (user + system) of reps calls.  CPU time, not wall
+    time: every side runs on one thread, and on a shared machine wall time
+    also counts the time other processes held the CPU."""
     t = float("inf")
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()
-        t = min(t, time.perf_counter() - t0)
+        t = min(t, time.process_time() - t0)
     return t
 
 
@@ -170,7 +174,7 @@ def q_compare_section(db):
 
 def tensor_section(db, np, torch, label, x):
     blob = x.astype("<f4").tobytes()
-    print("\n%s: %d float32 (%.0f MB), best of %d, one thread"
+    print("\n%s: %d float32 (%.0f MB), best of %d CPU times, one thread"
           % (label, x.size, x.nbytes / 1e6, REPS))
     print("%-24s %10s %10s %8s  %s" % ("method", "ours ms", "peer ms", "ratio", "peer"))
     t_mm, _ = ours(db, blob, "minmax")
