@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "kernels/kernels_internal.h"
+#include "kernels/fake_errors.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -1064,6 +1065,97 @@ static void test_error_sums(int level) {
       cmp_error_sums(g_x, y, n, 0, 0, "nonfinite");
     }
   }
+  free(y);
+  group_end();
+}
+
+/* ---- fake_errors: many parameter sets' round-trip errors at once ---------- */
+
+/* sq_fake_sq_errors (kernels/fake_errors.h) on the scalar table and every
+** path must give, bit for bit, what the scalar kernels give one set at a
+** time: quantize, dequantize, error_sums' sum_d2.  Parameters: random
+** scales (multiply or divide), zero points inside each code range, full and
+** 4-bit ranges; data: random magnitudes around the range, exact ties
+** ((k + 0.5) * scale), values beyond the clamp bounds, signed zeros. */
+static void fe_params(sq_code_type code, int narrow, int divide, int count,
+                      sq_qparams *q) {
+  static const int32_t lo_of[] = {-128, 0, -32768, 0}, hi_of[] = {127, 255, 32767, 65535};
+  int32_t qmin = narrow ? (code == SQ_CODE_U8 ? 0 : -8) : lo_of[code];
+  int32_t qmax = narrow ? (code == SQ_CODE_U8 ? 15 : 7) : hi_of[code];
+  for (int c = 0; c < count; c++) {
+    float scale = (0.5f + rnd_unit()) * f_of((uint32_t)(100 + rnd_below(50)) << 23);
+    int32_t zp = qmin + (int32_t)rnd_below((size_t)(qmax - qmin + 1));
+    q[c] = (sq_qparams){scale, 1.0f / scale, (float)(qmin - zp), (float)(qmax - zp),
+                        zp, qmin, qmax, divide, 0.0f};
+  }
+}
+
+static void fe_data(float *x, size_t n, const sq_qparams *q, int kind) {
+  for (size_t i = 0; i < n; i++) {
+    float s = q[0].scale;
+    float span = s * (q[0].hi - q[0].lo);
+    switch (kind) {
+      case 0: x[i] = (rnd_unit() * 1.4f - 0.2f) * span + q[0].lo * s; break;
+      case 1: x[i] = ((float)(int32_t)rnd_below(400) - 200.0f + 0.5f) * s; break;
+      case 2: x[i] = (rnd32() & 1 ? -1.0f : 1.0f) * rnd_mag(); break;
+      default: x[i] = (rnd32() & 1) ? -0.0f : 0.0f; break;
+    }
+  }
+}
+
+static void test_fake_errors(int level) {
+  group_begin("fake_errors");
+  static const size_t ns[] = {1, 2, 15, 16, 17, 31, 32, 33, 64, 127, 128, 200, 257, 2048};
+  static const int counts[] = {1, 3, 4, 8, 15, 16, 17, 80};
+  sq_qparams q[SQ_FE_MAX];
+  double want[SQ_FE_MAX], got[SQ_FE_MAX];
+  unsigned char *codes = g_codes;
+  float *y = malloc(sizeof(float) * 2048);
+  if (!y) exit(2);
+  int rounds = level ? 6 : 2;
+  for (int code = SQ_CODE_I8; code <= SQ_CODE_U16; code++)
+    for (int narrow = 0; narrow < (code <= SQ_CODE_U8 ? 2 : 1); narrow++)
+      for (int divide = 0; divide < 2; divide++)
+        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++)
+          for (int r = 0; r < rounds; r++) {
+            size_t n = ns[k];
+            int count = counts[rnd_below(sizeof counts / sizeof counts[0])];
+            int kind = r % 4;
+            fe_params((sq_code_type)code, narrow, divide, count, q);
+            fe_data(g_x, n, q, kind);
+            unsigned char *in = gb_place(&g_in, 4 * n, -1);
+            store_floats(in, g_x, n);
+            ctx("scalar fake_errors reference n=%zu code=%s", n, tname[code]);
+            for (int c = 0; c < count; c++) {
+              S->quantize[code](in, n, &q[c], codes);
+              S->dequantize[code](codes, n, q[c].scale, q[c].zp, y);
+              sq_error_sums e;
+              S->error_sums(in, y, n, &e);
+              want[c] = e.sum_d2;
+            }
+            for (int v = -1; v < NP; v++) {
+              const sq_kernels *kt = v < 0 ? S : P[v];
+              ctx("%s fake_errors n=%zu code=%s count=%d", kt->name, n, tname[code], count);
+              memset(got, 0x5a, sizeof got);
+              int ok = sq_fake_sq_errors(kt, in, n, (sq_code_type)code, q, count, got);
+              g_cur = v;
+              int same = ok == 1;
+              for (int c = 0; c < count && same; c++)
+                same = memcmp(&want[c], &got[c], sizeof want[c]) == 0;
+              check(same, "%s fake_errors n=%zu code=%s narrow=%d divide=%d count=%d kind=%d",
+                    kt->name, n, tname[code], narrow, divide, count, kind);
+            }
+          }
+  /* what it declines: 32-bit codes, add != 0, mixed divide flags */
+  fe_params(SQ_CODE_I8, 0, 0, 2, q);
+  check(sq_fake_sq_errors(S, g_in.lo, 1, SQ_CODE_I32, q, 2, got) == 0, "fake_errors declines i32");
+  q[1].add = 1.0f;
+  check(sq_fake_sq_errors(S, g_in.lo, 1, SQ_CODE_I8, q, 2, got) == 0, "fake_errors declines add");
+  q[1].add = 0.0f;
+  q[1].divide = 1;
+  check(sq_fake_sq_errors(S, g_in.lo, 1, SQ_CODE_I8, q, 2, got) == 0,
+        "fake_errors declines mixed divide");
+  g_cur = -1;
   free(y);
   group_end();
 }
@@ -2190,6 +2282,7 @@ static void run_env_suite(void) {
     test_minmax_blocks(0);
     test_error_sums(0);
     test_histc(0);
+    test_fake_errors(0);
     test_half(0);
     test_ggml_dequantize(0);
     test_ggml_quantize(0);
@@ -2251,6 +2344,7 @@ int main(int argc, char **argv) {
   test_minmax_blocks(level);
   test_error_sums(level);
   test_histc(level);
+  test_fake_errors(level);
   test_pack4(level);
   test_half(level);
   test_heap_exact();

@@ -12,12 +12,14 @@
 **      found exactly: groups of up to 2048 values sort a copy, larger ones
 **      use a radix select of two passes over x for all ranks together;
 **   3. mse: the range [a*min, a*max] for the a in {1.00, 0.99, ..., 0.21} whose
-**      round trip has the smallest mean squared error.  Candidates are ranked
-**      by an estimate from a 2048-bin histogram (one pass over x); then the
-**      best candidate and the minmax range are both measured exactly and the
-**      better one is kept (ties keep minmax), so mse is never worse than
-**      minmax.  Cost: about four passes over x.  Deterministic: the same
-**      arithmetic in the same order on every kernel path.
+**      round trip has the smallest mean squared error.  Groups above 2048
+**      values rank candidates by an estimate from an 8192-bin count
+**      histogram (one pass over x, values taken at bin centers); then the
+**      best candidate and the minmax range are both measured exactly in one
+**      more pass, chunk by chunk, and the better one is kept (ties keep
+**      minmax), so mse is never worse than minmax.  Cost: three passes over
+**      x (minmax, histogram, exact).  Deterministic: the same arithmetic in
+**      the same order on every kernel path.
 ** The range returned always holds 0 once parameters are chosen from it
 ** (docs/NUMERICS.md#choosing-parameters).  Every method first folds every
 ** group's min and max in one walk, which finds NaN and inf in element order;
@@ -31,6 +33,7 @@
 #include "core/quantize.h"
 #include "core/row_method.h"
 #include "kernels/byteorder.h"
+#include "kernels/fake_errors.h"
 
 /* Groups up to this size (a block, a small channel) are calibrated on their
 ** values directly: sorting for percentiles, exact errors for mse. */
@@ -40,8 +43,10 @@
 
 /* Order-preserving map of float32 bits to unsigned keys. */
 static inline uint32_t sq_sort_key(uint32_t u, int absolute) {
-  if (absolute) u &= 0x7fffffffu;
-  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+  /* Without branches: signs are random in real data and would mispredict.
+  ** Negative: every bit flipped; otherwise the sign bit set. */
+  u &= absolute ? 0x7fffffffu : 0xffffffffu;
+  return u ^ ((uint32_t)-(int32_t)(u >> 31) | 0x80000000u);
 }
 static inline float sq_key_float(uint32_t k) {
   uint32_t u = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
@@ -55,12 +60,62 @@ static int sq_key_cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The values of `count` (at most 4) ranks (0-based) among x's n values.
-** Small inputs sort a copy of their keys.  Large ones use a radix select:
-** one pass histograms the top 16 bits of every key, which places each rank
-** in a bin; a second pass histograms the low 16 bits of the keys in those
-** (at most 4) bins.  Two passes whatever the count. */
-static int sq_select_ranks(const unsigned char *x, size_t n, int absolute,
+/* Radix select (docs/NUMERICS.md#calibration): exact ranks of large groups
+** in two passes over x, both cheap enough to run at memory speed.
+**   1. A histogram of each key's top SQ_TOP_BITS bits: 2048 counters (8 KB)
+**      that stay in L1, kept as SQ_SUB_HISTS copies fed in turn so that runs
+**      of equal bins (most of a bell curve falls in a few) do not wait on one
+**      counter; it places every rank in a top bin.
+**   2. The keys of the (at most 4) top bins that hold a rank are copied into
+**      one buffer, a segment per bin (a 2048-entry table maps a top bin to
+**      its segment or to none).
+** Each segment, usually a small fraction of x, is then searched alone: sorted
+** when small, else two more histogram passes over it (the next 11 bits, then
+** the last 10 among keys with the chosen 11).  Keys are the same on every
+** path, so is every result. */
+#define SQ_TOP_BITS 11
+#define SQ_TOP_BINS (1u << SQ_TOP_BITS)
+#define SQ_SUB_HISTS 4
+
+/* Ranks rank[0..count) (ascending within the segment) of the m keys k. */
+static void sq_select_in_segment(uint32_t *k, size_t m, const size_t *rank,
+                                 int count, uint32_t *hist, uint32_t *out) {
+  if (m <= SQ_SMALL_GROUP) {
+    qsort(k, m, sizeof *k, sq_key_cmp);
+    for (int j = 0; j < count; j++) out[j] = k[rank[j]];
+    return;
+  }
+  /* bits 20..10 of the keys (all share bits 31..21) */
+  memset(hist, 0, SQ_TOP_BINS * sizeof *hist);
+  for (size_t i = 0; i < m; i++) hist[(k[i] >> 10) & (SQ_TOP_BINS - 1)]++;
+  uint32_t mid[4];
+  size_t within[4];
+  for (int j = 0; j < count; j++) {
+    uint32_t t = 0;
+    size_t below = 0;
+    while (below + hist[t] <= rank[j]) below += hist[t++];
+    mid[j] = t;
+    within[j] = rank[j] - below;
+  }
+  /* bits 9..0 among the keys of each rank's middle bin */
+  for (int j = 0; j < count; j++) {
+    if (j && mid[j] == mid[j - 1] && within[j] == within[j - 1]) {
+      out[j] = out[j - 1];
+      continue;
+    }
+    memset(hist, 0, 1024 * sizeof *hist);
+    for (size_t i = 0; i < m; i++)
+      if (((k[i] >> 10) & (SQ_TOP_BINS - 1)) == mid[j]) hist[k[i] & 1023]++;
+    uint32_t l = 0;
+    size_t below = 0;
+    while (below + hist[l] <= within[j]) below += hist[l++];
+    out[j] = (k[0] & ~((SQ_TOP_BINS << 10) - 1)) | (mid[j] << 10) | l;
+  }
+}
+
+/* The values of `count` (at most 4, ascending) ranks (0-based) among x's n
+** values. */
+static int sq_select_sorted_ranks(const unsigned char *x, size_t n, int absolute,
                            const size_t *rank, int count, float *out,
                            sq_status *st) {
   if (n <= SQ_SMALL_GROUP) {
@@ -70,41 +125,93 @@ static int sq_select_ranks(const unsigned char *x, size_t n, int absolute,
     for (int j = 0; j < count; j++) out[j] = sq_key_float(keys[rank[j]]);
     return SQ_OK;
   }
-  uint32_t *hist = sq_alloc(st, 5 * 65536, sizeof *hist);
+  uint32_t *hist = sq_alloc(st, (SQ_SUB_HISTS + 1) * SQ_TOP_BINS, sizeof *hist);
   if (!hist) return st->code;
-  memset(hist, 0, 65536 * sizeof *hist);
-  for (size_t i = 0; i < n; i++)
-    hist[sq_sort_key(sq_load_u32(x + 4 * i), absolute) >> 16]++;
-  /* Each rank's top bin, and its rank within that bin. */
-  uint32_t top[4], bins[4];
-  size_t within[4];
-  int nbins = 0, bin_of[4];
+  memset(hist, 0, SQ_SUB_HISTS * SQ_TOP_BINS * sizeof *hist);
+  size_t i = 0;
+  for (; i + SQ_SUB_HISTS <= n; i += SQ_SUB_HISTS)
+    for (int h = 0; h < SQ_SUB_HISTS; h++)
+      hist[h * SQ_TOP_BINS +
+           (sq_sort_key(sq_load_u32(x + 4 * (i + h)), absolute) >> 21)]++;
+  for (; i < n; i++) hist[sq_sort_key(sq_load_u32(x + 4 * i), absolute) >> 21]++;
+  for (uint32_t b = 0; b < SQ_TOP_BINS; b++)
+    for (int h = 1; h < SQ_SUB_HISTS; h++) hist[b] += hist[h * SQ_TOP_BINS + b];
+  /* Each rank's top bin and rank within it; the distinct bins, ascending,
+  ** are the segments. */
+  uint32_t bins[4];
+  size_t within[4], seg_start[5], seg_count[4];
+  int nseg = 0, seg_of[4];
   for (int j = 0; j < count; j++) {
     uint32_t t = 0;
     size_t below = 0;
     while (below + hist[t] <= rank[j]) below += hist[t++];
-    top[j] = t;
     within[j] = rank[j] - below;
-    int b = 0;
-    while (b < nbins && bins[b] != t) b++;
-    if (b == nbins) bins[nbins++] = t;
-    bin_of[j] = b;
+    if (!nseg || bins[nseg - 1] != t) {
+      bins[nseg] = t;
+      seg_count[nseg++] = hist[t];
+    }
+    seg_of[j] = nseg - 1;
   }
-  uint32_t *low = hist + 65536;
-  memset(low, 0, (size_t)nbins * 65536 * sizeof *low);
-  for (size_t i = 0; i < n; i++) {
+  seg_start[0] = 0;
+  for (int s = 0; s < nseg; s++) seg_start[s + 1] = seg_start[s] + seg_count[s];
+  uint32_t *keys = sq_alloc(st, seg_start[nseg], sizeof *keys);
+  if (!keys) {
+    sqlite3_free(hist);
+    return st->code;
+  }
+  unsigned char *slot = (unsigned char *)(hist + SQ_SUB_HISTS * SQ_TOP_BINS);
+  memset(slot, nseg, SQ_TOP_BINS);           /* nseg: no segment */
+  size_t cursor[4];
+  for (int s = 0; s < nseg; s++) {
+    slot[bins[s]] = (unsigned char)s;
+    cursor[s] = seg_start[s];
+  }
+  for (i = 0; i < n; i++) {
     uint32_t k = sq_sort_key(sq_load_u32(x + 4 * i), absolute);
-    for (int b = 0; b < nbins; b++)
-      if (k >> 16 == bins[b]) low[(size_t)b * 65536 + (k & 0xffff)]++;
+    unsigned s = slot[k >> 21];
+    /* A branch: the selected bins are usually a small share of x (tails),
+    ** and an unconditional store would chain every element through one
+    ** cursor in memory. */
+    if (s != (unsigned)nseg) keys[cursor[s]++] = k;
   }
-  for (int j = 0; j < count; j++) {
-    const uint32_t *h = low + (size_t)bin_of[j] * 65536;
-    uint32_t l = 0;
-    size_t below = 0;
-    while (below + h[l] <= within[j]) below += h[l++];
-    out[j] = sq_key_float((top[j] << 16) | l);
+  uint32_t got[4];
+  for (int s = 0; s < nseg; s++) {
+    size_t r[4];
+    int c = 0, first = -1;
+    for (int j = 0; j < count; j++)
+      if (seg_of[j] == s) {
+        if (first < 0) first = j;
+        r[c++] = within[j];
+      }
+    sq_select_in_segment(keys + seg_start[s], seg_count[s], r, c, hist,
+                         got + first);
   }
+  for (int j = 0; j < count; j++) out[j] = sq_key_float(got[j]);
+  sqlite3_free(keys);
   sqlite3_free(hist);
+  return SQ_OK;
+}
+
+/* The values of `count` (at most 4) ranks (0-based) among x's n values, in
+** any order: selected in ascending order, returned in the caller's. */
+static int sq_select_ranks(const unsigned char *x, size_t n, int absolute,
+                           const size_t *rank, int count, float *out,
+                           sq_status *st) {
+  int order[4];
+  size_t sorted[4] = {0};
+  float v[4] = {0};
+  for (int j = 0; j < count; j++) {          /* insertion sort of indices */
+    int at = j;
+    while (at > 0 && rank[order[at - 1]] > rank[j]) {
+      order[at] = order[at - 1];
+      at--;
+    }
+    order[at] = j;
+  }
+  for (int j = 0; j < count; j++) sorted[j] = rank[order[j]];
+  if (sq_select_sorted_ranks(x, n, absolute, sorted, count, v, st))
+    return st->code;
+  for (int j = 0; j < count; j++) out[order[j]] = v[j];
   return SQ_OK;
 }
 
@@ -131,47 +238,126 @@ static int sq_percentiles(const unsigned char *x, size_t n, int absolute,
   return SQ_OK;
 }
 
-/* Exact round-trip MSE of x under the parameters chosen for [lo, hi];
-** scratch holds x->n floats. */
-static int sq_exact_mse(const sq_kernels *k, const sq_tensor *x,
-                        const sq_range *r, int symmetric, int divide, float lo,
-                        float hi, void *scratch, double *mse, sq_status *st) {
-  float scale;
-  int32_t zp;
-  sq_param_one p;
-  sq_granularity whole;
-  if (sq_choose_qparams(lo, hi, r, symmetric, &scale, &zp, st)) return st->code;
-  sq_param_one_make(scale, zp, r, divide, &p);
-  sq_granularity_tensor(x->n, &whole);
-  if (sq_fake_quantize(k, x, &whole, r, &p.set, scratch, st)) return st->code;
-  sq_error_sums e;
-  k->error_sums(x->data, scratch, x->n, &e);
-  *mse = e.sum_d2 / (double)x->n;
-  return SQ_OK;
-}
+/* Exact round-trip squared errors, chunk by chunk: the fake-quantized
+** values of a chunk stay in a stack buffer, never a tensor-sized scratch.
+** Each chunk's sum is the error_sums kernel's (the same bits on every path)
+** and chunk sums are added in order; the chunk is a multiple of the kernel's
+** lanes, so a group of up to one chunk gets exactly the kernel's sum. */
+#define SQ_MSE_CHUNK SQ_SMALL_GROUP
 
-/* Small groups: every candidate measured exactly, the first best kept. */
-static int sq_mse_range_exact(const sq_kernels *k, const sq_tensor *x,
+/* The sum of squared round-trip errors of x under each of the count (at most
+** 2) ranges [lo[c], hi[c]], in one pass over x. */
+static int sq_exact_sq_errors(const sq_kernels *k, const sq_tensor *x,
                               const sq_range *r, int symmetric, int divide,
-                              float min_neg, float max_pos, float *lo,
-                              float *hi, sq_status *st) {
-  unsigned char scratch[4 * SQ_SMALL_GROUP];
-  double best = HUGE_VAL;
-  for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
-    float a = 1.0f - (float)c / 100.0f;
-    double mse = 0.0;
-    float l = c ? min_neg * a : *lo, h = c ? max_pos * a : *hi;
-    if (sq_exact_mse(k, x, r, symmetric, divide, l, h, scratch, &mse, st))
+                              const float *lo, const float *hi, int count,
+                              double *sum, sq_status *st) {
+  sq_qparams q[2];
+  for (int c = 0; c < count; c++) {
+    float scale;
+    int32_t zp;
+    if (sq_choose_qparams(lo[c], hi[c], r, symmetric, &scale, &zp, st))
       return st->code;
-    if (mse < best) {
-      best = mse;
-      *lo = l;
-      *hi = h;
+    sq_qparams_make(scale, zp, r, divide, &q[c]);
+    sum[c] = 0.0;
+  }
+  sq_code_type code = r->dtype->code;
+  unsigned char codes[4 * SQ_MSE_CHUNK], y[4 * SQ_MSE_CHUNK];
+  const unsigned char *p = x->data;
+  for (size_t at = 0; at < x->n; at += SQ_MSE_CHUNK) {
+    size_t len = x->n - at < SQ_MSE_CHUNK ? x->n - at : SQ_MSE_CHUNK;
+    for (int c = 0; c < count; c++) {
+      size_t bad = k->quantize[code](p + 4 * at, len, &q[c], codes);
+      if (bad < len) return sq_fail(st, "element %zu is NaN", at + bad);
+      k->dequantize[code](codes, len, q[c].scale, q[c].zp, y);
+      sq_error_sums e;
+      k->error_sums(p + 4 * at, y, len, &e);
+      sum[c] += e.sum_d2;
     }
   }
   return SQ_OK;
 }
 
+/* The candidates' a = 1.0f - (float)c / 100.0f, folded by the compiler (the
+** same float32 operations, done once). */
+#define SQ_A(c) (1.0f - (float)(c) / 100.0f)
+#define SQ_A10(c) SQ_A(c), SQ_A(c + 1), SQ_A(c + 2), SQ_A(c + 3), SQ_A(c + 4), \
+    SQ_A(c + 5), SQ_A(c + 6), SQ_A(c + 7), SQ_A(c + 8), SQ_A(c + 9)
+static const float sq_mse_a[SQ_MSE_CANDIDATES] = {
+    SQ_A10(0), SQ_A10(10), SQ_A10(20), SQ_A10(30),
+    SQ_A10(40), SQ_A10(50), SQ_A10(60), SQ_A10(70)};
+
+/* Small groups: every candidate measured exactly, the first best kept.  All
+** 80 in one pass (kernels/fake_errors.h, the kernels' bits), or candidate by
+** candidate through the kernels for what that pass does not handle. */
+static int sq_mse_range_exact(const sq_kernels *k, const sq_tensor *x,
+                              const sq_range *r, int symmetric, int divide,
+                              float min_neg, float max_pos, float *lo,
+                              float *hi, sq_status *st) {
+  float l[SQ_MSE_CANDIDATES], h[SQ_MSE_CANDIDATES];
+  sq_qparams q[SQ_MSE_CANDIDATES];
+  double sum[SQ_MSE_CANDIDATES];
+  for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
+    l[c] = c ? min_neg * sq_mse_a[c] : *lo;
+    h[c] = c ? max_pos * sq_mse_a[c] : *hi;
+  }
+  if (sq_choose_qparams_many(l, h, SQ_MSE_CANDIDATES, r, symmetric, divide, q, st))
+    return st->code;
+  if (!sq_fake_sq_errors(k, x->data, x->n, r->dtype->code, q, SQ_MSE_CANDIDATES, sum))
+    for (int c = 0; c < SQ_MSE_CANDIDATES; c++)
+      if (sq_exact_sq_errors(k, x, r, symmetric, divide, &l[c], &h[c], 1, &sum[c], st))
+        return st->code;
+  double best = HUGE_VAL;
+  for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
+    double mse = sum[c] / (double)x->n;
+    if (mse < best) {
+      best = mse;
+      *lo = l[c];
+      *hi = h[c];
+    }
+  }
+  return SQ_OK;
+}
+
+/* The estimate's histogram: counts only (a 32 KB table in L1), the bin of
+** x computed in float32, (int)((x - min_neg) * (SQ_EST_BINS / width)) clamped
+** to the table; fine enough that a bin is a small part of any 8-bit step.
+** Plain C on every path, so the counts are the same everywhere. */
+#define SQ_EST_BINS 8192
+
+/* The bin of one value: pos >= 0 (x >= min_neg, and float subtraction keeps
+** the order); the top edge, x = max_pos, gives SQ_EST_BINS and is clamped. */
+static inline int32_t sq_est_bin(float v, float min_neg, float per_bin) {
+  float pos = (v - min_neg) * per_bin;
+  return (int32_t)(pos < (float)(SQ_EST_BINS - 1) ? pos : (float)(SQ_EST_BINS - 1));
+}
+
+static void sq_mse_histogram(const sq_tensor *x, float min_neg, float per_bin,
+                             uint32_t *hist) {
+  enum { RUN = 256 };
+  const unsigned char *p = x->data;
+  memset(hist, 0, SQ_EST_BINS * sizeof *hist);
+  size_t i = 0;
+  /* runs of bins first (a loop the compiler vectorizes), then the counts */
+  for (; i + RUN <= x->n; i += RUN) {
+    int32_t bin[RUN];
+    for (int j = 0; j < RUN; j++)
+      bin[j] = sq_est_bin(sq_load_f32(p + 4 * (i + j)), min_neg, per_bin);
+    for (int j = 0; j < RUN; j++) hist[bin[j]]++;
+  }
+  for (; i < x->n; i++) hist[sq_est_bin(sq_load_f32(p + 4 * i), min_neg, per_bin)]++;
+}
+
+/* Round half to even in double without the FPU rounding mode (as the
+** kernels round: docs/NUMERICS.md#determinism). */
+static inline double sq_round_even_d(double y) {
+  if (!(y < 0x1p52 && y > -0x1p52)) return y;
+  int64_t i = (int64_t)y;
+  double d = y - (double)i;
+  int odd = (int)(i & 1);
+  i += (d > 0.5) | ((d == 0.5) & odd);
+  i -= (d < -0.5) | ((d == -0.5) & odd);
+  return (double)i;
+}
 
 static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
                         const sq_range *r, int symmetric, int divide, float mn,
@@ -184,21 +370,24 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   if (x->n <= SQ_SMALL_GROUP)
     return sq_mse_range_exact(k, x, r, symmetric, divide, min_neg, max_pos, lo,
                               hi, st);
-  double *hist = sq_alloc(st, SQ_HIST_BINS * 3, sizeof *hist);
+  /* the histogram, then its nonempty bins as (center, count) pairs: small
+  ** groups fill few of the 8192 bins, and 80 candidates walk them */
+  uint32_t *hist = sq_alloc(st, SQ_EST_BINS, sizeof *hist + 2 * sizeof(double));
   if (!hist) return st->code;
-  memset(hist, 0, SQ_HIST_BINS * 3 * sizeof *hist);
-  const unsigned char *p = x->data;
-  double per_bin = SQ_HIST_BINS / width;
-  for (size_t i = 0; i < x->n; i++) {
-    double v = (double)sq_load_f32(p + 4 * i);
-    double pos = (v - (double)min_neg) * per_bin;
-    size_t b = pos <= 0.0 ? 0 : pos >= SQ_HIST_BINS ? SQ_HIST_BINS - 1 : (size_t)pos;
-    hist[3 * b] += 1.0;
-    hist[3 * b + 1] += v;
-    hist[3 * b + 2] += v * v;
-  }
-  /* Estimate: every value of a bin lands on the code of the bin's mean, which
-  ** is exact for bins that no rounding boundary crosses. */
+  double *center = (double *)(hist + SQ_EST_BINS), *count = center + SQ_EST_BINS;
+  float per_bin = (float)(SQ_EST_BINS / width);
+  sq_mse_histogram(x, min_neg, per_bin, hist);
+  double bin_w = width / SQ_EST_BINS;
+  int used = 0;
+  for (int b = 0; b < SQ_EST_BINS; b++)
+    if (hist[b]) {
+      center[used] = (double)min_neg + ((double)b + 0.5) * bin_w;
+      count[used++] = (double)hist[b];
+    }
+  /* Estimate: every value of a bin sits at the bin's center c, and lands on
+  ** c's code; the error is count * (c - round trip of c)^2, in double.  The
+  ** spread within a bin adds the same to every candidate, so it is left
+  ** out. */
   int best = 0;
   double best_err = HUGE_VAL;
   for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
@@ -208,15 +397,13 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
     if (sq_choose_qparams(min_neg * a, max_pos * a, r, symmetric, &scale, &zp, st))
       break;
     double err = 0.0, inv = 1.0 / (double)scale;
-    for (int b = 0; b < SQ_HIST_BINS; b++) {
-      double cnt = hist[3 * b];
-      if (cnt == 0.0) continue;
-      double mean = hist[3 * b + 1] / cnt;
-      double q = nearbyint(mean * inv) + zp;
-      if (q < (double)r->qmin) q = (double)r->qmin;
-      if (q > (double)r->qmax) q = (double)r->qmax;
-      double y = (q - zp) * (double)scale;
-      err += hist[3 * b + 2] - 2.0 * y * hist[3 * b + 1] + cnt * y * y;
+    double qlo = (double)r->qmin - zp, qhi = (double)r->qmax - zp;
+    for (int u = 0; u < used; u++) {
+      double q = sq_round_even_d(center[u] * inv);
+      if (q < qlo) q = qlo;
+      if (q > qhi) q = qhi;
+      double d = center[u] - q * (double)scale;
+      err += count[u] * (d * d);
     }
     if (err < best_err) {
       best_err = err;
@@ -226,20 +413,15 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   sqlite3_free(hist);
   if (st->code) return st->code;
   if (best == 0) return SQ_OK;
+  /* minmax and the best candidate, measured exactly in one pass */
   float a = 1.0f - (float)best / 100.0f;
-  double mse_minmax, mse_best;
-  void *scratch = sq_alloc(st, x->n, 4);
-  if (!scratch) return st->code;
-  if (sq_exact_mse(k, x, r, symmetric, divide, mn, mx, scratch, &mse_minmax, st) ||
-      sq_exact_mse(k, x, r, symmetric, divide, min_neg * a, max_pos * a, scratch,
-                   &mse_best, st)) {
-    sqlite3_free(scratch);
+  float l[2] = {mn, min_neg * a}, h[2] = {mx, max_pos * a};
+  double sum[2];
+  if (sq_exact_sq_errors(k, x, r, symmetric, divide, l, h, 2, sum, st))
     return st->code;
-  }
-  sqlite3_free(scratch);
-  if (mse_best < mse_minmax) {
-    *lo = min_neg * a;
-    *hi = max_pos * a;
+  if (sum[1] < sum[0]) {
+    *lo = l[1];
+    *hi = h[1];
   }
   return SQ_OK;
 }

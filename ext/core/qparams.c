@@ -201,3 +201,18 @@ void sq_param_set_free(sq_param_set *ps) {
   sqlite3_free(ps->mem);
   ps->mem = NULL;
 }
+
+/* flatten: both calls inlined, so consecutive ranges' divisions overlap */
+__attribute__((flatten))
+int sq_choose_qparams_many(const float *mn, const float *mx, size_t count,
+                           const sq_range *r, int symmetric, int divide,
+                           sq_qparams *out, sq_status *st) {
+  for (size_t i = 0; i < count; i++) {
+    float scale = 0.0f;
+    int32_t zp = 0;
+    if (sq_choose_qparams(mn[i], mx[i], r, symmetric, &scale, &zp, st))
+      return st->code;
+    sq_qparams_make(scale, zp, r, divide, &out[i]);
+  }
+  return SQ_OK;
+}

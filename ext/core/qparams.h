@@ -53,4 +53,11 @@ typedef struct sq_param_one {
 void sq_param_one_make(float scale, int32_t zp, const sq_range *r, int divide,
                        sq_param_one *one);
 
+/* sq_choose_qparams then sq_qparams_make for count ranges [mn[i], mx[i]]
+** (the same results, one call: the compiler overlaps their divisions); stops
+** at the first range that fails. */
+int sq_choose_qparams_many(const float *mn, const float *mx, size_t count,
+                           const sq_range *r, int symmetric, int divide,
+                           sq_qparams *out, sq_status *st);
+
 #endif

@@ -660,3 +660,14 @@ SELECT q_scale(q_f32('[2,2,2]'), 'uint8', 'affine', 'method=histogram');
 SELECT hex(q_per_channel_scales(q_f32('[1,2,3,4,-5,6]'), '[2,3]', 1, 'int8', 'affine', 'method=histogram'));
 SELECT q_scale_agg(x, 'uint8', 'affine', 'method=histogram,bins=64') FROM (SELECT q_f32('[0.5,1]') x UNION ALL SELECT q_f32('[-3,9,4]') UNION ALL SELECT q_f32('[0.1]'));
 SELECT hex(q_per_channel_scales_agg(x, '[2,2]', 0, 'uint8', 'affine', 'method=histogram')) FROM (SELECT q_f32('[0,1,2,3]') x UNION ALL SELECT q_f32('[-4,1,20,3]'));
+-- ------------------------------------------ calibration of groups above 2048 values
+-- 5001 elements (6 distinct values, built by replace() so that the query
+-- itself allocates little): percentile's radix select (histogram, compacted
+-- segments) and mse's histogram estimate with its one exact pass; per block
+-- of 32 and per channel of 1000, mse's all-candidates pass over small groups.
+WITH x(v) AS (SELECT '[' || replace(hex(zeroblob(1000)), '00', '0.37,-1.5,2.25,9.5,-0.125,') || '0]')
+SELECT q_scale(v, 'uint8', 'affine', 'method=percentile percentile=99.9'),
+       q_scale(v, 'int8', 'symmetric', 'method=percentile percentile=75'),
+       q_scale(v, 'int8', 'affine', 'method=mse'), q_zero_point(v, 'uint4', 'affine', 'method=mse'),
+       q_json(q_block_scales(v, '[5001]', 0, 32, 'int4', 'symmetric', 'method=mse')),
+       q_json(q_per_channel_scales(substr(v, 1, length(v) - 3) || ']', '[5,1000]', 0, 'int16', 'affine', 'method=mse')) FROM x;
