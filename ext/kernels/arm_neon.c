@@ -169,9 +169,11 @@ SQ_AI float32x4_t scale_y(float32x4_t v, float32x4_t m, int divide) {
 
 /* Codes up to 16 bits.  FMAX/FMIN differ from scalar's compares only on the
 ** sign of a zero, which the conversion to an integer erases. */
-SQ_AI int32x4_t code_small(float32x4_t v, float32x4_t m, float32x4_t lo,
-                           float32x4_t hi, int32x4_t zp, int divide) {
-  float32x4_t y = scale_y(v, m, divide);
+SQ_AI int32x4_t code_small(float32x4_t v, float32x4_t m, float32x4_t add,
+                           float32x4_t lo, float32x4_t hi, int32x4_t zp,
+                           int divide) {
+  /* zp is the caller's zp - (int32_t)add */
+  float32x4_t y = vaddq_f32(scale_y(v, m, divide), add);
   y = vminq_f32(hi, vmaxq_f32(lo, y));
   return vaddq_s32(vcvtnq_s32_f32(y), zp);
 }
@@ -232,13 +234,14 @@ SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
   const size_t es = (size_t)bits / 8;
   const float32x4_t m = vdupq_n_f32(divide ? p->scale : p->inv);
   const float32x4_t lo = vdupq_n_f32(p->lo), hi = vdupq_n_f32(p->hi);
-  const int32x4_t zp = vdupq_n_s32(p->zp);
+  const float32x4_t add = vdupq_n_f32(p->add);
+  const int32x4_t zp = vdupq_n_s32(p->zp - (int32_t)p->add);
   const float64x2_t zpd = vdupq_n_f64((double)p->zp);
   const float64x2_t qmin = vdupq_n_f64((double)p->qmin);
   const float64x2_t qmax = vdupq_n_f64((double)p->qmax);
 #define SQ_CODE(v)                                                            \
   (bits == 32 ? code_i32(v, m, zpd, zpd, qmin, qmax, divide)                  \
-              : code_small(v, m, lo, hi, zp, divide))
+              : code_small(v, m, add, lo, hi, zp, divide))
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     sq_cb s = src + 4 * i;
@@ -269,7 +272,7 @@ SQ_QUANTIZE_ENTRIES(neon)
 ** byte pointers may alias *p, so reading p->lo in the loop would reload it
 ** after every store. */
 typedef struct sq_il {
-  const float *m, *lo, *hi;
+  const float *m, *lo, *hi, *add;
   const int32_t *zp;
   float64x2_t qmin, qmax;
 } sq_il;
@@ -279,6 +282,7 @@ SQ_AI sq_il il_of(const sq_channel_params *p, int divide) {
   a.m = divide ? p->scale : p->inv;
   a.lo = p->lo;
   a.hi = p->hi;
+  a.add = p->add;
   a.zp = p->zp;
   a.qmin = vdupq_n_f64((double)p->qmin);
   a.qmax = vdupq_n_f64((double)p->qmax);
@@ -294,7 +298,10 @@ SQ_AI int32x4_t code_il(float32x4_t v, const sq_il *a, size_t c, int bits,
     float64x2_t zhi = vcvtq_f64_s64(vmovl_high_s32(z));
     return code_i32(v, m, zlo, zhi, a->qmin, a->qmax, divide);
   }
-  return code_small(v, m, vld1q_f32(a->lo + c), vld1q_f32(a->hi + c), z, divide);
+  /* add holds integers below 2^24 in magnitude: truncation is exact. */
+  float32x4_t ad = vld1q_f32(a->add + c);
+  return code_small(v, m, ad, vld1q_f32(a->lo + c), vld1q_f32(a->hi + c),
+                    vsubq_s32(z, vcvtq_s32_f32(ad)), divide);
 }
 
 SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,

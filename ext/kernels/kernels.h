@@ -51,7 +51,9 @@ typedef struct sq_qparams {
 
 /* Per-channel parameters for an interleaved layout: a rows x channels matrix,
 ** row-major, where element (r, c) uses entry c of each array.  Every array
-** must be valid whatever `divide` is; 32-bit codes do not read lo and hi. */
+** must be valid whatever `divide` is; 32-bit codes do not read lo, hi and
+** add, dequantizing reads only scale and zp.  add holds integers below 2^24
+** in magnitude (the vector paths convert it by truncation). */
 typedef struct sq_channel_params {
   size_t channels;
   const float *scale;

@@ -216,7 +216,7 @@ sq_channel_params sq_sub_params(const sq_channel_params *p, size_t c, size_t k);
 ** parameter arrays repeated g times: the same elements, the same flat
 ** indices, no per-row tails. */
 typedef struct sq_wide {
-  float scale[SQ_MAXL], inv[SQ_MAXL], lo[SQ_MAXL], hi[SQ_MAXL];
+  float scale[SQ_MAXL], inv[SQ_MAXL], lo[SQ_MAXL], hi[SQ_MAXL], add[SQ_MAXL];
   int32_t zp[SQ_MAXL];
   sq_channel_params p;
   size_t g;

@@ -205,10 +205,11 @@ SQ_AI __m256 scale_y(__m256 v, __m256 m, int divide) {
   return divide ? _mm256_div_ps(v, m) : _mm256_mul_ps(v, m);
 }
 
-/* Codes up to 16 bits: clamp in float, round half to even, add zp. */
-SQ_AI __m256i code_small(__m256 v, __m256 m, __m256 lo, __m256 hi, __m256i zp,
-                         int divide) {
-  __m256 y = scale_y(v, m, divide);
+/* Codes up to 16 bits: add `add`, clamp in float, round half to even, add
+** zp (the caller's zp - (int32_t)add). */
+SQ_AI __m256i code_small(__m256 v, __m256 m, __m256 add, __m256 lo, __m256 hi,
+                         __m256i zp, int divide) {
+  __m256 y = _mm256_add_ps(scale_y(v, m, divide), add);
   y = _mm256_max_ps(lo, y);
   y = _mm256_min_ps(hi, y);
   y = _mm256_round_ps(y, SQ_RNE);
@@ -292,13 +293,14 @@ SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
   const size_t es = (size_t)bits / 8;
   const __m256 m = _mm256_set1_ps(divide ? p->scale : p->inv);
   const __m256 lo = _mm256_set1_ps(p->lo), hi = _mm256_set1_ps(p->hi);
-  const __m256i zp = _mm256_set1_epi32(p->zp);
+  const __m256 add = _mm256_set1_ps(p->add);
+  const __m256i zp = _mm256_set1_epi32(p->zp - (int32_t)p->add);
   const __m256d zpd = _mm256_set1_pd((double)p->zp);
   const __m256d qmin = _mm256_set1_pd((double)p->qmin);
   const __m256d qmax = _mm256_set1_pd((double)p->qmax);
 #define SQ_CODE(v)                                                            \
   (bits == 32 ? code_i32(v, m, zpd, zpd, qmin, qmax, divide)                  \
-              : code_small(v, m, lo, hi, zp, divide))
+              : code_small(v, m, add, lo, hi, zp, divide))
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
     sq_cb s = src + 4 * i;
@@ -331,7 +333,7 @@ SQ_QUANTIZE_ENTRIES(avx2)
 ** byte pointers may alias *p, so reading p->lo in the loop would reload it
 ** after every store. */
 typedef struct sq_il {
-  const float *m, *lo, *hi;
+  const float *m, *lo, *hi, *add;
   const int32_t *zp;
   __m256d qmin, qmax;
 } sq_il;
@@ -341,6 +343,7 @@ SQ_AI sq_il il_of(const sq_channel_params *p, int divide) {
   a.m = divide ? p->scale : p->inv;
   a.lo = p->lo;
   a.hi = p->hi;
+  a.add = p->add;
   a.zp = p->zp;
   a.qmin = _mm256_set1_pd((double)p->qmin);
   a.qmax = _mm256_set1_pd((double)p->qmax);
@@ -355,8 +358,11 @@ SQ_AI __m256i code_il(__m256 v, const sq_il *a, size_t c, int bits, int divide) 
     __m256d zhi = _mm256_cvtepi32_pd(_mm256_extracti128_si256(z, 1));
     return code_i32(v, m, zlo, zhi, a->qmin, a->qmax, divide);
   }
-  return code_small(v, m, _mm256_loadu_ps(a->lo + c), _mm256_loadu_ps(a->hi + c),
-                    z, divide);
+  /* add holds integers below 2^24 in magnitude: truncation is exact. */
+  __m256 ad = _mm256_loadu_ps(a->add + c);
+  return code_small(v, m, ad, _mm256_loadu_ps(a->lo + c),
+                    _mm256_loadu_ps(a->hi + c),
+                    _mm256_sub_epi32(z, _mm256_cvttps_epi32(ad)), divide);
 }
 
 SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
