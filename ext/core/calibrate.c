@@ -18,8 +18,9 @@
 **      better one is kept (ties keep minmax), so mse is never worse than
 **      minmax.  Cost: about four passes over x.  Deterministic: the same
 **      arithmetic in the same order on every kernel path.
-** The range returned always holds 0 once parameters are chosen from it
-** (docs/NUMERICS.md#choosing-parameters).  Every method first folds every
+** The range returned holds 0 once parameters are chosen from it
+** (docs/NUMERICS.md#choosing-parameters), unless include_zero=0
+** (docs/NUMERICS.md#the-tutorials-formula).  Every method first folds every
 ** group's min and max in one walk, which finds NaN and inf in element order;
 ** the others then look at each group's values, in place when they are one
 ** run, gathered into one buffer otherwise.
@@ -134,14 +135,14 @@ static int sq_percentiles(const unsigned char *x, size_t n, int absolute,
 /* Exact round-trip MSE of x under the parameters chosen for [lo, hi];
 ** scratch holds x->n floats. */
 static int sq_exact_mse(const sq_kernels *k, const sq_tensor *x,
-                        const sq_range *r, int symmetric, int divide, float lo,
+                        const sq_range *r, int symmetric, int rounding, float lo,
                         float hi, void *scratch, double *mse, sq_status *st) {
   float scale;
   int32_t zp;
   sq_param_one p;
   sq_granularity whole;
   if (sq_choose_qparams(lo, hi, r, symmetric, &scale, &zp, st)) return st->code;
-  sq_param_one_make(scale, zp, r, divide, &p);
+  sq_param_one_make(scale, zp, r, rounding, &p);
   sq_granularity_tensor(x->n, &whole);
   if (sq_fake_quantize(k, x, &whole, r, &p.set, scratch, st)) return st->code;
   sq_error_sums e;
@@ -152,7 +153,7 @@ static int sq_exact_mse(const sq_kernels *k, const sq_tensor *x,
 
 /* Small groups: every candidate measured exactly, the first best kept. */
 static int sq_mse_range_exact(const sq_kernels *k, const sq_tensor *x,
-                              const sq_range *r, int symmetric, int divide,
+                              const sq_range *r, int symmetric, int rounding,
                               float min_neg, float max_pos, float *lo,
                               float *hi, sq_status *st) {
   unsigned char scratch[4 * SQ_SMALL_GROUP];
@@ -161,7 +162,7 @@ static int sq_mse_range_exact(const sq_kernels *k, const sq_tensor *x,
     float a = 1.0f - (float)c / 100.0f;
     double mse = 0.0;
     float l = c ? min_neg * a : *lo, h = c ? max_pos * a : *hi;
-    if (sq_exact_mse(k, x, r, symmetric, divide, l, h, scratch, &mse, st))
+    if (sq_exact_mse(k, x, r, symmetric, rounding, l, h, scratch, &mse, st))
       return st->code;
     if (mse < best) {
       best = mse;
@@ -174,7 +175,7 @@ static int sq_mse_range_exact(const sq_kernels *k, const sq_tensor *x,
 
 
 static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
-                        const sq_range *r, int symmetric, int divide, float mn,
+                        const sq_range *r, int symmetric, int rounding, float mn,
                         float mx, float *lo, float *hi, sq_status *st) {
   float min_neg = mn < 0.0f ? mn : 0.0f, max_pos = mx > 0.0f ? mx : 0.0f;
   double width = (double)max_pos - (double)min_neg;
@@ -182,7 +183,7 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   *hi = mx;
   if (width == 0.0) return SQ_OK;
   if (x->n <= SQ_SMALL_GROUP)
-    return sq_mse_range_exact(k, x, r, symmetric, divide, min_neg, max_pos, lo,
+    return sq_mse_range_exact(k, x, r, symmetric, rounding, min_neg, max_pos, lo,
                               hi, st);
   double *hist = sq_alloc(st, SQ_HIST_BINS * 3, sizeof *hist);
   if (!hist) return st->code;
@@ -230,8 +231,8 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   double mse_minmax, mse_best;
   void *scratch = sq_alloc(st, x->n, 4);
   if (!scratch) return st->code;
-  if (sq_exact_mse(k, x, r, symmetric, divide, mn, mx, scratch, &mse_minmax, st) ||
-      sq_exact_mse(k, x, r, symmetric, divide, min_neg * a, max_pos * a, scratch,
+  if (sq_exact_mse(k, x, r, symmetric, rounding, mn, mx, scratch, &mse_minmax, st) ||
+      sq_exact_mse(k, x, r, symmetric, rounding, min_neg * a, max_pos * a, scratch,
                    &mse_best, st)) {
     sqlite3_free(scratch);
     return st->code;
@@ -267,7 +268,7 @@ static int sq_calibrate_group(const sq_kernels *k, const sq_tensor *x,
     return SQ_OK;
   }
   if (o->method == SQ_METHOD_MSE)
-    return sq_mse_range(k, x, r, symmetric, o->divide, *lo, *hi, lo, hi,
+    return sq_mse_range(k, x, r, symmetric, o->rounding, *lo, *hi, lo, hi,
                         st);
   const sq_row_method *m = sq_row_method_find(o->method);
   if (m) {                  /* one tensor is one row */
