@@ -66,8 +66,8 @@ int sq_choose_qparams(float mn, float mx, const sq_range *r, int symmetric,
   /* Rule 1: the range is widened to hold 0 unless include_zero=0 asks for
   ** the data's own, and a zero-width range is widened either way. */
   int widen = r->include_zero || !(mn < mx);
-  float min_neg = widen && mn > 0.0f ? 0.0f : mn;
-  float max_pos = widen && mx < 0.0f ? 0.0f : mx;
+  float min_neg = !widen ? mn : mn < 0.0f ? mn : 0.0f;
+  float max_pos = !widen ? mx : mx > 0.0f ? mx : 0.0f;
   float s;
   int64_t z;
   if (r->params_double) {
