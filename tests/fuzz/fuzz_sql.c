@@ -353,6 +353,8 @@ static const lit option_keys[] = {
   L("Quant_min"), L(""), L("method "),
   /* appended: q_compare's ggml list, and dtypes=none */
   L("ggml"), L("dtypes"),
+  /* appended: the tutorial's formula (18, 19) */
+  L("include_zero"), L("params"),
 };
 
 /* ggml's types in its order (sq_ggml_type), then the same in other cases,
@@ -395,6 +397,10 @@ static const lit real_texts[] = {
 static const lit flag_texts[] = {L("0"), L("1"), L("2"), L(""), L("true"), L("01")};
 static const lit rounding_names[] = {
   L("torch"), L("onnx"), L("TORCH"), L("Onnx"), L("x"), L(""),
+  L("tutorial"), L("Tutorial"), L("tutorial "),
+};
+static const lit params_names[] = {
+  L("float32"), L("double"), L("DOUBLE"), L("float64"), L(""), L("f32"),
 };
 static const lit method_names[] = {
   L("minmax"), L("percentile"), L("mse"), L("MSE"), L("max"), L(""),
@@ -433,6 +439,8 @@ static const lit vocab[] = {
   L("q4_0"), L("q8_0"), L("q2_K"), L("q4_K"), L("q6_K"), L("Q5_1"), L("q3_k"),
   L("ggml="), L("dtypes=none"), L("iq4_xs"), L("[256]"), L("[2,32]"),
   L("[1,256]"),
+  L("include_zero="), L("params="), L("tutorial"), L("double"), L("float32"),
+  L("include_zero=0 params=double"), L("rounding=tutorial"),
 };
 
 static const int64_t zero_sizes[16] = {
@@ -844,6 +852,8 @@ static void gen_options(src *s, buf *b) {
       case 11: gen_list(s, b, method_names, COUNTOF(method_names)); break;
       case 16: gen_ggml_list(s, b); break;
       case 17: bput_lit(b, PICK(s, none_texts)); break;
+      case 18: bput_lit(b, PICK(s, flag_texts)); break;
+      case 19: bput_lit(b, PICK(s, params_names)); break;
       default: bput_lit(b, PICK(s, vocab)); break;
     }
   }

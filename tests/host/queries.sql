@@ -652,3 +652,25 @@ SELECT * FROM q_tensors_file('tests/data/onnx/ext_missing.onnx');
 SELECT * FROM q_tensors(X'08FFFFFFFFFFFFFFFFFFFF01', 'onnx');
 SELECT * FROM q_tensors(X'08083AFD050A321205746F705F632208436F6E7374616E742A1F0A0576616C75652A13080110014207746F705F635F764A040000803EA001040A88030A04636F6E6412036F75741A0449665F30220249662A540A0B656C73655F6272616E636832420A3A1206656C73655F632208436F6E7374616E742A260A0576616C75652A1A08010801100B4208656C73655F635F764A080000000000001040A001041204656C7365A001052A9A020A0B7468656E5F6272616E63683287020A3C12067468656E5F632208436F6E7374616E742A280A0576616C75652A1C0803100142087468656E5F635F764A0C0000803F0000004000004040A001040AC0010A04636F6E64120178220249662A580A0B656C73655F6272616E636832460A381209646565705F656C73652208436F6E7374616E742A210A0576616C75652A150801100A420B646565705F656C73655F764A020041A00104120A696E6E65725F656C7365A001052A570A0B7468656E5F6272616E636832450A371209646565705F7468656E2208436F6E7374616E', 'onnx');
 SELECT name, shape, nbytes FROM q_tensors((SELECT q_safetensors_agg(n, d, 'int8', s) FROM (SELECT 'e' n, X'' d, '[2,0]' s UNION ALL SELECT 'w', X'01', '[1]')));
+
+-- ---------------------------------------------------------------- the tutorial's formula
+SELECT q_scale('[[191.6, -13.5, 728.6], [92.14, 295.5, -184], [0, 684.6, 245.5]]', 'int8', 'affine', 'include_zero=0 params=double'),
+       q_zero_point('[100, 150, 200]', 'uint8', 'affine', 'include_zero=0 params=double'),
+       q_scale('[-50, -10]', 'int8', 'affine', 'include_zero=0'), q_scale('[-1, 3]', 'int8', 'symmetric', 'params=double'),
+       q_zero_point('[5, 5]', 'uint8', 'affine', 'include_zero=0');
+SELECT hex(quantize_blob('[0.125, 0.375, -0.125, 1e9]', 0.25, 1, 'int8', 'rounding=tutorial')),
+       hex(q_fake_quantize('[0.125, 0.375, -0.125]', 0.25, 1, 'uint4', 'rounding=tutorial')),
+       hex(quantize_blob(q_f32('[0.5, -3, 7.25]'), 0.5, 1001, 'uint16', 'rounding=tutorial'));
+SELECT hex(q_per_channel_scales('[[1,2,3],[4,5,6]]', '[2,3]', 1, 'int8', 'affine', 'include_zero=0 params=double')),
+       hex(q_per_channel_zero_points('[[1,2,3],[4,5,6]]', '[2,3]', 1, 'uint8', 'affine', 'include_zero=0')),
+       hex(quantize_per_channel_blob('[[1,2,3],[4,5,6]]', '[0.5,0.25,0.125]', '[1,-1,3]', '[2,3]', 1, 'int8', 'rounding=tutorial')),
+       hex(q_fake_quantize_per_block('[[1,2,3],[4,5,6]]', '[0.5,0.25,0.125,1]', '[1,-1,3,0]', '[2,3]', 1, 2, 'int16', 'rounding=tutorial')),
+       hex(q_block_scales('[[1,2,3],[4,5,6]]', '[2,3]', 1, 2, 'int8', 'affine', 'include_zero=0 params=double'));
+SELECT channel, scale, zero_point, mse FROM q_channels('[[1,2,3],[4,5,6]]', '[2,3]', 0, 'uint8', 'affine', 'include_zero=0 params=double');
+WITH t(x) AS (VALUES ('[100, 150]'), ('[200, 50]'))
+SELECT q_scale_agg(x, 'uint8', 'affine', 'include_zero=0 params=double'), q_zero_point_agg(x, 'int8', 'affine', 'include_zero=0'),
+       hex(q_per_channel_scales_agg(x, '[2]', 0, 'int8', 'affine', 'params=double')) FROM t;
+SELECT scheme, mse FROM q_compare('[[0.5,1.25,2],[3.75,0.1,0.2]]', '[2,3]', 0, 'dtypes=int8+uint4 blocks=none include_zero=0 params=double rounding=tutorial');
+SELECT quantize_blob('[1]', 1, 0, 'int32', 'rounding=tutorial');
+SELECT q_scale('[-3e38, 3e38]', 'uint8', 'affine', 'params=double quant_min=0 quant_max=1');
+SELECT q_scale('[1]', 'int8', 'affine', 'include_zero=2 params=float64');
