@@ -80,3 +80,9 @@ int sq_widen(const sq_channel_params *p, size_t rows, size_t width, sq_wide *w) 
   }
   return 1;
 }
+
+int sq_any_add(const sq_channel_params *p) {
+  for (size_t c = 0; p->add && c < p->channels; c++)
+    if (p->add[c] != 0.0f) return 1;
+  return 0;
+}
