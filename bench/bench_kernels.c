@@ -161,6 +161,7 @@ static sq_qparams qp(float scale, int32_t zp, int32_t qmin, int32_t qmax, int di
   p.qmin = qmin;
   p.qmax = qmax;
   p.divide = divide;
+  p.add = 0.0f;
   return p;
 }
 
@@ -210,6 +211,7 @@ static void run_size(size_t n, int reps, const char *const *names) {
   float *sc = malloc(4 * ch), *iv = malloc(4 * ch), *lo = malloc(4 * ch),
         *hi = malloc(4 * ch);
   int32_t *zp = malloc(4 * ch);
+  float *ad = calloc(ch, 4);        /* sq_channel_params.add: all 0 */
   c.axis0 = malloc(sizeof(sq_qparams) * ch);
   for (size_t k = 0; k < ch; k++) {
     sc[k] = amax / 127.5f * (1.0f + (float)k / 256.0f);
@@ -225,6 +227,7 @@ static void run_size(size_t n, int reps, const char *const *names) {
   c.cp.lo = lo;
   c.cp.hi = hi;
   c.cp.zp = zp;
+  c.cp.add = ad;
   c.cp.qmin = -128;
   c.cp.qmax = 127;
   c.axis0_ch = ch;
@@ -256,7 +259,7 @@ static void run_size(size_t n, int reps, const char *const *names) {
     }
   }
   free(c.x), free(c.y), free(c.q), free(c.h), free(c.bmn), free(c.bmx);
-  free(sc), free(iv), free(lo), free(hi), free(zp), free(c.axis0);
+  free(sc), free(iv), free(lo), free(hi), free(zp), free(ad), free(c.axis0);
 }
 
 int main(int argc, char **argv) {

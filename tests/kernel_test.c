@@ -322,6 +322,7 @@ static sq_qparams make_qp(const qcfg *c, int divide) {
   p.qmin = c->qmin;
   p.qmax = c->qmax;
   p.divide = divide;
+  p.add = 0.0f;
   return p;
 }
 
@@ -347,7 +348,8 @@ static float tie_near(double k, float scale, float inv, int divide) {
 
 /* One value for quantize tests of p: ties, clamp edges, specials, random. */
 static float gen_q(const sq_qparams *p) {
-  double lo = (double)p->lo, hi = (double)p->hi;
+  /* the clamp bounds of x*inv: lo and hi less add (rounding=tutorial) */
+  double lo = (double)p->lo - (double)p->add, hi = (double)p->hi - (double)p->add;
   if (p->qmin == INT32_MIN || p->qmax == INT32_MAX || hi - lo > 1e6) {
     lo = -70000.0;          /* keep ties where float still has halves */
     hi = 70000.0;
@@ -359,7 +361,7 @@ static float gen_q(const sq_qparams *p) {
     case 2: return tie_near(k, p->scale, p->inv, p->divide);
     case 3: return (float)k * p->scale;
     case 4: {                                   /* the clamp edges +- 0.5 */
-      double l = (double)p->lo, h = (double)p->hi;
+      double l = lo, h = hi;
       double e[6] = {l - 0.5, l + 0.5, h - 0.5, h + 0.5, l - 1.0, h + 1.0};
       return tie_near(e[rnd_below(6)] - 0.5, p->scale, p->inv, p->divide);
     }
@@ -456,7 +458,7 @@ static void test_quantize(int level) {
 /* ---- quantize / dequantize interleaved ----------------------------------- */
 
 typedef struct chset {
-  float *scale, *inv, *lo, *hi;
+  float *scale, *inv, *lo, *hi, *add;
   int32_t *zp;
 } chset;
 
@@ -476,6 +478,7 @@ static sq_channel_params make_cp(sq_code_type t, size_t ch, int divide,
   cs->lo = (float *)(void *)gb_place(&g_par[2], 4 * ch, -1);
   cs->hi = (float *)(void *)gb_place(&g_par[3], 4 * ch, -1);
   cs->zp = (int32_t *)(void *)gb_place(&g_par[4], 4 * ch, -1);
+  cs->add = (float *)(void *)gb_place(&g_par[5], 4 * ch, -1);
   static const float scales[] = {1.0f, 0.25f, 0.1f, 0.0078125f, 3.0f,
                                  0.015686275f, 1e-4f, 0.37f, 2.0f, 1e-30f};
   for (size_t c = 0; c < ch; c++) {
@@ -489,6 +492,7 @@ static sq_channel_params make_cp(sq_code_type t, size_t ch, int divide,
     cs->lo[c] = (float)(qmin - (int64_t)zp);
     cs->hi[c] = (float)(qmax - (int64_t)zp);
     cs->zp[c] = zp;
+    cs->add[c] = 0.0f;
   }
   sq_channel_params p;
   p.channels = ch;
@@ -497,6 +501,7 @@ static sq_channel_params make_cp(sq_code_type t, size_t ch, int divide,
   p.lo = cs->lo;
   p.hi = cs->hi;
   p.zp = cs->zp;
+  p.add = cs->add;
   p.qmin = qmin;
   p.qmax = qmax;
   p.divide = divide;
@@ -512,6 +517,7 @@ static float gen_qc(const sq_channel_params *p, const chset *cs, size_t c) {
   q.lo = cs->lo[c];
   q.hi = cs->hi[c];
   q.zp = cs->zp[c];
+  q.add = cs->add[c];
   q.qmin = p->qmin;
   q.qmax = p->qmax;
   q.divide = p->divide;
@@ -1582,7 +1588,8 @@ static void test_heap_exact(void) {
         float *sc = malloc(4 * ch), *iv = malloc(4 * ch), *lo = malloc(4 * ch),
               *hi = malloc(4 * ch), *m1 = malloc(8 * ch), *m2 = malloc(8 * ch);
         int32_t *zp = malloc(4 * ch);
-        if (!sc || !iv || !lo || !hi || !zp || !m1 || !m2) exit(2);
+        float *ad = calloc(ch, 4);
+        if (!sc || !iv || !lo || !hi || !zp || !ad || !m1 || !m2) exit(2);
         for (size_t k = 0; k < ch; k++) {
           sc[k] = 0.05f * (float)(k + 1);
           iv[k] = 1.0f / sc[k];
@@ -1592,7 +1599,7 @@ static void test_heap_exact(void) {
           m1[k] = m2[k] = INFINITY;
           m1[ch + k] = m2[ch + k] = -INFINITY;
         }
-        sq_channel_params cp = {ch, sc, iv, lo, hi, zp, -128, 127, (int)(ch & 1)};
+        sq_channel_params cp = {ch, sc, iv, lo, hi, zp, -128, 127, (int)(ch & 1), ad};
         size_t r1 = S->quantize_interleaved[0](xs, rows, &cp, o1);
         size_t r2 = P[v]->quantize_interleaved[0](xs, rows, &cp, o2);
         g_cur = v;
@@ -1608,10 +1615,100 @@ static void test_heap_exact(void) {
         g_cur = v;
         check(r1 == r2 && memcmp(m1, m2, 8 * ch) == 0, "%s heap minmax_il %zux%zu",
               P[v]->name, rows, ch);
-        free(sc), free(iv), free(lo), free(hi), free(zp), free(m1), free(m2);
+        free(sc), free(iv), free(lo), free(hi), free(zp), free(ad), free(m1), free(m2);
       }
     }
     free(x), free(o1), free(o2);
+  }
+  group_end();
+}
+
+/* ---- rounding=tutorial: the zero point added before rounding ---------------- */
+
+/* p (8/16-bit codes) as sq_qparams_make sets it for rounding=tutorial. */
+static void qp_tutorial(sq_qparams *p) {
+  p->divide = 1;
+  p->add = (float)p->zp;
+  p->lo = (float)p->qmin;
+  p->hi = (float)p->qmax;
+}
+static void cp_tutorial(sq_channel_params *p, chset *cs) {
+  p->divide = 1;
+  for (size_t c = 0; c < p->channels; c++) {
+    cs->add[c] = (float)cs->zp[c];
+    cs->lo[c] = (float)p->qmin;
+    cs->hi[c] = (float)p->qmax;
+  }
+}
+
+/* Every path equals scalar under rounding=tutorial, per tensor and
+** interleaved (tie cases come from gen_q: x/scale = k + 1/2 exactly, and k +
+** 1/2 + zp stays a tie), and scalar gives the formula's codes on exact ties
+** with odd and even zero points. */
+static void test_quantize_tutorial(int level) {
+  group_begin("quantize rounding=tutorial");
+  for (size_t ci = 0; ci < N_QCFGS; ci++) {
+    if (qcfgs[ci].t == SQ_CODE_I32) continue;
+    sq_qparams p = make_qp(&qcfgs[ci], 1);
+    qp_tutorial(&p);
+    sq_code_type t = qcfgs[ci].t;
+    for (size_t i = 0; i < 4099; i++) g_x[i] = gen_q(&p);
+    for (size_t n = 0; n <= 200; n += (level ? 1 : 7))
+      cmp_quantize(t, g_x + (n * 37) % 3000, n, &p, 0, "tutorial sweep");
+    cmp_quantize(t, g_x, 4099, &p, 0, "tutorial 4099");
+    for (size_t n = 1; n <= 100; n += 33) {
+      size_t at = rnd_below(n);
+      float keep = g_x[at];
+      g_x[at] = rnd_nan();
+      cmp_quantize(t, g_x, n, &p, 0, "tutorial nan");
+      g_x[at] = keep;
+    }
+  }
+  size_t chs[64], nch = channel_list(chs, level);
+  for (int ti = 0; ti < SQ_CODE_I32; ti++) {
+    sq_code_type t = (sq_code_type)ti;
+    for (size_t a = 0; a < nch; a++) {
+      for (size_t rows = 1; rows <= 9; rows += 4) {
+        chset cs;
+        sq_channel_params p = make_cp(t, chs[a], 1, &cs, 0);
+        cp_tutorial(&p, &cs);
+        size_t n = rows * chs[a];
+        for (size_t i = 0; i < n; i++) g_x[i] = gen_qc(&p, &cs, i % chs[a]);
+        cmp_quantize_il(t, g_x, rows, &p, (int)(rows % 3) - 1, "tutorial");
+        g_x[rnd_below(n)] = rnd_nan();
+        cmp_quantize_il(t, g_x, rows, &p, -1, "tutorial nan");
+      }
+    }
+    static const size_t wide[] = {3, 5, 6, 12, 17, 33};
+    for (size_t a = 0; a < sizeof wide / sizeof wide[0]; a++) {
+      chset cs;
+      size_t rows = 37 + a;
+      sq_channel_params p = make_cp(t, wide[a], 1, &cs, 0);
+      cp_tutorial(&p, &cs);
+      for (size_t i = 0; i < rows * wide[a]; i++) g_x[i] = gen_qc(&p, &cs, i % wide[a]);
+      cmp_quantize_il(t, g_x, rows, &p, 5, "tutorial wide");
+    }
+  }
+  /* Exact ties k + 1/2 (scale 0.25): round(k + 1/2 + zp) to even.  With zp
+  ** 1, 0.125 -> round(1.5) = 2 where torch's round(0.5) + 1 gives 1. */
+  static const struct { float x; int32_t zp, want; } pins[] = {
+      {0.125f, 1, 2}, {0.375f, 1, 2}, {-0.125f, 1, 0}, {0.625f, 1, 4},
+      {0.125f, 0, 0}, {0.375f, 0, 2}, {-0.125f, 0, 0}, {0.625f, 0, 2},
+      {31.875f, 0, 127}, {31.875f, -1, 126}, {-32.125f, 0, -128}, {-31.875f, -1, -128},
+  };
+  for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++) {
+    qcfg c = {SQ_CODE_I8, 0.25f, pins[i].zp, -128, 127};
+    sq_qparams p = make_qp(&c, 1);
+    qp_tutorial(&p);
+    float xs[16];
+    for (int j = 0; j < 16; j++) xs[j] = pins[i].x;   /* a whole vector */
+    unsigned char in[64], out[16];
+    store_floats(in, xs, 16);
+    S->quantize[SQ_CODE_I8](in, 16, &p, out);
+    check((int8_t)out[0] == pins[i].want && (int8_t)out[15] == pins[i].want,
+          "scalar tutorial x=%g zp=%d: got %d, want %d", (double)pins[i].x,
+          pins[i].zp, (int8_t)out[0], pins[i].want);
+    cmp_quantize(SQ_CODE_I8, xs, 16, &p, 0, "tutorial pin");
   }
   group_end();
 }
@@ -2275,6 +2372,7 @@ static void run_env_suite(void) {
     /* a reduced pass of everything that computes in floating point */
     test_quantize(0);
     test_quantize_il(0);
+    test_quantize_tutorial(0);
     test_dequantize(0);
     test_dequantize_il(0);
     test_minmax(0);
@@ -2337,6 +2435,7 @@ int main(int argc, char **argv) {
   for (int v = 0; v < NP; v++) printf("checking %s against scalar\n", P[v]->name);
   test_quantize(level);
   test_quantize_il(level);
+  test_quantize_tutorial(level);
   test_dequantize(level);
   test_dequantize_il(level);
   test_minmax(level);

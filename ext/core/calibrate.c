@@ -20,8 +20,9 @@
 **      minmax), so mse is never worse than minmax.  Cost: three passes over
 **      x (minmax, histogram, exact).  Deterministic: the same arithmetic in
 **      the same order on every kernel path.
-** The range returned always holds 0 once parameters are chosen from it
-** (docs/NUMERICS.md#choosing-parameters).  Every method first folds every
+** The range returned holds 0 once parameters are chosen from it
+** (docs/NUMERICS.md#choosing-parameters), unless include_zero=0
+** (docs/NUMERICS.md#the-tutorials-formula).  Every method first folds every
 ** group's min and max in one walk, which finds NaN and inf in element order;
 ** the others then look at each group's values, in place when they are one
 ** run, gathered into one buffer otherwise.
@@ -248,7 +249,7 @@ static int sq_percentiles(const unsigned char *x, size_t n, int absolute,
 /* The sum of squared round-trip errors of x under each of the count (at most
 ** 2) ranges [lo[c], hi[c]], in one pass over x. */
 static int sq_exact_sq_errors(const sq_kernels *k, const sq_tensor *x,
-                              const sq_range *r, int symmetric, int divide,
+                              const sq_range *r, int symmetric, int rounding,
                               const float *lo, const float *hi, int count,
                               double *sum, sq_status *st) {
   sq_qparams q[2];
@@ -257,7 +258,7 @@ static int sq_exact_sq_errors(const sq_kernels *k, const sq_tensor *x,
     int32_t zp;
     if (sq_choose_qparams(lo[c], hi[c], r, symmetric, &scale, &zp, st))
       return st->code;
-    sq_qparams_make(scale, zp, r, divide, &q[c]);
+    sq_qparams_make(scale, zp, r, rounding, &q[c]);
     sum[c] = 0.0;
   }
   sq_code_type code = r->dtype->code;
@@ -290,7 +291,7 @@ static const float sq_mse_a[SQ_MSE_CANDIDATES] = {
 ** 80 in one pass (kernels/fake_errors.h, the kernels' bits), or candidate by
 ** candidate through the kernels for what that pass does not handle. */
 static int sq_mse_range_exact(const sq_kernels *k, const sq_tensor *x,
-                              const sq_range *r, int symmetric, int divide,
+                              const sq_range *r, int symmetric, int rounding,
                               float min_neg, float max_pos, float *lo,
                               float *hi, sq_status *st) {
   float l[SQ_MSE_CANDIDATES], h[SQ_MSE_CANDIDATES];
@@ -300,11 +301,11 @@ static int sq_mse_range_exact(const sq_kernels *k, const sq_tensor *x,
     l[c] = c ? min_neg * sq_mse_a[c] : *lo;
     h[c] = c ? max_pos * sq_mse_a[c] : *hi;
   }
-  if (sq_choose_qparams_many(l, h, SQ_MSE_CANDIDATES, r, symmetric, divide, q, st))
+  if (sq_choose_qparams_many(l, h, SQ_MSE_CANDIDATES, r, symmetric, rounding, q, st))
     return st->code;
   if (!sq_fake_sq_errors(k, x->data, x->n, r->dtype->code, q, SQ_MSE_CANDIDATES, sum))
     for (int c = 0; c < SQ_MSE_CANDIDATES; c++)
-      if (sq_exact_sq_errors(k, x, r, symmetric, divide, &l[c], &h[c], 1, &sum[c], st))
+      if (sq_exact_sq_errors(k, x, r, symmetric, rounding, &l[c], &h[c], 1, &sum[c], st))
         return st->code;
   double best = HUGE_VAL;
   for (int c = 0; c < SQ_MSE_CANDIDATES; c++) {
@@ -360,7 +361,7 @@ static inline double sq_round_even_d(double y) {
 }
 
 static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
-                        const sq_range *r, int symmetric, int divide, float mn,
+                        const sq_range *r, int symmetric, int rounding, float mn,
                         float mx, float *lo, float *hi, sq_status *st) {
   float min_neg = mn < 0.0f ? mn : 0.0f, max_pos = mx > 0.0f ? mx : 0.0f;
   double width = (double)max_pos - (double)min_neg;
@@ -368,7 +369,7 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   *hi = mx;
   if (width == 0.0) return SQ_OK;
   if (x->n <= SQ_SMALL_GROUP)
-    return sq_mse_range_exact(k, x, r, symmetric, divide, min_neg, max_pos, lo,
+    return sq_mse_range_exact(k, x, r, symmetric, rounding, min_neg, max_pos, lo,
                               hi, st);
   /* the histogram, then its nonempty bins as (center, count) pairs: small
   ** groups fill few of the 8192 bins, and 80 candidates walk them */
@@ -417,7 +418,7 @@ static int sq_mse_range(const sq_kernels *k, const sq_tensor *x,
   float a = 1.0f - (float)best / 100.0f;
   float l[2] = {mn, min_neg * a}, h[2] = {mx, max_pos * a};
   double sum[2];
-  if (sq_exact_sq_errors(k, x, r, symmetric, divide, l, h, 2, sum, st))
+  if (sq_exact_sq_errors(k, x, r, symmetric, rounding, l, h, 2, sum, st))
     return st->code;
   if (sum[1] < sum[0]) {
     *lo = l[1];
@@ -449,7 +450,7 @@ static int sq_calibrate_group(const sq_kernels *k, const sq_tensor *x,
     return SQ_OK;
   }
   if (o->method == SQ_METHOD_MSE)
-    return sq_mse_range(k, x, r, symmetric, o->divide, *lo, *hi, lo, hi,
+    return sq_mse_range(k, x, r, symmetric, o->rounding, *lo, *hi, lo, hi,
                         st);
   const sq_row_method *m = sq_row_method_find(o->method);
   if (m) {                  /* one tensor is one row */

@@ -199,7 +199,7 @@ int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shap
     ranges = mm;
   }
   if (sq_param_set_choose(ranges, ranges + groups, groups, &r, s->symmetric,
-                          so.divide, &ps, st) ||
+                          so.rounding, &ps, st) ||
       sq_fake_quantize(k, x, &g, &r, &ps, scratch, st))
     goto done;
   k->error_sums(x->data, scratch, x->n, &res->sums);

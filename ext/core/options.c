@@ -20,7 +20,10 @@
 **      by '+' or '|', e.g. dtypes=int8+int4, ggml=q4_K+q8_0);
 **   7. each function accepts the keys that mean something to it; any other key
 **      is an error that lists the valid ones;
-**   8. numbers are read in the C locale ('99.9' whatever the host's locale).
+**   8. numbers are read in the C locale ('99.9' whatever the host's locale);
+**   9. a range carries include_zero and params (sq_choose_qparams reads them
+**      there), and rounding=tutorial is refused for codes wider than 16 bits
+**      (docs/NUMERICS.md#the-tutorials-formula).
 */
 #include <string.h>
 #include "core/options.h"
@@ -228,6 +231,11 @@ int sq_range_resolve(const sq_dtype *dt, const sq_options *o, sq_range *r,
   r->qmin = dt->qmin;
   r->qmax = dt->qmax;
   r->is_default = !has_min && !has_max && !o->reduce_range;
+  r->include_zero = o->include_zero;
+  r->params_double = o->params_double;
+  if (o->rounding == SQ_ROUNDING_TUTORIAL && dt->bits > 16)
+    return sq_fail(st, "rounding=tutorial needs codes of at most 16 bits, got %s",
+                   dt->name);
   if (has_min) {
     if (o->quant_min < dt->qmin || o->quant_min > dt->qmax)
       return sq_fail(st, "quant_min %lld is outside the %s range %lld..%lld",
@@ -260,4 +268,6 @@ void sq_range_default(const sq_dtype *dt, sq_range *r) {
   r->qmin = dt->qmin;
   r->qmax = dt->qmax;
   r->is_default = 1;
+  r->include_zero = 1;
+  r->params_double = 0;
 }

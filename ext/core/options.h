@@ -18,7 +18,7 @@ enum {
   /* q_compare's candidate lists */
   SQ_OPT_DTYPES = 1 << 8, SQ_OPT_SCHEMES = 1 << 9,
   SQ_OPT_BLOCKS = 1 << 10, SQ_OPT_METHODS = 1 << 11, SQ_OPT_GGML = 1 << 12,
-  /* the tutorial's formula (docs/NUMERICS.md#options) */
+  /* the tutorial's formula (docs/NUMERICS.md#the-tutorials-formula) */
   SQ_OPT_INCLUDE_ZERO = 1 << 13, SQ_OPT_PARAMS = 1 << 14,
   /* histogram methods: bins (histogram, entropy), quantized_bins (entropy) */
   SQ_OPT_BINS = 1 << 15, SQ_OPT_QUANTIZED_BINS = 1 << 16,
@@ -68,11 +68,17 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
 ** 0 when unknown. */
 int sq_method_parse(const char *s, size_t len, int *method);
 
-/* The integer range a dtype gives under the options. */
+/* The integer range a dtype gives under the options.  rounding=tutorial
+** with a dtype wider than 16 bits is refused here: its zero point is added
+** in float32, exact only for codes of at most 16 bits. */
 typedef struct sq_range {
   int64_t qmin, qmax;
   int is_default;           /* no quant_min/quant_max/reduce_range given */
   const sq_dtype *dtype;
+  /* How a float range becomes a scale and zero point (sq_choose_qparams;
+  ** docs/NUMERICS.md#the-tutorials-formula): the options' include_zero and
+  ** params_double, 1 and 0 for functions without options. */
+  int include_zero, params_double;
 } sq_range;
 
 int sq_range_resolve(const sq_dtype *dt, const sq_options *o, sq_range *r,

@@ -8,7 +8,8 @@
 #include "core/options.h"
 #include "kernels/kernels.h"
 
-/* Scale and zero point from a range that is widened to hold 0. */
+/* Scale and zero point from a float range, under the range's include_zero
+** and params_double (see qparams.c's rules). */
 int sq_choose_qparams(float mn, float mx, const sq_range *r, int symmetric,
                       float *scale, int32_t *zp, sq_status *st);
 
@@ -18,8 +19,9 @@ int sq_check_scale(double scale, const char *unit, int64_t index, float *out,
                    sq_status *st);
 int sq_check_zero_point(int64_t zp, const sq_range *r, const char *unit,
                         int64_t index, sq_status *st);
-/* The kernels' parameters for one checked scale and zero point. */
-void sq_qparams_make(float scale, int32_t zp, const sq_range *r, int divide,
+/* The kernels' parameters for one checked scale and zero point; rounding is
+** SQ_ROUNDING_* (o->rounding, not o->divide: tutorial also sets add). */
+void sq_qparams_make(float scale, int32_t zp, const sq_range *r, int rounding,
                      sq_qparams *p);
 
 /* Checked parameters of every group, in both layouts the kernels take:
@@ -33,11 +35,11 @@ typedef struct sq_param_set {
 /* scales: little-endian float32, zps: little-endian int32, `groups` each;
 ** unit names a group in messages ("channel", "block"). */
 int sq_param_set_make(const void *scales, const void *zps, size_t groups,
-                      const char *unit, const sq_range *r, int divide,
+                      const char *unit, const sq_range *r, int rounding,
                       sq_param_set *ps, sq_status *st);
 /* Parameters chosen for `groups` ranges (mn[g], mx[g]). */
 int sq_param_set_choose(const float *mn, const float *mx, size_t groups,
-                        const sq_range *r, int symmetric, int divide,
+                        const sq_range *r, int symmetric, int rounding,
                         sq_param_set *ps, sq_status *st);
 void sq_param_set_free(sq_param_set *ps);
 
@@ -50,14 +52,14 @@ typedef struct sq_param_one {
   float scale, inv, lo, hi, add;
   int32_t zp;
 } sq_param_one;
-void sq_param_one_make(float scale, int32_t zp, const sq_range *r, int divide,
+void sq_param_one_make(float scale, int32_t zp, const sq_range *r, int rounding,
                        sq_param_one *one);
 
 /* sq_choose_qparams then sq_qparams_make for count ranges [mn[i], mx[i]]
 ** (the same results, one call: the compiler overlaps their divisions); stops
 ** at the first range that fails. */
 int sq_choose_qparams_many(const float *mn, const float *mx, size_t count,
-                           const sq_range *r, int symmetric, int divide,
+                           const sq_range *r, int symmetric, int rounding,
                            sq_qparams *out, sq_status *st);
 
 #endif

@@ -27,6 +27,7 @@ static sq_channel_params sq_params_at(const sq_param_set *ps, size_t group,
   p.lo += group;
   p.hi += group;
   p.zp += group;
+  p.add += group;
   return p;
 }
 

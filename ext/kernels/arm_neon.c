@@ -169,9 +169,12 @@ SQ_AI float32x4_t scale_y(float32x4_t v, float32x4_t m, int divide) {
 
 /* Codes up to 16 bits.  FMAX/FMIN differ from scalar's compares only on the
 ** sign of a zero, which the conversion to an integer erases. */
-SQ_AI int32x4_t code_small(float32x4_t v, float32x4_t m, float32x4_t lo,
-                           float32x4_t hi, int32x4_t zp, int divide) {
+SQ_AI int32x4_t code_small(float32x4_t v, float32x4_t m, float32x4_t add,
+                           float32x4_t lo, float32x4_t hi, int32x4_t zp,
+                           int divide, int with_add) {
+  /* zp is the caller's zp - (int32_t)add */
   float32x4_t y = scale_y(v, m, divide);
+  if (with_add) y = vaddq_f32(y, add);
   y = vminq_f32(hi, vmaxq_f32(lo, y));
   return vaddq_s32(vcvtnq_s32_f32(y), zp);
 }
@@ -228,17 +231,18 @@ SQ_AI sq_code_type code_of(int bits) {
 }
 
 SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
-                    int bits, int divide) {
+                    int bits, int divide, int with_add) {
   const size_t es = (size_t)bits / 8;
   const float32x4_t m = vdupq_n_f32(divide ? p->scale : p->inv);
   const float32x4_t lo = vdupq_n_f32(p->lo), hi = vdupq_n_f32(p->hi);
-  const int32x4_t zp = vdupq_n_s32(p->zp);
+  const float32x4_t add = vdupq_n_f32(with_add ? p->add : 0.0f);
+  const int32x4_t zp = vdupq_n_s32(with_add ? p->zp - (int32_t)p->add : p->zp);
   const float64x2_t zpd = vdupq_n_f64((double)p->zp);
   const float64x2_t qmin = vdupq_n_f64((double)p->qmin);
   const float64x2_t qmax = vdupq_n_f64((double)p->qmax);
 #define SQ_CODE(v)                                                            \
   (bits == 32 ? code_i32(v, m, zpd, zpd, qmin, qmax, divide)                  \
-              : code_small(v, m, lo, hi, zp, divide))
+              : code_small(v, m, add, lo, hi, zp, divide, with_add))
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     sq_cb s = src + 4 * i;
@@ -269,7 +273,7 @@ SQ_QUANTIZE_ENTRIES(neon)
 ** byte pointers may alias *p, so reading p->lo in the loop would reload it
 ** after every store. */
 typedef struct sq_il {
-  const float *m, *lo, *hi;
+  const float *m, *lo, *hi, *add;
   const int32_t *zp;
   float64x2_t qmin, qmax;
 } sq_il;
@@ -279,6 +283,7 @@ SQ_AI sq_il il_of(const sq_channel_params *p, int divide) {
   a.m = divide ? p->scale : p->inv;
   a.lo = p->lo;
   a.hi = p->hi;
+  a.add = p->add;
   a.zp = p->zp;
   a.qmin = vdupq_n_f64((double)p->qmin);
   a.qmax = vdupq_n_f64((double)p->qmax);
@@ -286,7 +291,7 @@ SQ_AI sq_il il_of(const sq_channel_params *p, int divide) {
 }
 
 SQ_AI int32x4_t code_il(float32x4_t v, const sq_il *a, size_t c, int bits,
-                        int divide) {
+                        int divide, int with_add) {
   float32x4_t m = vld1q_f32(a->m + c);
   int32x4_t z = vld1q_s32(a->zp + c);
   if (bits == 32) {
@@ -294,11 +299,15 @@ SQ_AI int32x4_t code_il(float32x4_t v, const sq_il *a, size_t c, int bits,
     float64x2_t zhi = vcvtq_f64_s64(vmovl_high_s32(z));
     return code_i32(v, m, zlo, zhi, a->qmin, a->qmax, divide);
   }
-  return code_small(v, m, vld1q_f32(a->lo + c), vld1q_f32(a->hi + c), z, divide);
+  float32x4_t lo = vld1q_f32(a->lo + c), hi = vld1q_f32(a->hi + c);
+  if (!with_add) return code_small(v, m, lo, lo, hi, z, divide, 0);
+  /* add holds integers below 2^24 in magnitude: truncation is exact. */
+  float32x4_t ad = vld1q_f32(a->add + c);
+  return code_small(v, m, ad, lo, hi, vsubq_s32(z, vcvtq_s32_f32(ad)), divide, 1);
 }
 
 SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
-                     sq_b dst, int bits, int divide) {
+                     sq_b dst, int bits, int divide, int with_add) {
   const size_t es = (size_t)bits / 8, ch = p->channels;
   const sq_code_type t = code_of(bits);
   if (ch < 4) return sq_kernels_scalar.quantize_interleaved[t](src, rows, p, dst);
@@ -313,15 +322,15 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
       uint32x4_t ok = vandq_u32(vandq_u32(notnan(x0), notnan(x1)),
                                 vandq_u32(notnan(x2), notnan(x3)));
       if (vminvq_u32(ok) == 0) break;
-      st_16(d + es * c, code_il(x0, &a, c, bits, divide),
-            code_il(x1, &a, c + 4, bits, divide),
-            code_il(x2, &a, c + 8, bits, divide),
-            code_il(x3, &a, c + 12, bits, divide), bits);
+      st_16(d + es * c, code_il(x0, &a, c, bits, divide, with_add),
+            code_il(x1, &a, c + 4, bits, divide, with_add),
+            code_il(x2, &a, c + 8, bits, divide, with_add),
+            code_il(x3, &a, c + 12, bits, divide, with_add), bits);
     }
     for (; c + 4 <= ch; c += 4) {
       float32x4_t v = ldf(s + 4 * c);
       if (vminvq_u32(notnan(v)) == 0) break;
-      st_4(d + es * c, code_il(v, &a, c, bits, divide), bits);
+      st_4(d + es * c, code_il(v, &a, c, bits, divide, with_add), bits);
     }
     if (c < ch) {
       sq_channel_params sp = sq_sub_params(p, c, ch - c);
@@ -335,8 +344,11 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
 
 SQ_AI size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
                      sq_b dst, int bits) {
-  return p->divide ? qi_body(src, rows, p, dst, bits, 1)
-                   : qi_body(src, rows, p, dst, bits, 0);
+  if (bits != 32 && p->divide && sq_any_add(p))
+    return p->divide ? qi_body(src, rows, p, dst, bits, 1, 1)
+                     : qi_body(src, rows, p, dst, bits, 0, 1);
+  return p->divide ? qi_body(src, rows, p, dst, bits, 1, 0)
+                   : qi_body(src, rows, p, dst, bits, 0, 0);
 }
 
 

@@ -45,6 +45,7 @@ sq_channel_params sq_sub_params(const sq_channel_params *p, size_t c, size_t k) 
   if (s.lo) s.lo += c;
   if (s.hi) s.hi += c;
   if (s.zp) s.zp += c;
+  if (s.add) s.add += c;
   return s;
 }
 
@@ -67,6 +68,7 @@ int sq_widen(const sq_channel_params *p, size_t rows, size_t width, sq_wide *w) 
   if (p->lo) w->p.lo = w->lo;
   if (p->hi) w->p.hi = w->hi;
   if (p->zp) w->p.zp = w->zp;
+  if (p->add) w->p.add = w->add;
   for (size_t j = 0; j < ch * g; j++) {
     size_t c = j % ch;
     if (p->scale) w->scale[j] = p->scale[c];
@@ -74,6 +76,13 @@ int sq_widen(const sq_channel_params *p, size_t rows, size_t width, sq_wide *w) 
     if (p->lo) w->lo[j] = p->lo[c];
     if (p->hi) w->hi[j] = p->hi[c];
     if (p->zp) w->zp[j] = p->zp[c];
+    if (p->add) w->add[j] = p->add[c];
   }
   return 1;
+}
+
+int sq_any_add(const sq_channel_params *p) {
+  for (size_t c = 0; p->add && c < p->channels; c++)
+    if (p->add[c] != 0.0f) return 1;
+  return 0;
 }

@@ -51,7 +51,11 @@ typedef struct sq_qparams {
 
 /* Per-channel parameters for an interleaved layout: a rows x channels matrix,
 ** row-major, where element (r, c) uses entry c of each array.  Every array
-** must be valid whatever `divide` is; 32-bit codes do not read lo and hi. */
+** must be valid whatever `divide` is; 32-bit codes do not read lo, hi and
+** add, dequantizing reads only scale and zp.  add holds integers below 2^24
+** in magnitude (the vector paths convert it by truncation), and may be
+** nonzero only when divide is 1, as rounding=tutorial sets it (the vector
+** paths look at add only then). */
 typedef struct sq_channel_params {
   size_t channels;
   const float *scale;

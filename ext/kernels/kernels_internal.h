@@ -138,14 +138,19 @@ void sq_histc_neon(const void *x, size_t n, float lo, float hi, size_t bins,
 /* The per-code entry points of path P around the path's always-inlined
 ** bodies, so that each body is compiled once for every code type (and, for
 ** quantize, for multiply and for divide):
-**   q_body(x, n, p, q, bits, divide)    quantize with one parameter set
+**   q_body(x, n, p, q, bits, divide, with_add)    quantize with one parameter set
 **   qi_entry(x, rows, p, q, bits)       quantize a row of groups
+** with_add is 0 when add is 0 (every rounding but the tutorial's): the add
+** is then left out of the loop, which costs in-cache throughput.
 **   dq_body(q, n, scale, zp, y, code)   dequantize with one parameter set
 **   dqi_entry(q, rows, p, y, code)      dequantize a row of groups */
 #define SQ_QUANTIZE_ENTRY(P, BITS)                                            \
   static size_t quantize_i##BITS##_##P(const void *x, size_t n,               \
                                        const sq_qparams *p, void *q) {        \
-    return p->divide ? q_body(x, n, p, q, BITS, 1) : q_body(x, n, p, q, BITS, 0); \
+    if (p->add != 0.0f)                                                       \
+      return p->divide ? q_body(x, n, p, q, BITS, 1, 1)                       \
+                       : q_body(x, n, p, q, BITS, 0, 1);                      \
+    return p->divide ? q_body(x, n, p, q, BITS, 1, 0) : q_body(x, n, p, q, BITS, 0, 0); \
   }
 #define SQ_QUANTIZE_IL_ENTRY(P, BITS)                                         \
   static size_t quantize_i##BITS##_il_##P(const void *x, size_t rows,         \
@@ -227,13 +232,18 @@ sq_channel_params sq_sub_params(const sq_channel_params *p, size_t c, size_t k);
 ** parameter arrays repeated g times: the same elements, the same flat
 ** indices, no per-row tails. */
 typedef struct sq_wide {
-  float scale[SQ_MAXL], inv[SQ_MAXL], lo[SQ_MAXL], hi[SQ_MAXL];
+  float scale[SQ_MAXL], inv[SQ_MAXL], lo[SQ_MAXL], hi[SQ_MAXL], add[SQ_MAXL];
   int32_t zp[SQ_MAXL];
   sq_channel_params p;
   size_t g;
 } sq_wide;
 /* 1 when p's channels widen for vectors of `width` floats over `rows`. */
 int sq_widen(const sq_channel_params *p, size_t rows, size_t width, sq_wide *w);
+/* 1 when some channel of p has a nonzero add (rounding=tutorial): the
+** interleaved kernels then run their add-before-rounding variant.  They
+** look only when p->divide is set (kernels.h: add is 0 unless dividing),
+** so the default rounding does not pay for the scan. */
+int sq_any_add(const sq_channel_params *p);
 
 /* Vector paths.  Each file compiles to nothing on other architectures (and
 ** with -DSQ_SCALAR_ONLY); dispatch.c references only the ones built. */

@@ -5,8 +5,10 @@
 ** docs/NUMERICS.md#dequantize and docs/NUMERICS.md#determinism): the vector
 ** paths must return exactly what these loops return, for every input.
 ** Rules it follows, and that the others copy:
-**   1. quantize: NaN check, y = x*inv (or x/scale), clamp y in float to
-**      [qmin-zp, qmax-zp], round half to even, add zp as an integer;
+**   1. quantize: NaN check, y = x*inv (or x/scale) + add, clamp y in float
+**      to [lo, hi], round half to even, add zp - (int32_t)add as an integer
+**      (add is 0, lo = qmin-zp and hi = qmax-zp, except under
+**      rounding=tutorial: docs/NUMERICS.md#the-tutorials-formula);
 **      32-bit codes round, then add zp and clamp in double;
 **   2. rounding to an integer never consults the FPU rounding mode
 **      (sq_round_even below is built from truncation and comparisons);
@@ -34,10 +36,12 @@ static inline float sq_round_even(float y) {
 }
 
 /* Clamped and rounded code before the zero point, for codes up to 16 bits:
-** lo and hi are integers, so clamping before rounding equals clamping after. */
-static inline int32_t sq_code_small(float v, float scale, float inv, float lo,
-                                    float hi, int divide) {
-  float y = divide ? v / scale : v * inv;
+** lo and hi are integers, so clamping before rounding equals clamping after.
+** Adding add = +0.0f (every rounding but the tutorial's) changes nothing: y
+** is not NaN, y + 0 is y exactly, and -0 + 0 = +0 rounds to the same code. */
+static inline int32_t sq_code_small(float v, float scale, float inv, float add,
+                                    float lo, float hi, int divide) {
+  float y = (divide ? v / scale : v * inv) + add;
   if (y < lo) y = lo;
   if (y > hi) y = hi;
   return (int32_t)sq_round_even(y);
@@ -109,8 +113,8 @@ static size_t minmax_interleaved_scalar(const void *x, size_t rows,
     for (size_t i = 0; i < n; i++) {                                           \
       float v = sq_load_f32(src + 4 * i);                                      \
       if (v != v) return i;                                                    \
-      STORE(q, i, sq_code_small(v, p->scale, p->inv, p->lo, p->hi,             \
-                                p->divide) + p->zp);                           \
+      STORE(q, i, sq_code_small(v, p->scale, p->inv, p->add, p->lo, p->hi,     \
+                                p->divide) + p->zp - (int32_t)p->add);         \
     }                                                                          \
     return n;                                                                  \
   }                                                                            \
@@ -122,8 +126,9 @@ static size_t minmax_interleaved_scalar(const void *x, size_t rows,
       for (size_t c = 0; c < p->channels; c++, i++) {                          \
         float v = sq_load_f32(src + 4 * i);                                    \
         if (v != v) return i;                                                  \
-        STORE(q, i, sq_code_small(v, p->scale[c], p->inv[c], p->lo[c],         \
-                                  p->hi[c], p->divide) + p->zp[c]);            \
+        STORE(q, i, sq_code_small(v, p->scale[c], p->inv[c], p->add[c],        \
+                                  p->lo[c], p->hi[c], p->divide) + p->zp[c] -  \
+                                  (int32_t)p->add[c]);                         \
       }                                                                        \
     }                                                                          \
     return i;                                                                  \

@@ -205,10 +205,12 @@ SQ_AI __m256 scale_y(__m256 v, __m256 m, int divide) {
   return divide ? _mm256_div_ps(v, m) : _mm256_mul_ps(v, m);
 }
 
-/* Codes up to 16 bits: clamp in float, round half to even, add zp. */
-SQ_AI __m256i code_small(__m256 v, __m256 m, __m256 lo, __m256 hi, __m256i zp,
-                         int divide) {
+/* Codes up to 16 bits: add `add` (when with_add), clamp in float, round
+** half to even, add zp (the caller's zp - (int32_t)add). */
+SQ_AI __m256i code_small(__m256 v, __m256 m, __m256 add, __m256 lo, __m256 hi,
+                         __m256i zp, int divide, int with_add) {
   __m256 y = scale_y(v, m, divide);
+  if (with_add) y = _mm256_add_ps(y, add);
   y = _mm256_max_ps(lo, y);
   y = _mm256_min_ps(hi, y);
   y = _mm256_round_ps(y, SQ_RNE);
@@ -288,17 +290,18 @@ SQ_AI void st_32(sq_b d, __m256i c0, __m256i c1, __m256i c2, __m256i c3,
 }
 
 SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
-                    int bits, int divide) {
+                    int bits, int divide, int with_add) {
   const size_t es = (size_t)bits / 8;
   const __m256 m = _mm256_set1_ps(divide ? p->scale : p->inv);
   const __m256 lo = _mm256_set1_ps(p->lo), hi = _mm256_set1_ps(p->hi);
-  const __m256i zp = _mm256_set1_epi32(p->zp);
+  const __m256 add = _mm256_set1_ps(with_add ? p->add : 0.0f);
+  const __m256i zp = _mm256_set1_epi32(with_add ? p->zp - (int32_t)p->add : p->zp);
   const __m256d zpd = _mm256_set1_pd((double)p->zp);
   const __m256d qmin = _mm256_set1_pd((double)p->qmin);
   const __m256d qmax = _mm256_set1_pd((double)p->qmax);
 #define SQ_CODE(v)                                                            \
   (bits == 32 ? code_i32(v, m, zpd, zpd, qmin, qmax, divide)                  \
-              : code_small(v, m, lo, hi, zp, divide))
+              : code_small(v, m, add, lo, hi, zp, divide, with_add))
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
     sq_cb s = src + 4 * i;
@@ -331,7 +334,7 @@ SQ_QUANTIZE_ENTRIES(avx2)
 ** byte pointers may alias *p, so reading p->lo in the loop would reload it
 ** after every store. */
 typedef struct sq_il {
-  const float *m, *lo, *hi;
+  const float *m, *lo, *hi, *add;
   const int32_t *zp;
   __m256d qmin, qmax;
 } sq_il;
@@ -341,13 +344,15 @@ SQ_AI sq_il il_of(const sq_channel_params *p, int divide) {
   a.m = divide ? p->scale : p->inv;
   a.lo = p->lo;
   a.hi = p->hi;
+  a.add = p->add;
   a.zp = p->zp;
   a.qmin = _mm256_set1_pd((double)p->qmin);
   a.qmax = _mm256_set1_pd((double)p->qmax);
   return a;
 }
 
-SQ_AI __m256i code_il(__m256 v, const sq_il *a, size_t c, int bits, int divide) {
+SQ_AI __m256i code_il(__m256 v, const sq_il *a, size_t c, int bits, int divide,
+                      int with_add) {
   __m256 m = _mm256_loadu_ps(a->m + c);
   __m256i z = ldi(a->zp + c);
   if (bits == 32) {
@@ -355,12 +360,16 @@ SQ_AI __m256i code_il(__m256 v, const sq_il *a, size_t c, int bits, int divide) 
     __m256d zhi = _mm256_cvtepi32_pd(_mm256_extracti128_si256(z, 1));
     return code_i32(v, m, zlo, zhi, a->qmin, a->qmax, divide);
   }
-  return code_small(v, m, _mm256_loadu_ps(a->lo + c), _mm256_loadu_ps(a->hi + c),
-                    z, divide);
+  __m256 lo = _mm256_loadu_ps(a->lo + c), hi = _mm256_loadu_ps(a->hi + c);
+  if (!with_add) return code_small(v, m, lo, lo, hi, z, divide, 0);
+  /* add holds integers below 2^24 in magnitude: truncation is exact. */
+  __m256 ad = _mm256_loadu_ps(a->add + c);
+  return code_small(v, m, ad, lo, hi,
+                    _mm256_sub_epi32(z, _mm256_cvttps_epi32(ad)), divide, 1);
 }
 
 SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
-                     sq_b dst, int bits, int divide) {
+                     sq_b dst, int bits, int divide, int with_add) {
   const size_t es = (size_t)bits / 8, ch = p->channels;
   const sq_code_type t = code_of(bits);
   if (ch < 8) return sq_kernels_scalar.quantize_interleaved[t](src, rows, p, dst);
@@ -375,15 +384,15 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
       if (_mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(x0, x1, _CMP_UNORD_Q),
                                           _mm256_cmp_ps(x2, x3, _CMP_UNORD_Q))))
         break;
-      st_32(d + es * c, code_il(x0, &a, c, bits, divide),
-            code_il(x1, &a, c + 8, bits, divide),
-            code_il(x2, &a, c + 16, bits, divide),
-            code_il(x3, &a, c + 24, bits, divide), bits);
+      st_32(d + es * c, code_il(x0, &a, c, bits, divide, with_add),
+            code_il(x1, &a, c + 8, bits, divide, with_add),
+            code_il(x2, &a, c + 16, bits, divide, with_add),
+            code_il(x3, &a, c + 24, bits, divide, with_add), bits);
     }
     for (; c + 8 <= ch; c += 8) {
       __m256 v = ldf(s + 4 * c);
       if (has_nan2(v, v)) break;
-      st_8(d + es * c, code_il(v, &a, c, bits, divide), bits);
+      st_8(d + es * c, code_il(v, &a, c, bits, divide, with_add), bits);
     }
     if (c < ch) {
       sq_channel_params sp = sq_sub_params(p, c, ch - c);
@@ -397,8 +406,11 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
 
 SQ_AI size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
                      sq_b dst, int bits) {
-  return p->divide ? qi_body(src, rows, p, dst, bits, 1)
-                   : qi_body(src, rows, p, dst, bits, 0);
+  if (bits != 32 && p->divide && sq_any_add(p))
+    return p->divide ? qi_body(src, rows, p, dst, bits, 1, 1)
+                     : qi_body(src, rows, p, dst, bits, 0, 1);
+  return p->divide ? qi_body(src, rows, p, dst, bits, 1, 0)
+                   : qi_body(src, rows, p, dst, bits, 0, 0);
 }
 
 

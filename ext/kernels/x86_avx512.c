@@ -157,9 +157,11 @@ SQ_AI __m512 scale_y(__m512 v, __m512 m, int divide) {
   return divide ? _mm512_div_ps(v, m) : _mm512_mul_ps(v, m);
 }
 
-SQ_AI __m512i code_small(__m512 v, __m512 m, __m512 lo, __m512 hi, __m512i zp,
-                         int divide) {
+/* As avx2's: zp is the caller's zp - (int32_t)add. */
+SQ_AI __m512i code_small(__m512 v, __m512 m, __m512 add, __m512 lo, __m512 hi,
+                         __m512i zp, int divide, int with_add) {
   __m512 y = scale_y(v, m, divide);
+  if (with_add) y = _mm512_add_ps(y, add);
   y = _mm512_max_ps(lo, y);
   y = _mm512_min_ps(hi, y);
   return _mm512_add_epi32(_mm512_cvt_roundps_epi32(y, SQ_RNE), zp);
@@ -195,17 +197,18 @@ SQ_AI void st_codes(sq_b d, __mmask16 k, __m512i c, int bits) {
 }
 
 SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
-                    int bits, int divide) {
+                    int bits, int divide, int with_add) {
   const size_t es = (size_t)bits / 8;
   const __m512 m = _mm512_set1_ps(divide ? p->scale : p->inv);
   const __m512 lo = _mm512_set1_ps(p->lo), hi = _mm512_set1_ps(p->hi);
-  const __m512i zp = _mm512_set1_epi32(p->zp);
+  const __m512 add = _mm512_set1_ps(with_add ? p->add : 0.0f);
+  const __m512i zp = _mm512_set1_epi32(with_add ? p->zp - (int32_t)p->add : p->zp);
   const __m512d zpd = _mm512_set1_pd((double)p->zp);
   const __m512d qmin = _mm512_set1_pd((double)p->qmin);
   const __m512d qmax = _mm512_set1_pd((double)p->qmax);
 #define SQ_CODE(v)                                                            \
   (bits == 32 ? code_i32(v, m, zpd, zpd, qmin, qmax, divide)                  \
-              : code_small(v, m, lo, hi, zp, divide))
+              : code_small(v, m, add, lo, hi, zp, divide, with_add))
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
     sq_cb s = src + 4 * i;

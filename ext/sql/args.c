@@ -192,7 +192,7 @@ int sq_register_table(sqlite3 *db, const sq_fn_def *defs, size_t count) {
 
 int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
                      const char *unit, const char *expected, const sq_range *r,
-                     int divide, sq_param_set *ps, sq_status *st) {
+                     int rounding, sq_param_set *ps, sq_status *st) {
   sq_tensor scales = {0}, zps = {0};
   memset(ps, 0, sizeof *ps);
   if (sq_arg_tensor(vscales, "scales", &scales, st) ||
@@ -205,7 +205,7 @@ int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
     sq_fail(st, "zero_points has %zu entr%s, expected %zu (%s)", zps.n,
             zps.n == 1 ? "y" : "ies", count, expected);
   else
-    sq_param_set_make(scales.data, zps.data, count, unit, r, divide, ps, st);
+    sq_param_set_make(scales.data, zps.data, count, unit, r, rounding, ps, st);
 done:
   sq_tensor_free(&zps);
   sq_tensor_free(&scales);

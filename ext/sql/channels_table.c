@@ -84,7 +84,7 @@ static int sq_channels_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
     memcpy(lohi, mm, 2 * C * sizeof *mm);
   else if (sq_ranges(k, &x, &g, &r, symmetric, &o, lohi, lohi + C, st))
     goto done;
-  if (sq_param_set_choose(lohi, lohi + C, C, &r, symmetric, o.divide,
+  if (sq_param_set_choose(lohi, lohi + C, C, &r, symmetric, o.rounding,
                           &ps, st) ||
       sq_fake_quantize(k, &x, &g, &r, &ps, fake, st) ||
       sq_group_errors(&x, fake, &g, sums, sums + C, st))

@@ -81,7 +81,7 @@ typedef struct sq_given {
 } sq_given;
 
 static int sq_arg_given(sq_granularity_kind kind, sqlite3_value **argv,
-                        const sq_granularity *g, const sq_range *r, int divide,
+                        const sq_granularity *g, const sq_range *r, int rounding,
                         sq_given *p, sq_status *st) {
   memset(&p->set, 0, sizeof p->set);
   if (kind == SQ_GRAN_TENSOR) {
@@ -93,7 +93,7 @@ static int sq_arg_given(sq_granularity_kind kind, sqlite3_value **argv,
         sq_arg_int(argv[2], "zero_point", &zp, st) ||
         sq_check_zero_point(zp, r, NULL, 0, st))
       return st->code;
-    sq_param_one_make(scale, (int32_t)zp, r, divide, &p->one);
+    sq_param_one_make(scale, (int32_t)zp, r, rounding, &p->one);
     p->ps = &p->one.set;
     return SQ_OK;
   }
@@ -105,7 +105,7 @@ static int sq_arg_given(sq_granularity_kind kind, sqlite3_value **argv,
   p->ps = &p->set;
   return sq_arg_param_set(argv[1], argv[2], g->groups,
                           kind == SQ_GRAN_CHANNEL ? "channel" : "block",
-                          expected, r, divide, &p->set, st);
+                          expected, r, rounding, &p->set, st);
 }
 
 /* What every call of this file holds: its status and function, which
@@ -196,7 +196,7 @@ static void sq_quantize_func(sqlite3_context *ctx, int argc,
       !(dt = sq_arg_dtype(argc, argv, c.opt, SQ_DTYPES_CODES, &sq_dtype_int8, st)) ||
       sq_arg_options(argc, argv, c.opt + 1, SQ_OPTS_QUANTIZE, &o, st) ||
       sq_range_resolve(dt, &o, &r, st) ||
-      sq_arg_given(c.kind, argv, &c.g, &r, o.divide, &c.given, st))
+      sq_arg_given(c.kind, argv, &c.g, &r, o.rounding, &c.given, st))
     goto done;
   uint64_t nbytes = fake ? (uint64_t)c.x.n * 4 : sq_dtype_bytes(dt, c.x.n);
   if ((c.out = sq_alloc(st, nbytes, 1)) &&
@@ -238,7 +238,7 @@ static void sq_dequantize_func(sqlite3_context *ctx, int argc,
   }
   n = sq_granularity_count(&c.g);
   sq_range_default(dt, &r);
-  if (!sq_arg_given(c.kind, argv, &c.g, &r, 0, &c.given, st) &&
+  if (!sq_arg_given(c.kind, argv, &c.g, &r, SQ_ROUNDING_TORCH, &c.given, st) &&
       (c.out = sq_alloc(st, n, 4)) &&
       !sq_dequantize(sq_kernels_active(), codes, &c.g, dt, c.given.ps, c.out, st))
     sq_qcall_result(ctx, &c, (uint64_t)n * 4);

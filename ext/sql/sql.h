@@ -105,7 +105,7 @@ int sq_arg_codes(sqlite3_value *v, const char *argname, const sq_dtype *dt,
 ** count in a mismatch ("scales has 3 entries, expected 4 (<expected>)"). */
 int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
                      const char *unit, const char *expected, const sq_range *r,
-                     int divide, sq_param_set *ps, sq_status *st);
+                     int rounding, sq_param_set *ps, sq_status *st);
 
 /* ---- table-valued functions (vtab.c) ------------------------------------ */
 

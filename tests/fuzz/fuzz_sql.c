@@ -355,6 +355,8 @@ static const lit option_keys[] = {
   L("ggml"), L("dtypes"),
   /* appended: method=histogram's bin count (key 18) */
   L("bins"),
+  /* appended: the tutorial's formula (19, 20) */
+  L("include_zero"), L("params"),
 };
 
 /* ggml's types in its order (sq_ggml_type), then the same in other cases,
@@ -397,6 +399,10 @@ static const lit real_texts[] = {
 static const lit flag_texts[] = {L("0"), L("1"), L("2"), L(""), L("true"), L("01")};
 static const lit rounding_names[] = {
   L("torch"), L("onnx"), L("TORCH"), L("Onnx"), L("x"), L(""),
+  L("tutorial"), L("Tutorial"), L("tutorial "),
+};
+static const lit params_names[] = {
+  L("float32"), L("double"), L("DOUBLE"), L("float64"), L(""), L("f32"),
 };
 static const lit method_names[] = {
   L("minmax"), L("percentile"), L("mse"), L("MSE"), L("max"), L(""),
@@ -437,6 +443,8 @@ static const lit vocab[] = {
   L("ggml="), L("dtypes=none"), L("iq4_xs"), L("[256]"), L("[2,32]"),
   L("[1,256]"),
   L("histogram"), L("bins="), L("method=histogram,bins=3"),
+  L("include_zero="), L("params="), L("tutorial"), L("double"), L("float32"),
+  L("include_zero=0 params=double"), L("rounding=tutorial"),
 };
 
 static const int64_t zero_sizes[16] = {
@@ -849,6 +857,8 @@ static void gen_options(src *s, buf *b) {
       case 16: gen_ggml_list(s, b); break;
       case 17: bput_lit(b, PICK(s, none_texts)); break;
       case 18: bput_lit(b, PICK(s, int_texts)); break;
+      case 19: bput_lit(b, PICK(s, flag_texts)); break;
+      case 20: bput_lit(b, PICK(s, params_names)); break;
       default: bput_lit(b, PICK(s, vocab)); break;
     }
   }

@@ -671,3 +671,24 @@ SELECT q_scale(v, 'uint8', 'affine', 'method=percentile percentile=99.9'),
        q_scale(v, 'int8', 'affine', 'method=mse'), q_zero_point(v, 'uint4', 'affine', 'method=mse'),
        q_json(q_block_scales(v, '[5001]', 0, 32, 'int4', 'symmetric', 'method=mse')),
        q_json(q_per_channel_scales(substr(v, 1, length(v) - 3) || ']', '[5,1000]', 0, 'int16', 'affine', 'method=mse')) FROM x;
+-- ---------------------------------------------------------------- the tutorial's formula
+SELECT q_scale('[[191.6, -13.5, 728.6], [92.14, 295.5, -184], [0, 684.6, 245.5]]', 'int8', 'affine', 'include_zero=0 params=double'),
+       q_zero_point('[100, 150, 200]', 'uint8', 'affine', 'include_zero=0 params=double'),
+       q_scale('[-50, -10]', 'int8', 'affine', 'include_zero=0'), q_scale('[-1, 3]', 'int8', 'symmetric', 'params=double'),
+       q_zero_point('[5, 5]', 'uint8', 'affine', 'include_zero=0');
+SELECT hex(quantize_blob('[0.125, 0.375, -0.125, 1e9]', 0.25, 1, 'int8', 'rounding=tutorial')),
+       hex(q_fake_quantize('[0.125, 0.375, -0.125]', 0.25, 1, 'uint4', 'rounding=tutorial')),
+       hex(quantize_blob(q_f32('[0.5, -3, 7.25]'), 0.5, 1001, 'uint16', 'rounding=tutorial'));
+SELECT hex(q_per_channel_scales('[[1,2,3],[4,5,6]]', '[2,3]', 1, 'int8', 'affine', 'include_zero=0 params=double')),
+       hex(q_per_channel_zero_points('[[1,2,3],[4,5,6]]', '[2,3]', 1, 'uint8', 'affine', 'include_zero=0')),
+       hex(quantize_per_channel_blob('[[1,2,3],[4,5,6]]', '[0.5,0.25,0.125]', '[1,-1,3]', '[2,3]', 1, 'int8', 'rounding=tutorial')),
+       hex(q_fake_quantize_per_block('[[1,2,3],[4,5,6]]', '[0.5,0.25,0.125,1]', '[1,-1,3,0]', '[2,3]', 1, 2, 'int16', 'rounding=tutorial')),
+       hex(q_block_scales('[[1,2,3],[4,5,6]]', '[2,3]', 1, 2, 'int8', 'affine', 'include_zero=0 params=double'));
+SELECT channel, scale, zero_point, mse FROM q_channels('[[1,2,3],[4,5,6]]', '[2,3]', 0, 'uint8', 'affine', 'include_zero=0 params=double');
+WITH t(x) AS (VALUES ('[100, 150]'), ('[200, 50]'))
+SELECT q_scale_agg(x, 'uint8', 'affine', 'include_zero=0 params=double'), q_zero_point_agg(x, 'int8', 'affine', 'include_zero=0'),
+       hex(q_per_channel_scales_agg(x, '[2]', 0, 'int8', 'affine', 'params=double')) FROM t;
+SELECT scheme, mse FROM q_compare('[[0.5,1.25,2],[3.75,0.1,0.2]]', '[2,3]', 0, 'dtypes=int8+uint4 blocks=none include_zero=0 params=double rounding=tutorial');
+SELECT quantize_blob('[1]', 1, 0, 'int32', 'rounding=tutorial');
+SELECT q_scale('[-3e38, 3e38]', 'uint8', 'affine', 'params=double quant_min=0 quant_max=1');
+SELECT q_scale('[1]', 'int8', 'affine', 'include_zero=2 params=float64');
