@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "kernels/ggml.h"
+#include "kernels/log2.h"
 
 /* Integer code types that kernels write whole bytes of.  The 4-bit dtypes are
 ** quantized as SQ_CODE_I8/SQ_CODE_U8 with a 4-bit range and then packed with
@@ -129,6 +130,9 @@ typedef struct sq_kernels {
 
   /* ggml's block formats (ggml.h). */
   const sq_ggml_kernels *ggml;
+
+  /* Logarithmic codes (log2.h). */
+  const sq_log2_kernels *log2;
 } sq_kernels;
 
 /* The kernel table chosen at load time: the best the CPU runs, or the one

@@ -101,6 +101,12 @@ extern const sq_ggml_kernels sq_ggml_kernels_avx2;
 extern const sq_ggml_kernels sq_ggml_kernels_avx512;
 extern const sq_ggml_kernels sq_ggml_kernels_neon;
 
+/* Each path's log2 code kernels (log2.h; log2_scalar.c). */
+extern const sq_log2_kernels sq_log2_kernels_scalar;
+extern const sq_log2_kernels sq_log2_kernels_avx2;
+extern const sq_log2_kernels sq_log2_kernels_avx512;
+extern const sq_log2_kernels sq_log2_kernels_neon;
+
 /* The kernel table of one path, from its functions' names: each path file
 ** defines <kernel>_<path> for every entry (8-bit and 16-bit codes quantize
 ** the same whether signed or not: the range is in the parameters). */
@@ -122,6 +128,7 @@ extern const sq_ggml_kernels sq_ggml_kernels_neon;
     .minmax_blocks = minmax_blocks_##P, .f16_to_f32 = f16_to_f32_##P,         \
     .f32_to_f16 = f32_to_f16_##P, .bf16_to_f32 = bf16_to_f32_##P,             \
     .f32_to_bf16 = f32_to_bf16_##P, .ggml = &sq_ggml_kernels_##P,             \
+    .log2 = &sq_log2_kernels_##P,                                             \
   }
 
 /* The per-code entry points of path P around the path's always-inlined

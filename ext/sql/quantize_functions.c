@@ -42,14 +42,14 @@ static sq_granularity_kind sq_kind(const sq_fn *fn) {
 
 /* Arguments that describe the layout: none per tensor, (shape, axis) per
 ** channel, (shape, axis, block_size) per block. */
-static int sq_layout_args(sq_granularity_kind kind) {
+int sq_layout_args(sq_granularity_kind kind) {
   return kind == SQ_GRAN_TENSOR ? 0 : kind == SQ_GRAN_CHANNEL ? 2 : 3;
 }
 
-/* The granularity from the layout arguments at argv[i...]. */
-static int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv,
-                              int i, sq_shape *shape, sq_granularity *g,
-                              sq_status *st) {
+/* The granularity from the layout arguments at argv[i...] (sql.h). */
+int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv,
+                       int i, sq_shape *shape, sq_granularity *g,
+                       sq_status *st) {
   int64_t axis, block;
   if (sq_arg_shape(argv[i], shape, st) ||
       sq_arg_int(argv[i + 1], "axis", &axis, st))
@@ -59,9 +59,9 @@ static int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv,
   return sq_granularity_block(shape, axis, block, g, st);
 }
 
-/* x and its layout: x at argv[0], the layout at argv[first...]. */
-static int sq_arg_x(sq_granularity_kind kind, sqlite3_value **argv, int first,
-                    sq_tensor *x, sq_granularity *g, sq_status *st) {
+/* x and its layout: x at argv[0], the layout at argv[first...] (sql.h). */
+int sq_arg_x(sq_granularity_kind kind, sqlite3_value **argv, int first,
+             sq_tensor *x, sq_granularity *g, sq_status *st) {
   sq_shape shape;
   if (sq_arg_tensor(argv[0], "x", x, st)) return st->code;
   if (kind == SQ_GRAN_TENSOR) {
@@ -168,7 +168,10 @@ static void sq_params_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   int want_scale = sq_op(c.fn) == SQ_OP_SCALES;
   float scale;
   int32_t zp;
-  if (c.kind != SQ_GRAN_TENSOR) {
+  if (symmetric == SQ_SCHEME_LOG2) {
+    sq_result_log2_params(ctx, mm, mm + c.g.groups, c.g.groups,
+                          c.kind == SQ_GRAN_TENSOR, dt, want_scale, st);
+  } else if (c.kind != SQ_GRAN_TENSOR) {
     sq_result_params(ctx, mm, mm + c.g.groups, c.g.groups, &r, symmetric,
                      want_scale, st);
   } else if (!sq_choose_qparams(mm[0], mm[1], &r, symmetric, &scale, &zp, st)) {
