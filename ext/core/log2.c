@@ -23,9 +23,12 @@
 
 #define SQ_LOG2_CHUNK 4096
 
+int sq_log2_dtype_ok(const sq_dtype *dt) {
+  return dt->kind == SQ_FMT_CODE && dt->is_signed && (dt->bits == 8 || dt->bits == 4);
+}
+
 int sq_log2_dtype_check(const sq_dtype *dt, sq_status *st) {
-  if (dt->kind == SQ_FMT_CODE && dt->is_signed && (dt->bits == 8 || dt->bits == 4))
-    return SQ_OK;
+  if (sq_log2_dtype_ok(dt)) return SQ_OK;
   return sq_fail(st, "log2 codes need dtype int8 or int4, got %s", dt->name);
 }
 

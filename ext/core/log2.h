@@ -12,7 +12,8 @@
 /* The value the scheme arguments give for "log2" (0 affine, 1 symmetric). */
 #define SQ_SCHEME_LOG2 2
 
-/* int8 or int4, else an error naming the dtype. */
+/* int8 or int4: 1 when so; the check is an error naming the dtype. */
+int sq_log2_dtype_ok(const sq_dtype *dt);
 int sq_log2_dtype_check(const sq_dtype *dt, sq_status *st);
 /* K: the largest code magnitude, 2^(bits-1) - 1. */
 int32_t sq_log2_kmax(const sq_dtype *dt);
@@ -42,5 +43,16 @@ int sq_log2_dequantize(const sq_kernels *k, const void *codes,
 int sq_log2_fake_quantize(const sq_kernels *k, const sq_tensor *x,
                           const sq_granularity *g, const sq_dtype *dt,
                           const int32_t *emax, void *out, sq_status *st);
+
+/* q_compare's log2 candidates (compare.h; log2_compare.c): the round trip
+** of x under scheme s, whose symmetric field is SQ_SCHEME_LOG2, into
+** scratch, with its error sums and cost: codes plus a float32 scale per
+** group, no zero point (docs/NUMERICS.md#scheme-costs). */
+struct sq_scheme;
+struct sq_scheme_result;
+int sq_log2_scheme_eval(const sq_kernels *k, const sq_tensor *x,
+                        const sq_shape *shape, const struct sq_scheme *s,
+                        const sq_options *o, const float *minmax, void *scratch,
+                        struct sq_scheme_result *res, sq_status *st);
 
 #endif
