@@ -251,6 +251,22 @@ static const fn fns[] = {
   ** (q_safetensors_write, q_gguf_write) are left out: fuzzed paths would
   ** write anywhere. */
   {"q_gguf_agg", 'a', 4, 5, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE, R_NONE}, {0}},
+  /* The log2 scheme's codes (docs/NUMERICS.md#logarithmic-log2). */
+  {"quantize_log2_blob", 's', 2, 3, {R_X, R_SCALE, R_DTYPE}, {0}},
+  {"dequantize_log2_blob", 's', 2, 4, {R_CODES, R_SCALE, R_DTYPE, R_COUNT}, {0}},
+  {"q_fake_quantize_log2", 's', 2, 3, {R_X, R_SCALE, R_DTYPE}, {0}},
+  {"quantize_per_channel_log2_blob", 's', 4, 5,
+   {R_X, R_SCALES_CH, R_SHAPE, R_AXIS, R_DTYPE}, {0}},
+  {"dequantize_per_channel_log2_blob", 's', 4, 5,
+   {R_CODES, R_SCALES_CH, R_SHAPE, R_AXIS, R_DTYPE}, {0}},
+  {"q_fake_quantize_per_channel_log2", 's', 4, 5,
+   {R_X, R_SCALES_CH, R_SHAPE, R_AXIS, R_DTYPE}, {0}},
+  {"quantize_per_block_log2_blob", 's', 5, 6,
+   {R_X, R_SCALES_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE}, {0}},
+  {"dequantize_per_block_log2_blob", 's', 5, 6,
+   {R_CODES, R_SCALES_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE}, {0}},
+  {"q_fake_quantize_per_block_log2", 's', 5, 6,
+   {R_X, R_SCALES_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE}, {0}},
 };
 #define NFNS (int)(sizeof fns / sizeof fns[0])
 
@@ -337,6 +353,7 @@ static const lit dtype_names[] = {
 static const lit scheme_names[] = {
   L("affine"), L("symmetric"), L("AFFINE"), L("Symmetric"), L(""), L("asym"),
   L("symmetric "), L("affine\0symmetric"), L("per_tensor_affine"), L("sym"),
+  L("log2"), L("LOG2"), L("log"),
 };
 
 static const lit from_names[] = {
@@ -420,7 +437,7 @@ static const lit vocab[] = {
   L("[-1]"), L("[1e999]"), L("int8"), L("uint8"), L("int16"), L("uint16"),
   L("int32"), L("int4"), L("uint4"), L("qint8"), L("quint8"), L("qint32"),
   L("quint4x2"), L("f32"), L("f16"), L("bf16"), L("f64"), L("affine"),
-  L("symmetric"), L("quant_min="), L("quant_max="), L("reduce_range="),
+  L("symmetric"), L("log2"), L("quant_min= L("quant_max="), L("reduce_range="),
   L("rounding="), L("torch"), L("onnx"), L("method="), L("minmax"),
   L("percentile"), L("mse"), L("percentile="), L("observer="),
   L("moving_average"), L("averaging_constant="), L("dtypes="), L("schemes="),
@@ -433,6 +450,7 @@ static const lit vocab[] = {
   L("q4_0"), L("q8_0"), L("q2_K"), L("q4_K"), L("q6_K"), L("Q5_1"), L("q3_k"),
   L("ggml="), L("dtypes=none"), L("iq4_xs"), L("[256]"), L("[2,32]"),
   L("[1,256]"),
+  L("log2"), L("schemes=log2"),
 };
 
 static const int64_t zero_sizes[16] = {

@@ -652,3 +652,23 @@ SELECT * FROM q_tensors_file('tests/data/onnx/ext_missing.onnx');
 SELECT * FROM q_tensors(X'08FFFFFFFFFFFFFFFFFFFF01', 'onnx');
 SELECT * FROM q_tensors(X'08083AFD050A321205746F705F632208436F6E7374616E742A1F0A0576616C75652A13080110014207746F705F635F764A040000803EA001040A88030A04636F6E6412036F75741A0449665F30220249662A540A0B656C73655F6272616E636832420A3A1206656C73655F632208436F6E7374616E742A260A0576616C75652A1A08010801100B4208656C73655F635F764A080000000000001040A001041204656C7365A001052A9A020A0B7468656E5F6272616E63683287020A3C12067468656E5F632208436F6E7374616E742A280A0576616C75652A1C0803100142087468656E5F635F764A0C0000803F0000004000004040A001040AC0010A04636F6E64120178220249662A580A0B656C73655F6272616E636832460A381209646565705F656C73652208436F6E7374616E742A210A0576616C75652A150801100A420B646565705F656C73655F764A020041A00104120A696E6E65725F656C7365A001052A570A0B7468656E5F6272616E636832450A371209646565705F7468656E2208436F6E7374616E', 'onnx');
 SELECT name, shape, nbytes FROM q_tensors((SELECT q_safetensors_agg(n, d, 'int8', s) FROM (SELECT 'e' n, X'' d, '[2,0]' s UNION ALL SELECT 'w', X'01', '[1]')));
+
+-- ---------------------------------------------------------------- log2 scheme (docs/NUMERICS.md#logarithmic-log2)
+SELECT q_scale('[0.3,-5,0.01,0,7]', 'int8', 'log2'), q_zero_point('[1,-2]', 'int4', 'log2');
+SELECT hex(quantize_log2_blob('[0.3,-5,0.01,0,7]', 8.0)), hex(quantize_log2_blob('[0.3,-5,0.01]', 8.0, 'int4'));
+SELECT hex(dequantize_log2_blob(x'06FE0B0001', 8.0)), hex(dequantize_log2_blob(x'F102', 1, 'int4', 3)), hex(dequantize_log2_blob(x'80FF', 1.1754943508222875e-38));
+SELECT hex(q_fake_quantize_log2('[0.3,-5,1e-30,0,7]', 8.0, 'int4')), hex(q_fake_quantize_log2(X'0000807F000080FF01000000', 2.0));
+SELECT hex(q_per_channel_scales('[[1,2],[3,-0.1]]', '[2,2]', 0, 'int8', 'log2')), hex(q_block_scales('[1,2,3,-9]', '[4]', 0, 3, 'int4', 'log2')), hex(q_block_zero_points('[1,2,3,-9]', '[4]', 0, 3, 'int4', 'log2'));
+SELECT hex(quantize_per_channel_log2_blob('[[1,2],[3,-0.1]]', '[2,4]', '[2,2]', 0)), hex(q_fake_quantize_per_channel_log2('[[1,2],[3,-0.1]]', '[2,4]', '[2,2]', 1, 'int4'));
+SELECT hex(dequantize_per_channel_log2_blob(x'01020304', '[2,4]', '[2,2]', 0));
+SELECT hex(quantize_per_block_log2_blob('[1,2,3,-9]', '[4,16]', '[4]', 0, 3)), hex(dequantize_per_block_log2_blob(x'0102', '[4,16]', '[4]', 0, 3, 'int4')), hex(q_fake_quantize_per_block_log2('[1,2,3,-9]', '[4,16]', '[4]', 0, 3));
+SELECT length(q_fake_quantize_per_channel_log2(zeroblob(40000), q_per_channel_scales(zeroblob(40000), '[2,5000]', 1, 'int8', 'log2'), '[2,5000]', 1, 'int4')), length(quantize_per_channel_log2_blob(zeroblob(40000), q_per_channel_scales(zeroblob(40000), '[2,5000]', 1, 'int4', 'log2'), '[2,5000]', 1, 'int4'));
+SELECT q_scale_agg(x, 'int8', 'log2'), q_zero_point_agg(x, 'int8', 'log2'), hex(q_per_channel_scales_agg(x, '[2]', 0, 'int4', 'log2')) FROM (SELECT '[1,-2]' AS x UNION ALL SELECT '[0.1,-11.4]');
+SELECT channel, scale, zero_point, mse FROM q_channels('[[1,3],[0.5,-0.25]]', '[2,2]', 0, 'int8', 'log2');
+SELECT scheme, qscheme, bits_per_weight, bytes, mse FROM q_compare('[[1,2,3,4],[0.5,-0.25,8,-3]]', '[2,4]', 0, 'schemes=log2+symmetric,blocks=2');
+SELECT scheme, mse FROM q_compare('[[1,2,3,4],[0.5,-0.25,8,-3]]', '[2,4]', 0, 'schemes=log2,dtypes=int4,methods=mse+percentile,blocks=none');
+SELECT q_scale('[1,2,3,4,5,6,7,8,9,1000]', 'int8', 'log2', 'method=percentile,percentile=80');
+SELECT quantize_log2_blob('[1]', 0.3);
+SELECT q_scale('[1]', 'uint8', 'log2');
+SELECT quantize_per_channel_log2_blob('[[1,2],[3,4]]', '[1]', '[2,2]', 1);
+SELECT quantize_log2_blob(X'0000803F0000C07F', 1);
