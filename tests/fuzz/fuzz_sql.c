@@ -437,7 +437,7 @@ static const lit vocab[] = {
   L("[-1]"), L("[1e999]"), L("int8"), L("uint8"), L("int16"), L("uint16"),
   L("int32"), L("int4"), L("uint4"), L("qint8"), L("quint8"), L("qint32"),
   L("quint4x2"), L("f32"), L("f16"), L("bf16"), L("f64"), L("affine"),
-  L("symmetric"), L("log2"), L("quant_min= L("quant_max="), L("reduce_range="),
+  L("symmetric"), L("quant_min="), L("quant_max="), L("reduce_range="),
   L("rounding="), L("torch"), L("onnx"), L("method="), L("minmax"),
   L("percentile"), L("mse"), L("percentile="), L("observer="),
   L("moving_average"), L("averaging_constant="), L("dtypes="), L("schemes="),
