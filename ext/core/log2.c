@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "core/log2.h"
+#include "core/quantize.h"
 #include "kernels/byteorder.h"
 
 #define SQ_LOG2_CHUNK 4096
@@ -121,31 +122,6 @@ static void sq_log2_piece_values(const sq_log2_walk *w, const sq_piece *p,
   }
 }
 
-/* int4 codes (a byte each) into packed storage from element `first` on. */
-static void sq_log2_pack(const sq_kernels *k, const unsigned char *codes,
-                         size_t n, size_t first, unsigned char *packed) {
-  if (n && (first & 1)) {
-    unsigned char *b = packed + first / 2;
-    *b = (unsigned char)((*b & 0x0f) | ((codes[0] & 0x0f) << 4));
-    codes++;
-    n--;
-    first++;
-  }
-  k->pack4(codes, n, packed + first / 2);
-}
-
-static void sq_log2_unpack(const sq_kernels *k, const unsigned char *packed,
-                           size_t first, size_t n, unsigned char *codes) {
-  if (n && (first & 1)) {
-    unsigned nib = packed[first / 2] >> 4;
-    codes[0] = (unsigned char)(nib >= 8 ? nib | 0xf0 : nib);
-    codes++;
-    n--;
-    first++;
-  }
-  k->unpack4(packed + first / 2, n, 1, codes);
-}
-
 static int sq_log2_walk_run(const sq_granularity *g, sq_log2_walk *w, int tmp,
                             sq_piece_fn fn, sq_status *st) {
   if (!tmp) return sq_granularity_walk(g, 0, fn, w, st);
@@ -165,7 +141,7 @@ static int sq_log2_quantize_piece(void *ctx, const sq_piece *p, sq_status *st) {
   size_t n = p->rows * p->cols;
   size_t bad = sq_log2_piece_codes(w, p, dst);
   if (bad < n) return sq_fail(st, "element %zu is NaN", p->first + bad);
-  if (packed) sq_log2_pack(w->k, w->tmp, n, p->first, w->codes_out);
+  if (packed) sq_pack4_at(w->k, w->tmp, n, p->first, w->codes_out);
   return SQ_OK;
 }
 
@@ -182,7 +158,7 @@ static int sq_log2_dequantize_piece(void *ctx, const sq_piece *p,
   sq_log2_walk *w = ctx;
   const unsigned char *src = w->codes_in + p->first;
   if (w->dt->bits == 4) {
-    sq_log2_unpack(w->k, w->codes_in, p->first, p->rows * p->cols, w->tmp);
+    sq_unpack4_at(w->k, w->codes_in, p->first, p->rows * p->cols, 1, w->tmp);
     src = w->tmp;
   }
   sq_log2_piece_values(w, p, src);

@@ -57,19 +57,10 @@ static void sq_log2_dequantize_il_scalar(const void *q, size_t rows,
       sq_store_u32(dst + 4 * i, sq_log2_value_bits(src[i], emax[c]));
 }
 
-const sq_log2_kernels sq_log2_kernels_scalar = {
-  sq_log2_quantize_scalar, sq_log2_quantize_il_scalar,
-  sq_log2_dequantize_scalar, sq_log2_dequantize_il_scalar,
-};
-const sq_log2_kernels sq_log2_kernels_avx2 = {
-  sq_log2_quantize_scalar, sq_log2_quantize_il_scalar,
-  sq_log2_dequantize_scalar, sq_log2_dequantize_il_scalar,
-};
-const sq_log2_kernels sq_log2_kernels_avx512 = {
-  sq_log2_quantize_scalar, sq_log2_quantize_il_scalar,
-  sq_log2_dequantize_scalar, sq_log2_dequantize_il_scalar,
-};
-const sq_log2_kernels sq_log2_kernels_neon = {
-  sq_log2_quantize_scalar, sq_log2_quantize_il_scalar,
-  sq_log2_dequantize_scalar, sq_log2_dequantize_il_scalar,
-};
+#define SQ_LOG2_SCALAR                                                        \
+  {sq_log2_quantize_scalar, sq_log2_quantize_il_scalar,                       \
+   sq_log2_dequantize_scalar, sq_log2_dequantize_il_scalar}
+const sq_log2_kernels sq_log2_kernels_scalar = SQ_LOG2_SCALAR;
+const sq_log2_kernels sq_log2_kernels_avx2 = SQ_LOG2_SCALAR;
+const sq_log2_kernels sq_log2_kernels_avx512 = SQ_LOG2_SCALAR;
+const sq_log2_kernels sq_log2_kernels_neon = SQ_LOG2_SCALAR;

@@ -132,28 +132,12 @@ static void sq_log2_dequantize_func(sqlite3_context *ctx, int argc,
   int32_t one, *emax = NULL;
   void *out = NULL;
   const void *codes;
-  size_t nbytes, n;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, opt, SQ_DTYPES_CODES,
                                     &sq_dtype_int8, &st);
   if (!dt || sq_log2_dtype_check(dt, &st) ||
-      sq_arg_codes(argv[0], "q", dt, &codes, &nbytes, &st))
+      sq_arg_codes_layout(kind, argc, argv, 2, opt + 1, dt, &codes, &g, &st))
     goto done;
-  if (kind == SQ_GRAN_TENSOR) {
-    int64_t count;
-    if (sq_arg_count(argc, argv, opt + 1, &count, &st) ||
-        sq_codes_count(dt, nbytes, count, &n, &st))
-      goto done;
-    sq_granularity_tensor(n, &g);
-  } else {
-    sq_shape shape;
-    if (sq_arg_granularity(kind, argv, 2, &shape, &g, &st)) goto done;
-    if (sq_dtype_bytes(dt, shape.count) != nbytes) {
-      sq_fail(&st, "q has %zu bytes but the shape needs %llu for %s", nbytes,
-              (unsigned long long)sq_dtype_bytes(dt, shape.count), dt->name);
-      goto done;
-    }
-  }
-  n = sq_granularity_count(&g);
+  size_t n = sq_granularity_count(&g);
   if ((emax = sq_arg_log2_scales(kind, argv, &g, &one, &st)) &&
       (out = sq_alloc(&st, n, 4)) &&
       !sq_log2_dequantize(sq_kernels_active(), codes, &g, dt, emax, out, &st)) {

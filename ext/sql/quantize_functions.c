@@ -108,6 +108,27 @@ static int sq_arg_given(sq_granularity_kind kind, sqlite3_value **argv,
                           expected, r, divide, &p->set, st);
 }
 
+int sq_arg_codes_layout(sq_granularity_kind kind, int argc, sqlite3_value **argv,
+                        int layout_at, int count_at, const sq_dtype *dt,
+                        const void **codes, sq_granularity *g, sq_status *st) {
+  size_t nbytes, n;
+  if (sq_arg_codes(argv[0], "q", dt, codes, &nbytes, st)) return st->code;
+  if (kind == SQ_GRAN_TENSOR) {
+    int64_t count;
+    if (sq_arg_count(argc, argv, count_at, &count, st) ||
+        sq_codes_count(dt, nbytes, count, &n, st))
+      return st->code;
+    sq_granularity_tensor(n, g);
+    return SQ_OK;
+  }
+  sq_shape shape;
+  if (sq_arg_granularity(kind, argv, layout_at, &shape, g, st)) return st->code;
+  if (sq_dtype_bytes(dt, shape.count) != nbytes)
+    return sq_fail(st, "q has %zu bytes but the shape needs %llu for %s", nbytes,
+                   (unsigned long long)sq_dtype_bytes(dt, shape.count), dt->name);
+  return SQ_OK;
+}
+
 /* What every call of this file holds: its status and function, which
 ** granularity, where the optional arguments start, and what it must free. */
 typedef struct sq_qcall {
@@ -220,25 +241,12 @@ static void sq_dequantize_func(sqlite3_context *ctx, int argc,
   sq_status *st = &c.st;
   sq_range r;
   const void *codes;
-  size_t nbytes, n;
+  size_t n;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, c.opt, SQ_DTYPES_CODES,
                                     &sq_dtype_int8, st);
-  if (!dt || sq_arg_codes(argv[0], "q", dt, &codes, &nbytes, st)) goto done;
-  if (c.kind == SQ_GRAN_TENSOR) {
-    int64_t count;
-    if (sq_arg_count(argc, argv, c.opt + 1, &count, st) ||
-        sq_codes_count(dt, nbytes, count, &n, st))
-      goto done;
-    sq_granularity_tensor(n, &c.g);
-  } else {
-    sq_shape shape;
-    if (sq_arg_granularity(c.kind, argv, 3, &shape, &c.g, st)) goto done;
-    if (sq_dtype_bytes(dt, shape.count) != nbytes) {
-      sq_fail(st, "q has %zu bytes but the shape needs %llu for %s", nbytes,
-              (unsigned long long)sq_dtype_bytes(dt, shape.count), dt->name);
-      goto done;
-    }
-  }
+  if (!dt || sq_arg_codes_layout(c.kind, argc, argv, 3, c.opt + 1, dt, &codes,
+                                 &c.g, st))
+    goto done;
   n = sq_granularity_count(&c.g);
   sq_range_default(dt, &r);
   if (!sq_arg_given(c.kind, argv, &c.g, &r, 0, &c.given, st) &&

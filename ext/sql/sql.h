@@ -119,6 +119,12 @@ int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv, int i,
 /* x at argv[0] and its layout at argv[first...]. */
 int sq_arg_x(sq_granularity_kind kind, sqlite3_value **argv, int first,
              sq_tensor *x, sq_granularity *g, sq_status *st);
+/* q at argv[0] as codes of dt and the granularity over them: per tensor
+** from q's length and the optional count at argv[count_at], else from the
+** layout at argv[layout_at], whose element count must match q's bytes. */
+int sq_arg_codes_layout(sq_granularity_kind kind, int argc, sqlite3_value **argv,
+                        int layout_at, int count_at, const sq_dtype *dt,
+                        const void **codes, sq_granularity *g, sq_status *st);
 /* The log2 scheme's parameters for `count` ranges (docs/NUMERICS.md#
 ** logarithmic-log2): per tensor a REAL scale (2^emax) or INTEGER 0, else a
 ** float32 blob of scales or an int32 blob of zeros.  dt must be int8 or
