@@ -2059,6 +2059,8 @@ static void set_flush(int on) {
 #endif
 }
 
+static void test_log2(int level);
+
 static void run_env_suite(void) {
   static const struct { int mode; const char *name; } modes[] = {
 #ifdef FE_UPWARD
@@ -2090,6 +2092,7 @@ static void run_env_suite(void) {
     test_minmax_il(0);
     test_minmax_blocks(0);
     test_error_sums(0);
+    test_log2(0);
     test_half(0);
     test_ggml_dequantize(0);
     test_ggml_quantize(0);
@@ -2152,7 +2155,7 @@ static void test_log2(int level) {
   unsigned char *ya = malloc(4 * nmax), *yb = malloc(4 * nmax);
   int32_t em[64];
   if (!qa || !qb || !ya || !yb) { check(0, "log2 allocation"); goto out; }
-  for (int round = 0; round < (level ? 40 : 8); round++) {
+  for (int round = 0; round < (level ? 400 : 40); round++) {
     size_t n = 1 + rnd_below(nmax);
     for (size_t i = 0; i < n; i++) {
       uint32_t u;

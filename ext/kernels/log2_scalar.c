@@ -6,8 +6,9 @@
 **   1. each element goes through sq_log2_code / sq_log2_value_bits, integer
 **      operations on the float's bits, so the result does not depend on the
 **      host's rounding mode, DAZ/FTZ or byte order;
-**   2. every path uses these today (avx2, avx512 and neon point here);
-**      the kernel tests compare every path's table with this one.
+**   2. neon uses this table; avx2 and avx512 (log2_x86_avx2.c) use its
+**      interleaved kernels and tails; the kernel tests compare every path's
+**      table with this one.
 */
 #include "kernels/kernels_internal.h"
 
@@ -23,7 +24,7 @@ static size_t sq_log2_quantize_scalar(const void *x, size_t n, int32_t emax,
   return n;
 }
 
-static size_t sq_log2_quantize_il_scalar(const void *x, size_t rows,
+size_t sq_log2_quantize_il_scalar(const void *x, size_t rows,
                                          size_t channels, const int32_t *emax,
                                          int32_t kmax, void *q) {
   sq_cb src = x;
@@ -46,7 +47,7 @@ static void sq_log2_dequantize_scalar(const void *q, size_t n, int32_t emax,
     sq_store_u32(dst + 4 * i, sq_log2_value_bits(src[i], emax));
 }
 
-static void sq_log2_dequantize_il_scalar(const void *q, size_t rows,
+void sq_log2_dequantize_il_scalar(const void *q, size_t rows,
                                          size_t channels, const int32_t *emax,
                                          void *y) {
   const int8_t *src = q;
@@ -61,6 +62,4 @@ static void sq_log2_dequantize_il_scalar(const void *q, size_t rows,
   {sq_log2_quantize_scalar, sq_log2_quantize_il_scalar,                       \
    sq_log2_dequantize_scalar, sq_log2_dequantize_il_scalar}
 const sq_log2_kernels sq_log2_kernels_scalar = SQ_LOG2_SCALAR;
-const sq_log2_kernels sq_log2_kernels_avx2 = SQ_LOG2_SCALAR;
-const sq_log2_kernels sq_log2_kernels_avx512 = SQ_LOG2_SCALAR;
 const sq_log2_kernels sq_log2_kernels_neon = SQ_LOG2_SCALAR;
