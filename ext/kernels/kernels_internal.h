@@ -101,7 +101,8 @@ extern const sq_ggml_kernels sq_ggml_kernels_avx2;
 extern const sq_ggml_kernels sq_ggml_kernels_avx512;
 extern const sq_ggml_kernels sq_ggml_kernels_neon;
 
-/* Each path's log2 code kernels (log2.h; log2_scalar.c, log2_x86_avx2.c),
+/* Each path's log2 code kernels (log2.h; log2_scalar.c, log2_x86_avx2.c,
+** log2_arm_neon.c),
 ** and the scalar interleaved ones the x86 tables reuse. */
 size_t sq_log2_quantize_il_scalar(const void *x, size_t rows, size_t channels,
                                   const int32_t *emax, int32_t kmax, void *q);

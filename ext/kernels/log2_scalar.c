@@ -6,9 +6,9 @@
 **   1. each element goes through sq_log2_code / sq_log2_value_bits, integer
 **      operations on the float's bits, so the result does not depend on the
 **      host's rounding mode, DAZ/FTZ or byte order;
-**   2. neon uses this table; avx2 and avx512 (log2_x86_avx2.c) use its
-**      interleaved kernels and tails; the kernel tests compare every path's
-**      table with this one.
+**   2. the vector paths (log2_x86_avx2.c for avx2 and avx512,
+**      log2_arm_neon.c) use its interleaved kernels and tails; the kernel
+**      tests compare every path's table with this one.
 */
 #include "kernels/kernels_internal.h"
 
@@ -58,8 +58,7 @@ void sq_log2_dequantize_il_scalar(const void *q, size_t rows,
       sq_store_u32(dst + 4 * i, sq_log2_value_bits(src[i], emax[c]));
 }
 
-#define SQ_LOG2_SCALAR                                                        \
-  {sq_log2_quantize_scalar, sq_log2_quantize_il_scalar,                       \
-   sq_log2_dequantize_scalar, sq_log2_dequantize_il_scalar}
-const sq_log2_kernels sq_log2_kernels_scalar = SQ_LOG2_SCALAR;
-const sq_log2_kernels sq_log2_kernels_neon = SQ_LOG2_SCALAR;
+const sq_log2_kernels sq_log2_kernels_scalar = {
+  sq_log2_quantize_scalar, sq_log2_quantize_il_scalar,
+  sq_log2_dequantize_scalar, sq_log2_dequantize_il_scalar,
+};
