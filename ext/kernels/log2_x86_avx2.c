@@ -16,7 +16,10 @@
 **      normal power (n + 127) << 23 or the subnormal one 1 << (n + 149)
 **      (sllv gives 0 for a negative count, which is the rounding of 2^-150
 **      and below to zero), zero for q = 0, the sign bit for q < 0;
-**   3. the interleaved layouts and tails are scalar's.
+**   3. interleaved rows of 8 or more channels: whole vectors of channels
+**      with each lane's own exponent, the row's last channels (and rows of
+**      fewer channels, and a vector holding a NaN) by scalar; tails are
+**      scalar's.
 ** Compiled with a target pragma, never -mavx2: only dispatch.c decides
 ** whether these functions may run.
 */
@@ -33,68 +36,128 @@
 #pragma GCC target("avx2")
 #endif
 
+/* The int8 codes of eight floats u (none NaN) under per-lane top = emax + 1,
+** stored at dst. */
+static inline void sq_log2_codes8(__m256i u, __m256i top, __m256i kmaxv,
+                                  int8_t *dst) {
+  __m256i a = _mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff));
+  __m256i sub = _mm256_cmpgt_epi32(_mm256_set1_epi32(0x00800000), a);
+  __m256i af = _mm256_castps_si256(_mm256_cvtepi32_ps(a));
+  __m256i b = _mm256_blendv_epi8(a, af, sub);
+  __m256i e = _mm256_sub_epi32(
+      _mm256_srli_epi32(_mm256_add_epi32(b, _mm256_set1_epi32((int32_t)SQ_LOG2_ROUND_ADD)), 23),
+      _mm256_set1_epi32(127));
+  e = _mm256_sub_epi32(e, _mm256_and_si256(sub, _mm256_set1_epi32(149)));
+  __m256i k = _mm256_max_epi32(_mm256_sub_epi32(top, e), _mm256_set1_epi32(1));
+  k = _mm256_andnot_si256(_mm256_cmpgt_epi32(k, kmaxv), k);
+  k = _mm256_sign_epi32(k, u);
+  __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(k),
+                              _mm256_extracti128_si256(k, 1));
+  _mm_storel_epi64((__m128i *)dst, _mm_packs_epi16(w, w));
+}
+
+/* Whether any of eight floats u is NaN. */
+static inline int sq_log2_any_nan8(__m256i u) {
+  __m256i bad = _mm256_cmpgt_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff)),
+                                   _mm256_set1_epi32(0x7f800000));
+  return !_mm256_testz_si256(bad, bad);
+}
+
+/* The float32 bits of eight codes c (int32 lanes) under per-lane top. */
+static inline __m256i sq_log2_bits8(__m256i c, __m256i top) {
+  __m256i e = _mm256_sub_epi32(top, _mm256_abs_epi32(c));
+  __m256i normal = _mm256_slli_epi32(_mm256_add_epi32(e, _mm256_set1_epi32(127)), 23);
+  __m256i tiny = _mm256_sllv_epi32(_mm256_set1_epi32(1),
+                                   _mm256_add_epi32(e, _mm256_set1_epi32(149)));
+  __m256i bits = _mm256_blendv_epi8(tiny, normal,
+                                    _mm256_cmpgt_epi32(e, _mm256_set1_epi32(-127)));
+  bits = _mm256_andnot_si256(_mm256_cmpeq_epi32(c, _mm256_setzero_si256()), bits);
+  return _mm256_or_si256(bits, _mm256_slli_epi32(_mm256_srai_epi32(c, 31), 31));
+}
+
 static size_t sq_log2_quantize_avx2(const void *x, size_t n, int32_t emax,
                                     int32_t kmax, void *q) {
   sq_cb src = x;
-  sq_b dst = q;
-  const __m256i abs_mask = _mm256_set1_epi32(0x7fffffff);
-  const __m256i inf = _mm256_set1_epi32(0x7f800000);
-  const __m256i min_normal = _mm256_set1_epi32(0x00800000);
-  const __m256i round_add = _mm256_set1_epi32((int32_t)SQ_LOG2_ROUND_ADD);
-  const __m256i bias = _mm256_set1_epi32(127);
-  const __m256i sub_bias = _mm256_set1_epi32(149);
-  const __m256i top = _mm256_set1_epi32(emax + 1);
-  const __m256i one = _mm256_set1_epi32(1);
-  const __m256i kmaxv = _mm256_set1_epi32(kmax);
+  int8_t *dst = q;
+  const __m256i top = _mm256_set1_epi32(emax + 1), kmaxv = _mm256_set1_epi32(kmax);
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256i u = _mm256_loadu_si256((const __m256i *)(src + 4 * i));
-    __m256i a = _mm256_and_si256(u, abs_mask);
-    if (!_mm256_testz_si256(_mm256_cmpgt_epi32(a, inf), _mm256_cmpgt_epi32(a, inf))) {
-      size_t bad = sq_log2_kernels_scalar.quantize(src + 4 * i, n - i, emax, kmax,
-                                                   dst + i);
-      return i + bad;
-    }
-    __m256i sub = _mm256_cmpgt_epi32(min_normal, a);
-    __m256i af = _mm256_castps_si256(_mm256_cvtepi32_ps(a));
-    __m256i b = _mm256_blendv_epi8(a, af, sub);
-    __m256i e = _mm256_sub_epi32(
-        _mm256_srli_epi32(_mm256_add_epi32(b, round_add), 23), bias);
-    e = _mm256_sub_epi32(e, _mm256_and_si256(sub, sub_bias));
-    __m256i k = _mm256_max_epi32(_mm256_sub_epi32(top, e), one);
-    k = _mm256_andnot_si256(_mm256_cmpgt_epi32(k, kmaxv), k);
-    k = _mm256_sign_epi32(k, u);
-    __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(k),
-                                _mm256_extracti128_si256(k, 1));
-    _mm_storel_epi64((__m128i *)(dst + i), _mm_packs_epi16(w, w));
+    if (sq_log2_any_nan8(u))
+      return i + sq_log2_kernels_scalar.quantize(src + 4 * i, n - i, emax, kmax,
+                                                 dst + i);
+    sq_log2_codes8(u, top, kmaxv, dst + i);
   }
   if (i < n) return i + sq_log2_kernels_scalar.quantize(src + 4 * i, n - i, emax,
                                                         kmax, dst + i);
   return n;
 }
 
+/* Rows of `channels` >= 8 groups: whole vectors of channels per row, the
+** row's last channels by scalar. */
+static size_t sq_log2_quantize_il_avx2(const void *x, size_t rows,
+                                       size_t channels, const int32_t *emax,
+                                       int32_t kmax, void *q) {
+  if (channels < 8)
+    return sq_log2_quantize_il_scalar(x, rows, channels, emax, kmax, q);
+  sq_cb src = x;
+  int8_t *dst = q;
+  const __m256i kmaxv = _mm256_set1_epi32(kmax), one = _mm256_set1_epi32(1);
+  for (size_t r = 0; r < rows; r++) {
+    size_t base = r * channels, c = 0;
+    for (; c + 8 <= channels; c += 8) {
+      __m256i u = _mm256_loadu_si256((const __m256i *)(src + 4 * (base + c)));
+      if (sq_log2_any_nan8(u))
+        break;
+      __m256i top = _mm256_add_epi32(
+          _mm256_loadu_si256((const __m256i *)(emax + c)), one);
+      sq_log2_codes8(u, top, kmaxv, dst + base + c);
+    }
+    if (c < channels) {
+      size_t done = sq_log2_quantize_il_scalar(src + 4 * (base + c), 1,
+                                               channels - c, emax + c, kmax,
+                                               dst + base + c);
+      if (done < channels - c) return base + c + done;
+    }
+  }
+  return rows * channels;
+}
+
 static void sq_log2_dequantize_avx2(const void *q, size_t n, int32_t emax,
                                     void *y) {
-  sq_cb src = q;
+  const int8_t *src = q;
   sq_b dst = y;
   const __m256i top = _mm256_set1_epi32(emax + 1);
-  const __m256i bias = _mm256_set1_epi32(127);
-  const __m256i sub_bias = _mm256_set1_epi32(149);
-  const __m256i below_normal = _mm256_set1_epi32(-127);
-  const __m256i one = _mm256_set1_epi32(1);
-  const __m256i zero = _mm256_setzero_si256();
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256i c = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(src + i)));
-    __m256i e = _mm256_sub_epi32(top, _mm256_abs_epi32(c));
-    __m256i normal = _mm256_slli_epi32(_mm256_add_epi32(e, bias), 23);
-    __m256i tiny = _mm256_sllv_epi32(one, _mm256_add_epi32(e, sub_bias));
-    __m256i bits = _mm256_blendv_epi8(tiny, normal, _mm256_cmpgt_epi32(e, below_normal));
-    bits = _mm256_andnot_si256(_mm256_cmpeq_epi32(c, zero), bits);
-    bits = _mm256_or_si256(bits, _mm256_slli_epi32(_mm256_srai_epi32(c, 31), 31));
-    _mm256_storeu_si256((__m256i *)(dst + 4 * i), bits);
+    _mm256_storeu_si256((__m256i *)(dst + 4 * i), sq_log2_bits8(c, top));
   }
   if (i < n) sq_log2_kernels_scalar.dequantize(src + i, n - i, emax, dst + 4 * i);
+}
+
+static void sq_log2_dequantize_il_avx2(const void *q, size_t rows,
+                                       size_t channels, const int32_t *emax,
+                                       void *y) {
+  if (channels < 8) {
+    sq_log2_dequantize_il_scalar(q, rows, channels, emax, y);
+    return;
+  }
+  const int8_t *src = q;
+  sq_b dst = y;
+  const __m256i one = _mm256_set1_epi32(1);
+  for (size_t r = 0; r < rows; r++) {
+    size_t base = r * channels, c = 0;
+    for (; c + 8 <= channels; c += 8) {
+      __m256i v = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(src + base + c)));
+      __m256i top = _mm256_add_epi32(
+          _mm256_loadu_si256((const __m256i *)(emax + c)), one);
+      _mm256_storeu_si256((__m256i *)(dst + 4 * (base + c)), sq_log2_bits8(v, top));
+    }
+    if (c < channels)
+      sq_log2_dequantize_il_scalar(src + base + c, 1, channels - c, emax + c,
+                                   dst + 4 * (base + c));
+  }
 }
 
 #if defined(__clang__)
@@ -104,8 +167,8 @@ static void sq_log2_dequantize_avx2(const void *q, size_t n, int32_t emax,
 #endif
 
 #define SQ_LOG2_AVX2                                                          \
-  {sq_log2_quantize_avx2, sq_log2_quantize_il_scalar, sq_log2_dequantize_avx2, \
-   sq_log2_dequantize_il_scalar}
+  {sq_log2_quantize_avx2, sq_log2_quantize_il_avx2, sq_log2_dequantize_avx2,  \
+   sq_log2_dequantize_il_avx2}
 const sq_log2_kernels sq_log2_kernels_avx2 = SQ_LOG2_AVX2;
 const sq_log2_kernels sq_log2_kernels_avx512 = SQ_LOG2_AVX2;
 
