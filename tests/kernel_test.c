@@ -2346,6 +2346,7 @@ static void test_histc(int level) {
   }
   group_end();
 }
+static void test_log2(int level);
 
 static void run_env_suite(void) {
   static const struct { int mode; const char *name; } modes[] = {
@@ -2381,6 +2382,7 @@ static void run_env_suite(void) {
     test_error_sums(0);
     test_histc(0);
     test_fake_errors(0);
+    test_log2(0);
     test_half(0);
     test_ggml_dequantize(0);
     test_ggml_quantize(0);
@@ -2389,6 +2391,114 @@ static void run_env_suite(void) {
     else set_flush(0), g_flushing = 0;
   }
   g_full_sweep = saved;
+}
+
+/* ---- log2 codes (kernels/log2.h, docs/NUMERICS.md#logarithmic-log2) ------- */
+
+/* Scalar pins, hand-computed, then every path's log2 kernels against
+** scalar's on random bit patterns (normals, subnormals, zeros, infinities,
+** the sqrt(2) boundaries, NaN at random places) for every exponent edge. */
+static void test_log2(int level) {
+  group_begin("log2 pins");
+  const sq_log2_kernels *L = S->log2;
+  {
+    /* emax 3 (scale 8), int8: 0.3 -> 6, -5 -> -2, 7 -> 1 (1.75 rounds up),
+    ** 0.01 -> 11, 1000 -> 1 (saturates), -0 -> 0, inf -> 1, -inf -> -1,
+    ** the float just below sqrt(2) -> 4 (e = 0) and just above -> 3 (e = 1),
+    ** 2^-149 -> 0 (k = 153 > 127). */
+    uint32_t xb[] = {u_of(0.3f), u_of(-5.0f), u_of(7.0f), u_of(0.01f),
+                     u_of(1000.0f), 0x80000000u, 0x7f800000u, 0xff800000u,
+                     0x3fb504f3u, 0x3fb504f4u, 0x00000001u};
+    int8_t want[] = {6, -2, 1, 11, 1, 0, 1, -1, 4, 3, 0};
+    unsigned char xs[sizeof xb];
+    int8_t q[11];
+    for (size_t i = 0; i < 11; i++) sq_store_u32(xs + 4 * i, xb[i]);
+    size_t r = L->quantize(xs, 11, 3, 127, q);
+    check(r == 11 && memcmp(q, want, sizeof want) == 0, "log2 quantize pins");
+    /* 2^-149 at emax -126: e = -149, k = 24; int4 underflows it to 0. */
+    r = L->quantize(xs + 40, 1, -126, 127, q);
+    check(r == 1 && q[0] == 24, "log2 quantize smallest subnormal, got %d", q[0]);
+    r = L->quantize(xs + 40, 1, -126, 7, q);
+    check(r == 1 && q[0] == 0, "log2 int4 underflow, got %d", q[0]);
+    sq_store_u32(xs + 8, 0x7fc00000u);
+    check(L->quantize(xs, 11, 3, 127, q) == 2, "log2 quantize NaN index");
+    /* Dequantize: 0 -> +0, 1 -> scale, -128 at emax -126 -> 2^-253 -> -0,
+    ** 24 at emax -126 -> 2^-149 (the smallest subnormal), 25 -> 2^-150
+    ** (a tie, to even: +0). */
+    int8_t qs[] = {0, 1, -128, 24, 25, -1};
+    unsigned char y[4 * 6];
+    L->dequantize(qs, 6, -126, y);
+    uint32_t wy[] = {0, 0x00800000u, 0x80000000u, 1, 0, 0x80800000u};
+    int ok = 1;
+    for (int i = 0; i < 6; i++) ok &= sq_load_u32(y + 4 * i) == wy[i];
+    check(ok, "log2 dequantize pins");
+    L->dequantize(qs + 1, 1, 127, y);
+    check(sq_load_u32(y) == 0x7f000000u, "log2 dequantize 2^127");
+  }
+  group_end();
+
+  group_begin("log2 paths");
+  static const int32_t emaxes[] = {-126, -125, -100, -20, -1, 0, 1, 3, 20, 126, 127};
+  size_t nmax = level ? 5000 : 600;
+  float *x = g_x;
+  int8_t *qa = malloc(nmax), *qb = malloc(nmax);
+  unsigned char *ya = malloc(4 * nmax), *yb = malloc(4 * nmax);
+  int32_t em[64];
+  if (!qa || !qb || !ya || !yb) { check(0, "log2 allocation"); goto out; }
+  for (int round = 0; round < (level ? 400 : 40); round++) {
+    size_t n = 1 + rnd_below(nmax);
+    for (size_t i = 0; i < n; i++) {
+      uint32_t u;
+      switch (rnd_below(6)) {
+        case 0: u = rnd32(); break;                              /* anything */
+        case 1: u = rnd32() & 0x807fffffu; break;                /* subnormal */
+        case 2: u = (rnd32() & 0xff800000u) | (0x3504f3u + (uint32_t)rnd_below(2)); break;
+        case 3: u = u_of(rnd_special()); break;
+        default: u = u_of(rnd_mag()); break;
+      }
+      if ((u & 0x7fffffffu) > 0x7f800000u && rnd_below(8)) u = 0;  /* NaNs rare */
+      sq_store_u32((unsigned char *)x + 4 * i, u);
+    }
+    int32_t e = emaxes[rnd_below(sizeof emaxes / sizeof emaxes[0])];
+    int32_t kmax = rnd_below(2) ? 127 : 7;
+    size_t ch = 1 + rnd_below(64);
+    size_t rows = n / ch;
+    for (size_t c = 0; c < ch; c++) em[c] = emaxes[rnd_below(sizeof emaxes / sizeof emaxes[0])];
+    for (int v = 0; v < NP; v++) {
+      const sq_log2_kernels *K = P[v]->log2;
+      memset(qb, 0x55, n);
+      memset(qa, 0x55, n);
+      size_t r1 = S->log2->quantize(x, n, e, kmax, qa);
+      size_t r2 = K->quantize(x, n, e, kmax, qb);
+      g_cur = v;
+      check(r1 == r2 && memcmp(qa, qb, r1) == 0,
+            "%s log2 quantize n=%zu emax=%d kmax=%d", P[v]->name, n, e, kmax);
+      memset(qb, 0x55, n);
+      memset(qa, 0x55, n);
+      r1 = S->log2->quantize_interleaved(x, rows, ch, em, kmax, qa);
+      r2 = K->quantize_interleaved(x, rows, ch, em, kmax, qb);
+      g_cur = v;
+      check(r1 == r2 && memcmp(qa, qb, r1) == 0,
+            "%s log2 quantize_interleaved rows=%zu ch=%zu", P[v]->name, rows, ch);
+      for (size_t i = 0; i < n; i++) qa[i] = (int8_t)rnd32();   /* every byte */
+      S->log2->dequantize(qa, n, e, ya);
+      K->dequantize(qa, n, e, yb);
+      g_cur = v;
+      check(memcmp(ya, yb, 4 * n) == 0, "%s log2 dequantize n=%zu emax=%d",
+            P[v]->name, n, e);
+      S->log2->dequantize_interleaved(qa, rows, ch, em, ya);
+      K->dequantize_interleaved(qa, rows, ch, em, yb);
+      g_cur = v;
+      check(memcmp(ya, yb, 4 * rows * ch) == 0,
+            "%s log2 dequantize_interleaved rows=%zu ch=%zu", P[v]->name, rows, ch);
+    }
+  }
+out:
+  free(qa);
+  free(qb);
+  free(ya);
+  free(yb);
+  group_end();
 }
 
 int main(int argc, char **argv) {
@@ -2451,6 +2561,7 @@ int main(int argc, char **argv) {
   test_ggml_dequantize(level);
   test_ggml_quantize(level);
   test_ggml_heap();
+  test_log2(level);
   run_env_suite();
   if (longrun) test_half_long();
 

@@ -17,6 +17,7 @@
 #include "core/calibrate.h"
 #include "core/compare.h"
 #include "core/ggml_quant.h"
+#include "core/log2.h"
 #include "core/quantize.h"
 #include "core/text.h"
 
@@ -100,9 +101,10 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
   for (int i = 0; i < nsc; i++) {
     if (sq_word_is(sc[i], strlen(sc[i]), "affine")) symm[i] = 0;
     else if (sq_word_is(sc[i], strlen(sc[i]), "symmetric")) symm[i] = 1;
+    else if (sq_word_is(sc[i], strlen(sc[i]), "log2")) symm[i] = SQ_SCHEME_LOG2;
     else
-      return sq_fail(st, "option schemes: unknown scheme '%s' (expected affine "
-                         "or symmetric)", sc[i]);
+      return sq_fail(st, "option schemes: unknown scheme '%s' (expected affine, "
+                         "symmetric or log2)", sc[i]);
     for (int j = 0; j < i; j++)
       if (symm[j] == symm[i]) return sq_twice("schemes", sc[i], st);
   }
@@ -129,6 +131,8 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
       if (gran == SQ_GRAN_CHANNEL && shape->ndim < 2) continue;
       for (int s = 0; s < nsc; s++)
         for (int m = 0; m < nme; m++)
+          /* log2 codes exist only as int8 and int4 */
+          if (symm[s] != SQ_SCHEME_LOG2 || sq_log2_dtype_ok(dtypes[d]))
           cands[n++] = (sq_scheme){dtypes[d], 0, symm[s], gran, axis,
                                    gran == SQ_GRAN_BLOCK ? blocks[g - 2] : 0,
                                    methods[m]};
@@ -180,6 +184,8 @@ int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shap
                    const sq_scheme *s, const sq_options *o, const float *minmax,
                    void *scratch, sq_scheme_result *res, sq_status *st) {
   if (s->ggml) return sq_ggml_eval(k, x, shape, s->ggml - 1, scratch, res, st);
+  if (s->symmetric == SQ_SCHEME_LOG2)
+    return sq_log2_scheme_eval(k, x, shape, s, o, minmax, scratch, res, st);
   sq_range r;
   sq_options so = *o;
   sq_granularity g;

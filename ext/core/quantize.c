@@ -72,8 +72,9 @@ static void sq_piece_dequantize(const sq_kernels *k, sq_code_type code,
 }
 
 /* 4-bit codes, one per byte, into packed storage from element `first` on;
-** an odd first fills the high nibble of a byte whose low nibble is set. */
-static void sq_pack4_at(const sq_kernels *k, const unsigned char *codes,
+** an odd first fills the high nibble of a byte whose low nibble is set
+** (quantize.h). */
+void sq_pack4_at(const sq_kernels *k, const unsigned char *codes,
                         size_t n, size_t first, unsigned char *packed) {
   if (n && (first & 1)) {
     unsigned char *b = packed + first / 2;
@@ -85,7 +86,7 @@ static void sq_pack4_at(const sq_kernels *k, const unsigned char *codes,
   k->pack4(codes, n, packed + first / 2);
 }
 
-static void sq_unpack4_at(const sq_kernels *k, const unsigned char *packed,
+void sq_unpack4_at(const sq_kernels *k, const unsigned char *packed,
                           size_t first, size_t n, int is_signed,
                           unsigned char *codes) {
   if (n && (first & 1)) {

@@ -26,4 +26,12 @@ int sq_fake_quantize(const sq_kernels *k, const sq_tensor *x,
 int sq_group_errors(const sq_tensor *x, const void *y, const sq_granularity *g,
                     double *sum_x2, double *sum_d2, sq_status *st);
 
+/* 4-bit codes, one per byte, packed into (or unpacked from) storage from
+** element `first` on, which may start mid-byte: what a walk over pieces
+** needs (core/log2.c uses them too). */
+void sq_pack4_at(const sq_kernels *k, const unsigned char *codes, size_t n,
+                 size_t first, unsigned char *packed);
+void sq_unpack4_at(const sq_kernels *k, const unsigned char *packed,
+                   size_t first, size_t n, int is_signed, unsigned char *codes);
+
 #endif

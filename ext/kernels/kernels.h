@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "kernels/ggml.h"
+#include "kernels/log2.h"
 
 /* Integer code types that kernels write whole bytes of.  The 4-bit dtypes are
 ** quantized as SQ_CODE_I8/SQ_CODE_U8 with a 4-bit range and then packed with
@@ -143,6 +144,8 @@ typedef struct sq_kernels {
   ** stores); on return counts[0..bins) hold the totals. */
   void (*histc)(const void *x, size_t n, float lo, float hi, size_t bins,
                 uint32_t *counts);
+  /* Logarithmic codes (log2.h). */
+  const sq_log2_kernels *log2;
 } sq_kernels;
 
 #define SQ_HISTC_COPIES 4

@@ -110,6 +110,17 @@ void sq_histc_avx512(const void *x, size_t n, float lo, float hi, size_t bins,
                      uint32_t *counts);
 void sq_histc_neon(const void *x, size_t n, float lo, float hi, size_t bins,
                    uint32_t *counts);
+/* Each path's log2 code kernels (log2.h; log2_scalar.c, log2_x86_avx2.c,
+** log2_arm_neon.c),
+** and the scalar interleaved ones the x86 tables reuse. */
+size_t sq_log2_quantize_il_scalar(const void *x, size_t rows, size_t channels,
+                                  const int32_t *emax, int32_t kmax, void *q);
+void sq_log2_dequantize_il_scalar(const void *q, size_t rows, size_t channels,
+                                  const int32_t *emax, void *y);
+extern const sq_log2_kernels sq_log2_kernels_scalar;
+extern const sq_log2_kernels sq_log2_kernels_avx2;
+extern const sq_log2_kernels sq_log2_kernels_avx512;
+extern const sq_log2_kernels sq_log2_kernels_neon;
 
 /* The kernel table of one path, from its functions' names: each path file
 ** defines <kernel>_<path> for every entry (8-bit and 16-bit codes quantize
@@ -133,6 +144,7 @@ void sq_histc_neon(const void *x, size_t n, float lo, float hi, size_t bins,
     .f32_to_f16 = f32_to_f16_##P, .bf16_to_f32 = bf16_to_f32_##P,             \
     .f32_to_bf16 = f32_to_bf16_##P, .ggml = &sq_ggml_kernels_##P,             \
     .histc = sq_histc_##P,                                                    \
+    .log2 = &sq_log2_kernels_##P,                                             \
   }
 
 /* The per-code entry points of path P around the path's always-inlined

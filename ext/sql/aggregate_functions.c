@@ -64,6 +64,7 @@ static int sq_agg_args(sq_agg *a, int per_channel, int argc,
   const sq_dtype *dt = sq_arg_dtype(argc, argv, first_opt, SQ_DTYPES_CODES,
                                     &sq_dtype_int8, st);
   if (!dt || sq_arg_scheme(argc, argv, first_opt + 1, &a->symmetric, st) ||
+      (a->symmetric == SQ_SCHEME_LOG2 && sq_log2_dtype_check(dt, st)) ||
       sq_arg_options(argc, argv, first_opt + 2, SQ_OPTS_OBSERVE, &a->o, st) ||
       sq_range_resolve(dt, &a->o, &a->r, st))
     return st->code;
@@ -183,7 +184,10 @@ static void sq_agg_value(sqlite3_context *ctx) {
     for (size_t c = 0; c < C; c++) sq_observer_range(a->ob, c, &mm[c], &mm[C + c]);
   }
   if (st.code) goto done;
-  if (per_channel) {
+  if (a->symmetric == SQ_SCHEME_LOG2) {
+    sq_result_log2_params(ctx, mm, mm + C, C, !per_channel, a->r.dtype,
+                          want_scale, &st);
+  } else if (per_channel) {
     sq_result_params(ctx, mm, mm + C, C, &a->r, a->symmetric, want_scale, &st);
   } else {
     float scale;

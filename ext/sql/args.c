@@ -118,7 +118,12 @@ int sq_arg_scheme(int argc, sqlite3_value **argv, int i, int *symmetric,
     *symmetric = 1;
     return SQ_OK;
   }
-  return sq_fail(st, "unknown scheme '%.40s' (expected affine or symmetric)", s);
+  if (sqlite3_stricmp(s, "log2") == 0) {
+    *symmetric = SQ_SCHEME_LOG2;  /* docs/NUMERICS.md#logarithmic-log2 */
+    return SQ_OK;
+  }
+  return sq_fail(st, "unknown scheme '%.40s' (expected affine, symmetric or log2)",
+                 s);
 }
 
 int sq_arg_options(int argc, sqlite3_value **argv, int i, unsigned allowed,

@@ -51,6 +51,7 @@ static int sq_channels_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
   sq_channel_row *rows;
   int symmetric;
   float *mm = NULL, *fake = NULL;
+  int32_t *emax = NULL;             /* the log2 scheme's exponents */
   double *sums = NULL;
   const sq_dtype *dt;
   const sq_kernels *k = sq_kernels_active();
@@ -66,6 +67,7 @@ static int sq_channels_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
   }
   if (!(dt = sq_arg_dtype(argc, argv, 3, SQ_DTYPES_CODES, &sq_dtype_int8, st)) ||
       sq_arg_scheme(argc, argv, 4, &symmetric, st) ||
+      (symmetric == SQ_SCHEME_LOG2 && sq_log2_dtype_check(dt, st)) ||
       sq_arg_options(argc, argv, 5, SQ_OPTS_CALIBRATE, &o, st) ||
       sq_range_resolve(dt, &o, &r, st))
     goto done;
@@ -84,25 +86,31 @@ static int sq_channels_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
     memcpy(lohi, mm, 2 * C * sizeof *mm);
   else if (sq_ranges(k, &x, &g, &r, symmetric, &o, lohi, lohi + C, st))
     goto done;
-  if (sq_param_set_choose(lohi, lohi + C, C, &r, symmetric, o.rounding,
-                          &ps, st) ||
-      sq_fake_quantize(k, &x, &g, &r, &ps, fake, st) ||
-      sq_group_errors(&x, fake, &g, sums, sums + C, st))
+  if (symmetric == SQ_SCHEME_LOG2) {     /* docs/NUMERICS.md#logarithmic-log2 */
+    if (!(emax = sq_alloc(st, C, sizeof *emax))) goto done;
+    for (size_t ch = 0; ch < C; ch++) emax[ch] = sq_log2_emax(lohi[ch], lohi[C + ch]);
+    if (sq_log2_fake_quantize(k, &x, &g, dt, emax, fake, st)) goto done;
+  } else if (sq_param_set_choose(lohi, lohi + C, C, &r, symmetric, o.rounding,
+                                 &ps, st) ||
+             sq_fake_quantize(k, &x, &g, &r, &ps, fake, st)) {
     goto done;
+  }
+  if (sq_group_errors(&x, fake, &g, sums, sums + C, st)) goto done;
   double per_channel = (double)(g.outer * g.inner);
   for (size_t ch = 0; ch < C; ch++) {
     sq_channel_row *row = &rows[ch];
     double sx = sums[ch], sd = sums[C + ch];
     row->min = mm[ch];
     row->max = mm[C + ch];
-    row->scale = ps.p.scale[ch];
-    row->zp = ps.p.zp[ch];
+    row->scale = emax ? sq_log2_scale(emax[ch]) : ps.p.scale[ch];
+    row->zp = emax ? 0 : ps.p.zp[ch];
     row->mse = sd / per_channel;
     row->sqnr_db = sd == 0.0 ? HUGE_VAL : 10.0 * log10(sx / sd);
   }
   cur->n = C;
 done:
   sq_param_set_free(&ps);
+  sqlite3_free(emax);
   sqlite3_free(mm);
   sqlite3_free(sums);
   sqlite3_free(fake);

@@ -6,7 +6,8 @@
 **   bits_per_weight, bytes, mse, sqnr_db, max_error, cosine
 ** Candidates (options narrow or widen them, lists joined by '+'):
 **   dtypes=int8+int4      any code dtypes
-**   schemes=affine+symmetric
+**   schemes=affine+symmetric  and log2 (int8 and int4 only: qscheme
+**                         per_tensor_log2, per_channel_log2, per_block_log2)
 **   blocks=32+128         block sizes along the last axis ('none' for no blocks)
 **   methods=minmax        any of minmax, percentile, mse (percentile=P applies)
 **   ggml=q4_K+q8_0        ggml block formats too (none by default); each is
@@ -56,6 +57,8 @@ typedef struct sq_compare_row {
 
 static const char *const sq_method_names[] = {"minmax", "percentile", "mse"};
 static const char *const sq_gran_names[] = {"tensor", "channel", "block"};
+/* By sq_scheme.symmetric: 0, 1 or SQ_SCHEME_LOG2. */
+static const char *const sq_scheme_names[] = {"affine", "symmetric", "log2"};
 
 static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
                               sq_status *st) {
@@ -127,7 +130,7 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
     else
       snprintf(gran, sizeof gran, "block-%lld", (long long)row->s.block);
     snprintf(row->label, sizeof row->label, "%s %s %s%s%s", row->s.dtype->name,
-             row->s.symmetric ? "symmetric" : "affine", gran,
+             sq_scheme_names[row->s.symmetric], gran,
              row->s.method ? " " : "", row->s.method ? sq_method_names[row->s.method] : "");
     cur->n = i + 1;
   }
@@ -142,7 +145,7 @@ done:
 static void sq_compare_column(const sq_cursor *cur, sqlite3_context *ctx,
                               int col) {
   const sq_compare_row *row = &((const sq_compare_row *)cur->rows)[cur->i];
-  const char *scheme = row->s.symmetric ? "symmetric" : "affine";
+  const char *scheme = sq_scheme_names[row->s.symmetric];
   const char *gran = sq_gran_names[row->s.granularity];
   if (row->s.ggml) {
     switch (col) {

@@ -27,6 +27,7 @@ int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
     {"calibration aggregates", sq_register_aggregate_functions},
     {"ggml functions", sq_register_ggml_functions},
     {"file writers", sq_register_file_functions},
+    {"log2 functions", sq_register_log2_functions},
   };
   static const sq_table *const tables[] = {&sq_each_table, &sq_channels_table,
                                            &sq_compare_table, &sq_ggml_types_table,

@@ -42,14 +42,14 @@ static sq_granularity_kind sq_kind(const sq_fn *fn) {
 
 /* Arguments that describe the layout: none per tensor, (shape, axis) per
 ** channel, (shape, axis, block_size) per block. */
-static int sq_layout_args(sq_granularity_kind kind) {
+int sq_layout_args(sq_granularity_kind kind) {
   return kind == SQ_GRAN_TENSOR ? 0 : kind == SQ_GRAN_CHANNEL ? 2 : 3;
 }
 
-/* The granularity from the layout arguments at argv[i...]. */
-static int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv,
-                              int i, sq_shape *shape, sq_granularity *g,
-                              sq_status *st) {
+/* The granularity from the layout arguments at argv[i...] (sql.h). */
+int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv,
+                       int i, sq_shape *shape, sq_granularity *g,
+                       sq_status *st) {
   int64_t axis, block;
   if (sq_arg_shape(argv[i], shape, st) ||
       sq_arg_int(argv[i + 1], "axis", &axis, st))
@@ -59,9 +59,9 @@ static int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv,
   return sq_granularity_block(shape, axis, block, g, st);
 }
 
-/* x and its layout: x at argv[0], the layout at argv[first...]. */
-static int sq_arg_x(sq_granularity_kind kind, sqlite3_value **argv, int first,
-                    sq_tensor *x, sq_granularity *g, sq_status *st) {
+/* x and its layout: x at argv[0], the layout at argv[first...] (sql.h). */
+int sq_arg_x(sq_granularity_kind kind, sqlite3_value **argv, int first,
+             sq_tensor *x, sq_granularity *g, sq_status *st) {
   sq_shape shape;
   if (sq_arg_tensor(argv[0], "x", x, st)) return st->code;
   if (kind == SQ_GRAN_TENSOR) {
@@ -106,6 +106,27 @@ static int sq_arg_given(sq_granularity_kind kind, sqlite3_value **argv,
   return sq_arg_param_set(argv[1], argv[2], g->groups,
                           kind == SQ_GRAN_CHANNEL ? "channel" : "block",
                           expected, r, rounding, &p->set, st);
+}
+
+int sq_arg_codes_layout(sq_granularity_kind kind, int argc, sqlite3_value **argv,
+                        int layout_at, int count_at, const sq_dtype *dt,
+                        const void **codes, sq_granularity *g, sq_status *st) {
+  size_t nbytes, n;
+  if (sq_arg_codes(argv[0], "q", dt, codes, &nbytes, st)) return st->code;
+  if (kind == SQ_GRAN_TENSOR) {
+    int64_t count;
+    if (sq_arg_count(argc, argv, count_at, &count, st) ||
+        sq_codes_count(dt, nbytes, count, &n, st))
+      return st->code;
+    sq_granularity_tensor(n, g);
+    return SQ_OK;
+  }
+  sq_shape shape;
+  if (sq_arg_granularity(kind, argv, layout_at, &shape, g, st)) return st->code;
+  if (sq_dtype_bytes(dt, shape.count) != nbytes)
+    return sq_fail(st, "q has %zu bytes but the shape needs %llu for %s", nbytes,
+                   (unsigned long long)sq_dtype_bytes(dt, shape.count), dt->name);
+  return SQ_OK;
 }
 
 /* What every call of this file holds: its status and function, which
@@ -168,7 +189,10 @@ static void sq_params_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   int want_scale = sq_op(c.fn) == SQ_OP_SCALES;
   float scale;
   int32_t zp;
-  if (c.kind != SQ_GRAN_TENSOR) {
+  if (symmetric == SQ_SCHEME_LOG2) {
+    sq_result_log2_params(ctx, mm, mm + c.g.groups, c.g.groups,
+                          c.kind == SQ_GRAN_TENSOR, dt, want_scale, st);
+  } else if (c.kind != SQ_GRAN_TENSOR) {
     sq_result_params(ctx, mm, mm + c.g.groups, c.g.groups, &r, symmetric,
                      want_scale, st);
   } else if (!sq_choose_qparams(mm[0], mm[1], &r, symmetric, &scale, &zp, st)) {
@@ -217,25 +241,12 @@ static void sq_dequantize_func(sqlite3_context *ctx, int argc,
   sq_status *st = &c.st;
   sq_range r;
   const void *codes;
-  size_t nbytes, n;
+  size_t n;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, c.opt, SQ_DTYPES_CODES,
                                     &sq_dtype_int8, st);
-  if (!dt || sq_arg_codes(argv[0], "q", dt, &codes, &nbytes, st)) goto done;
-  if (c.kind == SQ_GRAN_TENSOR) {
-    int64_t count;
-    if (sq_arg_count(argc, argv, c.opt + 1, &count, st) ||
-        sq_codes_count(dt, nbytes, count, &n, st))
-      goto done;
-    sq_granularity_tensor(n, &c.g);
-  } else {
-    sq_shape shape;
-    if (sq_arg_granularity(c.kind, argv, 3, &shape, &c.g, st)) goto done;
-    if (sq_dtype_bytes(dt, shape.count) != nbytes) {
-      sq_fail(st, "q has %zu bytes but the shape needs %llu for %s", nbytes,
-              (unsigned long long)sq_dtype_bytes(dt, shape.count), dt->name);
-      goto done;
-    }
-  }
+  if (!dt || sq_arg_codes_layout(c.kind, argc, argv, 3, c.opt + 1, dt, &codes,
+                                 &c.g, st))
+    goto done;
   n = sq_granularity_count(&c.g);
   sq_range_default(dt, &r);
   if (!sq_arg_given(c.kind, argv, &c.g, &r, SQ_ROUNDING_TORCH, &c.given, st) &&

@@ -13,6 +13,7 @@
 #include "core/compare.h"
 #include "core/elements.h"
 #include "core/granularity.h"
+#include "core/log2.h"
 #include "core/metrics.h"
 #include "core/observer.h"
 #include "core/options.h"
@@ -107,6 +108,31 @@ int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
                      const char *unit, const char *expected, const sq_range *r,
                      int rounding, sq_param_set *ps, sq_status *st);
 
+/* ---- layouts and the log2 scheme (quantize_functions.c, log2_functions.c) -- */
+
+/* Arguments that describe the layout: none per tensor, (shape, axis) per
+** channel, (shape, axis, block_size) per block. */
+int sq_layout_args(sq_granularity_kind kind);
+/* The granularity from the layout arguments at argv[i...]. */
+int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv, int i,
+                       sq_shape *shape, sq_granularity *g, sq_status *st);
+/* x at argv[0] and its layout at argv[first...]. */
+int sq_arg_x(sq_granularity_kind kind, sqlite3_value **argv, int first,
+             sq_tensor *x, sq_granularity *g, sq_status *st);
+/* q at argv[0] as codes of dt and the granularity over them: per tensor
+** from q's length and the optional count at argv[count_at], else from the
+** layout at argv[layout_at], whose element count must match q's bytes. */
+int sq_arg_codes_layout(sq_granularity_kind kind, int argc, sqlite3_value **argv,
+                        int layout_at, int count_at, const sq_dtype *dt,
+                        const void **codes, sq_granularity *g, sq_status *st);
+/* The log2 scheme's parameters for `count` ranges (docs/NUMERICS.md#
+** logarithmic-log2): per tensor a REAL scale (2^emax) or INTEGER 0, else a
+** float32 blob of scales or an int32 blob of zeros.  dt must be int8 or
+** int4 (an error otherwise). */
+void sq_result_log2_params(sqlite3_context *ctx, const float *mn,
+                           const float *mx, size_t count, int per_tensor,
+                           const sq_dtype *dt, int want_scale, sq_status *st);
+
 /* ---- table-valued functions (vtab.c) ------------------------------------ */
 
 /* A cursor of a table-valued function: row i of n.  A table's own cursor
@@ -157,6 +183,7 @@ int sq_register_metric_functions(sqlite3 *db);
 int sq_register_aggregate_functions(sqlite3 *db);
 int sq_register_ggml_functions(sqlite3 *db);
 int sq_register_file_functions(sqlite3 *db);
+int sq_register_log2_functions(sqlite3 *db);
 extern const sq_table sq_each_table, sq_channels_table, sq_compare_table,
     sq_ggml_types_table;
 extern const sq_table sq_tensors_table, sq_tensor_metadata_table,

@@ -251,6 +251,22 @@ static const fn fns[] = {
   ** (q_safetensors_write, q_gguf_write) are left out: fuzzed paths would
   ** write anywhere. */
   {"q_gguf_agg", 'a', 4, 5, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE, R_NONE}, {0}},
+  /* The log2 scheme's codes (docs/NUMERICS.md#logarithmic-log2). */
+  {"quantize_log2_blob", 's', 2, 3, {R_X, R_SCALE, R_DTYPE}, {0}},
+  {"dequantize_log2_blob", 's', 2, 4, {R_CODES, R_SCALE, R_DTYPE, R_COUNT}, {0}},
+  {"q_fake_quantize_log2", 's', 2, 3, {R_X, R_SCALE, R_DTYPE}, {0}},
+  {"quantize_per_channel_log2_blob", 's', 4, 5,
+   {R_X, R_SCALES_CH, R_SHAPE, R_AXIS, R_DTYPE}, {0}},
+  {"dequantize_per_channel_log2_blob", 's', 4, 5,
+   {R_CODES, R_SCALES_CH, R_SHAPE, R_AXIS, R_DTYPE}, {0}},
+  {"q_fake_quantize_per_channel_log2", 's', 4, 5,
+   {R_X, R_SCALES_CH, R_SHAPE, R_AXIS, R_DTYPE}, {0}},
+  {"quantize_per_block_log2_blob", 's', 5, 6,
+   {R_X, R_SCALES_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE}, {0}},
+  {"dequantize_per_block_log2_blob", 's', 5, 6,
+   {R_CODES, R_SCALES_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE}, {0}},
+  {"q_fake_quantize_per_block_log2", 's', 5, 6,
+   {R_X, R_SCALES_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE}, {0}},
 };
 #define NFNS (int)(sizeof fns / sizeof fns[0])
 
@@ -337,6 +353,7 @@ static const lit dtype_names[] = {
 static const lit scheme_names[] = {
   L("affine"), L("symmetric"), L("AFFINE"), L("Symmetric"), L(""), L("asym"),
   L("symmetric "), L("affine\0symmetric"), L("per_tensor_affine"), L("sym"),
+  L("log2"), L("LOG2"), L("log"),
 };
 
 static const lit from_names[] = {
@@ -445,6 +462,7 @@ static const lit vocab[] = {
   L("histogram"), L("bins="), L("method=histogram,bins=3"),
   L("include_zero="), L("params="), L("tutorial"), L("double"), L("float32"),
   L("include_zero=0 params=double"), L("rounding=tutorial"),
+  L("log2"), L("schemes=log2"),
 };
 
 static const int64_t zero_sizes[16] = {

@@ -692,3 +692,22 @@ SELECT scheme, mse FROM q_compare('[[0.5,1.25,2],[3.75,0.1,0.2]]', '[2,3]', 0, '
 SELECT quantize_blob('[1]', 1, 0, 'int32', 'rounding=tutorial');
 SELECT q_scale('[-3e38, 3e38]', 'uint8', 'affine', 'params=double quant_min=0 quant_max=1');
 SELECT q_scale('[1]', 'int8', 'affine', 'include_zero=2 params=float64');
+-- ---------------------------------------------------------------- log2 scheme (docs/NUMERICS.md#logarithmic-log2)
+SELECT q_scale('[0.3,-5,0.01,0,7]', 'int8', 'log2'), q_zero_point('[1,-2]', 'int4', 'log2');
+SELECT hex(quantize_log2_blob('[0.3,-5,0.01,0,7]', 8.0)), hex(quantize_log2_blob('[0.3,-5,0.01]', 8.0, 'int4'));
+SELECT hex(dequantize_log2_blob(x'06FE0B0001', 8.0)), hex(dequantize_log2_blob(x'F102', 1, 'int4', 3)), hex(dequantize_log2_blob(x'80FF', 1.1754943508222875e-38));
+SELECT hex(q_fake_quantize_log2('[0.3,-5,1e-30,0,7]', 8.0, 'int4')), hex(q_fake_quantize_log2(X'0000807F000080FF01000000', 2.0));
+SELECT hex(q_per_channel_scales('[[1,2],[3,-0.1]]', '[2,2]', 0, 'int8', 'log2')), hex(q_block_scales('[1,2,3,-9]', '[4]', 0, 3, 'int4', 'log2')), hex(q_block_zero_points('[1,2,3,-9]', '[4]', 0, 3, 'int4', 'log2'));
+SELECT hex(quantize_per_channel_log2_blob('[[1,2],[3,-0.1]]', '[2,4]', '[2,2]', 0)), hex(q_fake_quantize_per_channel_log2('[[1,2],[3,-0.1]]', '[2,4]', '[2,2]', 1, 'int4'));
+SELECT hex(dequantize_per_channel_log2_blob(x'01020304', '[2,4]', '[2,2]', 0));
+SELECT hex(quantize_per_block_log2_blob('[1,2,3,-9]', '[4,16]', '[4]', 0, 3)), hex(dequantize_per_block_log2_blob(x'0102', '[4,16]', '[4]', 0, 3, 'int4')), hex(q_fake_quantize_per_block_log2('[1,2,3,-9]', '[4,16]', '[4]', 0, 3));
+SELECT length(q_fake_quantize_per_channel_log2(zeroblob(40000), q_per_channel_scales(zeroblob(40000), '[2,5000]', 1, 'int8', 'log2'), '[2,5000]', 1, 'int4')), length(quantize_per_channel_log2_blob(zeroblob(40000), q_per_channel_scales(zeroblob(40000), '[2,5000]', 1, 'int4', 'log2'), '[2,5000]', 1, 'int4'));
+SELECT q_scale_agg(x, 'int8', 'log2'), q_zero_point_agg(x, 'int8', 'log2'), hex(q_per_channel_scales_agg(x, '[2]', 0, 'int4', 'log2')) FROM (SELECT '[1,-2]' AS x UNION ALL SELECT '[0.1,-11.4]');
+SELECT channel, scale, zero_point, mse FROM q_channels('[[1,3],[0.5,-0.25]]', '[2,2]', 0, 'int8', 'log2');
+SELECT scheme, qscheme, bits_per_weight, bytes, mse FROM q_compare('[[1,2,3,4],[0.5,-0.25,8,-3]]', '[2,4]', 0, 'schemes=log2+symmetric,blocks=2');
+SELECT scheme, mse FROM q_compare('[[1,2,3,4],[0.5,-0.25,8,-3]]', '[2,4]', 0, 'schemes=log2,dtypes=int4,methods=mse+percentile,blocks=none');
+SELECT q_scale('[1,2,3,4,5,6,7,8,9,1000]', 'int8', 'log2', 'method=percentile,percentile=80');
+SELECT quantize_log2_blob('[1]', 0.3);
+SELECT q_scale('[1]', 'uint8', 'log2');
+SELECT quantize_per_channel_log2_blob('[[1,2],[3,4]]', '[1]', '[2,2]', 1);
+SELECT quantize_log2_blob(X'0000803F0000C07F', 1);
