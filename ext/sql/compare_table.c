@@ -7,11 +7,17 @@
 ** Candidates (options narrow or widen them, lists joined by '+'):
 **   dtypes=int8+int4      any code dtypes
 **   schemes=affine+symmetric
-**   blocks=32+128         block sizes along the last axis ('none' for no blocks)
-**   methods=minmax        any of minmax, percentile, mse (percentile=P applies)
+**   blocks=32+128         block sizes along rows of the [shape[0], rest]
+**                         view ('none' for no blocks); a block longer than
+**                         a row is reported as the row, once ("block-27
+**                         (whole row)", block_size 27)
+**   methods=minmax        any of minmax, percentile, mse, histogram, entropy
+**                         (percentile=P applies)
 **   ggml=q4_K+q8_0        ggml block formats too (none by default); each is
 **                         one row: scheme and dtype are the type's name,
-**                         granularity 'ggml', qscheme and method NULL
+**                         granularity 'ggml', qscheme and method NULL; a
+**                         type whose block does not divide the row gives
+**                         no row
 **   dtypes=none           only the ggml types
 ** granularities: per tensor, per channel along `axis` (default 0; only for
 ** tensors of 2 or more dimensions), and per block.  reduce_range and
@@ -54,7 +60,8 @@ typedef struct sq_compare_row {
 } sq_compare_row;
 
 
-static const char *const sq_method_names[] = {"minmax", "percentile", "mse"};
+static const char *const sq_method_names[] = {"minmax", "percentile", "mse",
+                                              "histogram", "entropy"};
 static const char *const sq_gran_names[] = {"tensor", "channel", "block"};
 
 static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
@@ -113,7 +120,7 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
     row->mse = e->sum_d2 / (double)x.n;
     row->sqnr = sq_sqnr_db(e->sum_a2, e->sum_d2);
     row->cosine = sq_cosine(e);
-    char gran[32];
+    char gran[48];
     if (row->s.ggml) {
       snprintf(row->label, sizeof row->label, "%s",
                sq_ggml_formats[row->s.ggml - 1].name);
@@ -125,7 +132,8 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
     else if (row->s.granularity == SQ_GRAN_CHANNEL)
       snprintf(gran, sizeof gran, "per-channel(%lld)", (long long)row->s.axis);
     else
-      snprintf(gran, sizeof gran, "block-%lld", (long long)row->s.block);
+      snprintf(gran, sizeof gran, "block-%lld%s", (long long)row->s.block,
+               row->s.whole_row ? " (whole row)" : "");
     snprintf(row->label, sizeof row->label, "%s %s %s%s%s", row->s.dtype->name,
              row->s.symmetric ? "symmetric" : "affine", gran,
              row->s.method ? " " : "", row->s.method ? sq_method_names[row->s.method] : "");

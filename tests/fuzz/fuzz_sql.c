@@ -433,6 +433,9 @@ static const lit vocab[] = {
   L("q4_0"), L("q8_0"), L("q2_K"), L("q4_K"), L("q6_K"), L("Q5_1"), L("q3_k"),
   L("ggml="), L("dtypes=none"), L("iq4_xs"), L("[256]"), L("[2,32]"),
   L("[1,256]"),
+  /* appended: q_compare on flattened rows (a conv weight) and its methods */
+  L("[64,3,3,3]"), L("[2,8,16]"), L("blocks=27+32"), L("methods=histogram"),
+  L("methods=entropy"), L("histogram"), L("entropy"),
 };
 
 static const int64_t zero_sizes[16] = {
