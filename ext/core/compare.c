@@ -16,6 +16,9 @@
 **      axis 0) or per-tensor (one row).
 **   3. A ggml type whose block does not divide the row cannot store the
 **      tensor and is no candidate for it (no row, no error).
+**   4. An integer scheme's round trip is never stored: piece by piece it
+**      stays in cache and goes into the error lanes (one pass over x per
+**      candidate); the sums equal error_sums over the whole round trip.
 ** Its result is the round trip's error sums and what it costs to store:
 **   bits_per_weight = (n * code_bits + groups * param_bits) / n, where a group
 **   stores a float32 scale and, for affine schemes, a zero point in the code
@@ -235,11 +238,15 @@ int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shap
       goto done;
     ranges = mm;
   }
+  /* One pass over x per candidate: each piece's round trip stays in cache
+  ** and goes straight into the error lanes (no tensor-sized scratch). */
+  sq_error_lanes acc;
+  memset(&acc, 0, sizeof acc);
   if (sq_param_set_choose(ranges, ranges + groups, groups, &r, s->symmetric,
                           so.divide, &ps, st) ||
-      sq_fake_quantize(k, x, &g, &r, &ps, scratch, st))
+      sq_fake_quantize_errors(k, x, &g, &r, &ps, &acc, st))
     goto done;
-  k->error_sums(x->data, scratch, x->n, &res->sums);
+  sq_error_lanes_total(&acc, &res->sums);
   int bits = s->dtype->bits;
   int affine = !s->symmetric;
   double n = (double)x->n;

@@ -47,7 +47,8 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
 /* How a scheme's groups cover a tensor of this shape. */
 int sq_scheme_granularity(const sq_shape *shape, size_t n, const sq_scheme *s,
                           sq_granularity *g, sq_status *st);
-/* Round trip of x under scheme s; scratch holds x->n floats.  minmax, when
+/* Round trip of x under scheme s, as error sums; scratch holds x->n floats
+** for a ggml scheme and is not used (may be NULL) for the others.  minmax, when
 ** not NULL, holds the groups' observed mins then maxes, computed before
 ** (they do not depend on the dtype or scheme, so q_compare shares them). */
 int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shape,

@@ -712,6 +712,29 @@ static void error_sums_neon(const void *a, const void *b, size_t n,
   sq_error_sums_finish(a, b, full * SQ_ERROR_LANES, n, a2, b2, ab, d2, m, out);
 }
 
+/* error_lanes: scalar's head up to lane 0, error_sums' chunked halves on
+** acc's own lane arrays (the same additions in the same order per lane),
+** scalar's tail. */
+static void error_lanes_neon(const void *a, const void *b, size_t n,
+                             size_t lane, sq_error_lanes *acc) {
+  size_t head = (SQ_ERROR_LANES - lane % SQ_ERROR_LANES) % SQ_ERROR_LANES;
+  if (head > n) head = n;
+  sq_error_lanes_scalar(a, b, 0, head, lane, acc);
+  sq_cb pa = (sq_cb)a + 4 * head, pb = (sq_cb)b + 4 * head;
+  size_t full = (n - head) / SQ_ERROR_LANES;
+  float64x2_t mx = vdupq_n_f64(0.0);
+  for (size_t k0 = 0; k0 < full; k0 += SQ_ES_CHUNK) {
+    size_t k1 = full - k0 > SQ_ES_CHUNK ? k0 + SQ_ES_CHUNK : full;
+    es_half(pa, pb, k0, k1, 0, acc->a2, acc->b2, acc->ab, acc->d2, &mx);
+    es_half(pa, pb, k0, k1, 8, acc->a2, acc->b2, acc->ab, acc->d2, &mx);
+  }
+  double m2[2];
+  vst1q_f64(m2, mx);
+  for (int j = 0; j < 2; j++)
+    if (m2[j] > acc->max_abs_d) acc->max_abs_d = m2[j];
+  sq_error_lanes_scalar(a, b, head + full * SQ_ERROR_LANES, n, lane, acc);
+}
+
 /* ---- per-block min / max ------------------------------------------------- */
 
 /* Vector k of a block of `block` >= 4 floats at s: at 4k, the last one at

@@ -71,6 +71,10 @@ void sq_error_sums_scalar(const void *a, const void *b, size_t n,
 void sq_error_sums_finish(const void *a, const void *b, size_t from, size_t n,
                           double *a2, double *b2, double *ab, double *d2,
                           double max_abs_d, sq_error_sums *out);
+/* Elements [from, n) of a and b into acc, element i in lane
+** (lane + i) % SQ_ERROR_LANES: error_lanes' scalar head and tail. */
+void sq_error_lanes_scalar(const void *a, const void *b, size_t from, size_t n,
+                           size_t lane, sq_error_lanes *acc);
 /* Adds the 16 lanes of one sum in the fixed order every path uses. */
 static inline double sq_lanes_total(const double *lane) {
   double s8[8], s4[4];
@@ -122,6 +126,7 @@ extern const sq_ggml_kernels sq_ggml_kernels_neon;
     .minmax_blocks = minmax_blocks_##P, .f16_to_f32 = f16_to_f32_##P,         \
     .f32_to_f16 = f32_to_f16_##P, .bf16_to_f32 = bf16_to_f32_##P,             \
     .f32_to_bf16 = f32_to_bf16_##P, .ggml = &sq_ggml_kernels_##P,             \
+    .error_lanes = error_lanes_##P,                                           \
   }
 
 /* The per-code entry points of path P around the path's always-inlined

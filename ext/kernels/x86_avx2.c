@@ -683,6 +683,51 @@ static void error_sums_avx2(const void *a, const void *b, size_t n,
   sq_error_sums_finish(a, b, full * SQ_ERROR_LANES, n, a2, b2, ab, d2, m, out);
 }
 
+/* error_lanes: scalar's head up to lane 0, then error_sums' blocks with the
+** accumulators loaded from and stored back to acc (the same additions in the
+** same order per lane), then scalar's tail. */
+static void error_lanes_avx2(const void *a, const void *b, size_t n,
+                             size_t lane, sq_error_lanes *acc) {
+  size_t head = (SQ_ERROR_LANES - lane % SQ_ERROR_LANES) % SQ_ERROR_LANES;
+  if (head > n) head = n;
+  sq_error_lanes_scalar(a, b, 0, head, lane, acc);
+  sq_cb pa = (sq_cb)a + 4 * head, pb = (sq_cb)b + 4 * head;
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  size_t full = (n - head) / SQ_ERROR_LANES;
+  if (full) {
+    __m256d A0 = _mm256_loadu_pd(acc->a2), A1 = _mm256_loadu_pd(acc->a2 + 4),
+            A2 = _mm256_loadu_pd(acc->a2 + 8), A3 = _mm256_loadu_pd(acc->a2 + 12);
+    __m256d B0 = _mm256_loadu_pd(acc->b2), B1 = _mm256_loadu_pd(acc->b2 + 4),
+            B2 = _mm256_loadu_pd(acc->b2 + 8), B3 = _mm256_loadu_pd(acc->b2 + 12);
+    __m256d C0 = _mm256_loadu_pd(acc->ab), C1 = _mm256_loadu_pd(acc->ab + 4),
+            C2 = _mm256_loadu_pd(acc->ab + 8), C3 = _mm256_loadu_pd(acc->ab + 12);
+    __m256d D0 = _mm256_loadu_pd(acc->d2), D1 = _mm256_loadu_pd(acc->d2 + 4),
+            D2 = _mm256_loadu_pd(acc->d2 + 8), D3 = _mm256_loadu_pd(acc->d2 + 12);
+    __m256d M = _mm256_setzero_pd();
+    for (size_t k = 0; k < full; k++) {
+      sq_cb sa = pa + 64 * k, sb = pb + 64 * k;
+      es_add(cvt4(sa), cvt4(sb), &A0, &B0, &C0, &D0, &M, sign);
+      es_add(cvt4(sa + 16), cvt4(sb + 16), &A1, &B1, &C1, &D1, &M, sign);
+      es_add(cvt4(sa + 32), cvt4(sb + 32), &A2, &B2, &C2, &D2, &M, sign);
+      es_add(cvt4(sa + 48), cvt4(sb + 48), &A3, &B3, &C3, &D3, &M, sign);
+    }
+    _mm256_storeu_pd(acc->a2, A0), _mm256_storeu_pd(acc->a2 + 4, A1);
+    _mm256_storeu_pd(acc->a2 + 8, A2), _mm256_storeu_pd(acc->a2 + 12, A3);
+    _mm256_storeu_pd(acc->b2, B0), _mm256_storeu_pd(acc->b2 + 4, B1);
+    _mm256_storeu_pd(acc->b2 + 8, B2), _mm256_storeu_pd(acc->b2 + 12, B3);
+    _mm256_storeu_pd(acc->ab, C0), _mm256_storeu_pd(acc->ab + 4, C1);
+    _mm256_storeu_pd(acc->ab + 8, C2), _mm256_storeu_pd(acc->ab + 12, C3);
+    _mm256_storeu_pd(acc->d2, D0), _mm256_storeu_pd(acc->d2 + 4, D1);
+    _mm256_storeu_pd(acc->d2 + 8, D2), _mm256_storeu_pd(acc->d2 + 12, D3);
+    double m4[4];
+    _mm256_storeu_pd(m4, M);
+    for (int j = 0; j < 4; j++)
+      if (m4[j] > acc->max_abs_d) acc->max_abs_d = m4[j];
+  }
+  size_t done = head + full * SQ_ERROR_LANES;
+  sq_error_lanes_scalar(a, b, done, n, lane, acc);
+}
+
 /* ---- per-block min / max ------------------------------------------------- */
 
 /* Bytes ahead of the loads that minmax_blocks prefetches.  The compiler

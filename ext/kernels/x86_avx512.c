@@ -541,6 +541,37 @@ static void error_sums_avx512(const void *a, const void *b, size_t n,
   sq_error_sums_finish(a, b, full * SQ_ERROR_LANES, n, a2, b2, ab, d2, m, out);
 }
 
+/* error_lanes: as x86_avx2.c's, with error_sums' two blocks of 8 lanes. */
+static void error_lanes_avx512(const void *a, const void *b, size_t n,
+                               size_t lane, sq_error_lanes *acc) {
+  size_t head = (SQ_ERROR_LANES - lane % SQ_ERROR_LANES) % SQ_ERROR_LANES;
+  if (head > n) head = n;
+  sq_error_lanes_scalar(a, b, 0, head, lane, acc);
+  sq_cb pa = (sq_cb)a + 4 * head, pb = (sq_cb)b + 4 * head;
+  size_t full = (n - head) / SQ_ERROR_LANES;
+  if (full) {
+    __m512d A0 = _mm512_loadu_pd(acc->a2), A1 = _mm512_loadu_pd(acc->a2 + 8);
+    __m512d B0 = _mm512_loadu_pd(acc->b2), B1 = _mm512_loadu_pd(acc->b2 + 8);
+    __m512d C0 = _mm512_loadu_pd(acc->ab), C1 = _mm512_loadu_pd(acc->ab + 8);
+    __m512d D0 = _mm512_loadu_pd(acc->d2), D1 = _mm512_loadu_pd(acc->d2 + 8);
+    __m512d M0 = _mm512_setzero_pd(), M1 = M0;
+    for (size_t k = 0; k < full; k++) {
+      sq_cb sa = pa + 64 * k, sb = pb + 64 * k;
+      es_add(cvt8(sa), cvt8(sb), &A0, &B0, &C0, &D0, &M0);
+      es_add(cvt8(sa + 32), cvt8(sb + 32), &A1, &B1, &C1, &D1, &M1);
+    }
+    _mm512_storeu_pd(acc->a2, A0), _mm512_storeu_pd(acc->a2 + 8, A1);
+    _mm512_storeu_pd(acc->b2, B0), _mm512_storeu_pd(acc->b2 + 8, B1);
+    _mm512_storeu_pd(acc->ab, C0), _mm512_storeu_pd(acc->ab + 8, C1);
+    _mm512_storeu_pd(acc->d2, D0), _mm512_storeu_pd(acc->d2 + 8, D1);
+    double m8[8];
+    _mm512_storeu_pd(m8, _mm512_max_pd(M0, M1));
+    for (int j = 0; j < 8; j++)
+      if (m8[j] > acc->max_abs_d) acc->max_abs_d = m8[j];
+  }
+  sq_error_lanes_scalar(a, b, head + full * SQ_ERROR_LANES, n, lane, acc);
+}
+
 /* ---- per-block min / max ------------------------------------------------- */
 
 /* Bytes ahead of the loads that minmax_blocks prefetches (see x86_avx2.c). */

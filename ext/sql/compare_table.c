@@ -84,9 +84,13 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
   sq_granularity any_axis;
   if (sq_granularity_channel(&shape, axis, &any_axis, st) ||
       sq_scheme_candidates(&o, &shape, axis, &cands, &ncand, st) ||
-      !(scratch = sq_alloc(st, x.n, 4)) ||
       !(cur->rows = rows = sq_alloc(st, ncand, sizeof *rows)))
     goto done;
+  /* Only ggml candidates read their blocks back into a full-size scratch;
+  ** the integer schemes' round trips never leave cache. */
+  int any_ggml = 0;
+  for (size_t i = 0; i < ncand; i++) any_ggml |= cands[i].ggml != 0;
+  if (any_ggml && !(scratch = sq_alloc(st, x.n, 4))) goto done;
   const sq_kernels *k = sq_kernels_active();
   /* Observed ranges per granularity, shared by every dtype and scheme. */
   float *cached = NULL;
