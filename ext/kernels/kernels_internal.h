@@ -75,6 +75,15 @@ void sq_error_sums_finish(const void *a, const void *b, size_t from, size_t n,
 ** (lane + i) % SQ_ERROR_LANES: error_lanes' scalar head and tail. */
 void sq_error_lanes_scalar(const void *a, const void *b, size_t from, size_t n,
                            size_t lane, sq_error_lanes *acc);
+/* error_lanes' scalar head: the elements before lane 0 (at most n); returns
+** how many. */
+static inline size_t sq_error_lanes_head(const void *a, const void *b, size_t n,
+                                         size_t lane, sq_error_lanes *acc) {
+  size_t head = (SQ_ERROR_LANES - lane % SQ_ERROR_LANES) % SQ_ERROR_LANES;
+  if (head > n) head = n;
+  sq_error_lanes_scalar(a, b, 0, head, lane, acc);
+  return head;
+}
 /* Adds the 16 lanes of one sum in the fixed order every path uses. */
 static inline double sq_lanes_total(const double *lane) {
   double s8[8], s4[4];
