@@ -663,6 +663,4 @@ SELECT c.scheme, c.block_size, c.mse FROM x, q_compare(x.v, '[2,3,3,3]', 0, 'dty
 SELECT scheme, block_size, bytes, sqnr_db FROM q_compare(zeroblob(1024), '[2,8,16]', 0, 'dtypes=int8 schemes=symmetric blocks=none ggml=q8_0+q4_K');
 SELECT count(*) FROM q_compare(zeroblob(1024), '[2,128]', 0, 'dtypes=none ggml=q4_K');
 SELECT scheme, method, mse FROM q_compare('[0.5,-1.25,2,3.75,-0.1,0.2]', '[6]', 0, 'dtypes=int8 blocks=none methods=histogram+entropy');
-WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < 9999),
-x(v) AS (SELECT json_group_array((i % 17) * 0.29 - 2.0) FROM s)
-SELECT c.scheme, c.mse, c.max_error FROM x, q_compare(x.v, '[2,5000]', 1, 'dtypes=int8 schemes=affine blocks=none') AS c;
+SELECT scheme, mse, max_error FROM q_compare(zeroblob(40000), '[2,5000]', 1, 'dtypes=int8 schemes=affine blocks=none');
