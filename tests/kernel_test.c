@@ -2501,6 +2501,73 @@ out:
   group_end();
 }
 
+/* error_lanes: a tensor cut into pieces at random offsets, each piece added
+** from its own starting lane (its first element's index), totals exactly
+** error_sums over the whole tensor, and every path's lanes equal scalar's
+** after every piece, whatever the piece's alignment. */
+static void test_error_lanes(int level) {
+  group_begin("error_lanes");
+  float *y = malloc(sizeof(float) * MAXN);
+  if (!y) exit(2);
+  for (int kind = 0; kind < 8; kind++) {
+    for (int r = 0; r < (level ? 60 : 12); r++) {
+      size_t n = r < 20 ? (size_t)r * 7 : 1 + rnd_below(r < 40 ? 300 : 20000);
+      gen_es(g_x, y, n, kind);
+      unsigned char *a = gb_place(&g_in, 4 * n, (int)rnd_below(4));
+      unsigned char *b = gb_place(&g_out, 4 * n, (int)rnd_below(4));
+      store_floats(a, g_x, n);
+      store_floats(b, y, n);
+      sq_error_sums whole, got;
+      S->error_sums(a, b, n, &whole);
+      sq_error_lanes ref, acc[4];
+      memset(&ref, 0, sizeof ref);
+      memset(acc, 0, sizeof acc);
+      for (size_t first = 0; first < n;) {
+        size_t len = 1 + rnd_below(rnd_below(2) ? 40 : 700);
+        if (len > n - first) len = n - first;
+        S->error_lanes(a + 4 * first, b + 4 * first, len, first, &ref);
+        for (int v = 0; v < NP; v++) {
+          ctx("%s error_lanes n=%zu kind %d piece %zu+%zu", P[v]->name, n, kind,
+              first, len);
+          P[v]->error_lanes(a + 4 * first, b + 4 * first, len, first, &acc[v]);
+          g_cur = v;
+          check(memcmp(&acc[v], &ref, sizeof ref) == 0,
+                "%s error_lanes n=%zu kind %d piece %zu+%zu: lanes differ from scalar",
+                P[v]->name, n, kind, first, len);
+        }
+        first += len;
+      }
+      ctx("scalar error_lanes n=%zu kind %d", n, kind);
+      sq_error_lanes_total(&ref, &got);
+      check(es_match(&whole, &got, 1),
+            "error_lanes totals n=%zu kind %d: d2 %a/%a max %a/%a", n, kind,
+            got.sum_d2, whole.sum_d2, got.max_abs_d, whole.max_abs_d);
+    }
+  }
+  /* a starting lane that is not the first element's (any of 0..40) */
+  for (int r = 0; r < 64; r++) {
+    size_t n = rnd_below(100), lane = rnd_below(41);
+    gen_es(g_x, y, n, (int)rnd_below(8));
+    unsigned char *a = gb_place(&g_in, 4 * n, -1), *b = gb_place(&g_out, 4 * n, -1);
+    store_floats(a, g_x, n);
+    store_floats(b, y, n);
+    sq_error_lanes ref;
+    memset(&ref, 0, sizeof ref);
+    S->error_lanes(a, b, n, lane, &ref);
+    for (int v = 0; v < NP; v++) {
+      sq_error_lanes got;
+      memset(&got, 0, sizeof got);
+      ctx("%s error_lanes n=%zu lane %zu", P[v]->name, n, lane);
+      P[v]->error_lanes(a, b, n, lane, &got);
+      g_cur = v;
+      check(memcmp(&got, &ref, sizeof ref) == 0, "%s error_lanes n=%zu lane %zu",
+            P[v]->name, n, lane);
+    }
+  }
+  free(y);
+  group_end();
+}
+
 int main(int argc, char **argv) {
   int longrun = 0, quick = 0;
   for (int i = 1; i < argc; i++) {
@@ -2554,6 +2621,7 @@ int main(int argc, char **argv) {
   test_error_sums(level);
   test_histc(level);
   test_fake_errors(level);
+  test_error_lanes(level);
   test_pack4(level);
   test_half(level);
   test_heap_exact();

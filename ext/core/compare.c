@@ -2,9 +2,24 @@
 ** compare.c: quantization schemes for q_compare (docs/NUMERICS.md#scheme-costs).
 **
 ** A scheme is dtype x {affine, symmetric} x {tensor, channel along an axis,
-** blocks of B along the last axis} x calibration method, or one of ggml's
-** block formats.  Its result is the round trip's error sums and what it
-** costs to store:
+** blocks of B along rows} x calibration method, or one of ggml's block
+** formats.  Rules:
+**   1. Blocks (and ggml's blocks) run along rows of the flattened view
+**      [shape[0], product of the other dims] (a 1-D tensor is one row), as
+**      LLM formats and ggml store weights: a [64,3,3,3] conv weight is
+**      [64,27], never blocks of its last axis of 3.
+**   2. A block longer than its row is one block per row: the candidate
+**      carries its real size (27) and says "(whole row)"; block sizes that
+**      come to the same effective size are one candidate (the first asked
+**      for), and a whole-row block is no candidate where it is the same
+**      scheme as one already listed: per-channel(0) (2 or more dimensions,
+**      axis 0) or per-tensor (one row).
+**   3. A ggml type whose block does not divide the row cannot store the
+**      tensor and is no candidate for it (no row, no error).
+**   4. An integer scheme's round trip is never stored: piece by piece it
+**      stays in cache and goes into the error lanes (one pass over x per
+**      candidate); the sums equal error_sums over the whole round trip.
+** Its result is the round trip's error sums and what it costs to store:
 **   bits_per_weight = (n * code_bits + groups * param_bits) / n, where a group
 **   stores a float32 scale and, for affine schemes, a zero point in the code
 **   dtype (symmetric zero points are implied and cost nothing);
@@ -52,6 +67,13 @@ static int sq_twice(const char *what, const char *item, sq_status *st) {
   return sq_fail(st, "option %s names '%s' twice", what, item);
 }
 
+void sq_scheme_rows(const sq_shape *shape, size_t n, sq_shape *rows) {
+  rows->ndim = 2;
+  rows->dim[0] = shape->ndim >= 2 ? shape->dim[0] : 1;
+  rows->dim[1] = rows->dim[0] ? (int64_t)(n / (size_t)rows->dim[0]) : 0;
+  rows->count = n;
+}
+
 int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
                          int64_t axis, sq_scheme **out, size_t *count,
                          sq_status *st) {
@@ -76,8 +98,13 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
     for (int j = 0; j < i; j++)
       if (dtypes[j] == dtypes[i]) return sq_twice("dtypes", dtypes[i]->name, st);
   }
+  sq_shape flat;
+  sq_scheme_rows(shape, (size_t)shape->count, &flat);
+  const int64_t row = flat.dim[1];
+  const int axis0 = axis == 0 || axis == -(int64_t)shape->ndim;
   int64_t blocks[SQ_LIST_MAX];
-  int nblocks = 0, no_blocks = 0;
+  int nblocks = 0, no_blocks = 0, nblocks_eff = 0;
+  int64_t eff[SQ_LIST_MAX];
   for (int i = 0; i < nbl; i++) {
     if (sq_word_is(bl[i], strlen(bl[i]), "none")) {
       if (no_blocks++) return sq_twice("blocks", "none", st);
@@ -89,12 +116,18 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
     for (int j = 0; j < nblocks; j++)
       if (blocks[j] == v) return sq_twice("blocks", bl[i], st);
     blocks[nblocks++] = v;
+    /* Rule 2: one candidate per effective block size; a whole-row block
+    ** that is the per-tensor or per-channel(0) candidate is that one. */
+    int64_t e = v > row ? row : v;
+    int seen = e == row && (flat.dim[0] == 1 || (shape->ndim >= 2 && axis0));
+    for (int j = 0; j < nblocks_eff; j++) seen |= eff[j] == e;
+    if (!seen && e > 0) eff[nblocks_eff++] = e;
   }
   int methods[SQ_LIST_MAX], symm[SQ_LIST_MAX];
   for (int i = 0; i < nme; i++) {
     if (!sq_method_parse(me[i], strlen(me[i]), &methods[i]))
       return sq_fail(st, "option methods: unknown method '%s' (expected minmax, "
-                         "percentile or mse)", me[i]);
+                         "percentile, mse, histogram or entropy)", me[i]);
     for (int j = 0; j < i; j++)
       if (methods[j] == methods[i]) return sq_twice("methods", me[i], st);
   }
@@ -118,7 +151,7 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
     for (int j = 0; j < i; j++)
       if (ggml[j] == ggml[i]) return sq_twice("ggml", gg[i], st);
   }
-  size_t grans = 2 + (size_t)nblocks;
+  size_t grans = 2 + (size_t)nblocks_eff;
   size_t max = (size_t)ndt * grans * (size_t)nsc * (size_t)nme + (size_t)ngg;
   if (max == 0) return sq_fail(st, "options leave no candidate scheme");
   sq_scheme *cands = sq_alloc(st, max, sizeof *cands);
@@ -134,14 +167,17 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
           /* log2 codes exist only as int8 and int4 */
           if (symm[s] != SQ_SCHEME_LOG2 || sq_log2_dtype_ok(dtypes[d]))
           cands[n++] = (sq_scheme){dtypes[d], 0, symm[s], gran, axis,
-                                   gran == SQ_GRAN_BLOCK ? blocks[g - 2] : 0,
-                                   methods[m]};
+                                   gran == SQ_GRAN_BLOCK ? eff[g - 2] : 0,
+                                   methods[m],
+                                   gran == SQ_GRAN_BLOCK && eff[g - 2] == row};
     }
   }
-  for (int i = 0; i < ngg; i++)
-    cands[n++] = (sq_scheme){NULL, 1 + (int)ggml[i], 1, SQ_GRAN_BLOCK, -1,
-                             (int64_t)sq_ggml_formats[ggml[i]].block,
-                             SQ_METHOD_MINMAX};
+  for (int i = 0; i < ngg; i++) {
+    int64_t b = (int64_t)sq_ggml_formats[ggml[i]].block;
+    if (row % b != 0) continue;         /* rule 3 */
+    cands[n++] = (sq_scheme){NULL, 1 + (int)ggml[i], 1, SQ_GRAN_BLOCK, -1, b,
+                             SQ_METHOD_MINMAX, b == row};
+  }
   *out = cands;
   *count = n;
   return SQ_OK;
@@ -149,14 +185,16 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
 
 int sq_scheme_granularity(const sq_shape *shape, size_t n, const sq_scheme *s,
                           sq_granularity *g, sq_status *st) {
-  if (s->ggml) return sq_ggml_granularity(s->ggml - 1, shape, n, g, st);
+  sq_shape flat;
+  sq_scheme_rows(shape, n, &flat);
+  if (s->ggml) return sq_ggml_granularity(s->ggml - 1, &flat, n, g, st);
   if (s->granularity == SQ_GRAN_TENSOR) {
     sq_granularity_tensor(n, g);
     return SQ_OK;
   }
   if (s->granularity == SQ_GRAN_CHANNEL)
     return sq_granularity_channel(shape, s->axis, g, st);
-  return sq_granularity_block(shape, -1, s->block, g, st);
+  return sq_granularity_block(&flat, -1, s->block, g, st);
 }
 
 /* A ggml type's round trip: its blocks, read back into scratch. */
@@ -166,7 +204,9 @@ static int sq_ggml_eval(const sq_kernels *k, const sq_tensor *x,
   sq_granularity g;
   uint64_t bytes;
   void *blocks;
-  if (sq_ggml_granularity(t, shape, x->n, &g, st) ||
+  sq_shape flat;
+  sq_scheme_rows(shape, x->n, &flat);
+  if (sq_ggml_granularity(t, &flat, x->n, &g, st) ||
       sq_ggml_size(t, &g, &bytes, st) || !(blocks = sq_alloc(st, bytes, 1)))
     return st->code;
   if (!sq_ggml_quantize(k, t, x, &g, NULL, blocks, st)) {
@@ -204,11 +244,15 @@ int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shap
       goto done;
     ranges = mm;
   }
+  /* One pass over x per candidate: each piece's round trip stays in cache
+  ** and goes straight into the error lanes (no tensor-sized scratch). */
+  sq_error_lanes acc;
+  memset(&acc, 0, sizeof acc);
   if (sq_param_set_choose(ranges, ranges + groups, groups, &r, s->symmetric,
                           so.rounding, &ps, st) ||
-      sq_fake_quantize(k, x, &g, &r, &ps, scratch, st))
+      sq_fake_quantize_errors(k, x, &g, &r, &ps, &acc, st))
     goto done;
-  k->error_sums(x->data, scratch, x->n, &res->sums);
+  sq_error_lanes_total(&acc, &res->sums);
   int bits = s->dtype->bits;
   int affine = !s->symmetric;
   double n = (double)x->n;

@@ -11,15 +11,17 @@
 
 /* A scheme is either a code dtype with a granularity, or (ggml != 0) one of
 ** ggml's block formats, type ggml - 1, whose parameters live in its blocks
-** (dtype NULL, granularity SQ_GRAN_BLOCK along the last axis). */
+** (dtype NULL, granularity SQ_GRAN_BLOCK).  Blocks run along the rows of
+** the flattened view sq_scheme_rows (docs/NUMERICS.md#scheme-costs). */
 typedef struct sq_scheme {
   const sq_dtype *dtype;
   int ggml;
   int symmetric;
   sq_granularity_kind granularity;
   int64_t axis;             /* channel axis */
-  int64_t block;            /* block size along the last axis */
+  int64_t block;            /* effective block size along a row */
   int method;               /* SQ_METHOD_* */
+  int whole_row;            /* the block is a whole row */
 } sq_scheme;
 
 typedef struct sq_scheme_result {
@@ -29,17 +31,24 @@ typedef struct sq_scheme_result {
   uint64_t bytes;
 } sq_scheme_result;
 
+/* The view blocks run along: [shape[0], n / shape[0]] for 2 or more
+** dimensions, [1, n] for fewer (one row). */
+void sq_scheme_rows(const sq_shape *shape, size_t n, sq_shape *rows);
+
 /* The candidates the options' lists ask for (dtypes x granularities x
 ** schemes x methods, then the ggml types), in a table sized for exactly
 ** them.  A list that names
-** the same thing twice is an error.  Free *out with sqlite3_free. */
+** the same thing twice is an error; block sizes that clip to the same
+** effective size give one candidate, and ggml types whose block does not
+** divide the row give none (*count may be 0).  Free *out with sqlite3_free. */
 int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
                          int64_t axis, sq_scheme **out, size_t *count,
                          sq_status *st);
 /* How a scheme's groups cover a tensor of this shape. */
 int sq_scheme_granularity(const sq_shape *shape, size_t n, const sq_scheme *s,
                           sq_granularity *g, sq_status *st);
-/* Round trip of x under scheme s; scratch holds x->n floats.  minmax, when
+/* Round trip of x under scheme s, as error sums; scratch holds x->n floats
+** for a ggml scheme and is not used (may be NULL) for the others.  minmax, when
 ** not NULL, holds the groups' observed mins then maxes, computed before
 ** (they do not depend on the dtype or scheme, so q_compare shares them). */
 int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shape,

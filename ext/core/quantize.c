@@ -9,6 +9,7 @@
 ** temporary is ever needed; fake quantization goes through the same kind of
 ** temporary and never packs.
 */
+#include <string.h>
 #include "core/quantize.h"
 #include "core/dtype.h"
 #include "kernels/byteorder.h"
@@ -217,4 +218,51 @@ int sq_group_errors(const sq_tensor *x, const void *y, const sq_granularity *g,
   sq_walk w = {NULL, NULL, 0, x->data, NULL, NULL, (unsigned char *)y, NULL,
                NULL, sum_x2, sum_d2};
   return sq_walk_pieces(g, &w, 0, sq_errors_piece, st);
+}
+
+/* ---- fake quantization's error sums, piece by piece ---------------------- */
+
+typedef struct sq_fake_errors {
+  sq_walk w;                /* w.tmp: codes, then `cap` floats */
+  size_t cap;               /* elements of the largest piece */
+  sq_error_lanes *acc;
+} sq_fake_errors;
+
+static int sq_fake_errors_piece(void *ctx, const sq_piece *p, sq_status *st) {
+  sq_fake_errors *f = ctx;
+  sq_walk *w = &f->w;
+  size_t n = p->rows * p->cols;
+  size_t bad = sq_piece_quantize(w->k, w->dt->code, w->size, w->x, p, w->ps, w->tmp);
+  if (bad < n) return sq_fail(st, "element %zu is NaN", p->first + bad);
+  /* The piece's floats at the start of their temporary, not at p->first. */
+  sq_piece at0 = *p;
+  at0.first = 0;
+  unsigned char *y = w->tmp + w->size * f->cap;
+  sq_piece_dequantize(w->k, w->dt->code, w->size, w->tmp, &at0, w->ps, y);
+  w->k->error_lanes(w->x + 4 * p->first, y, n, p->first % SQ_ERROR_LANES, f->acc);
+  return SQ_OK;
+}
+
+int sq_fake_quantize_errors(const sq_kernels *k, const sq_tensor *x,
+                            const sq_granularity *g, const sq_range *r,
+                            const sq_param_set *ps, sq_error_lanes *acc,
+                            sq_status *st) {
+  sq_fake_errors f;
+  memset(&f, 0, sizeof f);
+  f.w.k = k;
+  f.w.dt = r->dtype;
+  f.w.size = sq_dtype_code_size(r->dtype);
+  f.w.x = x->data;
+  f.w.ps = ps;
+  f.acc = acc;
+  f.cap = sq_granularity_piece_max(g, SQ_CHUNK);
+  /* Codes (at most 4 bytes each) and floats of one piece: 32 KiB on the
+  ** stack covers every chunked piece; a wider interleaved row allocates. */
+  unsigned char local[8 * SQ_CHUNK];
+  size_t per = f.w.size + 4;
+  f.w.tmp = f.cap <= sizeof local / per ? local : sq_alloc(st, f.cap, per);
+  if (!f.w.tmp) return st->code;
+  int rc = sq_granularity_walk(g, SQ_CHUNK, sq_fake_errors_piece, &f, st);
+  if (f.w.tmp != local) sqlite3_free(f.w.tmp);
+  return rc;
 }

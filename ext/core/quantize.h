@@ -21,6 +21,15 @@ int sq_dequantize(const sq_kernels *k, const void *codes, const sq_granularity *
 int sq_fake_quantize(const sq_kernels *k, const sq_tensor *x,
                      const sq_granularity *g, const sq_range *r,
                      const sq_param_set *ps, void *out, sq_status *st);
+/* The error sums of x against sq_fake_quantize's output, without that
+** output: each piece (at most SQ_CHUNK elements, or one interleaved row) is
+** fake-quantized into a temporary that stays in cache and added to acc from
+** its own lane (kernels' error_lanes), so acc totals exactly what
+** error_sums over the whole round trip gives. acc starts at zeros. */
+int sq_fake_quantize_errors(const sq_kernels *k, const sq_tensor *x,
+                            const sq_granularity *g, const sq_range *r,
+                            const sq_param_set *ps, sq_error_lanes *acc,
+                            sq_status *st);
 /* Per group: the sum of x^2 and of (x - y)^2, in double, accumulated in
 ** element order within each run. */
 int sq_group_errors(const sq_tensor *x, const void *y, const sq_granularity *g,

@@ -636,8 +636,8 @@ static void f32_to_bf16_neon(const void *f, size_t n, void *h) {
 /* Lane l of the SQ_ERROR_LANES gets elements 16k + l in order, exactly as in
 ** scalar: a 16-element block is eight float64x2 (lanes 2j, 2j + 1), widened
 ** exactly with FCVTL/FCVTL2, and every sum adds its product (FMUL then FADD,
-** never FMLA) to the vector holding those lanes.  The tail and the lane
-** totals are scalar's sq_error_sums_finish.  The FPCR applies to scalar and
+** never FMLA) to the vector holding those lanes.  The head, tail and lane
+** totals are scalar's (sq_error_lanes_scalar, sq_error_lanes_total).  The FPCR applies to scalar and
 ** AdvSIMD arithmetic alike (rounding, FZ), so every mode gives scalar's bits.
 **
 ** The 32 accumulators of a whole block would fill the register file, and
@@ -706,22 +706,35 @@ SQ_AI void es_half(sq_cb pa, sq_cb pb, size_t k0, size_t k1, size_t off,
 #undef SQ_ES_LD
 #undef SQ_ES_ST
 
-static void error_sums_neon(const void *a, const void *b, size_t n,
-                            sq_error_sums *out) {
-  sq_cb pa = a, pb = b;
-  double a2[SQ_ERROR_LANES] = {0}, b2[SQ_ERROR_LANES] = {0},
-         ab[SQ_ERROR_LANES] = {0}, d2[SQ_ERROR_LANES] = {0}, m2[2], m = 0.0;
-  size_t full = n / SQ_ERROR_LANES;
+/* error_lanes: scalar's head up to lane 0, error_sums' chunked halves on
+** acc's own lane arrays (the same additions in the same order per lane),
+** scalar's tail. */
+static void error_lanes_neon(const void *a, const void *b, size_t n,
+                             size_t lane, sq_error_lanes *acc) {
+  size_t head = sq_error_lanes_head(a, b, n, lane, acc);
+  sq_cb pa = (sq_cb)a + 4 * head, pb = (sq_cb)b + 4 * head;
+  size_t full = (n - head) / SQ_ERROR_LANES;
   float64x2_t mx = vdupq_n_f64(0.0);
   for (size_t k0 = 0; k0 < full; k0 += SQ_ES_CHUNK) {
     size_t k1 = full - k0 > SQ_ES_CHUNK ? k0 + SQ_ES_CHUNK : full;
-    es_half(pa, pb, k0, k1, 0, a2, b2, ab, d2, &mx);
-    es_half(pa, pb, k0, k1, 8, a2, b2, ab, d2, &mx);
+    es_half(pa, pb, k0, k1, 0, acc->a2, acc->b2, acc->ab, acc->d2, &mx);
+    es_half(pa, pb, k0, k1, 8, acc->a2, acc->b2, acc->ab, acc->d2, &mx);
   }
+  double m2[2];
   vst1q_f64(m2, mx);
   for (int j = 0; j < 2; j++)
-    if (m2[j] > m) m = m2[j];
-  sq_error_sums_finish(a, b, full * SQ_ERROR_LANES, n, a2, b2, ab, d2, m, out);
+    if (m2[j] > acc->max_abs_d) acc->max_abs_d = m2[j];
+  sq_error_lanes_scalar(a, b, head + full * SQ_ERROR_LANES, n, lane, acc);
+}
+
+/* error_sums is error_lanes from lane 0 on zeroed lanes, totalled: the same
+** additions in the same order as scalar's. */
+static void error_sums_neon(const void *a, const void *b, size_t n,
+                            sq_error_sums *out) {
+  sq_error_lanes acc;
+  memset(&acc, 0, sizeof acc);
+  error_lanes_neon(a, b, n, 0, &acc);
+  sq_error_lanes_total(&acc, out);
 }
 
 /* ---- per-block min / max ------------------------------------------------- */

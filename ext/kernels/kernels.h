@@ -80,6 +80,18 @@ typedef struct sq_error_sums {
   double max_abs_d;   /* max |a-b| */
 } sq_error_sums;
 
+/* Error sums still in their lanes, for sums built piece by piece: element i
+** of a piece that starts at tensor element `first` goes to lane
+** (first + i) % SQ_ERROR_LANES, so the totals equal error_sums over the whole
+** tensor bit for bit (docs/NUMERICS.md#metrics).  Start from all zeros. */
+typedef struct sq_error_lanes {
+  double a2[SQ_ERROR_LANES], b2[SQ_ERROR_LANES], ab[SQ_ERROR_LANES],
+      d2[SQ_ERROR_LANES];
+  double max_abs_d;
+} sq_error_lanes;
+/* The lanes totalled in the fixed order error_sums uses. */
+void sq_error_lanes_total(const sq_error_lanes *acc, sq_error_sums *out);
+
 typedef struct sq_kernels {
   const char *name;   /* "scalar", "avx2", "avx512", "neon" */
 
@@ -146,6 +158,11 @@ typedef struct sq_kernels {
                 uint32_t *counts);
   /* Logarithmic codes (log2.h). */
   const sq_log2_kernels *log2;
+  /* Adds a[0..n) against b[0..n) into acc, element i into lane
+  ** (lane + i) % SQ_ERROR_LANES (see sq_error_lanes): a scalar head up to
+  ** lane 0, whole blocks of 16, a scalar tail. */
+  void (*error_lanes)(const void *a, const void *b, size_t n, size_t lane,
+                      sq_error_lanes *acc);
 } sq_kernels;
 
 #define SQ_HISTC_COPIES 4

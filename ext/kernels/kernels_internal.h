@@ -71,6 +71,19 @@ void sq_error_sums_scalar(const void *a, const void *b, size_t n,
 void sq_error_sums_finish(const void *a, const void *b, size_t from, size_t n,
                           double *a2, double *b2, double *ab, double *d2,
                           double max_abs_d, sq_error_sums *out);
+/* Elements [from, n) of a and b into acc, element i in lane
+** (lane + i) % SQ_ERROR_LANES: error_lanes' scalar head and tail. */
+void sq_error_lanes_scalar(const void *a, const void *b, size_t from, size_t n,
+                           size_t lane, sq_error_lanes *acc);
+/* error_lanes' scalar head: the elements before lane 0 (at most n); returns
+** how many. */
+static inline size_t sq_error_lanes_head(const void *a, const void *b, size_t n,
+                                         size_t lane, sq_error_lanes *acc) {
+  size_t head = (SQ_ERROR_LANES - lane % SQ_ERROR_LANES) % SQ_ERROR_LANES;
+  if (head > n) head = n;
+  sq_error_lanes_scalar(a, b, 0, head, lane, acc);
+  return head;
+}
 /* Adds the 16 lanes of one sum in the fixed order every path uses. */
 static inline double sq_lanes_total(const double *lane) {
   double s8[8], s4[4];
@@ -145,6 +158,7 @@ extern const sq_log2_kernels sq_log2_kernels_neon;
     .f32_to_bf16 = f32_to_bf16_##P, .ggml = &sq_ggml_kernels_##P,             \
     .histc = sq_histc_##P,                                                    \
     .log2 = &sq_log2_kernels_##P,                                             \
+    .error_lanes = error_lanes_##P,                                           \
   }
 
 /* The per-code entry points of path P around the path's always-inlined

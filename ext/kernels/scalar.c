@@ -355,4 +355,39 @@ static void error_sums_scalar(const void *a, const void *b, size_t n,
   sq_error_sums_scalar(a, b, n, out);
 }
 
+/* ---- error sums in lanes ----------------------------------------------- */
+
+/* The same additions as sq_error_sums_finish, in lanes offset by `lane`. */
+void sq_error_lanes_scalar(const void *a, const void *b, size_t from, size_t n,
+                           size_t lane, sq_error_lanes *acc) {
+  const unsigned char *pa = a, *pb = b;
+  double mx = acc->max_abs_d;
+  for (size_t i = from; i < n; i++) {
+    size_t l = (lane + i) % SQ_ERROR_LANES;
+    double u = (double)sq_load_f32(pa + 4 * i);
+    double v = (double)sq_load_f32(pb + 4 * i);
+    double d = u - v;
+    acc->a2[l] += u * u;
+    acc->b2[l] += v * v;
+    acc->ab[l] += u * v;
+    acc->d2[l] += d * d;
+    double ad = fabs(d);
+    if (ad > mx) mx = ad;
+  }
+  acc->max_abs_d = mx;
+}
+
+static void error_lanes_scalar(const void *a, const void *b, size_t n,
+                               size_t lane, sq_error_lanes *acc) {
+  sq_error_lanes_scalar(a, b, 0, n, lane, acc);
+}
+
+void sq_error_lanes_total(const sq_error_lanes *acc, sq_error_sums *out) {
+  out->sum_a2 = sq_lanes_total(acc->a2);
+  out->sum_b2 = sq_lanes_total(acc->b2);
+  out->sum_ab = sq_lanes_total(acc->ab);
+  out->sum_d2 = sq_lanes_total(acc->d2);
+  out->max_abs_d = acc->max_abs_d;
+}
+
 const sq_kernels sq_kernels_scalar = SQ_KERNEL_TABLE(scalar);

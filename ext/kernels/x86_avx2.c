@@ -28,8 +28,9 @@
 **   5. tails and odd shapes go to the scalar table on offset pointers;
 **   6. error_sums: lane l of 16 gets elements 16k + l in order, as in scalar
 **      (four vectors of doubles per block, exact conversions, multiply then
-**      add), and scalar's sq_error_sums_finish adds the tail and totals the
-**      lanes: the same additions in the same order, so the same bits;
+**      add), on the caller's lanes (error_lanes: scalar's head up to lane 0
+**      and tail, sq_error_lanes_scalar; error_sums is error_lanes from lane
+**      0, totalled): the same additions in the same order, so the same bits;
 **   7. minmax_blocks: eight blocks of 8 floats or more at a time, each folded
 **      lane-wise (its last vector may overlap the one before), the eight
 **      reduced together by shuffles; non-finite values as in minmax, and a
@@ -642,7 +643,8 @@ static void f32_to_bf16_avx2(const void *f, size_t n, void *h) {
 ** scalar: a 16-element block is four vectors of doubles (lanes 0-3, 4-7, 8-11,
 ** 12-15), each converted exactly from four floats, and every sum adds its
 ** product (multiply, then add: no FMA) to the vector holding those lanes.
-** The tail and the lane totals are scalar's sq_error_sums_finish.  max |a-b|
+** The head, tail and lane totals are scalar's (sq_error_lanes_scalar,
+** sq_error_lanes_total).  max |a-b|
 ** is a max of |d| (sign cleared), exact for finite inputs in any order.
 ** The 16 accumulators and their operands do not all fit the 16 ymm registers,
 ** so a few live on the stack (load, add, store): measured from memory that
@@ -664,35 +666,57 @@ SQ_AI void es_add(__m256d u, __m256d v, __m256d *a2, __m256d *b2, __m256d *ab,
   *mx = _mm256_max_pd(*mx, _mm256_andnot_pd(sign, d));
 }
 
+/* error_lanes: scalar's head up to lane 0, then error_sums' blocks with the
+** accumulators loaded from and stored back to acc (the same additions in the
+** same order per lane), then scalar's tail. */
+static void error_lanes_avx2(const void *a, const void *b, size_t n,
+                             size_t lane, sq_error_lanes *acc) {
+  size_t head = sq_error_lanes_head(a, b, n, lane, acc);
+  sq_cb pa = (sq_cb)a + 4 * head, pb = (sq_cb)b + 4 * head;
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  size_t full = (n - head) / SQ_ERROR_LANES;
+  if (full) {
+    __m256d A0 = _mm256_loadu_pd(acc->a2), A1 = _mm256_loadu_pd(acc->a2 + 4),
+            A2 = _mm256_loadu_pd(acc->a2 + 8), A3 = _mm256_loadu_pd(acc->a2 + 12);
+    __m256d B0 = _mm256_loadu_pd(acc->b2), B1 = _mm256_loadu_pd(acc->b2 + 4),
+            B2 = _mm256_loadu_pd(acc->b2 + 8), B3 = _mm256_loadu_pd(acc->b2 + 12);
+    __m256d C0 = _mm256_loadu_pd(acc->ab), C1 = _mm256_loadu_pd(acc->ab + 4),
+            C2 = _mm256_loadu_pd(acc->ab + 8), C3 = _mm256_loadu_pd(acc->ab + 12);
+    __m256d D0 = _mm256_loadu_pd(acc->d2), D1 = _mm256_loadu_pd(acc->d2 + 4),
+            D2 = _mm256_loadu_pd(acc->d2 + 8), D3 = _mm256_loadu_pd(acc->d2 + 12);
+    __m256d M = _mm256_setzero_pd();
+    for (size_t k = 0; k < full; k++) {
+      sq_cb sa = pa + 64 * k, sb = pb + 64 * k;
+      es_add(cvt4(sa), cvt4(sb), &A0, &B0, &C0, &D0, &M, sign);
+      es_add(cvt4(sa + 16), cvt4(sb + 16), &A1, &B1, &C1, &D1, &M, sign);
+      es_add(cvt4(sa + 32), cvt4(sb + 32), &A2, &B2, &C2, &D2, &M, sign);
+      es_add(cvt4(sa + 48), cvt4(sb + 48), &A3, &B3, &C3, &D3, &M, sign);
+    }
+    _mm256_storeu_pd(acc->a2, A0), _mm256_storeu_pd(acc->a2 + 4, A1);
+    _mm256_storeu_pd(acc->a2 + 8, A2), _mm256_storeu_pd(acc->a2 + 12, A3);
+    _mm256_storeu_pd(acc->b2, B0), _mm256_storeu_pd(acc->b2 + 4, B1);
+    _mm256_storeu_pd(acc->b2 + 8, B2), _mm256_storeu_pd(acc->b2 + 12, B3);
+    _mm256_storeu_pd(acc->ab, C0), _mm256_storeu_pd(acc->ab + 4, C1);
+    _mm256_storeu_pd(acc->ab + 8, C2), _mm256_storeu_pd(acc->ab + 12, C3);
+    _mm256_storeu_pd(acc->d2, D0), _mm256_storeu_pd(acc->d2 + 4, D1);
+    _mm256_storeu_pd(acc->d2 + 8, D2), _mm256_storeu_pd(acc->d2 + 12, D3);
+    double m4[4];
+    _mm256_storeu_pd(m4, M);
+    for (int j = 0; j < 4; j++)
+      if (m4[j] > acc->max_abs_d) acc->max_abs_d = m4[j];
+  }
+  size_t done = head + full * SQ_ERROR_LANES;
+  sq_error_lanes_scalar(a, b, done, n, lane, acc);
+}
+
+/* error_sums is error_lanes from lane 0 on zeroed lanes, totalled: the same
+** additions in the same order as scalar's. */
 static void error_sums_avx2(const void *a, const void *b, size_t n,
                             sq_error_sums *out) {
-  sq_cb pa = a, pb = b;
-  const __m256d sign = _mm256_set1_pd(-0.0);
-  size_t full = n / SQ_ERROR_LANES;
-  __m256d A0 = _mm256_setzero_pd(), A1 = A0, A2 = A0, A3 = A0;
-  __m256d B0 = A0, B1 = A0, B2 = A0, B3 = A0, C0 = A0, C1 = A0, C2 = A0, C3 = A0;
-  __m256d D0 = A0, D1 = A0, D2 = A0, D3 = A0, M = A0;
-  for (size_t k = 0; k < full; k++) {
-    sq_cb sa = pa + 64 * k, sb = pb + 64 * k;
-    es_add(cvt4(sa), cvt4(sb), &A0, &B0, &C0, &D0, &M, sign);
-    es_add(cvt4(sa + 16), cvt4(sb + 16), &A1, &B1, &C1, &D1, &M, sign);
-    es_add(cvt4(sa + 32), cvt4(sb + 32), &A2, &B2, &C2, &D2, &M, sign);
-    es_add(cvt4(sa + 48), cvt4(sb + 48), &A3, &B3, &C3, &D3, &M, sign);
-  }
-  double a2[SQ_ERROR_LANES], b2[SQ_ERROR_LANES], ab[SQ_ERROR_LANES],
-      d2[SQ_ERROR_LANES], m4[4], m = 0.0;
-  _mm256_storeu_pd(a2, A0), _mm256_storeu_pd(a2 + 4, A1);
-  _mm256_storeu_pd(a2 + 8, A2), _mm256_storeu_pd(a2 + 12, A3);
-  _mm256_storeu_pd(b2, B0), _mm256_storeu_pd(b2 + 4, B1);
-  _mm256_storeu_pd(b2 + 8, B2), _mm256_storeu_pd(b2 + 12, B3);
-  _mm256_storeu_pd(ab, C0), _mm256_storeu_pd(ab + 4, C1);
-  _mm256_storeu_pd(ab + 8, C2), _mm256_storeu_pd(ab + 12, C3);
-  _mm256_storeu_pd(d2, D0), _mm256_storeu_pd(d2 + 4, D1);
-  _mm256_storeu_pd(d2 + 8, D2), _mm256_storeu_pd(d2 + 12, D3);
-  _mm256_storeu_pd(m4, M);
-  for (int j = 0; j < 4; j++)
-    if (m4[j] > m) m = m4[j];
-  sq_error_sums_finish(a, b, full * SQ_ERROR_LANES, n, a2, b2, ab, d2, m, out);
+  sq_error_lanes acc;
+  memset(&acc, 0, sizeof acc);
+  error_lanes_avx2(a, b, n, 0, &acc);
+  sq_error_lanes_total(&acc, out);
 }
 
 /* ---- per-block min / max ------------------------------------------------- */

@@ -521,27 +521,43 @@ SQ_AI void es_add(__m512d u, __m512d v, __m512d *a2, __m512d *b2, __m512d *ab,
   *mx = _mm512_max_pd(*mx, _mm512_abs_pd(d));
 }
 
+/* error_lanes: as x86_avx2.c's, with error_sums' two blocks of 8 lanes. */
+static void error_lanes_avx512(const void *a, const void *b, size_t n,
+                               size_t lane, sq_error_lanes *acc) {
+  size_t head = sq_error_lanes_head(a, b, n, lane, acc);
+  sq_cb pa = (sq_cb)a + 4 * head, pb = (sq_cb)b + 4 * head;
+  size_t full = (n - head) / SQ_ERROR_LANES;
+  if (full) {
+    __m512d A0 = _mm512_loadu_pd(acc->a2), A1 = _mm512_loadu_pd(acc->a2 + 8);
+    __m512d B0 = _mm512_loadu_pd(acc->b2), B1 = _mm512_loadu_pd(acc->b2 + 8);
+    __m512d C0 = _mm512_loadu_pd(acc->ab), C1 = _mm512_loadu_pd(acc->ab + 8);
+    __m512d D0 = _mm512_loadu_pd(acc->d2), D1 = _mm512_loadu_pd(acc->d2 + 8);
+    __m512d M0 = _mm512_setzero_pd(), M1 = M0;
+    for (size_t k = 0; k < full; k++) {
+      sq_cb sa = pa + 64 * k, sb = pb + 64 * k;
+      es_add(cvt8(sa), cvt8(sb), &A0, &B0, &C0, &D0, &M0);
+      es_add(cvt8(sa + 32), cvt8(sb + 32), &A1, &B1, &C1, &D1, &M1);
+    }
+    _mm512_storeu_pd(acc->a2, A0), _mm512_storeu_pd(acc->a2 + 8, A1);
+    _mm512_storeu_pd(acc->b2, B0), _mm512_storeu_pd(acc->b2 + 8, B1);
+    _mm512_storeu_pd(acc->ab, C0), _mm512_storeu_pd(acc->ab + 8, C1);
+    _mm512_storeu_pd(acc->d2, D0), _mm512_storeu_pd(acc->d2 + 8, D1);
+    double m8[8];
+    _mm512_storeu_pd(m8, _mm512_max_pd(M0, M1));
+    for (int j = 0; j < 8; j++)
+      if (m8[j] > acc->max_abs_d) acc->max_abs_d = m8[j];
+  }
+  sq_error_lanes_scalar(a, b, head + full * SQ_ERROR_LANES, n, lane, acc);
+}
+
+/* error_sums is error_lanes from lane 0 on zeroed lanes, totalled: the same
+** additions in the same order as scalar's. */
 static void error_sums_avx512(const void *a, const void *b, size_t n,
                               sq_error_sums *out) {
-  sq_cb pa = a, pb = b;
-  size_t full = n / SQ_ERROR_LANES;
-  __m512d A0 = _mm512_setzero_pd(), A1 = A0, B0 = A0, B1 = A0, C0 = A0, C1 = A0;
-  __m512d D0 = A0, D1 = A0, M0 = A0, M1 = A0;
-  for (size_t k = 0; k < full; k++) {
-    sq_cb sa = pa + 64 * k, sb = pb + 64 * k;
-    es_add(cvt8(sa), cvt8(sb), &A0, &B0, &C0, &D0, &M0);
-    es_add(cvt8(sa + 32), cvt8(sb + 32), &A1, &B1, &C1, &D1, &M1);
-  }
-  double a2[SQ_ERROR_LANES], b2[SQ_ERROR_LANES], ab[SQ_ERROR_LANES],
-      d2[SQ_ERROR_LANES], m8[8], m = 0.0;
-  _mm512_storeu_pd(a2, A0), _mm512_storeu_pd(a2 + 8, A1);
-  _mm512_storeu_pd(b2, B0), _mm512_storeu_pd(b2 + 8, B1);
-  _mm512_storeu_pd(ab, C0), _mm512_storeu_pd(ab + 8, C1);
-  _mm512_storeu_pd(d2, D0), _mm512_storeu_pd(d2 + 8, D1);
-  _mm512_storeu_pd(m8, _mm512_max_pd(M0, M1));
-  for (int j = 0; j < 8; j++)
-    if (m8[j] > m) m = m8[j];
-  sq_error_sums_finish(a, b, full * SQ_ERROR_LANES, n, a2, b2, ab, d2, m, out);
+  sq_error_lanes acc;
+  memset(&acc, 0, sizeof acc);
+  error_lanes_avx512(a, b, n, 0, &acc);
+  sq_error_lanes_total(&acc, out);
 }
 
 /* ---- per-block min / max ------------------------------------------------- */

@@ -8,11 +8,17 @@
 **   dtypes=int8+int4      any code dtypes
 **   schemes=affine+symmetric  and log2 (int8 and int4 only: qscheme
 **                         per_tensor_log2, per_channel_log2, per_block_log2)
-**   blocks=32+128         block sizes along the last axis ('none' for no blocks)
-**   methods=minmax        any of minmax, percentile, mse (percentile=P applies)
+**   blocks=32+128         block sizes along rows of the [shape[0], rest]
+**                         view ('none' for no blocks); a block longer than
+**                         a row is reported as the row, once ("block-27
+**                         (whole row)", block_size 27)
+**   methods=minmax        any of minmax, percentile, mse, histogram, entropy
+**                         (percentile=P applies)
 **   ggml=q4_K+q8_0        ggml block formats too (none by default); each is
 **                         one row: scheme and dtype are the type's name,
-**                         granularity 'ggml', qscheme and method NULL
+**                         granularity 'ggml', qscheme and method NULL; a
+**                         type whose block does not divide the row gives
+**                         no row
 **   dtypes=none           only the ggml types
 ** granularities: per tensor, per channel along `axis` (default 0; only for
 ** tensors of 2 or more dimensions), and per block.  reduce_range and
@@ -55,7 +61,8 @@ typedef struct sq_compare_row {
 } sq_compare_row;
 
 
-static const char *const sq_method_names[] = {"minmax", "percentile", "mse"};
+static const char *const sq_method_names[] = {"minmax", "percentile", "mse",
+                                              "histogram", "entropy"};
 static const char *const sq_gran_names[] = {"tensor", "channel", "block"};
 /* By sq_scheme.symmetric: 0, 1 or SQ_SCHEME_LOG2. */
 static const char *const sq_scheme_names[] = {"affine", "symmetric", "log2"};
@@ -80,9 +87,14 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
   sq_granularity any_axis;
   if (sq_granularity_channel(&shape, axis, &any_axis, st) ||
       sq_scheme_candidates(&o, &shape, axis, &cands, &ncand, st) ||
-      !(scratch = sq_alloc(st, x.n, 4)) ||
       !(cur->rows = rows = sq_alloc(st, ncand, sizeof *rows)))
     goto done;
+  /* Only ggml and log2 candidates read their round trip back into a
+  ** full-size scratch; the integer schemes' round trips never leave cache. */
+  int need_scratch = 0;
+  for (size_t i = 0; i < ncand; i++)
+    need_scratch |= cands[i].ggml != 0 || cands[i].symmetric == SQ_SCHEME_LOG2;
+  if (need_scratch && !(scratch = sq_alloc(st, x.n, 4))) goto done;
   const sq_kernels *k = sq_kernels_active();
   /* Observed ranges per granularity, shared by every dtype and scheme. */
   float *cached = NULL;
@@ -116,7 +128,7 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
     row->mse = e->sum_d2 / (double)x.n;
     row->sqnr = sq_sqnr_db(e->sum_a2, e->sum_d2);
     row->cosine = sq_cosine(e);
-    char gran[32];
+    char gran[48];
     if (row->s.ggml) {
       snprintf(row->label, sizeof row->label, "%s",
                sq_ggml_formats[row->s.ggml - 1].name);
@@ -128,7 +140,8 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
     else if (row->s.granularity == SQ_GRAN_CHANNEL)
       snprintf(gran, sizeof gran, "per-channel(%lld)", (long long)row->s.axis);
     else
-      snprintf(gran, sizeof gran, "block-%lld", (long long)row->s.block);
+      snprintf(gran, sizeof gran, "block-%lld%s", (long long)row->s.block,
+               row->s.whole_row ? " (whole row)" : "");
     snprintf(row->label, sizeof row->label, "%s %s %s%s%s", row->s.dtype->name,
              sq_scheme_names[row->s.symmetric], gran,
              row->s.method ? " " : "", row->s.method ? sq_method_names[row->s.method] : "");

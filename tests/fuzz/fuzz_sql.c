@@ -463,6 +463,9 @@ static const lit vocab[] = {
   L("include_zero="), L("params="), L("tutorial"), L("double"), L("float32"),
   L("include_zero=0 params=double"), L("rounding=tutorial"),
   L("log2"), L("schemes=log2"),
+  /* appended: q_compare on flattened rows (a conv weight) and its methods */
+  L("[64,3,3,3]"), L("[2,8,16]"), L("blocks=27+32"), L("methods=histogram"),
+  L("methods=entropy"), L("histogram"), L("entropy"),
 };
 
 static const int64_t zero_sizes[16] = {

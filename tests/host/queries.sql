@@ -711,3 +711,14 @@ SELECT quantize_log2_blob('[1]', 0.3);
 SELECT q_scale('[1]', 'uint8', 'log2');
 SELECT quantize_per_channel_log2_blob('[[1,2],[3,4]]', '[1]', '[2,2]', 1);
 SELECT quantize_log2_blob(X'0000803F0000C07F', 1);
+-- ---------------------------------------------------------------- q_compare: blocks along flattened rows
+WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < 53),
+x(v) AS (SELECT json_group_array((i % 11) * 0.41 - 2.0 + i * 1e-3) FROM s)
+SELECT c.scheme, c.block_size, c.bytes, c.mse FROM x, q_compare(x.v, '[2,3,3,3]', 1, 'blocks=9+27+32') AS c;
+WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < 53),
+x(v) AS (SELECT json_group_array((i % 11) * 0.41 - 2.0 + i * 1e-3) FROM s)
+SELECT c.scheme, c.block_size, c.mse FROM x, q_compare(x.v, '[2,3,3,3]', 0, 'dtypes=int4 methods=minmax+mse blocks=4+32+128') AS c;
+SELECT scheme, block_size, bytes, sqnr_db FROM q_compare(zeroblob(1024), '[2,8,16]', 0, 'dtypes=int8 schemes=symmetric blocks=none ggml=q8_0+q4_K');
+SELECT count(*) FROM q_compare(zeroblob(1024), '[2,128]', 0, 'dtypes=none ggml=q4_K');
+SELECT scheme, method, mse FROM q_compare('[0.5,-1.25,2,3.75,-0.1,0.2]', '[6]', 0, 'dtypes=int8 blocks=none methods=histogram+entropy');
+SELECT scheme, mse, max_error FROM q_compare(zeroblob(40000), '[2,5000]', 1, 'dtypes=int8 schemes=affine blocks=none');
