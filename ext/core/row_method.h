@@ -34,6 +34,8 @@ typedef struct sq_row_method {
   void (*destroy)(void *state);
 } sq_row_method;
 
+extern const sq_row_method sq_row_method_entropy;
+
 /* The row method of `method`, or NULL for a method that is not one. */
 const sq_row_method *sq_row_method_find(int method);
 
