@@ -189,8 +189,8 @@ static int sq_entropy_add(void *state, const sq_kernels *k, const sq_tensor *row
   }
   size_t nb = old_nb + 2 * half;
   if (nb > SQ_ENTROPY_MAX_BINS)
-    return sq_fail(st, "method=entropy: the histogram would grow to %zu bins, "
-                   "more than %d", nb, SQ_ENTROPY_MAX_BINS);
+    return sq_fail(st, "method=entropy: the histogram would grow past %d bins",
+                   SQ_ENTROPY_MAX_BINS);
   e->hist = NULL;
   if (sq_entropy_grow(e, nb, st)) {
     e->hist = old;
