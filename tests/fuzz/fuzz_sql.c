@@ -353,6 +353,8 @@ static const lit option_keys[] = {
   L("Quant_min"), L(""), L("method "),
   /* appended: q_compare's ggml list, and dtypes=none */
   L("ggml"), L("dtypes"),
+  /* appended: method=entropy's histogram options */
+  L("bins"), L("quantized_bins"),
 };
 
 /* ggml's types in its order (sq_ggml_type), then the same in other cases,
@@ -398,6 +400,7 @@ static const lit rounding_names[] = {
 };
 static const lit method_names[] = {
   L("minmax"), L("percentile"), L("mse"), L("MSE"), L("max"), L(""),
+  L("entropy"),
 };
 static const lit observer_names[] = {
   L("minmax"), L("moving_average"), L("MOVING_AVERAGE"), L("ma"), L(""),
@@ -433,6 +436,8 @@ static const lit vocab[] = {
   L("q4_0"), L("q8_0"), L("q2_K"), L("q4_K"), L("q6_K"), L("Q5_1"), L("q3_k"),
   L("ggml="), L("dtypes=none"), L("iq4_xs"), L("[256]"), L("[2,32]"),
   L("[1,256]"),
+  /* appended: method=entropy */
+  L("entropy"), L("bins="), L("quantized_bins="), L("2048"), L("16384"),
 };
 
 static const int64_t zero_sizes[16] = {
