@@ -75,13 +75,17 @@ def model_hist(x, thr, thr64, nb):
         first, last = first - 0.5, last + 0.5
     ff, fl = f32(first), f32(last)
     width = f32(fl - ff)
-    norm = f32(nb / ((last - first) if thr64 else float(width)))
+    norm = nb / ((last - first) if thr64 else float(width))
+    wide = norm > float(np.finfo(f32).max)   # numpy then multiplies in double
+    if not wide:
+        norm = f32(norm)
     step = (last - first) / nb
     edges = ((np.arange(nb + 1, dtype=np.float64) * step) + first).astype(f32)
     edges[nb] = fl
     out = np.zeros(nb, np.int64)
     for v in x[(x >= ff) & (x <= fl)]:
-        b = min(int(f32(f32(v - ff) * norm)), nb - 1)
+        d = f32(v - ff)
+        b = min(int(float(d) * norm if wide else f32(d * norm)), nb - 1)
         if v < edges[b]:
             b -= 1
         elif b != nb - 1 and v >= edges[b + 1]:
@@ -92,7 +96,8 @@ def model_hist(x, thr, thr64, nb):
 
 def check_binning():
     for thr, nb in [(f32(1), 128), (f32(0.3), 128), (f32(3.7), 2048),
-                    (f32(1e-3), 255), (f32(0), 128), (f32(7.1), 1000)]:
+                    (f32(1e-3), 255), (f32(0), 128), (f32(7.1), 1000),
+                    (f32(1e-45), 128), (f32(3e-42), 2048), (f32(2e-39), 255)]:
         x = edge_values(thr, nb)
         h, _ = np.histogram(x, nb, range=(-thr, thr))
         if not np.array_equal(h, model_hist(x, thr, False, nb)):

@@ -15,7 +15,8 @@
 **      are added to the middle bins unchanged (not re-binned).
 **   3. Binning is numpy 1.24's np.histogram for uniform bins, step by step:
 **      edges from linspace in double rounded to float32, the index from
-**      float32 (x - first) * float32(bins / width), one correction step
+**      float32 (x - first) * float32(bins / width) (in double when bins /
+**      width is past float32's range, numpy's value-based casting), one correction step
 **      down or up against the edges, the last bin closed, values outside
 **      [first, last] (in float32) dropped.
 **   4. range(): ORT's get_entropy_threshold.  For i from quantized_bins/2 to
@@ -35,6 +36,7 @@
 **      overflows is refused, and so is a histogram ORT's smoothing asserts
 **      on (more than 10000 empty bins per full one).
 */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include "core/row_method.h"
@@ -113,7 +115,10 @@ static int sq_entropy_bin(const sq_tensor *x, double thr, int thr64, size_t nb,
     return sq_fail(st, "method=entropy cannot histogram the range [%g, %g]: "
                    "its width overflows float32", first, last);
   double norm = (double)nb / (thr64 ? last - first : (double)width32);
-  float normf = (float)norm;
+  /* numpy multiplies the float32 differences by norm in float32, unless
+  ** norm is past float32's range (tiny ranges), then in double */
+  int wide = norm > (double)FLT_MAX;
+  float normf = wide ? 0.0f : (float)norm;
   double step = (last - first) / (double)nb;
   for (size_t k = 0; k < nb; k++) {
     double y = (double)k * step;
@@ -124,7 +129,8 @@ static int sq_entropy_bin(const sq_tensor *x, double thr, int thr64, size_t nb,
   for (size_t i = 0; i < x->n; i++) {
     float v = sq_load_f32(p + 4 * i);
     if (!(v >= ff && v <= fl)) continue;
-    float fi = (v - ff) * normf;
+    float d = v - ff;
+    double fi = wide ? (double)d * norm : (double)(d * normf);
     size_t b = (size_t)fi;  /* 0 <= fi <= nb * (1 + 2^-22) */
     if (b >= nb) b = nb - 1;
     if (v < edges[b]) b--;
