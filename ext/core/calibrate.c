@@ -576,6 +576,7 @@ int sq_ranges(const sq_kernels *k, const sq_tensor *x, const sq_granularity *g,
 /* Every row method; each lives in a file of its own. */
 static const sq_row_method *const sq_row_methods[] = {
   &sq_row_method_histogram,
+  &sq_row_method_entropy,
   NULL
 };
 

@@ -36,6 +36,8 @@ typedef struct sq_row_method {
 
 /* core/histogram_observer.c: PyTorch 1.13's HistogramObserver. */
 extern const sq_row_method sq_row_method_histogram;
+/* core/entropy_calibrator.c: ONNX Runtime's entropy calibrator. */
+extern const sq_row_method sq_row_method_entropy;
 
 /* The row method of `method`, or NULL for a method that is not one. */
 const sq_row_method *sq_row_method_find(int method);

@@ -374,6 +374,8 @@ static const lit option_keys[] = {
   L("bins"),
   /* appended: the tutorial's formula (19, 20) */
   L("include_zero"), L("params"),
+  /* appended: method=entropy's quantized bin count (key 21) */
+  L("quantized_bins"),
 };
 
 /* ggml's types in its order (sq_ggml_type), then the same in other cases,
@@ -424,6 +426,7 @@ static const lit params_names[] = {
 static const lit method_names[] = {
   L("minmax"), L("percentile"), L("mse"), L("MSE"), L("max"), L(""),
   L("histogram"), L("Histogram"),
+  L("entropy"),
 };
 static const lit observer_names[] = {
   L("minmax"), L("moving_average"), L("MOVING_AVERAGE"), L("ma"), L(""),
@@ -466,6 +469,8 @@ static const lit vocab[] = {
   /* appended: q_compare on flattened rows (a conv weight) and its methods */
   L("[64,3,3,3]"), L("[2,8,16]"), L("blocks=27+32"), L("methods=histogram"),
   L("methods=entropy"), L("histogram"), L("entropy"),
+  /* appended: method=entropy */
+  L("quantized_bins="), L("2048"), L("16384"),
 };
 
 static const int64_t zero_sizes[16] = {
@@ -880,6 +885,7 @@ static void gen_options(src *s, buf *b) {
       case 18: bput_lit(b, PICK(s, int_texts)); break;
       case 19: bput_lit(b, PICK(s, flag_texts)); break;
       case 20: bput_lit(b, PICK(s, params_names)); break;
+      case 21: bput_lit(b, PICK(s, int_texts)); break;
       default: bput_lit(b, PICK(s, vocab)); break;
     }
   }

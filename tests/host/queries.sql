@@ -722,3 +722,13 @@ SELECT scheme, block_size, bytes, sqnr_db FROM q_compare(zeroblob(1024), '[2,8,1
 SELECT count(*) FROM q_compare(zeroblob(1024), '[2,128]', 0, 'dtypes=none ggml=q4_K');
 SELECT scheme, method, mse FROM q_compare('[0.5,-1.25,2,3.75,-0.1,0.2]', '[6]', 0, 'dtypes=int8 blocks=none methods=histogram+entropy');
 SELECT scheme, mse, max_error FROM q_compare(zeroblob(40000), '[2,5000]', 1, 'dtypes=int8 schemes=affine blocks=none');
+-- ---------------------------------------------------------------- method=entropy
+SELECT q_scale('[0.5,-0.25,3,0.125,-2,12,1,1,1,0]', 'int8', 'affine', 'method=entropy'),
+       q_zero_point('[0.5,-0.25,3,0.125,-2,12,1,1,1,0]', 'uint8', 'affine', 'method=entropy bins=64 quantized_bins=8');
+SELECT q_scale('[0.5,-0.25,3,0.125,-2,12,1,1,1,0]', 'int8', 'symmetric', 'method=entropy bins=2048 quantized_bins=128');
+SELECT q_per_channel_scales('[[1,2,3,4,5,60],[-1,-2,-3,-4,-5,-6]]', '[2,6]', 1, 'int8', 'affine', 'method=entropy bins=32 quantized_bins=4');
+SELECT * FROM q_channels('[[1,2,3,4,5,60],[-1,-2,-3,-4,-5,-6]]', '[2,6]', 0, 'uint8', 'affine', 'method=entropy bins=16 quantized_bins=2');
+SELECT q_scale_agg(x, 'int8', 'affine', 'method=entropy bins=256 quantized_bins=16') FROM (SELECT '[1,-1,0.5]' AS x UNION ALL SELECT '[0.25,3]' UNION ALL SELECT '[2]');
+SELECT q_scale_agg(x, 'int8', 'affine', 'method=entropy') FROM (SELECT '[0,0]' AS x UNION ALL SELECT '[1,-2]');
+SELECT q_scale('[1,2]', 'int8', 'affine', 'method=entropy bins=8 quantized_bins=9');
+SELECT q_scale_agg(x, 'int8', 'affine', 'method=entropy') FROM (SELECT '[1,-1]' AS x UNION ALL SELECT '[1000]');
