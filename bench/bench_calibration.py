@@ -19,9 +19,11 @@ Run by `make bench` as Debian's /usr/bin/python3.
        histogram    vs the same HistogramObserver                   >= 3x
        entropy      vs tests/entropy_ref.py (numpy, same algorithm)  reported
        minmax       for reference
-     A method the extension does not have prints "not built"; a missing
-     peer prints why and the Debian package to install.
-  5. q_compare_section() is the hook for the demo-model q_compare timings.
+     entropy runs twice: ONNX Runtime's defaults (bins=128
+     quantized_bins=128) and TensorRT's (bins=2048 quantized_bins=128).
+     A missing peer prints why and the Debian package to install.
+  5. q_compare over the demo models is bench/bench_compare.tcl's (make bench
+     runs it before this script).
 """
 import os
 import struct
@@ -109,20 +111,6 @@ def connect():
     return Conn(EXT)
 
 
-def has_method(db, method):
-    """Whether method=<method> is implemented: the extension may parse a
-    method's name before it exists (it then calibrates as minmax), so the
-    test is a tensor whose outlier every range search clips: 4096 values
-    spread over [0, 1] and one 1000."""
-    x = struct.pack("<4097f", *[(i % 97) / 96.0 for i in range(4096)], 1000.0)
-    sql = "SELECT q_scale(?1, 'uint8', 'affine', ?2)"
-    try:
-        got = db.query(sql, x, "method=" + method)[0]
-    except RuntimeError:
-        return False
-    return got != db.query(sql, x, "method=minmax")[0]
-
-
 def ours(db, blob, method, extra=""):
     """Best time of q_scale through SQL with method=<method> [extra]."""
     opts = "method=" + method + (" " + extra if extra else "")
@@ -138,24 +126,13 @@ def histogram_observer(torch, t):
 
 
 def entropy_ref():
-    """tests/entropy_ref.py, if another part of the project has written it."""
+    """tests/entropy_ref.py: ONNX Runtime's entropy calibrator in numpy."""
     sys.path.insert(0, os.path.join(ROOT, "tests"))
     try:
         import entropy_ref as ref
         return ref
-    except ImportError:
-        return None
     finally:
         sys.path.pop(0)
-
-
-def entropy_peer(ref, x):
-    """A callable running the reference entropy calibration on x, or None."""
-    for name in ("entropy_range", "calibrate", "entropy"):
-        fn = getattr(ref, name, None)
-        if callable(fn):
-            return lambda: fn(x)
-    return None
 
 
 def row(name, ms_ours, ms_peer, peer, goal):
@@ -165,11 +142,6 @@ def row(name, ms_ours, ms_peer, peer, goal):
     ratio = ms_peer / ms_ours
     mark = "" if goal is None else ("  goal %gx %s" % (goal, "met" if ratio >= goal else "MISSED"))
     print("%-24s %10.2f %10.2f %7.1fx  %s%s" % (name, ms_ours, ms_peer, ratio, peer, mark))
-
-
-def q_compare_section(db):
-    """Hook: q_compare timings over the demo models (filled in elsewhere)."""
-    return
 
 
 def tensor_section(db, np, torch, label, x):
@@ -193,22 +165,14 @@ def tensor_section(db, np, torch, label, x):
         "no torch (Debian: apt-get install python3-torch)"
     t, _ = ours(db, blob, "mse")
     row("mse", t * 1e3, th * 1e3 if th is not None else None, peer, 3)
-    if has_method(db, "histogram"):
-        t, _ = ours(db, blob, "histogram")
-        row("histogram", t * 1e3, th * 1e3 if th is not None else None, peer, 3)
-    else:
-        print("%-24s not built" % "histogram")
-    if has_method(db, "entropy"):
-        t, _ = ours(db, blob, "entropy")
-        ref = entropy_ref()
-        fn = entropy_peer(ref, x) if ref else None
-        if fn is None:
-            row("entropy", t * 1e3, None, "tests/entropy_ref.py absent: no peer row", None)
-        else:
-            row("entropy", t * 1e3, best(fn, 3) * 1e3, "tests/entropy_ref.py (numpy)", None)
-    else:
-        print("%-24s not built" % "entropy")
-
+    t, _ = ours(db, blob, "histogram")
+    row("histogram", t * 1e3, th * 1e3 if th is not None else None, peer, 3)
+    ref = entropy_ref()
+    for bins, qbins in ((128, 128), (2048, 128)):
+        t, _ = ours(db, blob, "entropy", "bins=%d quantized_bins=%d" % (bins, qbins))
+        tr = best(lambda: ref.entropy_range([x], bins, qbins), 3)
+        row("entropy %d/%d" % (bins, qbins), t * 1e3, tr * 1e3,
+            "tests/entropy_ref.py (numpy, same algorithm)", None)
 
 def main():
     try:
@@ -229,7 +193,6 @@ def main():
     tensor_section(db, np, torch, "normal(0, 1)", rng.normal(0, 1, N).astype(np.float32))
     tensor_section(db, np, torch, "student t(3), heavy tails",
                    rng.standard_t(3, N).astype(np.float32))
-    q_compare_section(db)
 
 
 if __name__ == "__main__":
