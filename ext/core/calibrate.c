@@ -39,7 +39,6 @@
 /* Groups up to this size (a block, a small channel) are calibrated on their
 ** values directly: sorting for percentiles, exact errors for mse. */
 #define SQ_SMALL_GROUP 2048
-#define SQ_HIST_BINS 2048
 #define SQ_MSE_CANDIDATES 80 /* a = 1.00, 0.99, ..., 0.21 */
 
 /* Order-preserving map of float32 bits to unsigned keys. */
@@ -590,6 +589,8 @@ int sq_row_states_init(sq_row_states *rs, const sq_row_method *m, size_t groups,
                        const sq_options *o, const sq_range *r, int symmetric,
                        sq_status *st) {
   memset(rs, 0, sizeof *rs);
+  uint64_t total;
+  if (sq_size(st, groups, m->max_bytes(o), &total)) return st->code;
   void **state = sq_alloc(st, groups, sizeof *state);
   if (!state) return st->code;
   memset(state, 0, groups * sizeof *state);

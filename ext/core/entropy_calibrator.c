@@ -327,7 +327,14 @@ static int sq_entropy_range(void *state, float *lo, float *hi, sq_status *st) {
   return SQ_OK;
 }
 
+/* A state's counts and edges at the most bins growth allows. */
+static uint64_t sq_entropy_max_bytes(const sq_options *o) {
+  (void)o;
+  return sizeof(sq_entropy) +
+         (uint64_t)SQ_ENTROPY_MAX_BINS * (sizeof(int64_t) + sizeof(float)) + 4;
+}
+
 const sq_row_method sq_row_method_entropy = {
   SQ_METHOD_ENTROPY, "entropy", sq_entropy_create, sq_entropy_add,
-  sq_entropy_range, sq_entropy_destroy,
+  sq_entropy_range, sq_entropy_destroy, sq_entropy_max_bytes,
 };

@@ -288,7 +288,12 @@ static int sq_hist_range(void *state, float *lo, float *hi, sq_status *st) {
   return SQ_OK;
 }
 
+/* A state keeps its histogram between rows (add's buffers are freed). */
+static uint64_t sq_hist_max_bytes(const sq_options *o) {
+  return sizeof(sq_hist) + (uint64_t)(o->bins ? o->bins : SQ_HIST_DEFAULT_BINS) * 4;
+}
+
 const sq_row_method sq_row_method_histogram = {
   SQ_METHOD_HISTOGRAM, "histogram", sq_hist_create, sq_hist_add, sq_hist_range,
-  sq_hist_destroy,
+  sq_hist_destroy, sq_hist_max_bytes,
 };

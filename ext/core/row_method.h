@@ -32,6 +32,10 @@ typedef struct sq_row_method {
   ** been added. */
   int (*range)(void *state, float *lo, float *hi, sq_status *st);
   void (*destroy)(void *state);
+  /* The most bytes one group's state can come to under the options: the
+  ** aggregates hold every group's state at once, and their sum is held to
+  ** the connection's SQLITE_LIMIT_LENGTH like any one buffer. */
+  uint64_t (*max_bytes)(const sq_options *o);
 } sq_row_method;
 
 /* core/histogram_observer.c: PyTorch 1.13's HistogramObserver. */
@@ -50,7 +54,8 @@ typedef struct sq_row_states {
 } sq_row_states;
 
 /* NULL-free states for `groups` groups; on failure everything made so far is
-** freed and rs is left empty. */
+** freed and rs is left empty.  Refused (string or blob too big) when the
+** groups' states together could exceed the length limit. */
 int sq_row_states_init(sq_row_states *rs, const sq_row_method *m, size_t groups,
                        const sq_options *o, const sq_range *r, int symmetric,
                        sq_status *st);
