@@ -609,6 +609,39 @@ SEEDS.update({
         [t("w"), b(b"\x01"), t("int8"), t("[2]"), t('{"k":{"type":"uint8","value":256}}')]])],
 })
 
+# Calibration (issue 13): the histogram and entropy methods, one tensor and
+# rows in order; the tutorial's formula; the log2 scheme and its codes.
+X9 = t("[[191.6, -13.5, 728.6], [92.14, 295.5, -184], [0, 684.6, 245.5]]")
+SEEDS.update({
+    "calib-histogram": [
+        call("q_scale", [X4, t("uint8"), t("affine"), t("method=histogram")]),
+        call("q_zero_point", [W23, t("int8"), t("symmetric"), t("method=histogram bins=16")])],
+    "calib-histogram-rows": [call("q_scale_agg", rows=[
+        [t("[0.1, -0.2, 0.3]"), t("uint8"), t("affine"), t("method=histogram")],
+        [t("[2.5, -3.5, 0.5]"), t("uint8"), t("affine"), t("method=histogram")],
+        [t("[0.25, 0.25]"), t("uint8"), t("affine"), t("method=histogram")]])],
+    "calib-entropy": [
+        call("q_scale", [X4, t("int8"), t("affine"), t("method=entropy bins=256 quantized_bins=8")]),
+        call("q_per_channel_scales", [W23, t("[2,3]"), i(1), t("int8"), t("affine"),
+                                      t("method=entropy bins=8 quantized_bins=4")])],
+    "calib-entropy-rows": [call("q_per_channel_scales_agg", rows=[
+        [W23, t("[2,3]"), i(0), t("int8"), t("affine"), t("method=entropy bins=16 quantized_bins=4")],
+        [t("[[9,-9,1],[0,0,0]]"), t("[2,3]"), i(0), t("int8"), t("affine"),
+         t("method=entropy bins=16 quantized_bins=4")]])],
+    "calib-tutorial": [
+        call("q_scale", [X9, t("int8"), t("affine"), t("include_zero=0 params=double")]),
+        call("quantize_blob", [X9, r(3.5788233280181885), i(-77), t("int8"), t("rounding=tutorial")]),
+        call("q_fake_quantize", [X9, r(3.5788233280181885), i(-77), t("int8"), t("rounding=tutorial")])],
+    "calib-log2": [
+        call("q_scale", [t("[0.3,-5,0.01,0,7]"), t("int8"), t("log2")]),
+        call("quantize_log2_blob", [t("[0.3,-5,0.01,0,7]"), r(8.0)]),
+        call("dequantize_log2_blob", [b(bytes.fromhex("06FE0B0001")), r(8.0), t("int8")]),
+        call("q_fake_quantize_log2", [t("[0.3,-5,0.01,0,7]"), r(8.0), t("int4")])],
+    "calib-log2-channel": [
+        call("quantize_per_channel_log2_blob", [W23, f32([0.25, 8.0]), t("[2,3]"), i(0)]),
+        call("q_fake_quantize_per_block_log2", [W23, f32([0.5, 8.0]), t("[2,3]"), i(1), i(3)])],
+})
+
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus", "sql")
