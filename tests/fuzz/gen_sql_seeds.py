@@ -609,7 +609,7 @@ SEEDS.update({
         [t("w"), b(b"\x01"), t("int8"), t("[2]"), t('{"k":{"type":"uint8","value":256}}')]])],
 })
 
-# Calibration (issue 13): the histogram and entropy methods, one tensor and
+# Calibration: the histogram and entropy methods, one tensor and
 # rows in order; the tutorial's formula; the log2 scheme and its codes.
 X9 = t("[[191.6, -13.5, 728.6], [92.14, 295.5, -184], [0, 684.6, 245.5]]")
 SEEDS.update({
