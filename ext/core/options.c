@@ -155,7 +155,6 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
                           ? SQ_ROUNDING_TUTORIAL
                           : sq_either(val, vlen, "torch", "onnx");
         if (o->rounding < 0) must = "torch, onnx or tutorial";
-        o->divide = o->rounding != SQ_ROUNDING_TORCH;
         break;
       case SQ_OPT_METHOD:
         if (!sq_method_parse(val, vlen, &o->method))

@@ -49,7 +49,6 @@ typedef struct sq_options {
   int64_t quant_min, quant_max;
   int reduce_range;
   int rounding;             /* SQ_ROUNDING_* */
-  int divide;               /* rounding divides by the scale (onnx, tutorial) */
   int method;               /* SQ_METHOD_* */
   double percentile;        /* default 99.99 */
   int include_zero;         /* default 1: the range is widened to hold 0 */
