@@ -28,6 +28,11 @@
 # Missing system packages are installed by tests/ensure-deps.sh when run as
 # root or with sudo; otherwise it prints the apt-get line to run.
 
+# The version's one source: SQLITE_QUANT_VERSION in include/sqlite_quant.h.
+# q_version(), the pkg-config file and the Python and Node packages take it
+# from there.
+VERSION := $(shell sed -n 's/^\#define SQLITE_QUANT_VERSION "\(.*\)"/\1/p' include/sqlite_quant.h)
+
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 QUANT_CFLAGS = -std=c11 -ffp-contract=off -fPIC -fvisibility=hidden \
