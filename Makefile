@@ -417,7 +417,7 @@ build_wheel = rm -rf $(1)/setup $(1)/sqlite_quant-*.whl && mkdir -p $(1)/setup &
     build --build-base $(CURDIR)/$(1)/setup/build \
     bdist_wheel --bdist-dir $(CURDIR)/$(1)/setup/bdist --dist-dir $(CURDIR)/$(1)
 
-.PHONY: wheel
+.PHONY: wheel test-python
 wheel:
 	@$(DEPS) python
 	@$(MAKE) --no-print-directory dist/quant.so
@@ -425,3 +425,8 @@ wheel:
 	strip --strip-debug -o build/python/quant.so dist/quant.so
 	@$(call build_wheel,dist)
 	@ls dist/sqlite_quant-$(VERSION)-py3-none-*.whl
+
+test-python: wheel
+	@$(call build_wheel,build/python/again)
+	sh tests/python/venv_test.sh dist/sqlite_quant-$(VERSION)-py3-none-*.whl \
+	    build/python/again/sqlite_quant-$(VERSION)-py3-none-*.whl dist/quant.so
