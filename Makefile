@@ -401,7 +401,9 @@ test-large: dist/quant.so
 # the platform tag from the glibc symbol versions the extension references,
 # and bundles dist/quant.so less its debug sections (build/python/quant.so).
 # The same checkout gives the same wheel bytes: zip times are the last
-# commit's (SOURCE_DATE_EPOCH), file modes are fixed.  `make test-python`
+# commit's (SOURCE_DATE_EPOCH), file modes are fixed.  (Another checkout
+# path gives the extension another build ID: its debug information, stripped
+# here, named the source paths.)  `make test-python`
 # builds it twice (the bytes must match), installs it with pip into a fresh
 # virtual environment of /usr/bin/python3 (Debian's numpy visible, nothing
 # from PyPI), runs tests/python/ there, Debian's sqlite-utils included, and
@@ -409,8 +411,9 @@ test-large: dist/quant.so
 PYTHON = /usr/bin/python3
 WHEEL_EPOCH = $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null),315532800)
 # $(call build_wheel,DIR): the wheel into DIR, its setuptools work in DIR/setup.
+# The wheel records file modes: umask 022 keeps the caller's out of it.
 build_wheel = rm -rf $(1)/setup $(1)/sqlite_quant-*.whl && mkdir -p $(1)/setup && \
-  cd bindings/python && SQLITE_QUANT_LIB=$(CURDIR)/build/python/quant.so \
+  umask 022 && cd bindings/python && SQLITE_QUANT_LIB=$(CURDIR)/build/python/quant.so \
   SOURCE_DATE_EPOCH=$(WHEEL_EPOCH) \
   PYTHONWARNINGS="ignore:setup.py install is deprecated" \
   $(PYTHON) setup.py -q egg_info --egg-base $(CURDIR)/$(1)/setup \
