@@ -12,6 +12,16 @@ import sys
 import sqlite_quant
 from sqlite_quant import _loader
 
+NO_NUMPY = """
+import sys
+sys.modules["numpy"] = None    # import numpy now fails
+import sqlite3, sqlite_quant
+print(sqlite_quant.__all__)
+db = sqlite3.connect(":memory:")
+sqlite_quant.load(db)
+print(db.execute("SELECT q_version()").fetchone()[0])
+"""
+
 
 def header_version(repo):
     with open(os.path.join(repo, "include", "sqlite_quant.h"), encoding="utf-8") as f:
@@ -78,6 +88,12 @@ def run(t, env):
                  db.execute, "SELECT load_extension(?)", (env.ext,))
     finally:
         _loader.loadable_path = saved
+
+    # Without numpy the package still loads the extension; only the numpy
+    # helpers are missing.
+    out = subprocess.run([sys.executable, "-c", NO_NUMPY], check=True,
+                         capture_output=True, text=True).stdout
+    t.eq("without-numpy", out, f"['ENTRY_POINT', '__version__', 'load', 'loadable_path']\n{version}\n")
 
     # A Python whose sqlite3 cannot load extensions (pyenv's default build)
     # has no enable_load_extension: the error says so.

@@ -16,9 +16,9 @@ from ._version import __version__
 __all__ = ["ENTRY_POINT", "__version__", "load", "loadable_path"]
 
 try:
-    import numpy  # noqa: F401  (optional: only the helpers below need it)
+    import numpy as _numpy  # noqa: F401  (optional: only the helpers below need it)
 except ImportError:
-    pass
+    _numpy = None
 else:
     from . import _scalars
     from ._arrays import array, f32_blob, npy_blob
