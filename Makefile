@@ -395,19 +395,19 @@ clean:
 test-large: dist/quant.so
 	sh tests/large/run.sh dist/quant.so
 
-# The Python package (bindings/python/): `make wheel` builds
+# The Python package (bindings/python/).  `make wheel` builds
 # dist/sqlite_quant-$(VERSION)-py3-none-manylinux_2_Y_<arch>.whl with Debian's
-# setuptools and wheel; setup.py takes the version from include/sqlite_quant.h,
-# the platform tag from the glibc symbol versions the extension references,
-# and bundles dist/quant.so less its debug sections (build/python/quant.so).
-# The same checkout gives the same wheel bytes: zip times are the last
-# commit's (SOURCE_DATE_EPOCH), file modes are fixed.  (Another checkout
-# path gives the extension another build ID: its debug information, stripped
-# here, named the source paths.)  `make test-python`
-# builds it twice (the bytes must match), installs it with pip into a fresh
-# virtual environment of /usr/bin/python3 (Debian's numpy visible, nothing
-# from PyPI), runs tests/python/ there, Debian's sqlite-utils included, and
-# removes the environment.
+# setuptools and wheel: setup.py takes the version from include/sqlite_quant.h
+# and the platform tag from the glibc symbol versions the extension
+# references, and bundles dist/quant.so less its debug sections
+# (build/python/quant.so).  A checkout gives the same wheel bytes every time:
+# zip times are the last commit's (SOURCE_DATE_EPOCH), file modes are fixed.
+# (Another checkout path gives the library another build ID, computed before
+# the debug sections, which name the source paths, were stripped.)
+# `make test-python` builds it twice (the bytes must match), installs it with
+# pip into a fresh virtual environment of /usr/bin/python3 (Debian's numpy
+# visible, nothing from PyPI), runs tests/python/ there, Debian's sqlite-utils
+# included, and removes the environment.
 PYTHON = /usr/bin/python3
 WHEEL_EPOCH = $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null),315532800)
 # $(call build_wheel,DIR): the wheel into DIR, its setuptools work in DIR/setup.
