@@ -13,11 +13,11 @@ import operator
 import numpy as np
 
 # The BLOBs' element types, by the extension's dtype names: numpy's
-# little-endian type of one element, or the packed 4-bit codes.
+# little-endian type of one element, or None for 4-bit codes (two per byte).
 _ELEMENTS = {
     "f32": "<f4", "f16": "<f2", "bf16": "<u2",
     "int8": "i1", "uint8": "u1", "int16": "<i2", "uint16": "<u2", "int32": "<i4",
-    "int4": "int4", "uint4": "uint4",
+    "int4": None, "uint4": None,
 }
 _ALIASES = {"qint8": "int8", "quint8": "uint8", "qint32": "int32", "quint4x2": "uint4"}
 
@@ -131,7 +131,7 @@ def array(blob, dtype="f32", shape=None):
     name = _dtype_name("array", dtype)
     dims = None if shape is None else _shape("array", shape)
     raw = np.frombuffer(blob, dtype=np.uint8)
-    if name in ("int4", "uint4"):
+    if _ELEMENTS[name] is None:
         if dims is None:
             raise ValueError(f"array: {name} codes need a shape (a byte holds two codes, so"
                              f" {raw.size} bytes are {2 * raw.size} or {2 * raw.size - 1} codes), got shape=None")
