@@ -394,3 +394,42 @@ clean:
 .PHONY: test-large
 test-large: dist/quant.so
 	sh tests/large/run.sh dist/quant.so
+
+# The Python package (bindings/python/).  `make wheel` builds
+# dist/sqlite_quant-$(VERSION)-py3-none-manylinux_2_Y_<arch>.whl with Debian's
+# setuptools and wheel: setup.py takes the version from include/sqlite_quant.h
+# and the platform tag from the glibc symbol versions the extension
+# references, and bundles dist/quant.so less its debug sections
+# (build/python/quant.so).  A checkout gives the same wheel bytes every time:
+# zip times are the last commit's (SOURCE_DATE_EPOCH), file modes are fixed.
+# (Another checkout path gives the library another build ID, computed before
+# the debug sections, which name the source paths, were stripped.)
+# `make test-python` builds it twice (the bytes must match), installs it with
+# pip into a fresh virtual environment of /usr/bin/python3 (Debian's numpy
+# visible, nothing from PyPI), runs tests/python/ there, Debian's sqlite-utils
+# included, and removes the environment.
+PYTHON = /usr/bin/python3
+WHEEL_EPOCH = $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null),315532800)
+# $(call build_wheel,DIR): the wheel into DIR, its setuptools work in DIR/setup.
+# The wheel records file modes: umask 022 keeps the caller's out of it.
+build_wheel = rm -rf $(1)/setup $(1)/sqlite_quant-*.whl && mkdir -p $(1)/setup && \
+  umask 022 && cd bindings/python && SQLITE_QUANT_LIB=$(CURDIR)/build/python/quant.so \
+  SOURCE_DATE_EPOCH=$(WHEEL_EPOCH) \
+  PYTHONWARNINGS="ignore:setup.py install is deprecated" \
+  $(PYTHON) setup.py -q egg_info --egg-base $(CURDIR)/$(1)/setup \
+    build --build-base $(CURDIR)/$(1)/setup/build \
+    bdist_wheel --bdist-dir $(CURDIR)/$(1)/setup/bdist --dist-dir $(CURDIR)/$(1)
+
+.PHONY: wheel test-python
+wheel:
+	@$(DEPS) python
+	@$(MAKE) --no-print-directory dist/quant.so
+	@mkdir -p build/python
+	strip --strip-debug -o build/python/quant.so dist/quant.so
+	@$(call build_wheel,dist)
+	@ls dist/sqlite_quant-$(VERSION)-py3-none-*.whl
+
+test-python: wheel
+	@$(call build_wheel,build/python/again)
+	sh tests/python/venv_test.sh dist/sqlite_quant-$(VERSION)-py3-none-*.whl \
+	    build/python/again/sqlite_quant-$(VERSION)-py3-none-*.whl dist/quant.so

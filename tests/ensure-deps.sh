@@ -16,6 +16,9 @@
 #            (tests/ggml/fetch_ggml.sh), the C harness links it with dlopen
 #            (make test-ggml), numpy drives tests/ggml/gen_vectors.py
 #   torch    the PyTorch recipe (make test-torch): Debian's python3-torch
+#   python   the Python package (make wheel, make test-python): the wheel is
+#            built with Debian's setuptools and wheel, installed with pip into
+#            a throwaway venv, and Debian's sqlite-utils loads the extension
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -43,6 +46,7 @@ case "$what" in
   fuzz)    pkgs="make libc6-dev libsqlite3-dev clang libclang-rt-dev" ;;
   ggml)    pkgs="gcc make libc6-dev npm python3 python3-numpy" ;;
   torch)   pkgs="$base python3 python3-numpy python3-torch" ;;
+  python)  pkgs="gcc make libc6-dev libsqlite3-dev binutils python3 python3-numpy python3-setuptools python3-wheel python3-venv python3-pip sqlite-utils" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 

@@ -1,0 +1,167 @@
+"""numpy arrays in and out of the extension's BLOBs (README "Data formats").
+
+In: f32_blob() gives a float tensor BLOB, npy_blob() a .npy BLOB that keeps
+the shape.  Out: array() reads a code, parameter or float BLOB as the dtype
+it holds, with a shape.  Nothing is guessed: a conversion that would round is
+refused unless asked for, byte order and memory layout never change the
+bytes, and a length or shape that does not fit is an error.
+"""
+import io
+import json
+import operator
+
+import numpy as np
+
+# The BLOBs' element types, by the extension's dtype names: numpy's
+# little-endian type of one element, or None for 4-bit codes (two per byte).
+_ELEMENTS = {
+    "f32": "<f4", "f16": "<f2", "bf16": "<u2",
+    "int8": "i1", "uint8": "u1", "int16": "<i2", "uint16": "<u2", "int32": "<i4",
+    "int4": None, "uint4": None,
+}
+_ALIASES = {"qint8": "int8", "quint8": "uint8", "qint32": "int32", "quint4x2": "uint4"}
+
+
+def _real_array(fn, a):
+    a = np.asarray(a)
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"{fn}: the array must hold numbers (bool, integer or float), got {a.dtype}")
+    return a
+
+
+def _refuse_rounding(fn, a, allow_downcast):
+    """float64 is numpy's default, and rounding it to float32 is silent in
+    numpy: only dtypes that float32 holds exactly pass without asking
+    (bool, float16, float32, and integers of at most 16 bits)."""
+    if not allow_downcast and not np.can_cast(a.dtype, np.float32, casting="safe"):
+        raise TypeError(f"{fn}: float32 cannot hold every value of this dtype exactly"
+                        f" (pass allow_downcast=True to round to nearest), got {a.dtype}")
+
+
+def f32_blob(a, *, allow_downcast=False):
+    """The float tensor BLOB of `a`: little-endian float32, row-major (C
+    order), whatever a's byte order or memory layout.
+
+    A dtype float32 cannot hold exactly (float64, int32, ...) is refused
+    unless allow_downcast=True, which rounds to nearest as numpy does; a
+    finite value beyond float32's range is then an error (not infinity)."""
+    a = _real_array("f32_blob", a)
+    _refuse_rounding("f32_blob", a, allow_downcast)
+    with np.errstate(over="ignore"):
+        f = a.astype("<f4")
+    if a.dtype.kind == "f" and a.dtype.itemsize > 4:
+        over = np.flatnonzero(np.isinf(f) & np.isfinite(a))
+        if over.size:
+            i = int(over[0])
+            raise ValueError(f"f32_blob: element {i} is out of float32 range,"
+                             f" got {float(a.reshape(-1)[i])!r}")
+    return f.tobytes(order="C")
+
+
+def npy_blob(a, *, allow_downcast=False):
+    """`a` as the bytes np.save writes (C order, its own dtype and shape),
+    which the extension reads as a float tensor (README "Data formats") and
+    q_tensors as an array with its shape and dtype.
+
+    The extension converts the elements to float32; as for f32_blob, a dtype
+    it would round is refused unless allow_downcast=True."""
+    a = _real_array("npy_blob", a)
+    if a.dtype.itemsize > 8:
+        raise TypeError(f"npy_blob: the extension reads .npy floats of at most 8 bytes, got {a.dtype}")
+    _refuse_rounding("npy_blob", a, allow_downcast)
+    # The extension refuses fortran_order .npy files, which np.save writes
+    # for column-major arrays.
+    if not a.flags.c_contiguous:
+        a = a.copy(order="C")
+    out = io.BytesIO()
+    np.save(out, a, allow_pickle=False)
+    return out.getvalue()
+
+
+def _dtype_name(fn, dtype):
+    if not isinstance(dtype, str):
+        raise TypeError(f"{fn}: dtype must be a name such as 'int8', got {type(dtype).__name__}")
+    name = dtype.lower()
+    name = _ALIASES.get(name, name)
+    if name not in _ELEMENTS:
+        raise ValueError(f"{fn}: dtype must be one of {', '.join(_ELEMENTS)}"
+                         f" (or {', '.join(_ALIASES)}), got {dtype!r}")
+    return name
+
+
+def _shape(fn, shape):
+    """A tuple of ints from a sequence or from JSON text such as the
+    registry's '[64,3,3,3]'."""
+    given = shape
+    if isinstance(shape, str):
+        try:
+            shape = json.loads(shape)
+        except ValueError:
+            raise ValueError(f"{fn}: shape text must be a JSON array of integers, got {given!r}") from None
+        if not isinstance(shape, list):
+            raise ValueError(f"{fn}: shape text must be a JSON array of integers, got {given!r}")
+    try:
+        shape = list(shape)
+        if any(isinstance(d, (bool, np.bool_)) for d in shape):
+            raise TypeError
+        dims = [operator.index(d) for d in shape]
+    except TypeError:
+        raise TypeError(f"{fn}: shape must be a sequence of integers, got {given!r}") from None
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{fn}: shape must be non-negative integers, got {given!r}")
+    return tuple(dims)
+
+
+def array(blob, dtype="f32", shape=None):
+    """A new numpy array of the elements of an extension BLOB.
+
+    dtype names what the BLOB holds, as for q_json: 'f32' (default), 'f16',
+    'bf16', or a code dtype ('int8', 'uint8', 'int16', 'uint16', 'int32',
+    'int4', 'uint4'; PyTorch's aliases too).  The result's dtype: float32,
+    float16, float32 (bf16 widened exactly: numpy has no bfloat16), int8,
+    uint8, int16, uint16, int32, int8 (int4) and uint8 (uint4).
+
+    shape (a sequence of ints, or JSON text as the SQL functions take it)
+    must hold exactly the BLOB's elements; without it the result is 1-D.
+    4-bit codes, two per byte with element 2i in the low nibble, need the
+    shape: an odd count leaves the last high nibble 0, and that is checked.
+    """
+    if not isinstance(blob, (bytes, bytearray, memoryview)):
+        raise TypeError(f"array: blob must be bytes, got {type(blob).__name__}")
+    name = _dtype_name("array", dtype)
+    dims = None if shape is None else _shape("array", shape)
+    raw = np.frombuffer(blob, dtype=np.uint8)
+    if _ELEMENTS[name] is None:
+        if dims is None:
+            raise ValueError(f"array: {name} codes need a shape (a byte holds two codes, so"
+                             f" {raw.size} bytes are {2 * raw.size} or {2 * raw.size - 1} codes), got shape=None")
+        count = int(np.prod(dims, dtype=np.int64))
+        if raw.size != (count + 1) // 2:
+            raise ValueError(f"array: shape {list(dims)} is {count} {name} codes, which take"
+                             f" {(count + 1) // 2} bytes, got {raw.size}")
+        if count % 2 and raw[-1] >> 4:
+            raise ValueError(f"array: the last byte of an odd count of {name} codes has 0 in its"
+                             f" high nibble, got 0x{raw[-1]:02X}")
+        codes = np.empty(2 * raw.size, dtype=np.uint8)
+        codes[0::2] = raw & 0x0F
+        codes[1::2] = raw >> 4
+        codes = codes[:count]
+        if name == "int4":
+            codes = ((codes.astype(np.int8) ^ 8) - 8).astype(np.int8)
+        return codes.reshape(dims)
+    element = np.dtype(_ELEMENTS[name])
+    if raw.size % element.itemsize:
+        raise ValueError(f"array: {name} BLOBs are whole {element.itemsize}-byte elements,"
+                         f" got {raw.size} bytes")
+    values = np.frombuffer(blob, dtype=element)
+    if name == "bf16":
+        # bfloat16 is the high half of a float32.
+        values = (values.astype(np.uint32) << 16).view(np.float32)
+    values = values.astype(values.dtype.newbyteorder("="))
+    if dims is None:
+        return values
+    count = int(np.prod(dims, dtype=np.int64))
+    if count != values.size:
+        raise ValueError(f"array: shape {list(dims)} is {count} elements, but the BLOB holds"
+                         f" {values.size} {name} elements")
+    return values.reshape(dims)

@@ -1,0 +1,161 @@
+"""f32_blob, npy_blob and array: exact bytes in, exact arrays out, and every
+refusal with its message."""
+import json
+import sqlite3
+
+import numpy as np
+
+import sqlite_quant
+from sqlite_quant import array, f32_blob, npy_blob
+
+ROUNDING = "float32 cannot hold every value of this dtype exactly (pass allow_downcast=True to round to nearest)"
+DTYPES = ("f32, f16, bf16, int8, uint8, int16, uint16, int32, int4, uint4"
+          " (or qint8, quint8, qint32, quint4x2)")
+
+
+def one(db, sql, *args):
+    return db.execute(sql, args).fetchone()[0]
+
+
+def run(t, env):
+    db = sqlite3.connect(":memory:")
+    sqlite_quant.load(db)
+
+    # ---- f32_blob ------------------------------------------------------------
+    v = np.array([0.5, -1, 2e-3], dtype=np.float32)
+    t.eq("f32-bytes", f32_blob(v).hex().upper(), "0000003F000080BF6F12033B")
+    t.eq("f32-as-sql", f32_blob(v), one(db, "SELECT q_f32('[0.5, -1, 2e-3]')"))
+    t.eq("f32-big-endian", f32_blob(v.astype(">f4")), f32_blob(v))
+    m = np.arange(6, dtype=np.float32).reshape(2, 3)
+    t.eq("f32-fortran-order", f32_blob(np.asfortranarray(m)), m.tobytes())
+    t.eq("f32-transposed", f32_blob(m.T), np.array([0, 3, 1, 4, 2, 5], np.float32).tobytes())
+    t.eq("f32-strided", f32_blob(m[:, ::2]), np.array([0, 2, 3, 5], np.float32).tobytes())
+    t.eq("f32-scalar", f32_blob(np.float32(1.5)).hex(), "0000c03f")
+    # Dtypes float32 holds exactly pass as they are.
+    t.eq("f32-from-f16", f32_blob(np.array([0.1], np.float16)).hex(), "00c0cc3d")
+    t.eq("f32-from-int16", f32_blob(np.array([-32768, 32767], np.int16)).hex(), "000000c700feff46")
+    t.eq("f32-from-bool", f32_blob(np.array([True, False])).hex(), "0000803f00000000")
+    # Rounding is refused unless asked for: numpy's float64 default, Python
+    # floats and ints, integers wider than 16 bits.
+    t.raises("f32-refuses-f64", TypeError, f"f32_blob: {ROUNDING}, got float64",
+             f32_blob, np.array([0.1, 0.2]))
+    t.raises("f32-refuses-list", TypeError, f"f32_blob: {ROUNDING}, got float64",
+             f32_blob, [0.1, 0.2])
+    t.raises("f32-refuses-int32", TypeError, f"f32_blob: {ROUNDING}, got int32",
+             f32_blob, np.array([16777217], np.int32))
+    t.raises("f32-refuses-complex", TypeError,
+             "f32_blob: the array must hold numbers (bool, integer or float), got complex64",
+             f32_blob, np.array([1j], np.complex64))
+    t.raises("f32-refuses-text", TypeError,
+             "f32_blob: the array must hold numbers (bool, integer or float), got <U3",
+             f32_blob, ["0.1"])
+    # Asked for: round to nearest (0.1 -> 0x3DCCCCCD; 16777217 -> 2^24; a
+    # value above FLT_MAX that still rounds to it), but never to infinity:
+    # 2^128 - 2^103, halfway between FLT_MAX and 2^128, rounds to even, 2^128.
+    t.eq("f32-downcast", f32_blob(np.array([0.1, 1e-50]), allow_downcast=True).hex(),
+         "cdcccc3d00000000")
+    t.eq("f32-downcast-int", f32_blob(np.array([16777217], np.int32), allow_downcast=True).hex(),
+         "0000804b")
+    t.eq("f32-downcast-max", f32_blob(np.array([3.4028235e38]), allow_downcast=True).hex(),
+         "ffff7f7f")
+    t.raises("f32-downcast-halfway", ValueError,
+             "f32_blob: element 0 is out of float32 range, got 3.4028235677973366e+38",
+             f32_blob, np.array([2.0**128 - 2.0**103]), allow_downcast=True)
+    t.raises("f32-downcast-overflow", ValueError,
+             "f32_blob: element 3 is out of float32 range, got -1e+39",
+             f32_blob, np.array([[0.0, 1.0], [2.0, -1e39]]), allow_downcast=True)
+    t.eq("f32-downcast-inf-stays", f32_blob(np.array([np.inf]), allow_downcast=True).hex(),
+         "0000807f")
+
+    # The extension's own guard against float64 bytes read as float32
+    # (docs/NUMERICS.md#float-tensors), what f32_blob spares the caller.
+    raw = np.random.default_rng(0).normal(size=64).tobytes()
+    t.raises("sql-float64-bytes", sqlite3.OperationalError,
+             "q_scale: x looks like float64 data (numpy's default dtype; convert with"
+             " .astype(np.float32) or pass the .npy bytes), got 512 bytes",
+             one, db, "SELECT q_scale(?)", raw)
+
+    # ---- npy_blob ------------------------------------------------------------
+    n = npy_blob(m)
+    t.eq("npy-q_tensors", db.execute("SELECT name, dtype, shape, data FROM q_tensors(?)", (n,)).fetchall(),
+         [("", "f32", "[2,3]", m.tobytes())])
+    t.eq("npy-as-x", one(db, "SELECT q_f32(?)", n), m.tobytes())
+    t.eq("npy-fortran-order", db.execute("SELECT shape, data FROM q_tensors(?)",
+                                         (npy_blob(np.asfortranarray(m)),)).fetchall(),
+         [("[2,3]", m.tobytes())])
+    t.eq("npy-transposed", one(db, "SELECT q_f32(?)", npy_blob(m.T)), f32_blob(m.T))
+    t.eq("npy-big-endian", one(db, "SELECT q_f32(?)", npy_blob(m.astype(">f4"))), m.tobytes())
+    t.eq("npy-f16", db.execute("SELECT dtype, shape FROM q_tensors(?)",
+                               (npy_blob(m.astype(np.float16)),)).fetchall(), [("f16", "[2,3]")])
+    t.eq("npy-0d", db.execute("SELECT shape, hex(data) FROM q_tensors(?)",
+                              (npy_blob(np.float32(1.5)),)).fetchall(), [("[]", "0000C03F")])
+    t.raises("npy-refuses-f64", TypeError, f"npy_blob: {ROUNDING}, got float64",
+             npy_blob, np.array([0.1]))
+    # Asked for, the .npy keeps float64 and the extension rounds it.
+    d = npy_blob(np.array([0.1, -3.0]), allow_downcast=True)
+    t.eq("npy-downcast", db.execute("SELECT dtype, hex(q_f32(?1)) FROM q_tensors(?1)", (d,)).fetchall(),
+         [("f64", "CDCCCC3D000040C0")])
+    t.raises("npy-refuses-longdouble", TypeError,
+             "npy_blob: the extension reads .npy floats of at most 8 bytes, got float128",
+             npy_blob, np.array([1], np.longdouble), allow_downcast=True)
+
+    # ---- array ---------------------------------------------------------------
+    codes = one(db, "SELECT quantize_blob('[-1, 0.5, 2, 3]', 0.015686275, 64, 'uint8')")
+    t.eq("array-uint8", array(codes, "uint8"), np.array([0, 96, 191, 255], np.uint8))
+    t.eq("array-alias", array(codes, "QUINT8", (2, 2)), np.array([[0, 96], [191, 255]], np.uint8))
+    t.eq("array-int4", array(bytes.fromhex("E103"), "int4", [3]), np.array([1, -2, 3], np.int8))
+    t.eq("array-uint4", array(bytes.fromhex("E103"), "quint4x2", "[3]"), np.array([1, 14, 3], np.uint8))
+    t.eq("array-int4-even", array(bytes.fromhex("E18F"), "int4", (2, 2)),
+         np.array([[1, -2], [-1, -8]], np.int8))
+
+    # Every code dtype against the extension's own q_json, on random data.
+    x = f32_blob(np.random.default_rng(1).normal(size=(5, 7)).astype(np.float32))
+    for dtype, numpy_dtype in [("int8", np.int8), ("uint8", np.uint8), ("int16", np.int16),
+                               ("uint16", np.uint16), ("int32", np.int32), ("int4", np.int8),
+                               ("uint4", np.uint8)]:
+        q, text = db.execute("SELECT q, q_json(q, ?2, 35) FROM (SELECT quantize_blob(?1,"
+                             " q_scale(?1, ?2), q_zero_point(?1, ?2), ?2) AS q)", (x, dtype)).fetchone()
+        got = array(q, dtype, (5, 7))
+        t.eq(f"array-{dtype}", got, np.array(json.loads(text), numpy_dtype).reshape(5, 7))
+        t.eq(f"array-{dtype}-writable", got.flags.writeable, True)
+
+    t.eq("array-f16", array(one(db, "SELECT q_f16('[1, 65504, 65520]')"), "f16"),
+         np.array([1, 65504, np.inf], np.float16))
+    t.eq("array-bf16", array(one(db, "SELECT q_bf16('[0.1, -2]')"), "bf16"),
+         np.array([0.10009765625, -2], np.float32))
+    t.eq("array-f32-shape", array(m.tobytes(), shape="[2, 3]"), m)
+    t.eq("array-scales", array(one(db, "SELECT q_per_channel_scales('[[0.1,-0.2,0.3],[4,-8,2]]', '[2,3]', 0)")),
+         np.array([0.0019607844, 0.047058824], np.float32))
+
+    t.raises("array-ragged", ValueError, "array: f32 BLOBs are whole 4-byte elements, got 6 bytes",
+             array, bytes(6))
+    t.raises("array-ragged-int16", ValueError, "array: int16 BLOBs are whole 2-byte elements, got 3 bytes",
+             array, bytes(3), "int16")
+    t.raises("array-shape-mismatch", ValueError,
+             "array: shape [3] is 3 elements, but the BLOB holds 2 f32 elements",
+             array, bytes(8), "f32", (3,))
+    t.raises("array-int4-no-shape", ValueError,
+             "array: int4 codes need a shape (a byte holds two codes, so 2 bytes are 4 or 3 codes),"
+             " got shape=None",
+             array, bytes(2), "int4")
+    t.raises("array-int4-length", ValueError,
+             "array: shape [3] is 3 int4 codes, which take 2 bytes, got 1",
+             array, bytes(1), "int4", [3])
+    t.raises("array-int4-high-nibble", ValueError,
+             "array: the last byte of an odd count of int4 codes has 0 in its high nibble, got 0x13",
+             array, bytes.fromhex("E113"), "int4", [3])
+    t.raises("array-dtype", ValueError, f"array: dtype must be one of {DTYPES}, got 'int9'",
+             array, bytes(1), "int9")
+    t.raises("array-dtype-type", TypeError, "array: dtype must be a name such as 'int8', got type",
+             array, bytes(1), np.int8)
+    t.raises("array-blob-type", TypeError, "array: blob must be bytes, got str",
+             array, "[1, 2]")
+    t.raises("array-shape-text", ValueError,
+             "array: shape text must be a JSON array of integers, got '[2,'",
+             array, bytes(8), "f32", "[2,")
+    t.raises("array-shape-negative", ValueError, "array: shape must be non-negative integers, got (-1, 2)",
+             array, bytes(8), "f32", (-1, 2))
+    t.raises("array-shape-float", TypeError, "array: shape must be a sequence of integers, got [2.0]",
+             array, bytes(8), "f32", [2.0])
+    t.raises("array-shape-bool", TypeError, "array: shape must be a sequence of integers, got [True, 2]",
+             array, bytes(8), "f32", [True, 2])
