@@ -16,6 +16,9 @@
 #            (tests/ggml/fetch_ggml.sh), the C harness links it with dlopen
 #            (make test-ggml), numpy drives tests/ggml/gen_vectors.py
 #   torch    the PyTorch recipe (make test-torch): Debian's python3-torch
+#   node     the npm package (make npm-pack, make test-node): Node 20+ and npm;
+#            binutils strips the packed extension; g++, make and python3
+#            build better-sqlite3 from source
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -43,6 +46,7 @@ case "$what" in
   fuzz)    pkgs="make libc6-dev libsqlite3-dev clang libclang-rt-dev" ;;
   ggml)    pkgs="gcc make libc6-dev npm python3 python3-numpy" ;;
   torch)   pkgs="$base python3 python3-numpy python3-torch" ;;
+  node)    pkgs="nodejs npm binutils g++ make python3" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
