@@ -211,5 +211,5 @@ const errors = [
 errors.forEach(([fn, want], i) => check(`error ${i + 1}`, error(fn), want));
 db.close();
 
-console.log(`test-node: ${passed} passed, ${failed} failed`);
+console.log(`package: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

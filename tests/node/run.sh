@@ -29,11 +29,50 @@ mkdir -p "$project"
 printf '{ "name": "throwaway", "private": true }\n' >"$project/package.json"
 (cd "$project" && npm install --offline --no-audit --no-fund --loglevel=error "$tarball")
 ln -s "$modules/better-sqlite3" "$project/node_modules/better-sqlite3"
-cp tests/node/package_test.mjs "$project/"
+cp tests/node/package_test.mjs tests/node/types_test.mts "$project/"
 
-if (cd "$project" && node package_test.mjs "$root/include/sqlite_quant.h"); then
+# The declarations: TypeScript and Node's types, pinned with their sha512 in
+# tests/node/types/package-lock.json, installed once under build/node-types
+# (npm ci checks each tarball against the lock) and reused while the lock is
+# the same.  Offline, the check is counted as skipped, never as passed.
+types="$root/build/node-types"
+tsc_passed=0 tsc_failed=0 tsc_skipped=0
+if ! { cmp -s tests/node/types/package-lock.json "$types/package-lock.json" &&
+       [ -x "$types/node_modules/.bin/tsc" ]; }; then
+  rm -rf "$types"
+  mkdir -p "$types"
+  cp tests/node/types/package.json tests/node/types/package-lock.json "$types/"
+  (cd "$types" && npm ci --no-audit --no-fund --loglevel=error) || rm -rf "$types"
+fi
+if [ ! -x "$types/node_modules/.bin/tsc" ]; then
+  echo "SKIPPED test-node types: typescript could not be installed (offline? see npm's error above)"
+  tsc_skipped=1
+elif (cd "$project" && "$types/node_modules/.bin/tsc" --strict --noEmit --target es2022 \
+        --module node16 --moduleResolution node16 \
+        --typeRoots "$types/node_modules/@types" --types node types_test.mts); then
+  tsc_passed=1
+else
+  echo "FAIL types_test.mts: tsc reported the errors above"
+  tsc_failed=1
+fi
+
+log="$project/package_test.log"
+rc=0
+(cd "$project" && node package_test.mjs "$root/include/sqlite_quant.h") >"$log" || rc=$?
+cat "$log"
+line=$(tail -n 1 "$log")
+passed=$(echo "$line" | sed -n 's/^package: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+failed=$(echo "$line" | sed -n 's/^package: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+[ -n "$passed" ] || { passed=0; failed=1; }
+passed=$((passed + tsc_passed))
+failed=$((failed + tsc_failed))
+[ "$rc" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+if [ "$failed" -eq 0 ]; then
   rm -rf "$project"
 else
-  echo "test-node: failed; the project is kept in $project" >&2
-  exit 1
+  echo "test-node: the project is kept in $project" >&2
 fi
+skipped=""
+[ "$tsc_skipped" -eq 0 ] || skipped=", 1 skipped"
+echo "test-node: $passed passed, $failed failed$skipped"
+[ "$failed" -eq 0 ]
