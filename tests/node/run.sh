@@ -5,7 +5,9 @@
 # --offline` (the package has no dependency to fetch; better-sqlite3 is an
 # optional peer) and better-sqlite3 as a symlink to the machine-wide build of
 # tests/node/better_sqlite3.sh, the one the Node example uses, so nothing is
-# compiled twice.  tests/node/package_test.mjs then runs inside the project.
+# compiled twice.  Inside the project, tsc checks the declarations
+# (types_test.mts), the README's example runs (readme_example.mjs) and
+# tests/node/package_test.mjs runs.
 # The project is removed after a pass and kept after a failure, to look at.
 set -eu
 tarball=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -29,7 +31,7 @@ mkdir -p "$project"
 printf '{ "name": "throwaway", "private": true }\n' >"$project/package.json"
 (cd "$project" && npm install --offline --no-audit --no-fund --loglevel=error "$tarball")
 ln -s "$modules/better-sqlite3" "$project/node_modules/better-sqlite3"
-cp tests/node/package_test.mjs tests/node/types_test.mts "$project/"
+cp tests/node/package_test.mjs tests/node/types_test.mts tests/node/readme_example.mjs "$project/"
 
 # The declarations: TypeScript and Node's types, pinned with their sha512 in
 # tests/node/types/package-lock.json, installed once under build/node-types
@@ -56,6 +58,17 @@ else
   tsc_failed=1
 fi
 
+# The README's example, output compared byte for byte.
+ex_passed=0 ex_failed=0
+if (cd "$project" && node readme_example.mjs) >"$project/readme_example.out" 2>&1 &&
+   cmp -s tests/node/readme_example.expected "$project/readme_example.out"; then
+  ex_passed=1
+else
+  echo "FAIL readme_example.mjs: its output differs from tests/node/readme_example.expected:"
+  diff tests/node/readme_example.expected "$project/readme_example.out" || true
+  ex_failed=1
+fi
+
 log="$project/package_test.log"
 rc=0
 (cd "$project" && node package_test.mjs "$root/include/sqlite_quant.h") >"$log" || rc=$?
@@ -64,8 +77,8 @@ line=$(tail -n 1 "$log")
 passed=$(echo "$line" | sed -n 's/^package: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 failed=$(echo "$line" | sed -n 's/^package: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 [ -n "$passed" ] || { passed=0; failed=1; }
-passed=$((passed + tsc_passed))
-failed=$((failed + tsc_failed))
+passed=$((passed + tsc_passed + ex_passed))
+failed=$((failed + tsc_failed + ex_failed))
 [ "$rc" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
 if [ "$failed" -eq 0 ]; then
   rm -rf "$project"
