@@ -83,6 +83,7 @@ fi
 provides() {
   case "$1" in
     npm) command -v npm >/dev/null 2>&1 ;;
+    nodejs) command -v node >/dev/null 2>&1 ;;
     librsvg2-bin) command -v rsvg-convert >/dev/null 2>&1 ;;
     *) return 1 ;;
   esac

@@ -39,3 +39,5 @@ export function fromBlob(blob: Uint8Array, dtype: 'int16', count?: number): Int1
 export function fromBlob(blob: Uint8Array, dtype: 'uint16', count?: number): Uint16Array;
 export function fromBlob(blob: Uint8Array, dtype: 'int8' | 'int4', count?: number): Int8Array;
 export function fromBlob(blob: Uint8Array, dtype: 'uint8' | 'uint4', count?: number): Uint8Array;
+export function fromBlob(blob: Uint8Array, dtype: BlobDtype, count?: number):
+  Float32Array | Int32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;

@@ -23,6 +23,11 @@ if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) {
 
 const here = __dirname;
 const pkg = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'utf8'));
+if ('version' in pkg) {
+  console.error('stage.js: bindings/node/package.json must carry no version (it is stamped ' +
+    `from include/sqlite_quant.h), got '${pkg.version}'`);
+  process.exit(2);
+}
 const suffix = { darwin: 'dylib', win32: 'dll' }[process.platform] || 'so';
 const bundled = `quant.${suffix}`;
 

@@ -35,10 +35,14 @@ const i8: Int8Array = fromBlob(blob, 'int8');
 const u8: Uint8Array = fromBlob(blob, 'uint8');
 const i4: Int8Array = fromBlob(blob, 'int4', 7);
 const u4: Uint8Array = fromBlob(blob, 'uint4', 7);
-const dtype: BlobDtype = 'uint4';
+const dtype = 'uint4' as BlobDtype;   // a dtype known only at run time
+const some: Float32Array | Int32Array | Int16Array | Uint16Array | Int8Array | Uint8Array =
+  fromBlob(blob, dtype, 7);
+// @ts-expect-error which array it is depends on the dtype
+const notKnown: Uint8Array = fromBlob(blob, dtype, 7);
 // @ts-expect-error int4 codes are signed
 const wrong: Uint8Array = fromBlob(blob, 'int4');
 // @ts-expect-error f16 is not read by fromBlob
 fromBlob(blob, 'f16');
 
-export const used = [path, entry, v, x, x2, zps, i16, u16, i8, u8, i4, u4, dtype, wrong];
+export const used = [path, entry, v, x, x2, zps, i16, u16, i8, u8, i4, u4, some, notKnown, wrong];
