@@ -13,7 +13,6 @@ set -eu
 tarball=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(pwd)
 project="$root/build/npm-test"
-start=$(date +%s)
 
 skip() {
   echo "SKIPPED test-node: $1"
