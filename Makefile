@@ -433,3 +433,30 @@ test-python: wheel
 	@$(call build_wheel,build/python/again)
 	sh tests/python/venv_test.sh dist/sqlite_quant-$(VERSION)-py3-none-*.whl \
 	    build/python/again/sqlite_quant-$(VERSION)-py3-none-*.whl dist/quant.so
+
+# ---------------------------------------------------------------------------
+# The npm package (bindings/node/): `make npm-pack` packs it, with this
+# host's dist/quant.so inside and the version stamped from
+# include/sqlite_quant.h, to dist/sqlite-quant-VERSION.tgz (its debugging
+# information stripped: 0.6 MB instead of 5 MB); `make test-node`
+# installs that tarball into a throwaway project and tests it there
+# (tests/node/run.sh).  better-sqlite3 comes from the machine-wide cache of
+# tests/node/better_sqlite3.sh (built once; SQLITE_QUANT_CACHE moves it).
+# ---------------------------------------------------------------------------
+.PHONY: npm-pack test-node
+NPM_STAGE   = build/npm/sqlite-quant
+NPM_TARBALL = dist/sqlite-quant-$(VERSION).tgz
+
+npm-pack: $(NPM_TARBALL)
+
+$(NPM_TARBALL): dist/quant.so include/sqlite_quant.h LICENSE $(wildcard bindings/node/*)
+	@$(DEPS) node
+	@mkdir -p build/npm
+	strip --strip-debug -o build/npm/quant.so dist/quant.so
+	node bindings/node/stage.js $(VERSION) build/npm/quant.so $(NPM_STAGE)
+	cd $(NPM_STAGE) && npm pack --ignore-scripts --silent --pack-destination $(CURDIR)/dist >/dev/null
+	@echo "npm-pack: $@"
+
+test-node: $(NPM_TARBALL)
+	@$(DEPS) node
+	sh tests/node/run.sh $(NPM_TARBALL)

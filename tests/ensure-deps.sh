@@ -19,6 +19,9 @@
 #   python   the Python package (make wheel, make test-python): the wheel is
 #            built with Debian's setuptools and wheel, installed with pip into
 #            a throwaway venv, and Debian's sqlite-utils loads the extension
+#   node     the npm package (make npm-pack, make test-node): Node 20+ and npm;
+#            binutils strips the packed extension; g++, make and python3
+#            build better-sqlite3 from source
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -47,6 +50,7 @@ case "$what" in
   ggml)    pkgs="gcc make libc6-dev npm python3 python3-numpy" ;;
   torch)   pkgs="$base python3 python3-numpy python3-torch" ;;
   python)  pkgs="gcc make libc6-dev libsqlite3-dev binutils python3 python3-numpy python3-setuptools python3-wheel python3-venv python3-pip sqlite-utils" ;;
+  node)    pkgs="nodejs npm binutils g++ make python3" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
@@ -83,6 +87,7 @@ fi
 provides() {
   case "$1" in
     npm) command -v npm >/dev/null 2>&1 ;;
+    nodejs) command -v node >/dev/null 2>&1 ;;
     librsvg2-bin) command -v rsvg-convert >/dev/null 2>&1 ;;
     *) return 1 ;;
   esac

@@ -1,6 +1,8 @@
 // example.mjs: sqlite-quant from Node.js with better-sqlite3 (12.x: Node 20+).
 //   cd examples/node && npm ci && node example.mjs
 // The extension is <repo>/dist/quant unless SQLITE_QUANT_EXT names another build.
+// This is the bare better-sqlite3 way; the npm package of bindings/node
+// (make npm-pack) wraps it: load(db), toBlob(Float32Array), fromBlob(blob, dtype).
 import Database from 'better-sqlite3';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';

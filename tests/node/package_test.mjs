@@ -1,0 +1,215 @@
+// package_test.mjs HEADER: the npm package as a user gets it.  Run by
+// tests/node/run.sh (make test-node) from a throwaway project where the
+// packed tarball and better-sqlite3 are installed; HEADER is the sources'
+// include/sqlite_quant.h, the version's one source.
+//
+// Loads the extension through load(db), quantizes per tensor and per channel
+// and checks every code against a JavaScript recomputation of
+// docs/NUMERICS.md#quantize, unpacks 4-bit codes, dequantizes back to floats
+// (docs/NUMERICS.md#dequantize), and checks each helper's errors word for
+// word.  Ends with "N passed, N failed"; exits 1 on any failure.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { isDeepStrictEqual, inspect } from 'node:util';
+import * as quant from 'sqlite-quant';
+
+const require = createRequire(import.meta.url);
+const cjs = require('sqlite-quant');
+const Database = require('better-sqlite3');
+const { load, getLoadablePath, toBlob, fromBlob } = quant;
+
+let passed = 0;
+let failed = 0;
+function check(name, got, want) {
+  if (isDeepStrictEqual(got, want)) {
+    passed++;
+  } else {
+    failed++;
+    console.log(`FAIL ${name}\n  got  ${inspect(got)}\n  want ${inspect(want)}`);
+  }
+}
+// The error fn throws, as "Name: message"; 'no error' when it throws none.
+function error(fn) {
+  try {
+    fn();
+  } catch (e) {
+    return `${e.name}: ${e.message}`;
+  }
+  return 'no error';
+}
+
+const header = fs.readFileSync(process.argv[2], 'utf8');
+const version = /^#define SQLITE_QUANT_VERSION "([^"]+)"/m.exec(header)[1];
+const pkgDir = path.dirname(require.resolve('sqlite-quant/package.json'));
+const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+
+// --- the package itself -----------------------------------------------------
+check('files shipped', fs.readdirSync(pkgDir).sort(),
+  ['LICENSE', 'README.md', 'index.d.ts', 'index.js', 'index.mjs', 'package.json',
+   'quant.so', 'tensors.js']);
+check('version stamped from the header', [pkg.version, quant.version], [version, version]);
+check('platform stamped', [pkg.os, pkg.cpu, pkg.libc],
+  [[process.platform], [process.arch], ['glibc']]);
+check('licence', pkg.license, 'MIT');
+check('ESM and CommonJS are one module',
+  ['load', 'getLoadablePath', 'entryPoint', 'version', 'toBlob', 'fromBlob']
+    .map((k) => quant[k] === cjs[k]), [true, true, true, true, true, true]);
+check('getLoadablePath', getLoadablePath(), path.join(pkgDir, 'quant.so'));
+check('entryPoint', quant.entryPoint, 'sqlite3_quant_init');
+
+// --- load(db) ---------------------------------------------------------------
+const db = new Database(':memory:');
+load(db);
+check('q_version() after load(db)', db.prepare('SELECT q_version()').pluck().get(), version);
+check('load(null)', error(() => load(null)),
+  'TypeError: load: db must be a better-sqlite3 Database, got null');
+check('load({})', error(() => load({})),
+  'TypeError: load: db must be a better-sqlite3 Database, got Object');
+check('load("main.db")', error(() => load('main.db')),
+  'TypeError: load: db must be a better-sqlite3 Database, got string');
+check('load(Object.create(null))', error(() => load(Object.create(null))),
+  'TypeError: load: db must be a better-sqlite3 Database, got Object');
+
+// A renamed copy loads only with the entry point named.
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-quant-'));
+const renamed = path.join(tmp, 'renamed.so');
+fs.copyFileSync(getLoadablePath(), renamed);
+check('renamed file without the entry point',
+  error(() => new Database(':memory:').loadExtension(renamed)),
+  `SqliteError: ${renamed}: undefined symbol: sqlite3_renamed_init`);
+const db2 = new Database(':memory:');
+db2.loadExtension(renamed, quant.entryPoint);
+check('renamed file with the entry point', db2.prepare('SELECT q_version()').pluck().get(), version);
+db2.close();
+
+// A copy of the package without its extension says so.
+const bare = path.join(tmp, 'bare');
+fs.cpSync(pkgDir, bare, { recursive: true });
+fs.rmSync(path.join(bare, 'quant.so'));
+check('getLoadablePath without the extension',
+  error(() => require(path.join(bare, 'index.js')).getLoadablePath()),
+  `Error: getLoadablePath: this package carries no extension for ${process.platform}-${process.arch} ` +
+  `(no file ${path.join(bare, 'quant.so')})`);
+fs.rmSync(tmp, { recursive: true });
+
+// --- what docs/NUMERICS.md says, in JavaScript ------------------------------
+const f32 = Math.fround;
+const rint = (y) => (Math.abs(y % 1) === 0.5 ? 2 * Math.round(y / 2) : Math.round(y));
+const RANGE = { int8: [-128, 127], uint8: [0, 255], int4: [-8, 7], uint4: [0, 15] };
+// quantize: inv = 1/scale in float32, clamp(round(x * inv)) + zp, rounding=torch.
+function quantizeJs(x, scale, zp, dtype) {
+  const [qmin, qmax] = RANGE[dtype];
+  const inv = f32(1 / f32(scale));
+  return Math.min(qmax - zp, Math.max(qmin - zp, rint(f32(x * inv)))) + zp;
+}
+const dequantizeJs = (q, scale, zp) => f32((q - zp) * f32(scale));
+
+// A [4, 6] weight whose rows differ in range.
+const SHAPE = [4, 6];
+const w = Float32Array.from({ length: 24 }, (_, i) => Math.sin(0.7 * i) * (1 + Math.floor(i / 6)) / 3);
+const blob = toBlob(w);
+check('toBlob: little-endian float32 bytes', [blob.length, blob.readFloatLE(4 * 5)], [96, w[5]]);
+check('fromBlob(toBlob(w)) is w', fromBlob(blob), w);
+
+// --- per tensor, int8 and uint8 ---------------------------------------------
+for (const dtype of ['int8', 'uint8']) {
+  const r = db.prepare(`SELECT q_scale(:x, :d) AS s, q_zero_point(:x, :d) AS z`)
+    .get({ x: blob, d: dtype });
+  const q = db.prepare('SELECT quantize_blob(?, ?, ?, ?)').pluck().get(blob, r.s, r.z, dtype);
+  const codes = fromBlob(q, dtype);
+  const Codes = dtype === 'int8' ? Int8Array : Uint8Array;
+  check(`per tensor ${dtype}: codes`, codes, Codes.from(w, (x) => quantizeJs(x, r.s, r.z, dtype)));
+  check(`per tensor ${dtype}: codes span the range`,
+    [Math.min(...codes), Math.max(...codes)], RANGE[dtype]);
+  const back = db.prepare('SELECT dequantize_blob(?, ?, ?, ?)').pluck().get(q, r.s, r.z, dtype);
+  check(`per tensor ${dtype}: dequantized`, fromBlob(back),
+    Float32Array.from(codes, (c) => dequantizeJs(c, r.s, r.z)));
+}
+
+// --- per channel, both axes -------------------------------------------------
+for (const axis of [0, 1]) {
+  const r = db.prepare(`SELECT q_per_channel_scales(:x, :shape, :axis) AS s,
+                               q_per_channel_zero_points(:x, :shape, :axis) AS z`)
+    .get({ x: blob, shape: JSON.stringify(SHAPE), axis });
+  const scales = fromBlob(r.s);
+  const zps = fromBlob(r.z, 'int32');
+  check(`per channel axis ${axis}: one scale and zero point per channel`,
+    [scales.length, zps.length], [SHAPE[axis], SHAPE[axis]]);
+  const channel = (i) => (axis === 0 ? Math.floor(i / SHAPE[1]) : i % SHAPE[1]);
+  const q = db.prepare('SELECT quantize_per_channel_blob(?, ?, ?, ?, ?)').pluck()
+    .get(blob, r.s, r.z, JSON.stringify(SHAPE), axis);
+  const codes = fromBlob(q, 'int8');
+  check(`per channel axis ${axis}: codes`, codes,
+    Int8Array.from(w, (x, i) => quantizeJs(x, scales[channel(i)], zps[channel(i)], 'int8')));
+  const back = db.prepare('SELECT dequantize_per_channel_blob(?, ?, ?, ?, ?)').pluck()
+    .get(q, r.s, r.z, JSON.stringify(SHAPE), axis);
+  check(`per channel axis ${axis}: dequantized`, fromBlob(back),
+    Float32Array.from(codes, (c, i) => dequantizeJs(c, scales[channel(i)], zps[channel(i)])));
+}
+
+// --- 4-bit codes, an odd count ----------------------------------------------
+const w7 = w.subarray(3, 10);   // 7 elements, at a byte offset of 12
+for (const dtype of ['int4', 'uint4']) {
+  const r = db.prepare('SELECT q_scale(:x, :d) AS s, q_zero_point(:x, :d) AS z')
+    .get({ x: toBlob(w7), d: dtype });
+  const q = db.prepare('SELECT quantize_blob(?, ?, ?, ?)').pluck().get(toBlob(w7), r.s, r.z, dtype);
+  const codes = fromBlob(q, dtype, 7);
+  const Codes = dtype === 'int4' ? Int8Array : Uint8Array;
+  check(`${dtype}: 7 codes in 4 bytes`, [q.length, codes.length], [4, 7]);
+  check(`${dtype}: unpacked codes`, codes, Codes.from(w7, (x) => quantizeJs(x, r.s, r.z, dtype)));
+  check(`${dtype}: as q_json reads them`, Array.from(codes),
+    JSON.parse(db.prepare('SELECT q_json(?, ?, 7)').pluck().get(q, dtype)));
+  const back = db.prepare('SELECT dequantize_blob(?, ?, ?, ?, 7)').pluck().get(q, r.s, r.z, dtype);
+  check(`${dtype}: dequantized`, fromBlob(back),
+    Float32Array.from(codes, (c) => dequantizeJs(c, r.s, r.z)));
+}
+check('int4 x\'E103\' (README)', fromBlob(Buffer.from([0xe1, 0x03]), 'int4', 3), Int8Array.of(1, -2, 3));
+check('uint4 x\'E103\'', fromBlob(Buffer.from([0xe1, 0x03]), 'uint4', 3), Uint8Array.of(1, 14, 3));
+check('int4, count left out: two per byte', fromBlob(Buffer.from([0x8f]), 'int4'), Int8Array.of(-1, -8));
+
+// --- the helpers on awkward input -------------------------------------------
+const odd = Buffer.alloc(13);
+toBlob(Float32Array.of(1.5, -2, 3e-42)).copy(odd, 1);   // float32 at byte offset 1
+check('fromBlob at an odd byte offset', fromBlob(odd.subarray(1)), Float32Array.of(1.5, -2, 3e-42));
+check('fromBlob int32, little-endian', fromBlob(Buffer.from([1, 1, 0, 0, 0xff, 0xff, 0xff, 0xff]), 'int32'),
+  Int32Array.of(257, -1));
+check('fromBlob copies', (() => { const b = Buffer.from([5]); const a = fromBlob(b, 'int8'); b[0] = 9; return a[0]; })(), 5);
+check('fromBlob of an empty BLOB', fromBlob(Buffer.alloc(0)), new Float32Array(0));
+check('toBlob: -0, subnormal, infinity, NaN bits kept',
+  toBlob(new Float32Array(new Uint32Array([0x80000000, 1, 0x7f800000, 0x7fc00001]).buffer)).toString('hex'),
+  '0000008001000000' + '0000807f' + '0100c07f');
+check('toBlob with allowFloat64 rounds to nearest float32',
+  fromBlob(toBlob(Float64Array.of(0.1, 1 + 2 ** -24, 1 + 3 * 2 ** -24), { allowFloat64: true })),
+  Float32Array.of(0.1, 1, 1 + 2 ** -22));
+check('toBlob with allowFloat64 takes an array of numbers',
+  fromBlob(toBlob([0.5, -1], { allowFloat64: true })), Float32Array.of(0.5, -1));
+
+const errors = [
+  [() => toBlob(Float64Array.of(0.1)),
+    'TypeError: toBlob: values must be a Float32Array (a Float64Array or an array of numbers is rounded to float32 only with { allowFloat64: true }), got Float64Array(1)'],
+  [() => toBlob([0.1, 0.2]),
+    'TypeError: toBlob: values must be a Float32Array (a Float64Array or an array of numbers is rounded to float32 only with { allowFloat64: true }), got Array(2)'],
+  [() => toBlob([1, '2'], { allowFloat64: true }), "TypeError: toBlob: element 1 is not a number, got '2'"],
+  [() => toBlob(Int8Array.of(1)), 'TypeError: toBlob: values must be a Float32Array, got Int8Array(1)'],
+  [() => toBlob(null), 'TypeError: toBlob: values must be a Float32Array, got null'],
+  [() => toBlob(w, null), 'TypeError: toBlob: options must be an object, got null'],
+  [() => fromBlob('00'), "TypeError: fromBlob: blob must be a Buffer or Uint8Array, got '00'"],
+  [() => fromBlob(new Float32Array(2)), 'TypeError: fromBlob: blob must be a Buffer or Uint8Array, got Float32Array(2)'],
+  [() => fromBlob(Buffer.alloc(4), 'f16'),
+    "TypeError: fromBlob: dtype must be one of 'f32', 'int32', 'int16', 'uint16', 'int8', 'uint8', 'int4', 'uint4', got 'f16'"],
+  [() => fromBlob(Buffer.alloc(3)), 'RangeError: fromBlob: the byte length of f32 data must be a multiple of 4, got 3'],
+  [() => fromBlob(Buffer.alloc(6), 'int32'), 'RangeError: fromBlob: the byte length of int32 data must be a multiple of 4, got 6'],
+  [() => fromBlob(Buffer.alloc(2), 'int8', 3), 'RangeError: fromBlob: count must be 2 for 2 bytes of int8, got 3'],
+  [() => fromBlob(Buffer.alloc(2), 'int4', 5), 'RangeError: fromBlob: count must be 3 or 4 for 2 bytes of int4, got 5'],
+  [() => fromBlob(Buffer.alloc(2), 'uint4', 2), 'RangeError: fromBlob: count must be 3 or 4 for 2 bytes of uint4, got 2'],
+  [() => fromBlob(Buffer.alloc(0), 'int4', 1), 'RangeError: fromBlob: count must be 0 for 0 bytes of int4, got 1'],
+  [() => fromBlob(Buffer.alloc(2), 'int4', -1), 'TypeError: fromBlob: count must be a non-negative integer, got number -1'],
+  [() => fromBlob(Buffer.alloc(2), 'int4', 1.5), 'TypeError: fromBlob: count must be a non-negative integer, got number 1.5'],
+];
+errors.forEach(([fn, want], i) => check(`error ${i + 1}`, error(fn), want));
+db.close();
+
+console.log(`package: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
