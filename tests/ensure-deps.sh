@@ -16,6 +16,8 @@
 #            (tests/ggml/fetch_ggml.sh), the C harness links it with dlopen
 #            (make test-ggml), numpy drives tests/ggml/gen_vectors.py
 #   torch    the PyTorch recipe (make test-torch): Debian's python3-torch
+#   sqlite-versions  other SQLite versions (make test-sqlite-versions): npm
+#            fetches their sources, tcl8.6-dev builds their Tcl bindings
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -43,6 +45,7 @@ case "$what" in
   fuzz)    pkgs="make libc6-dev libsqlite3-dev clang libclang-rt-dev" ;;
   ggml)    pkgs="gcc make libc6-dev npm python3 python3-numpy" ;;
   torch)   pkgs="$base python3 python3-numpy python3-torch" ;;
+  sqlite-versions) pkgs="$base tcl8.6-dev npm" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
