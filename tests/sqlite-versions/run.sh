@@ -47,6 +47,8 @@ for v in "$@"; do
   tclsh "$here/run.tcl" -sqlite "$dir/$v/libtclsqlite3.so" -sqlite-version "$v" \
     "$ext" $files >"$dir/$v/suite.log" 2>&1
   rc=$?
+  # The skips' reasons, each once (every path prints them), then the counts.
+  grep '^SKIPPED' "$dir/$v/suite.log" | sort -u | sed 's/^/    /'
   grep -v '^SKIPPED' "$dir/$v/suite.log" | sed 's/^/    /'
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$dir/$v/suite.log" | tail -n 1)
   if [ -z "$line" ]; then
@@ -56,7 +58,7 @@ for v in "$@"; do
     set -- $line
     passed=$((passed + $1)) failed=$((failed + $3)) skipped=$((skipped + $5))
     [ "$rc" -ne 0 ] && [ "$3" -eq 0 ] && failed=$((failed + 1))
-    echo "    SQLite $v suite: $1 passed, $3 failed, $5 skipped (the skips: SKIPPED lines in $dir/$v/suite.log)"
+    echo "    SQLite $v suite: $1 passed, $3 failed, $5 skipped"
   fi
 
   echo "--- SQLite $v: the C SQL catalog against Debian's SQLite $debian_version"
