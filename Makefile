@@ -397,8 +397,10 @@ test-large: dist/quant.so
 
 # SQLite versions: the Tcl suite (every kernel path) and the C SQL catalog on
 # the oldest supported SQLite (3.31.1) and the newest on npm (3.54.1), besides
-# Debian's; the catalog's transcripts must equal Debian's byte for byte, and
-# the extension must refuse 3.30.1 with a clear error (tests/sqlite-versions/).
+# Debian's; the catalog's transcripts must equal Debian's byte for byte.  The
+# extension's sources must compile against 3.31.1's headers but not 3.30.1's,
+# and the extension must refuse 3.30.1 with a clear error
+# (tests/sqlite-versions/run.sh).
 # The sources come from npm packages, pinned and checked (fetch.sh), cached
 # in build/sqlite-versions.  Each version's sqlite3.c is compiled once, with
 # JSON1 (built in only from 3.38) and the math functions (from 3.35) enabled

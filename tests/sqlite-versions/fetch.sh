@@ -6,13 +6,13 @@
 # hex) and kept in DIR/npm/, so a later run fetches nothing.  Only the files
 # the builds need are extracted:
 #
-#   DIR/3.30.1/  sqlite3.c sqlite3.h shell.c      (sqlite3@4.1.1's bundled
-#                sqlite-autoconf-3300100): older than the oldest supported
-#                version, for the refusal test
-#   DIR/3.31.1/  sqlite3.c sqlite3.h tclsqlite3.c (sqlite3@4.2.0's bundled
-#                sqlite-autoconf-3310100, with its own Tcl binding): the
-#                oldest release of the oldest supported minor version on npm
-#   DIR/3.54.1/  sqlite3.c sqlite3.h              (better-sqlite3@13.2.0's
+#   DIR/3.30.1/  sqlite3.c sqlite3.h sqlite3ext.h shell.c  (sqlite3@4.1.1's
+#                bundled sqlite-autoconf-3300100): older than the oldest
+#                supported version, for the refusal test
+#   DIR/3.31.1/  sqlite3.c sqlite3.h sqlite3ext.h tclsqlite3.c  (sqlite3@4.2.0's
+#                bundled sqlite-autoconf-3310100, with its own Tcl binding):
+#                the oldest release of the oldest supported minor version on npm
+#   DIR/3.54.1/  sqlite3.c sqlite3.h sqlite3ext.h  (better-sqlite3@13.2.0's
 #                deps/sqlite3): the newest SQLite on npm
 #                tclsqlite3.c                     (the Tcl binding of 3.52.0,
 #                sqlite3@6.0.1's sqlite-autoconf-3520000: the newest binding
@@ -104,20 +104,22 @@ check() {
 have() { for f in "$@"; do [ -f "$f" ] || return 1; done; }
 
 d=$dir/3.30.1
-if ! have "$d/sqlite3.c" "$d/sqlite3.h" "$d/shell.c"; then
-  extract sqlite3@4.1.1 3.30.1 deps/sqlite-autoconf-3300100.tar.gz sqlite3.c sqlite3.h shell.c
+if ! have "$d/sqlite3.c" "$d/sqlite3.h" "$d/sqlite3ext.h" "$d/shell.c"; then
+  extract sqlite3@4.1.1 3.30.1 deps/sqlite-autoconf-3300100.tar.gz sqlite3.c sqlite3.h sqlite3ext.h shell.c
 fi
 check 3.30.1
 
 d=$dir/3.31.1
-if ! have "$d/sqlite3.c" "$d/sqlite3.h" "$d/tclsqlite3.c"; then
-  extract sqlite3@4.2.0 3.31.1 deps/sqlite-autoconf-3310100.tar.gz sqlite3.c sqlite3.h tea/generic/tclsqlite3.c
+if ! have "$d/sqlite3.c" "$d/sqlite3.h" "$d/sqlite3ext.h" "$d/tclsqlite3.c"; then
+  extract sqlite3@4.2.0 3.31.1 deps/sqlite-autoconf-3310100.tar.gz sqlite3.c sqlite3.h sqlite3ext.h \
+    tea/generic/tclsqlite3.c
 fi
 check 3.31.1
 
 d=$dir/3.54.1
-if ! have "$d/sqlite3.c" "$d/sqlite3.h"; then
-  extract better-sqlite3@13.2.0 3.54.1 - deps/sqlite3/sqlite3.c deps/sqlite3/sqlite3.h
+if ! have "$d/sqlite3.c" "$d/sqlite3.h" "$d/sqlite3ext.h"; then
+  extract better-sqlite3@13.2.0 3.54.1 - deps/sqlite3/sqlite3.c deps/sqlite3/sqlite3.h \
+    deps/sqlite3/sqlite3ext.h
 fi
 if ! have "$d/tclsqlite3.c"; then
   extract sqlite3@6.0.1 3.54.1 deps/sqlite-autoconf-3520000.tar.gz tea/generic/tclsqlite3.c

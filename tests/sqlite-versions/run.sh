@@ -4,6 +4,9 @@
 # block and fetch.sh).
 #
 # For each TESTED version V (DIR/V/libtclsqlite3.so, DIR/V/sqlhost):
+#   0. every ext/sql and ext/core source compiles against V's sqlite3.h and
+#      sqlite3ext.h (-fsyntax-only, an undeclared function an error): for the
+#      oldest, proof that the code uses no newer API or flag.
 #   1. the Tcl suite on every kernel path, on V's Tcl binding (run.tcl
 #      -sqlite), each process first checking that sqlite_version() is V.
 #      examples.test is left out: its examples run their own runtimes'
@@ -13,8 +16,9 @@
 #      statement with DEBIAN_HOST's transcript (Debian's libsqlite3): the
 #      extension's results must not depend on the SQLite it runs in.  The
 #      host's own sqlite_version() must be V.
-# Then REFUSED (DIR/REFUSED/sqlite3, that version's shell) must refuse to load
-# EXT with sqlite-quant's own error.
+# Then the same sources must not compile against REFUSED's headers (they lack
+# SQLITE_INNOCUOUS: the floor is not lower than it says), and REFUSED's shell
+# (DIR/REFUSED/sqlite3) must refuse to load EXT with sqlite-quant's own error.
 #
 # Logs and transcripts stay in DIR/V/.  Ends with "sqlite-versions: N passed,
 # N failed, N skipped" and exits non-zero on any failure.
@@ -26,6 +30,7 @@ fi
 dir=$1 ext=$2 debian_host=$3 refused=$4
 shift 4
 here=$(cd "$(dirname "$0")/.." && pwd)
+root=$(dirname "$here")
 passed=0 failed=0 skipped=0
 
 # Indented, so that no line of a sub-run reads as this run's closing line.
@@ -42,7 +47,29 @@ if ! "$debian_host" "$ext" "$catalog" >"$dir/catalog-debian.txt" 2>"$dir/catalog
 fi
 debian_version=$("$debian_host" "$ext" "$dir/version.sql" | sed -n 's/^row: text://p')
 
+# compiles V: the extension's sources against V's headers; errors in
+# DIR/V/compile.log (the C locale: plain quotes in the messages).
+compiles() {
+  : >"$dir/$1/compile.log"
+  ok=0
+  for f in "$root"/ext/sql/*.c "$root"/ext/core/*.c; do
+    LC_ALL=C ${CC:-cc} -std=c11 -fsyntax-only -Werror=implicit-function-declaration \
+      -I"$dir/$1" -I"$root/include" -I"$root/ext" "$f" >>"$dir/$1/compile.log" 2>&1 || ok=1
+  done
+  return $ok
+}
+
 for v in "$@"; do
+  echo "--- SQLite $v: the extension's sources against its headers"
+  if compiles "$v"; then
+    passed=$((passed + 1))
+    echo "    they compile"
+  else
+    echo "FAILED the sources do not compile against SQLite $v's headers:"
+    grep 'error' "$dir/$v/compile.log" | head -n 10 | sed 's/^/    /'
+    failed=$((failed + 1))
+  fi
+
   echo "--- SQLite $v: the Tcl suite, every kernel path"
   tclsh "$here/run.tcl" -sqlite "$dir/$v/libtclsqlite3.so" -sqlite-version "$v" \
     "$ext" $files >"$dir/$v/suite.log" 2>&1
@@ -102,7 +129,20 @@ for v in "$@"; do
   fi
 done
 
-echo "--- SQLite $refused (older than the oldest supported): the extension refuses to load"
+echo "--- SQLite $refused (older than the oldest supported): its headers lack what the sources use"
+if compiles "$refused"; then
+  echo "FAILED the sources compile against SQLite $refused's headers: is the floor lower than 3.31.0?"
+  failed=$((failed + 1))
+elif grep -q "'SQLITE_INNOCUOUS' undeclared" "$dir/$refused/compile.log"; then
+  passed=$((passed + 1))
+  echo "    $(grep -c 'error:' "$dir/$refused/compile.log") errors, SQLITE_INNOCUOUS undeclared among them"
+else
+  echo "FAILED the sources fail to compile against SQLite $refused's headers, but not for SQLITE_INNOCUOUS:"
+  grep 'error' "$dir/$refused/compile.log" | head -n 10 | sed 's/^/    /'
+  failed=$((failed + 1))
+fi
+
+echo "--- SQLite $refused: the extension refuses to load"
 # The shell prints the version (stdout), then SQLite's wrapping of the
 # extension's error (stderr), and stops with a non-zero status.
 want_err="Error: error during initialization: sqlite-quant: needs SQLite 3.31.0 or later, got $refused"
