@@ -460,3 +460,50 @@ $(NPM_TARBALL): dist/quant.so include/sqlite_quant.h LICENSE $(wildcard bindings
 test-node: $(NPM_TARBALL)
 	@$(DEPS) node
 	sh tests/node/run.sh $(NPM_TARBALL)
+
+# SQLite versions: the Tcl suite (every kernel path) and the C SQL catalog on
+# the oldest supported SQLite (3.31.1) and the newest on npm (3.54.1), besides
+# Debian's; the catalog's transcripts must equal Debian's byte for byte.  The
+# extension's sources must compile against 3.31.1's headers but not 3.30.1's,
+# and the extension must refuse 3.30.1 with a clear error
+# (tests/sqlite-versions/run.sh).
+# The sources come from npm packages, pinned and checked (fetch.sh), cached
+# in build/sqlite-versions.  Each version's sqlite3.c is compiled once, with
+# JSON1 (built in only from 3.38) and the math functions (from 3.35) enabled
+# as in Debian's build; the Tcl binding, the C host and the shell link it.
+.PHONY: test-sqlite-versions
+SQLV_DIR      = build/sqlite-versions
+SQLV_CFLAGS   = -O2 -fPIC -DSQLITE_THREADSAFE=1 -DSQLITE_ENABLE_JSON1 \
+                -DSQLITE_ENABLE_MATH_FUNCTIONS
+SQLV_TCL_INC  = -I/usr/include/tcl8.6
+SQLV_TCL_STUB = -ltclstub8.6
+SQLV_LIBS     = -lpthread -ldl -lm
+
+# SQLite's own code, as released: its warnings under gcc 12 are not ours (-w).
+# Kept (.PRECIOUS): three programs link it, and it takes ~15 s to build.
+.PRECIOUS: $(SQLV_DIR)/%/sqlite3.o
+$(SQLV_DIR)/%/sqlite3.o: $(SQLV_DIR)/%/sqlite3.c
+	$(CC) $(SQLV_CFLAGS) -w -c $< -o $@
+
+# The Tcl binding against this version's header and library (`load LIB
+# Sqlite3`), not Debian's.
+$(SQLV_DIR)/%/libtclsqlite3.so: $(SQLV_DIR)/%/tclsqlite3.c $(SQLV_DIR)/%/sqlite3.o
+	$(CC) -O2 -fPIC -shared -DUSE_SYSTEM_SQLITE -DUSE_TCL_STUBS -I$(dir $@) \
+	    $(SQLV_TCL_INC) -o $@ $^ $(SQLV_TCL_STUB) $(SQLV_LIBS)
+
+$(SQLV_DIR)/%/sqlhost: tests/host/sqlhost.c $(SQLV_DIR)/%/sqlite3.o
+	$(CC) $(CFLAGS) $(SQLHOST_CFLAGS) -I$(dir $@) -o $@ $^ $(SQLV_LIBS)
+
+$(SQLV_DIR)/%/sqlite3: $(SQLV_DIR)/%/shell.c $(SQLV_DIR)/%/sqlite3.o
+	$(CC) -O2 -I$(dir $@) -o $@ $^ $(SQLV_LIBS)
+
+test-sqlite-versions:
+	@$(DEPS) sqlite-versions
+	@sh tests/sqlite-versions/fetch.sh $(SQLV_DIR) || \
+	    { echo "sqlite-versions: 0 passed, 1 failed (no SQLite sources)"; exit 1; }
+	@$(MAKE) --no-print-directory -j2 dist/quant.so build/sqlhost \
+	    $(SQLV_DIR)/3.31.1/libtclsqlite3.so $(SQLV_DIR)/3.31.1/sqlhost \
+	    $(SQLV_DIR)/3.54.1/libtclsqlite3.so $(SQLV_DIR)/3.54.1/sqlhost \
+	    $(SQLV_DIR)/3.30.1/sqlite3
+	sh tests/sqlite-versions/run.sh $(SQLV_DIR) dist/quant.so build/sqlhost \
+	    3.30.1 3.31.1 3.54.1

@@ -22,6 +22,8 @@
 #   node     the npm package (make npm-pack, make test-node): Node 20+ and npm;
 #            binutils strips the packed extension; g++, make and python3
 #            build better-sqlite3 from source
+#   sqlite-versions  other SQLite versions (make test-sqlite-versions): npm
+#            fetches their sources, tcl8.6-dev builds their Tcl bindings
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -51,6 +53,7 @@ case "$what" in
   torch)   pkgs="$base python3 python3-numpy python3-torch" ;;
   python)  pkgs="gcc make libc6-dev libsqlite3-dev binutils python3 python3-numpy python3-setuptools python3-wheel python3-venv python3-pip sqlite-utils" ;;
   node)    pkgs="nodejs npm binutils g++ make python3" ;;
+  sqlite-versions) pkgs="$base tcl8.6-dev npm" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 

@@ -5,6 +5,12 @@
 #   tclsh tests/run.tcl -path P EXT [FILE...] one path (SQLITE_QUANT_KERNEL=P)
 #   tclsh tests/run.tcl -kernels BIN EXT ...  also runs the C kernel tests BIN
 #                                            and counts them in the total
+#   tclsh tests/run.tcl -sqlite LIB [-sqlite-version V] EXT ...
+#                                            on the SQLite of the Tcl binding
+#                                            LIB (load LIB Sqlite3) instead of
+#                                            Debian's package; with V, one
+#                                            more test per process requires
+#                                            sqlite_version() to be V
 #
 # EXT is the extension to load (dist/quant.so).  Exit status is non-zero when
 # any test fails or a test file cannot run.
@@ -28,10 +34,13 @@ proc run_files {files} {
 
 set path ""
 set kernel_tests ""
+set sqlite_version ""
 while {[string match -* [lindex $argv 0]]} {
   switch -- [lindex $argv 0] {
     -path { set path [lindex $argv 1] }
     -kernels { set kernel_tests [lindex $argv 1] }
+    -sqlite { set ::sq_sqlite_lib [file normalize [lindex $argv 1]] }
+    -sqlite-version { set sqlite_version [lindex $argv 1] }
     default { puts stderr "run.tcl: unknown option [lindex $argv 0]"; exit 2 }
   }
   set argv [lrange $argv 2 end]
@@ -46,6 +55,13 @@ source [file join $here tester.tcl]
 if {$path ne ""} {
   set ::env(SQLITE_QUANT_KERNEL) $path
   run_files $files
+  # The SQLite the tests ran on is the one intended, not whichever the
+  # binding happened to resolve.
+  if {$sqlite_version ne ""} {
+    open_db
+    do_test sqlite-version {db one {SELECT sqlite_version()}} $sqlite_version
+    db close
+  }
   puts "$path: $::sq_passed passed, $::sq_failed failed, $::sq_skipped skipped"
   exit [expr {$::sq_failed ? 1 : 0}]
 }
@@ -84,8 +100,11 @@ if {$kernel_tests ne ""} {
 }
 
 foreach p [split [string map {\" ""} $names] ,] {
+  set sqlite_opts {}
+  if {[info exists ::sq_sqlite_lib]} { lappend sqlite_opts -sqlite $::sq_sqlite_lib }
+  if {$sqlite_version ne ""} { lappend sqlite_opts -sqlite-version $sqlite_version }
   set rc [catch {exec [info nameofexecutable] [info script] -path $p \
-                     $::quant_ext {*}$files 2>@1} out]
+                     {*}$sqlite_opts $::quant_ext {*}$files 2>@1} out]
   puts $out
   count_child $rc $out
 }

@@ -8,7 +8,15 @@
 #                                        runtime): counted and shown, never a pass
 # Failures print the expected and actual values; run.tcl counts them.
 
-package require sqlite3
+# Debian's Tcl SQLite by default; run.tcl -sqlite LIB loads another build's
+# Tcl binding instead (tests/sqlite-versions/run.sh runs the suite on other
+# SQLite versions).  ::sq_sqlite_load is the command, for child interpreters.
+if {[info exists ::sq_sqlite_lib]} {
+  set ::sq_sqlite_load [list load $::sq_sqlite_lib Sqlite3]
+} else {
+  set ::sq_sqlite_load [list package require sqlite3]
+}
+eval $::sq_sqlite_load
 
 # A fresh in-memory database with the extension loaded, as `db`.
 proc open_db {{file :memory:}} {

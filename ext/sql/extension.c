@@ -9,6 +9,14 @@ SQLITE_EXTENSION_INIT1
 #include "kernels/kernels.h"
 #include "sql/sql.h"
 
+/* The oldest SQLite the extension runs on: 3.31.0 brought SQLITE_INNOCUOUS
+** and sqlite3_vtab_config's SQLITE_VTAB_INNOCUOUS and SQLITE_VTAB_DIRECTONLY.
+** An older SQLite would load the extension but silently drop the last two,
+** letting views, triggers and schemas reach the tables that read files.  Its
+** sqlite3_api_routines is shorter, so the check comes before any newer call. */
+#define SQ_SQLITE_MIN_NUMBER 3031000
+#define SQ_SQLITE_MIN_TEXT "3.31.0"
+
 #ifdef _WIN32
 __declspec(dllexport)
 #else
@@ -17,6 +25,12 @@ __attribute__((visibility("default")))
 int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
                        const sqlite3_api_routines *pApi) {
   SQLITE_EXTENSION_INIT2(pApi);
+  if (sqlite3_libversion_number() < SQ_SQLITE_MIN_NUMBER) {
+    if (pzErrMsg)
+      *pzErrMsg = sqlite3_mprintf("sqlite-quant: needs SQLite " SQ_SQLITE_MIN_TEXT
+                                  " or later, got %s", sqlite3_libversion());
+    return SQLITE_ERROR;
+  }
   static const struct {
     const char *what;
     int (*reg)(sqlite3 *);
