@@ -16,6 +16,10 @@
 #            (tests/ggml/fetch_ggml.sh), the C harness links it with dlopen
 #            (make test-ggml), numpy drives tests/ggml/gen_vectors.py
 #   torch    the PyTorch recipe (make test-torch): Debian's python3-torch
+#   install  make test-install: pkg-config (pkgconf) reads the installed
+#            sqlite-quant.pc, the sqlite3 shell loads the installed file
+#   amalgamation  make test-amalgamation: python3 writes dist/sqlite-quant.c,
+#            gcc and clang build it
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -43,6 +47,8 @@ case "$what" in
   fuzz)    pkgs="make libc6-dev libsqlite3-dev clang libclang-rt-dev" ;;
   ggml)    pkgs="gcc make libc6-dev npm python3 python3-numpy" ;;
   torch)   pkgs="$base python3 python3-numpy python3-torch" ;;
+  install) pkgs="$base pkgconf" ;;
+  amalgamation) pkgs="$base python3 clang" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
