@@ -12,11 +12,19 @@
 #     every kernel path, and writes the SQL catalog's transcript
 #     (tests/host/queries.sql through SQLHOST) byte for byte as REF_EXT, the
 #     Makefile's build, does;
-#   - STATIC_TEST, the amalgamation compiled into a program with SQLITE_CORE.
+#   - STATIC_TEST, the amalgamation compiled into a program with SQLITE_CORE;
+#   - with -s390x HOST EXT (s390x builds of tests/host/sqlhost.c and of the
+#     amalgamation), the catalog under qemu-s390x, big-endian, byte for byte
+#     as on x86-64; skipped without.
 # Ends "amalgamation: N passed, N failed, N skipped".
 set -u
+s390x_host="" s390x_ext=""
+if [ "${1:-}" = -s390x ]; then
+  s390x_host=$2 s390x_ext=$3
+  shift 3
+fi
 if [ $# -lt 4 ]; then
-  echo "usage: sh tests/amalgamation/run.sh REF_EXT SQLHOST STATIC_TEST AMALG_EXT..." >&2
+  echo "usage: sh tests/amalgamation/run.sh [-s390x HOST EXT] REF_EXT SQLHOST STATIC_TEST AMALG_EXT..." >&2
   exit 2
 fi
 ref=$1 host=$2 static_test=$3
@@ -106,6 +114,16 @@ for so in "$@"; do
   check "catalog-$name-same-bytes" \
     "$(cmp "$out/catalog-ref.txt" "$out/catalog-$name.txt" 2>&1)" ""
 done
+
+if [ -n "$s390x_ext" ]; then
+  echo "=== the catalog on s390x (qemu) against $s390x_ext"
+  qemu-s390x "$s390x_host" "$s390x_ext" tests/host/queries.sql >"$out/catalog-s390x.txt" 2>&1
+  check catalog-s390x-same-bytes \
+    "$(cmp "$out/catalog-ref.txt" "$out/catalog-s390x.txt" 2>&1)" ""
+else
+  skipped=$((skipped + 1))
+  echo "SKIPPED catalog-s390x: no s390x tools (sh tests/ensure-deps.sh s390x)"
+fi
 
 # ---- linked in, not loaded -------------------------------------------------------
 "$static_test" >"$out/static.txt" 2>&1
