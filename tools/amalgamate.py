@@ -5,12 +5,13 @@ OUT_DIR/sqlite_quant.h (a copy of include/sqlite_quant.h).
     /usr/bin/python3 tools/amalgamate.py [OUT_DIR]     (default dist)
 
 The .c file is every ext/ source, layer by layer (kernels, core, SQL; each
-folder sorted by name, as the Makefile's wildcards compile them), with each
-project header inlined once, where it is first included: the order a
-compiler would read them in.  Nothing is renamed or rewritten here: names
-that two files both declare static are made unique in the sources, so a
-clash is a compile error of the amalgamation, which `make test-amalgamation`
-builds.  What the Makefile's flags do for the other build, the file does
+folder sorted by name), with each project header inlined once, where it is
+first included: the order a compiler would read them in.  No name is changed
+here: names that two files both declare static are made unique in the
+sources (docs/ARCHITECTURE.md#one-translation-unit), so a clash is a compile
+error of the amalgamation, which `make test-amalgamation` builds, and a
+file-local macro that would reach a later file stops the generator.  What
+the Makefile's flags do for the other build, the file does
 itself: the feature-test macros (_POSIX_C_SOURCE, ...) move to the top,
 since they only work before the first system header; the preamble pins
 floating-point contraction off (docs/NUMERICS.md#determinism); and the
