@@ -63,7 +63,8 @@ static size_t minmax_neon(const void *x, size_t n, float *mn, float *mx) {
       size_t end = nv - blk > SQ_MM_BLOCK ? blk + SQ_MM_BLOCK : nv;
       for (size_t i = blk; i < end; i += 16) {
         sq_cb s = p + 4 * i;
-        float32x4_t x0 = ldf_neon(s), x1 = ldf_neon(s + 16), x2 = ldf_neon(s + 32), x3 = ldf_neon(s + 48);
+        float32x4_t x0 = ldf_neon(s), x1 = ldf_neon(s + 16),
+                    x2 = ldf_neon(s + 32), x3 = ldf_neon(s + 48);
         a0 = vminq_f32(a0, x0);
         a1 = vminq_f32(a1, x1);
         a2 = vminq_f32(a2, x2);
@@ -129,7 +130,8 @@ static size_t minmax_interleaved_neon(const void *x, size_t rows,
     size_t c = 0;
     for (; c + 16 <= channels; c += 16) {
       sq_cb s = row + 4 * c;
-      float32x4_t x0 = ldf_neon(s), x1 = ldf_neon(s + 16), x2 = ldf_neon(s + 32), x3 = ldf_neon(s + 48);
+      float32x4_t x0 = ldf_neon(s), x1 = ldf_neon(s + 16),
+                  x2 = ldf_neon(s + 32), x3 = ldf_neon(s + 48);
       uint32x4_t bad = vorrq_u32(vorrq_u32(nonfinite(x0), nonfinite(x1)),
                                  vorrq_u32(nonfinite(x2), nonfinite(x3)));
       if (vmaxvq_u32(bad)) break;
@@ -238,7 +240,8 @@ SQ_AI size_t q_body_neon(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     sq_cb s = src + 4 * i;
-    float32x4_t x0 = ldf_neon(s), x1 = ldf_neon(s + 16), x2 = ldf_neon(s + 32), x3 = ldf_neon(s + 48);
+    float32x4_t x0 = ldf_neon(s), x1 = ldf_neon(s + 16),
+                x2 = ldf_neon(s + 32), x3 = ldf_neon(s + 48);
     uint32x4_t ok = vandq_u32(vandq_u32(notnan(x0), notnan(x1)),
                               vandq_u32(notnan(x2), notnan(x3)));
     if (vminvq_u32(ok) == 0) break;
@@ -310,7 +313,8 @@ SQ_AI size_t qi_body_neon(sq_cb src, size_t rows, const sq_channel_params *p,
     size_t c = 0;
     for (; c + 16 <= ch; c += 16) {
       sq_cb sc = s + 4 * c;
-      float32x4_t x0 = ldf_neon(sc), x1 = ldf_neon(sc + 16), x2 = ldf_neon(sc + 32), x3 = ldf_neon(sc + 48);
+      float32x4_t x0 = ldf_neon(sc), x1 = ldf_neon(sc + 16),
+                  x2 = ldf_neon(sc + 32), x3 = ldf_neon(sc + 48);
       uint32x4_t ok = vandq_u32(vandq_u32(notnan(x0), notnan(x1)),
                                 vandq_u32(notnan(x2), notnan(x3)));
       if (vminvq_u32(ok) == 0) break;

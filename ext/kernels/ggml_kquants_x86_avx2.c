@@ -193,7 +193,8 @@ static void affine8(const sq_kq_affine *a, const float *x, const float *w,
   vi8 Li[SQ_KQ_MAX_LEN];
   const vi8 keep = _mm256_castps_si256(flat);
   for (int i = 0; i < n; i++)
-    Li[i] = _mm256_andnot_si256(keep, level_i_avx2(mul_avx2(best_iscale, sub_avx2(X[i], best_lmin)), 0, nmax));
+    Li[i] = _mm256_andnot_si256(
+        keep, level_i_avx2(mul_avx2(best_iscale, sub_avx2(X[i], best_lmin)), 0, nmax));
   from_lanes_avx2(Li, n, Lout);
   _mm256_storeu_ps(scales, andnot(flat, scale));
   _mm256_storeu_ps(mins, neg_avx2(min));
@@ -260,7 +261,8 @@ static void symmetric8(int n, int nmax, const float *x, const float *w,
     if (step == 0) continue;
     const vf8 try_iscale = dvd_avx2(k_avx2(-((float)nmax + 0.1f * (float)step)), max);
     qx_sums_avx2(n, nmax, X, W, try_iscale, &sumlx, &suml2);
-    vf8 take = and_(gt_avx2(suml2, k_avx2(0)), gt_avx2(mul_avx2(sumlx, sumlx), mul_avx2(best, suml2)));
+    vf8 take = and_(gt_avx2(suml2, k_avx2(0)),
+                    gt_avx2(mul_avx2(sumlx, sumlx), mul_avx2(best, suml2)));
     vf8 this_scale = dvd_avx2(sumlx, suml2);
     scale = pick_avx2(scale, this_scale, take);
     best = pick_avx2(best, mul_avx2(this_scale, sumlx), take);
@@ -314,7 +316,8 @@ static void q3_8(int n, int nmax, const float *x, float *scales,
       vf8 slx2 = add_avx2(slx, mul_avx2(wx, new_l));
       vf8 sl22 = add_avx2(sl2, mul_avx2(mul_avx2(w, new_l), new_l));
       vf8 better = and_(gt_avx2(sl22, k_avx2(0)),
-                       gt_avx2(mul_avx2(mul_avx2(slx2, slx2), suml2), mul_avx2(mul_avx2(sumlx, sumlx), sl22)));
+                       gt_avx2(mul_avx2(mul_avx2(slx2, slx2), suml2),
+                               mul_avx2(mul_avx2(sumlx, sumlx), sl22)));
       vf8 take = andnot(zero, and_(and_(gt_avx2(slx, k_avx2(0)), changed), better));
       /* Moves are rare: branching around them lets the next elements'
       ** work start before this one's division is done. */

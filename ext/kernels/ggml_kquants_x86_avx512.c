@@ -161,7 +161,8 @@ static void affine16(const sq_kq_affine *a, int nsub, const float *x,
 
   vf16 iscale = dvd_avx512(k_avx512((float)nmax), sub_avx512(max, min));
   vf16 scale = dvd_avx512(k_avx512(1), iscale);
-  for (int i = 0; i < n; i++) Lv[i] = level_avx512(mul_avx512(iscale, sub_avx512(X[i], min)), 0, nmax);
+  for (int i = 0; i < n; i++)
+    Lv[i] = level_avx512(mul_avx512(iscale, sub_avx512(X[i], min)), 0, nmax);
   vf16 best = affine_error_avx512(n, X, W, Lv, scale, min, a->use_mad);
   /* The inverse scale and minimum the kept levels were made with. */
   vf16 best_iscale = iscale, best_lmin = min;
@@ -180,7 +181,8 @@ static void affine16(const sq_kq_affine *a, int nsub, const float *x,
     vf16 D = sub_avx512(mul_avx512(sum_w, sum_l2), mul_avx512(sum_l, sum_l));
     vm16 fit = but_not(gt_avx512(D, k_avx512(0)), flat);
     if (!fit) continue;
-    vf16 this_scale = dvd_avx512(sub_avx512(mul_avx512(sum_w, sum_xl), mul_avx512(sum_x, sum_l)), D);
+    vf16 this_scale =
+        dvd_avx512(sub_avx512(mul_avx512(sum_w, sum_xl), mul_avx512(sum_x, sum_l)), D);
     vf16 this_min = dvd_avx512(sub_avx512(mul_avx512(sum_l2, sum_x), mul_avx512(sum_l, sum_xl)), D);
     vm16 positive = gt_avx512(this_min, k_avx512(0));
     this_min = pick_avx512(this_min, k_avx512(0), positive);
@@ -196,8 +198,9 @@ static void affine16(const sq_kq_affine *a, int nsub, const float *x,
 
   vi16 Li[SQ_KQ_MAX_LEN];
   for (int i = 0; i < n; i++)
-    Li[i] = _mm512_maskz_mov_epi32((vm16)~flat,
-                                   level_i_avx512(mul_avx512(best_iscale, sub_avx512(X[i], best_lmin)), 0, nmax));
+    Li[i] = _mm512_maskz_mov_epi32(
+        (vm16)~flat,
+        level_i_avx512(mul_avx512(best_iscale, sub_avx512(X[i], best_lmin)), 0, nmax));
   from_lanes_avx512(Li, n, nsub, Lout);
   _mm512_mask_storeu_ps(scales, lanes(nsub), _mm512_maskz_mov_ps((vm16)~flat, scale));
   _mm512_mask_storeu_ps(mins, lanes(nsub), neg_avx512(min));
@@ -258,14 +261,16 @@ static void symmetric16(int n, int nmax, int nsub, const float *x,
   vf16 iscale = dvd_avx512(k_avx512((float)-nmax), max);
   vf16 sumlx, suml2;
   qx_sums_avx512(n, nmax, X, W, iscale, &sumlx, &suml2);
-  vf16 scale = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(suml2, k_avx512(0), _CMP_NEQ_UQ), sumlx, suml2);
+  vf16 scale = _mm512_maskz_div_ps(
+      _mm512_cmp_ps_mask(suml2, k_avx512(0), _CMP_NEQ_UQ), sumlx, suml2);
   vf16 best = mul_avx512(scale, sumlx);
   vf16 best_iscale = iscale;
   for (int step = -9; step <= 9; step++) {
     if (step == 0) continue;
     const vf16 try_iscale = dvd_avx512(k_avx512(-((float)nmax + 0.1f * (float)step)), max);
     qx_sums_avx512(n, nmax, X, W, try_iscale, &sumlx, &suml2);
-    vm16 take = (vm16)(gt_avx512(suml2, k_avx512(0)) & gt_avx512(mul_avx512(sumlx, sumlx), mul_avx512(best, suml2)));
+    vm16 take = (vm16)(gt_avx512(suml2, k_avx512(0)) &
+                       gt_avx512(mul_avx512(sumlx, sumlx), mul_avx512(best, suml2)));
     vf16 this_scale = dvd_avx512(sumlx, suml2);
     scale = pick_avx512(scale, this_scale, take);
     best = pick_avx512(best, mul_avx512(this_scale, sumlx), take);
@@ -274,8 +279,9 @@ static void symmetric16(int n, int nmax, int nsub, const float *x,
 
   vi16 Li[SQ_KQ_MAX_LEN];
   for (int i = 0; i < n; i++)
-    Li[i] = _mm512_maskz_add_epi32((vm16)~zero, level_i_avx512(mul_avx512(best_iscale, X[i]), -nmax, nmax - 1),
-                                   ki(nmax));
+    Li[i] = _mm512_maskz_add_epi32(
+        (vm16)~zero, level_i_avx512(mul_avx512(best_iscale, X[i]), -nmax, nmax - 1),
+        ki(nmax));
   from_lanes_avx512(Li, n, nsub, (unsigned char *)Lout);
   _mm512_mask_storeu_ps(scales, lanes(nsub), _mm512_maskz_mov_ps((vm16)~zero, scale));
 }
@@ -319,7 +325,8 @@ static void q3_16(int n, int nmax, int nsub, const float *x, float *scales,
       vf16 slx2 = add_avx512(slx, mul_avx512(wx, new_l));
       vf16 sl22 = add_avx512(sl2, mul_avx512(mul_avx512(w, new_l), new_l));
       vm16 better = (vm16)(gt_avx512(sl22, k_avx512(0)) &
-                       gt_avx512(mul_avx512(mul_avx512(slx2, slx2), suml2), mul_avx512(mul_avx512(sumlx, sumlx), sl22)));
+                           gt_avx512(mul_avx512(mul_avx512(slx2, slx2), suml2),
+                                     mul_avx512(mul_avx512(sumlx, sumlx), sl22)));
       vm16 take = but_not((vm16)(gt_avx512(slx, k_avx512(0)) & changed & better), zero);
       /* Moves are rare: branching around them lets the next elements'
       ** work start before this one's division is done. */

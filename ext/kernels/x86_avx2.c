@@ -102,7 +102,8 @@ static size_t minmax_avx2(const void *x, size_t n, float *mn, float *mx) {
       __m256 bad = _mm256_setzero_ps();
       for (i = blk; i < end; i += 32) {
         sq_cb s = pv + 4 * i;
-        __m256 x0 = ldf_avx2(s), x1 = ldf_avx2(s + 32), x2 = ldf_avx2(s + 64), x3 = ldf_avx2(s + 96);
+        __m256 x0 = ldf_avx2(s), x1 = ldf_avx2(s + 32),
+               x2 = ldf_avx2(s + 64), x3 = ldf_avx2(s + 96);
         SQ_KEEP(x0);
         SQ_KEEP(x1);
         SQ_KEEP(x2);
@@ -381,7 +382,8 @@ SQ_AI size_t qi_body_avx2(sq_cb src, size_t rows, const sq_channel_params *p,
     size_t c = 0;
     for (; c + 32 <= ch; c += 32) {
       sq_cb sc = s + 4 * c;
-      __m256 x0 = ldf_avx2(sc), x1 = ldf_avx2(sc + 32), x2 = ldf_avx2(sc + 64), x3 = ldf_avx2(sc + 96);
+      __m256 x0 = ldf_avx2(sc), x1 = ldf_avx2(sc + 32),
+             x2 = ldf_avx2(sc + 64), x3 = ldf_avx2(sc + 96);
       if (_mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(x0, x1, _CMP_UNORD_Q),
                                           _mm256_cmp_ps(x2, x3, _CMP_UNORD_Q))))
         break;

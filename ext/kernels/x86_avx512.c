@@ -86,7 +86,8 @@ static size_t minmax_avx512(const void *x, size_t n, float *mn, float *mx) {
       __mmask16 bad = 0;
       for (i = blk; i + 64 <= end; i += 64) {
         sq_cb s = pv + 4 * i;
-        __m512 x0 = ldf_avx512(s), x1 = ldf_avx512(s + 64), x2 = ldf_avx512(s + 128), x3 = ldf_avx512(s + 192);
+        __m512 x0 = ldf_avx512(s), x1 = ldf_avx512(s + 64),
+               x2 = ldf_avx512(s + 128), x3 = ldf_avx512(s + 192);
         SQ_KEEP(x0);
         SQ_KEEP(x1);
         SQ_KEEP(x2);
@@ -212,7 +213,8 @@ SQ_AI size_t q_body_avx512(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
     sq_cb s = src + 4 * i;
-    __m512 x0 = ldf_avx512(s), x1 = ldf_avx512(s + 64), x2 = ldf_avx512(s + 128), x3 = ldf_avx512(s + 192);
+    __m512 x0 = ldf_avx512(s), x1 = ldf_avx512(s + 64),
+           x2 = ldf_avx512(s + 128), x3 = ldf_avx512(s + 192);
     if (_mm512_cmp_ps_mask(x0, x1, _CMP_UNORD_Q) |
         _mm512_cmp_ps_mask(x2, x3, _CMP_UNORD_Q))
       break;
@@ -489,8 +491,10 @@ static void f32_to_bf16_avx512(const void *f, size_t n, void *h) {
   sq_b d = h;
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    __m256i a = _mm512_cvtepi32_epi16(bf16_round_avx512(_mm512_loadu_si512((const void *)(s + 4 * i))));
-    __m256i b = _mm512_cvtepi32_epi16(bf16_round_avx512(_mm512_loadu_si512((const void *)(s + 4 * i + 64))));
+    __m256i a = _mm512_cvtepi32_epi16(
+        bf16_round_avx512(_mm512_loadu_si512((const void *)(s + 4 * i))));
+    __m256i b = _mm512_cvtepi32_epi16(
+        bf16_round_avx512(_mm512_loadu_si512((const void *)(s + 4 * i + 64))));
     _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i), a);
     _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i + 32), b);
   }
