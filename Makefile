@@ -39,6 +39,17 @@ QUANT_CFLAGS = -std=c11 -ffp-contract=off -fPIC -fvisibility=hidden \
                -Wall -Wextra -Wdouble-promotion -Wshadow -Iinclude -Iext
 LDLIBS  = -lm
 
+# The loadable extension: dist/quant.so, or dist/quant.dylib on macOS (not
+# tested here).  Its base name stays quant: SQLite derives the entry point,
+# sqlite3_quant_init, from it.
+ifeq ($(shell uname -s),Darwin)
+SO     = dylib
+SHARED = -dynamiclib
+else
+SO     = so
+SHARED = -shared
+endif
+
 # Every float operation must round to float32, as on x86-64 and ARM.  gcc in
 # strict C11 mode keeps float expressions in double where the ABI says so
 # (s390x: FLT_EVAL_METHOD 1), one ulp away from every other host;
@@ -68,7 +79,7 @@ DEPS = sh tests/ensure-deps.sh
         test-onnx-core test-tflite-core \
         kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
         fuzz-ci ggml-lib test-ggml test-gguf-write test-torch test-import clean
-all: dist/quant.so
+all: dist/quant.$(SO)
 
 build/obj/%.o: %.c $(HDR)
 	@mkdir -p $(dir $@)
@@ -78,9 +89,9 @@ build/asan/%.o: %.c $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -c $< -o $@
 
-dist/quant.so: $(OBJ)
+dist/quant.$(SO): $(OBJ)
 	@mkdir -p dist
-	$(CC) $(CFLAGS) -shared -o $@ $(OBJ) $(LDLIBS)
+	$(CC) $(CFLAGS) $(SHARED) -o $@ $(OBJ) $(LDLIBS)
 
 build/asan/quant.so: $(ASAN_OBJ)
 	$(CC) -shared $(SAN_FLAGS) -o $@ $(ASAN_OBJ) $(LDLIBS)
@@ -507,3 +518,109 @@ test-sqlite-versions:
 	    $(SQLV_DIR)/3.30.1/sqlite3
 	sh tests/sqlite-versions/run.sh $(SQLV_DIR) dist/quant.so build/sqlhost \
 	    3.30.1 3.31.1 3.54.1
+
+# ---- Install, pkg-config and the single-file amalgamation -------------------
+#   make install / uninstall  PREFIX (/usr/local), DESTDIR; LIBDIR, INCLUDEDIR,
+#                             PKGCONFIGDIR and EXTDIR can be set one by one
+#   make amalgamation         dist/sqlite-quant.c and dist/sqlite_quant.h
+#   make test-install         install into a DESTDIR under build/, use what was
+#                             installed (sqlite3 shell, pkg-config, a C
+#                             program), uninstall, check nothing is left
+#   make test-amalgamation    the amalgamation built as users would (gcc,
+#                             clang, gcc -std=gnu11 -O3 -march=native) against
+#                             the suite and the catalog, and linked into a
+#                             program with SQLITE_CORE
+# Installed: the extension as $(EXTDIR)/quant.$(SO), in a directory of its own
+# (a bare quant.so in lib/ says nothing of whose it is, and another base name
+# would lose SQLite's default entry point); the header; the same code as a
+# static library compiled with SQLITE_CORE (libsqlite_quant.a, registered
+# with sqlite3_auto_extension); and sqlite-quant.pc, whose variable
+# `extension` is the loadable file's path.
+PREFIX       = /usr/local
+LIBDIR       = $(PREFIX)/lib
+INCLUDEDIR   = $(PREFIX)/include
+PKGCONFIGDIR = $(LIBDIR)/pkgconfig
+EXTDIR       = $(LIBDIR)/sqlite-quant
+INSTALL      = install
+
+.PHONY: install uninstall amalgamation test-install test-amalgamation
+
+# tools/amalgamate.py writes both files in one run (the header's rule runs
+# it again only when the header alone was deleted).
+amalgamation: dist/sqlite-quant.c dist/sqlite_quant.h
+dist/sqlite-quant.c: tools/amalgamate.py $(SRC) $(HDR)
+	/usr/bin/python3 tools/amalgamate.py dist
+dist/sqlite_quant.h: dist/sqlite-quant.c
+	@test -f $@ || /usr/bin/python3 tools/amalgamate.py dist
+
+# The static library: the amalgamation as one object, with the project's
+# flags (the same bytes as the loadable file) and SQLITE_CORE.
+build/static/sqlite-quant.o: dist/sqlite-quant.c
+	@mkdir -p build/static
+	$(CC) $(CFLAGS) $(QUANT_CFLAGS) -DSQLITE_CORE -c dist/sqlite-quant.c -o $@
+dist/libsqlite_quant.a: build/static/sqlite-quant.o
+	rm -f $@
+	$(AR) rcs $@ build/static/sqlite-quant.o
+
+install: dist/quant.$(SO) dist/libsqlite_quant.a
+	$(INSTALL) -d $(DESTDIR)$(EXTDIR) $(DESTDIR)$(LIBDIR) \
+	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	$(INSTALL) -m 755 dist/quant.$(SO) $(DESTDIR)$(EXTDIR)/quant.$(SO)
+	$(INSTALL) -m 644 dist/libsqlite_quant.a $(DESTDIR)$(LIBDIR)/libsqlite_quant.a
+	$(INSTALL) -m 644 include/sqlite_quant.h $(DESTDIR)$(INCLUDEDIR)/sqlite_quant.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@EXTDIR@|$(EXTDIR)|g' \
+	    -e 's|@SO@|$(SO)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    sqlite-quant.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/sqlite-quant.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/sqlite-quant.pc
+
+# Exactly what install wrote, and the extension's directory once it is empty.
+uninstall:
+	rm -f $(DESTDIR)$(EXTDIR)/quant.$(SO) $(DESTDIR)$(LIBDIR)/libsqlite_quant.a \
+	    $(DESTDIR)$(INCLUDEDIR)/sqlite_quant.h \
+	    $(DESTDIR)$(PKGCONFIGDIR)/sqlite-quant.pc
+	if [ -d $(DESTDIR)$(EXTDIR) ]; then rmdir $(DESTDIR)$(EXTDIR); fi
+
+test-install:
+	@$(DEPS) install
+	@$(MAKE) --no-print-directory dist/quant.$(SO) dist/libsqlite_quant.a
+	sh tests/install/run.sh "$(MAKE)" $(VERSION) $(SO)
+
+# The loadable file from the amalgamation with a user's ordinary flags, by
+# each compiler, and with gnu11 (where gcc would fuse a*b+c) at -O3 for this
+# CPU: the amalgamation itself must pin what exactness needs.
+AMALG_SO = build/amalg/gcc/quant.so build/amalg/clang/quant.so \
+           build/amalg/native/quant.so
+build/amalg/gcc/quant.so: dist/sqlite-quant.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -fPIC -shared dist/sqlite-quant.c -o $@ -lm
+build/amalg/clang/quant.so: dist/sqlite-quant.c
+	@mkdir -p $(dir $@)
+	clang -O2 -fPIC -shared dist/sqlite-quant.c -o $@ -lm
+build/amalg/native/quant.so: dist/sqlite-quant.c
+	@mkdir -p $(dir $@)
+	gcc -std=gnu11 -O3 -march=native -fPIC -shared dist/sqlite-quant.c -o $@ -lm
+
+# Big-endian: the amalgamation built by the s390x cross compiler with its
+# default flags, its catalog transcript under qemu-user compared with x86-64's.
+# Only where the s390x tools are installed (make test-s390x installs them);
+# otherwise test-amalgamation counts the check as skipped.
+S390X_READY = $(and $(shell command -v $(S390X_CC) 2>/dev/null),\
+                    $(shell command -v qemu-s390x 2>/dev/null),\
+                    $(wildcard /usr/lib/s390x-linux-gnu/libsqlite3.so.0))
+S390X_AMALG = $(if $(S390X_READY),build/s390x/sqlhost build/amalg/s390x/quant.so)
+build/amalg/s390x/quant.so: dist/sqlite-quant.c
+	@mkdir -p $(dir $@)
+	$(S390X_CC) -O2 -fPIC -shared dist/sqlite-quant.c -o $@ -lm
+
+build/static_test: tests/static/static_test.c dist/sqlite-quant.c dist/sqlite_quant.h
+	@mkdir -p build
+	$(CC) $(CFLAGS) -std=c11 -Wall -Wextra -DSQLITE_CORE -Idist -o $@ \
+	    tests/static/static_test.c dist/sqlite-quant.c -lsqlite3 -lm
+
+test-amalgamation:
+	@$(DEPS) amalgamation
+	@$(MAKE) --no-print-directory dist/quant.$(SO) build/sqlhost build/static_test \
+	    $(AMALG_SO) $(S390X_AMALG)
+	sh tests/amalgamation/run.sh $(if $(S390X_READY),-s390x $(S390X_AMALG)) \
+	    dist/quant.$(SO) build/sqlhost build/static_test $(AMALG_SO)

@@ -24,6 +24,10 @@
 #            build better-sqlite3 from source
 #   sqlite-versions  other SQLite versions (make test-sqlite-versions): npm
 #            fetches their sources, tcl8.6-dev builds their Tcl bindings
+#   install  make test-install: pkg-config (pkgconf) reads the installed
+#            sqlite-quant.pc, the sqlite3 shell loads the installed file
+#   amalgamation  make test-amalgamation: python3 writes dist/sqlite-quant.c,
+#            gcc and clang build it
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -54,6 +58,8 @@ case "$what" in
   python)  pkgs="gcc make libc6-dev libsqlite3-dev binutils python3 python3-numpy python3-setuptools python3-wheel python3-venv python3-pip sqlite-utils" ;;
   node)    pkgs="nodejs npm binutils g++ make python3" ;;
   sqlite-versions) pkgs="$base tcl8.6-dev npm" ;;
+  install) pkgs="$base pkgconf" ;;
+  amalgamation) pkgs="$base python3 clang" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 

@@ -19,14 +19,14 @@
 #define WMASK (SQ_INFLATE_WINDOW - 1)
 #define HISTORY 32768u
 
-typedef struct bits {
+typedef struct bit_reader {
   const unsigned char *in;
   size_t n, pos;    /* input, its size, the next byte to load */
   uint64_t buf;     /* loaded bits, next bit lowest */
   unsigned nbits;
-} bits;
+} bit_reader;
 
-static void refill(bits *b) {
+static void refill(bit_reader *b) {
   while (b->nbits <= 56 && b->pos < b->n) {
     b->buf |= (uint64_t)b->in[b->pos++] << b->nbits;
     b->nbits += 8;
@@ -34,7 +34,7 @@ static void refill(bits *b) {
 }
 
 /* The next k (<= 16) bits as a number; an error past the end of input. */
-static int take(bits *b, unsigned k, unsigned *v, sq_status *st) {
+static int take(bit_reader *b, unsigned k, unsigned *v, sq_status *st) {
   if (b->nbits < k) {
     refill(b);
     if (b->nbits < k)
@@ -90,7 +90,7 @@ static int build(sq_huffman *h, const unsigned char *lengths, unsigned n) {
 }
 
 /* One symbol of h, or an error: no such code, or past the end of input. */
-static int decode(bits *b, const sq_huffman *h, unsigned *sym,
+static int decode(bit_reader *b, const sq_huffman *h, unsigned *sym,
                   sq_status *st) {
   if (b->nbits < 15) refill(b);
   uint16_t e = h->fast[b->buf & ((1u << SQ_INFLATE_FAST) - 1)];
@@ -182,7 +182,7 @@ static const unsigned char dist_extra[30] = {
 
 /* The dynamic block header (RFC 1951 3.2.7) into z->lit and z->dist;
 ** *ndist 0 when the block has no distance codes. */
-static int dynamic_tables(bits *b, sq_inflate *z, unsigned *ndist,
+static int dynamic_tables(bit_reader *b, sq_inflate *z, unsigned *ndist,
                           sq_status *st) {
   static const unsigned char order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5,
                                           11, 4, 12, 3, 13, 2, 14, 1, 15};
@@ -267,7 +267,7 @@ static void fixed_tables(sq_inflate *z) {
 }
 
 /* A stored block (RFC 1951 3.2.4): LEN bytes from the byte boundary. */
-static int stored(bits *b, sink *k, int *stop, sq_status *st) {
+static int stored(bit_reader *b, sink *k, int *stop, sq_status *st) {
   unsigned drop = b->nbits & 7, len, nlen;
   b->buf >>= drop;
   b->nbits -= drop;
@@ -300,7 +300,8 @@ static int stored(bits *b, sink *k, int *stop, sq_status *st) {
 }
 
 /* The symbols of a Huffman block up to end-of-block. */
-static int codes(bits *b, sink *k, unsigned ndist, int *stop, sq_status *st) {
+static int codes(bit_reader *b, sink *k, unsigned ndist, int *stop,
+                 sq_status *st) {
   sq_inflate *z = k->z;
   unsigned char *w = z->window;
   for (;;) {
@@ -351,7 +352,7 @@ static int codes(bits *b, sink *k, unsigned ndist, int *stop, sq_status *st) {
 int sq_inflate_run(sq_inflate *z, const unsigned char *in, size_t n,
                    uint64_t skip, unsigned char *out, uint64_t len, int to_end,
                    uint64_t most, sq_status *st) {
-  bits b = {in, n, 0, 0, 0};
+  bit_reader b = {in, n, 0, 0, 0};
   sink k = {z, 0, 0, skip, len, out, to_end, most, 0};
   int final = 0, stop = 0;
   z->produced = z->consumed = 0;

@@ -38,16 +38,8 @@
                      (1u << 19) | (1u << 1) | 1u)
 #define SQ_FPCR_MINMAX ((1u << 24) | (1u << 1) | 1u)
 
-
-
-static inline uint64_t sq_fpcr(void) {
-  uint64_t v;
-  __asm__ __volatile__("mrs %0, fpcr" : "=r"(v));
-  return v;
-}
-
-SQ_AI float32x4_t ldf(sq_cb p) { return vreinterpretq_f32_u8(vld1q_u8(p)); }
-SQ_AI void stf(sq_b p, float32x4_t v) { vst1q_u8(p, vreinterpretq_u8_f32(v)); }
+SQ_AI float32x4_t ldf_neon(sq_cb p) { return vreinterpretq_f32_u8(vld1q_u8(p)); }
+SQ_AI void stf_neon(sq_b p, float32x4_t v) { vst1q_u8(p, vreinterpretq_u8_f32(v)); }
 SQ_AI uint32x4_t ldu(sq_cb p) { return vreinterpretq_u32_u8(vld1q_u8(p)); }
 SQ_AI void stu(sq_b p, uint32x4_t v) { vst1q_u8(p, vreinterpretq_u8_u32(v)); }
 
@@ -71,7 +63,8 @@ static size_t minmax_neon(const void *x, size_t n, float *mn, float *mx) {
       size_t end = nv - blk > SQ_MM_BLOCK ? blk + SQ_MM_BLOCK : nv;
       for (size_t i = blk; i < end; i += 16) {
         sq_cb s = p + 4 * i;
-        float32x4_t x0 = ldf(s), x1 = ldf(s + 16), x2 = ldf(s + 32), x3 = ldf(s + 48);
+        float32x4_t x0 = ldf_neon(s), x1 = ldf_neon(s + 16),
+                    x2 = ldf_neon(s + 32), x3 = ldf_neon(s + 48);
         a0 = vminq_f32(a0, x0);
         a1 = vminq_f32(a1, x1);
         a2 = vminq_f32(a2, x2);
@@ -137,7 +130,8 @@ static size_t minmax_interleaved_neon(const void *x, size_t rows,
     size_t c = 0;
     for (; c + 16 <= channels; c += 16) {
       sq_cb s = row + 4 * c;
-      float32x4_t x0 = ldf(s), x1 = ldf(s + 16), x2 = ldf(s + 32), x3 = ldf(s + 48);
+      float32x4_t x0 = ldf_neon(s), x1 = ldf_neon(s + 16),
+                  x2 = ldf_neon(s + 32), x3 = ldf_neon(s + 48);
       uint32x4_t bad = vorrq_u32(vorrq_u32(nonfinite(x0), nonfinite(x1)),
                                  vorrq_u32(nonfinite(x2), nonfinite(x3)));
       if (vmaxvq_u32(bad)) break;
@@ -147,7 +141,7 @@ static size_t minmax_interleaved_neon(const void *x, size_t rows,
       fold4(x3, mn + c + 12, mx + c + 12);
     }
     for (; c + 4 <= channels; c += 4) {
-      float32x4_t v = ldf(row + 4 * c);
+      float32x4_t v = ldf_neon(row + 4 * c);
       if (vmaxvq_u32(nonfinite(v))) break;
       fold4(v, mn + c, mx + c);
     }
@@ -163,35 +157,35 @@ static size_t minmax_interleaved_neon(const void *x, size_t rows,
 
 /* ---- quantize ------------------------------------------------------------ */
 
-SQ_AI float32x4_t scale_y(float32x4_t v, float32x4_t m, int divide) {
+SQ_AI float32x4_t scale_y_neon(float32x4_t v, float32x4_t m, int divide) {
   return divide ? vdivq_f32(v, m) : vmulq_f32(v, m);
 }
 
 /* Codes up to 16 bits.  FMAX/FMIN differ from scalar's compares only on the
 ** sign of a zero, which the conversion to an integer erases. */
-SQ_AI int32x4_t code_small(float32x4_t v, float32x4_t m, float32x4_t add,
+SQ_AI int32x4_t code_small_neon(float32x4_t v, float32x4_t m, float32x4_t add,
                            float32x4_t lo, float32x4_t hi, int32x4_t zp,
                            int divide, int with_add) {
   /* zp is the caller's zp - (int32_t)add */
-  float32x4_t y = scale_y(v, m, divide);
+  float32x4_t y = scale_y_neon(v, m, divide);
   if (with_add) y = vaddq_f32(y, add);
   y = vminq_f32(hi, vmaxq_f32(lo, y));
   return vaddq_s32(vcvtnq_s32_f32(y), zp);
 }
 
-SQ_AI int32x2_t code_i32_half(float64x2_t r, float64x2_t zpd, float64x2_t qmin,
+SQ_AI int32x2_t code_i32_half_neon(float64x2_t r, float64x2_t zpd, float64x2_t qmin,
                               float64x2_t qmax) {
   float64x2_t d = vaddq_f64(r, zpd);
   d = vminq_f64(qmax, vmaxq_f64(qmin, d));
   return vmovn_s64(vcvtq_s64_f64(d));
 }
-SQ_AI int32x4_t code_i32(float32x4_t v, float32x4_t m, float64x2_t zlo,
+SQ_AI int32x4_t code_i32_neon(float32x4_t v, float32x4_t m, float64x2_t zlo,
                          float64x2_t zhi, float64x2_t qmin, float64x2_t qmax,
                          int divide) {
-  float32x4_t r = vrndnq_f32(scale_y(v, m, divide));
+  float32x4_t r = vrndnq_f32(scale_y_neon(v, m, divide));
   return vcombine_s32(
-      code_i32_half(vcvt_f64_f32(vget_low_f32(r)), zlo, qmin, qmax),
-      code_i32_half(vcvt_high_f64_f32(r), zhi, qmin, qmax));
+      code_i32_half_neon(vcvt_f64_f32(vget_low_f32(r)), zlo, qmin, qmax),
+      code_i32_half_neon(vcvt_high_f64_f32(r), zhi, qmin, qmax));
 }
 
 /* Store 4 or 16 codes, truncating (XTN). */
@@ -230,7 +224,7 @@ SQ_AI sq_code_type code_of(int bits) {
   return bits == 8 ? SQ_CODE_I8 : bits == 16 ? SQ_CODE_I16 : SQ_CODE_I32;
 }
 
-SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
+SQ_AI size_t q_body_neon(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
                     int bits, int divide, int with_add) {
   const size_t es = (size_t)bits / 8;
   const float32x4_t m = vdupq_n_f32(divide ? p->scale : p->inv);
@@ -241,19 +235,20 @@ SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
   const float64x2_t qmin = vdupq_n_f64((double)p->qmin);
   const float64x2_t qmax = vdupq_n_f64((double)p->qmax);
 #define SQ_CODE(v)                                                            \
-  (bits == 32 ? code_i32(v, m, zpd, zpd, qmin, qmax, divide)                  \
-              : code_small(v, m, add, lo, hi, zp, divide, with_add))
+  (bits == 32 ? code_i32_neon(v, m, zpd, zpd, qmin, qmax, divide)                  \
+              : code_small_neon(v, m, add, lo, hi, zp, divide, with_add))
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     sq_cb s = src + 4 * i;
-    float32x4_t x0 = ldf(s), x1 = ldf(s + 16), x2 = ldf(s + 32), x3 = ldf(s + 48);
+    float32x4_t x0 = ldf_neon(s), x1 = ldf_neon(s + 16),
+                x2 = ldf_neon(s + 32), x3 = ldf_neon(s + 48);
     uint32x4_t ok = vandq_u32(vandq_u32(notnan(x0), notnan(x1)),
                               vandq_u32(notnan(x2), notnan(x3)));
     if (vminvq_u32(ok) == 0) break;
     st_16(dst + es * i, SQ_CODE(x0), SQ_CODE(x1), SQ_CODE(x2), SQ_CODE(x3), bits);
   }
   for (; i + 4 <= n; i += 4) {
-    float32x4_t v = ldf(src + 4 * i);
+    float32x4_t v = ldf_neon(src + 4 * i);
     if (vminvq_u32(notnan(v)) == 0) break;
     st_4(dst + es * i, SQ_CODE(v), bits);
   }
@@ -297,16 +292,16 @@ SQ_AI int32x4_t code_il(float32x4_t v, const sq_il *a, size_t c, int bits,
   if (bits == 32) {
     float64x2_t zlo = vcvtq_f64_s64(vmovl_s32(vget_low_s32(z)));
     float64x2_t zhi = vcvtq_f64_s64(vmovl_high_s32(z));
-    return code_i32(v, m, zlo, zhi, a->qmin, a->qmax, divide);
+    return code_i32_neon(v, m, zlo, zhi, a->qmin, a->qmax, divide);
   }
   float32x4_t lo = vld1q_f32(a->lo + c), hi = vld1q_f32(a->hi + c);
-  if (!with_add) return code_small(v, m, lo, lo, hi, z, divide, 0);
+  if (!with_add) return code_small_neon(v, m, lo, lo, hi, z, divide, 0);
   /* add holds integers below 2^24 in magnitude: truncation is exact. */
   float32x4_t ad = vld1q_f32(a->add + c);
-  return code_small(v, m, ad, lo, hi, vsubq_s32(z, vcvtq_s32_f32(ad)), divide, 1);
+  return code_small_neon(v, m, ad, lo, hi, vsubq_s32(z, vcvtq_s32_f32(ad)), divide, 1);
 }
 
-SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
+SQ_AI size_t qi_body_neon(sq_cb src, size_t rows, const sq_channel_params *p,
                      sq_b dst, int bits, int divide, int with_add) {
   const size_t es = (size_t)bits / 8, ch = p->channels;
   const sq_code_type t = code_of(bits);
@@ -318,7 +313,8 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
     size_t c = 0;
     for (; c + 16 <= ch; c += 16) {
       sq_cb sc = s + 4 * c;
-      float32x4_t x0 = ldf(sc), x1 = ldf(sc + 16), x2 = ldf(sc + 32), x3 = ldf(sc + 48);
+      float32x4_t x0 = ldf_neon(sc), x1 = ldf_neon(sc + 16),
+                  x2 = ldf_neon(sc + 32), x3 = ldf_neon(sc + 48);
       uint32x4_t ok = vandq_u32(vandq_u32(notnan(x0), notnan(x1)),
                                 vandq_u32(notnan(x2), notnan(x3)));
       if (vminvq_u32(ok) == 0) break;
@@ -328,7 +324,7 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
             code_il(x3, &a, c + 12, bits, divide, with_add), bits);
     }
     for (; c + 4 <= ch; c += 4) {
-      float32x4_t v = ldf(s + 4 * c);
+      float32x4_t v = ldf_neon(s + 4 * c);
       if (vminvq_u32(notnan(v)) == 0) break;
       st_4(d + es * c, code_il(v, &a, c, bits, divide, with_add), bits);
     }
@@ -342,24 +338,24 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
   return rows * ch;
 }
 
-SQ_AI size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
+SQ_AI size_t qi_run_neon(sq_cb src, size_t rows, const sq_channel_params *p,
                      sq_b dst, int bits) {
   if (bits != 32 && p->divide && sq_any_add(p))
-    return p->divide ? qi_body(src, rows, p, dst, bits, 1, 1)
-                     : qi_body(src, rows, p, dst, bits, 0, 1);
-  return p->divide ? qi_body(src, rows, p, dst, bits, 1, 0)
-                   : qi_body(src, rows, p, dst, bits, 0, 0);
+    return p->divide ? qi_body_neon(src, rows, p, dst, bits, 1, 1)
+                     : qi_body_neon(src, rows, p, dst, bits, 0, 1);
+  return p->divide ? qi_body_neon(src, rows, p, dst, bits, 1, 0)
+                   : qi_body_neon(src, rows, p, dst, bits, 0, 0);
 }
 
 
-SQ_DEFINE_QI_ENTRY(4)
+SQ_DEFINE_QI_ENTRY(neon, 4)
 SQ_QUANTIZE_IL_ENTRIES(neon)
 
 /* ---- dequantize ---------------------------------------------------------- */
 
 
 /* Four codes of type t at element i, as int32. */
-SQ_AI int32x4_t ld_codes(sq_cb q, size_t i, sq_code_type t) {
+SQ_AI int32x4_t ld_codes_neon(sq_cb q, size_t i, sq_code_type t) {
   uint64_t w = 0;
   switch (t) {
     case SQ_CODE_I8:
@@ -381,14 +377,14 @@ SQ_AI int32x4_t ld_codes(sq_cb q, size_t i, sq_code_type t) {
 
 /* (float)(q - zp): int32 for small codes, exact int64 -> double -> one
 ** rounding to float for 32-bit codes. */
-SQ_AI float32x4_t dq_conv(int32x4_t v, int32x4_t zp, sq_code_type t) {
+SQ_AI float32x4_t dq_conv_neon(int32x4_t v, int32x4_t zp, sq_code_type t) {
   if (t != SQ_CODE_I32) return vcvtq_f32_s32(vsubq_s32(v, zp));
   float64x2_t l = vcvtq_f64_s64(vsubl_s32(vget_low_s32(v), vget_low_s32(zp)));
   float64x2_t h = vcvtq_f64_s64(vsubl_high_s32(v, zp));
   return vcvt_high_f32_f64(vcvt_f32_f64(l), h);
 }
 
-SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
+SQ_AI void dq_body_neon(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
                    sq_code_type t) {
   const size_t es = sq_esize[t];
   if (t != SQ_CODE_I32 && !sq_zp_small_ok(zp)) {
@@ -399,22 +395,22 @@ SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
   const int32x4_t z = vdupq_n_s32(zp);
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    float32x4_t f0 = dq_conv(ld_codes(q, i, t), z, t);
-    float32x4_t f1 = dq_conv(ld_codes(q, i + 4, t), z, t);
-    float32x4_t f2 = dq_conv(ld_codes(q, i + 8, t), z, t);
-    float32x4_t f3 = dq_conv(ld_codes(q, i + 12, t), z, t);
-    stf(y + 4 * i, vmulq_f32(f0, s));
-    stf(y + 4 * i + 16, vmulq_f32(f1, s));
-    stf(y + 4 * i + 32, vmulq_f32(f2, s));
-    stf(y + 4 * i + 48, vmulq_f32(f3, s));
+    float32x4_t f0 = dq_conv_neon(ld_codes_neon(q, i, t), z, t);
+    float32x4_t f1 = dq_conv_neon(ld_codes_neon(q, i + 4, t), z, t);
+    float32x4_t f2 = dq_conv_neon(ld_codes_neon(q, i + 8, t), z, t);
+    float32x4_t f3 = dq_conv_neon(ld_codes_neon(q, i + 12, t), z, t);
+    stf_neon(y + 4 * i, vmulq_f32(f0, s));
+    stf_neon(y + 4 * i + 16, vmulq_f32(f1, s));
+    stf_neon(y + 4 * i + 32, vmulq_f32(f2, s));
+    stf_neon(y + 4 * i + 48, vmulq_f32(f3, s));
   }
   for (; i + 4 <= n; i += 4)
-    stf(y + 4 * i, vmulq_f32(dq_conv(ld_codes(q, i, t), z, t), s));
+    stf_neon(y + 4 * i, vmulq_f32(dq_conv_neon(ld_codes_neon(q, i, t), z, t), s));
   if (i < n) sq_kernels_scalar.dequantize[t](q + es * i, n - i, scale, zp, y + 4 * i);
 }
 
 
-SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
+SQ_AI void dqi_body_neon(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
                     sq_code_type t) {
   const size_t es = sq_esize[t], ch = p->channels;
   int ok = ch >= 4;
@@ -431,8 +427,8 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
     sq_b yr = y + 4 * r * ch;
     size_t c = 0;
     for (; c + 4 <= ch; c += 4) {
-      float32x4_t f = dq_conv(ld_codes(qr, c, t), vld1q_s32(zp + c), t);
-      stf(yr + 4 * c, vmulq_f32(f, vld1q_f32(sc + c)));
+      float32x4_t f = dq_conv_neon(ld_codes_neon(qr, c, t), vld1q_s32(zp + c), t);
+      stf_neon(yr + 4 * c, vmulq_f32(f, vld1q_f32(sc + c)));
     }
     if (c < ch) {
       sq_channel_params sp = sq_sub_params(p, c, ch - c);
@@ -441,7 +437,7 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
   }
 }
 
-SQ_DEFINE_DQI_ENTRY(4)
+SQ_DEFINE_DQI_ENTRY(neon, 4)
 
 SQ_DEQUANTIZE_ENTRIES(neon)
 
@@ -553,10 +549,10 @@ static void f16_to_f32_neon(const void *h, size_t n, void *f) {
     for (; i + 16 <= n; i += 16) {
       float16x8_t a = vreinterpretq_f16_u8(vld1q_u8(s + 2 * i));
       float16x8_t b = vreinterpretq_f16_u8(vld1q_u8(s + 2 * i + 16));
-      stf(d + 4 * i, vcvt_f32_f16(vget_low_f16(a)));
-      stf(d + 4 * i + 16, vcvt_high_f32_f16(a));
-      stf(d + 4 * i + 32, vcvt_f32_f16(vget_low_f16(b)));
-      stf(d + 4 * i + 48, vcvt_high_f32_f16(b));
+      stf_neon(d + 4 * i, vcvt_f32_f16(vget_low_f16(a)));
+      stf_neon(d + 4 * i + 16, vcvt_high_f32_f16(a));
+      stf_neon(d + 4 * i + 32, vcvt_f32_f16(vget_low_f16(b)));
+      stf_neon(d + 4 * i + 48, vcvt_high_f32_f16(b));
     }
   }
   if (i < n) sq_kernels_scalar.f16_to_f32(s + 2 * i, n - i, d + 4 * i);
@@ -574,10 +570,10 @@ static void f32_to_f16_neon(const void *f, size_t n, void *h) {
     }
   } else {
     for (; i + 16 <= n; i += 16) {
-      float16x8_t a = vcvt_high_f16_f32(vcvt_f16_f32(ldf(s + 4 * i)),
-                                        ldf(s + 4 * i + 16));
-      float16x8_t b = vcvt_high_f16_f32(vcvt_f16_f32(ldf(s + 4 * i + 32)),
-                                        ldf(s + 4 * i + 48));
+      float16x8_t a = vcvt_high_f16_f32(vcvt_f16_f32(ldf_neon(s + 4 * i)),
+                                        ldf_neon(s + 4 * i + 16));
+      float16x8_t b = vcvt_high_f16_f32(vcvt_f16_f32(ldf_neon(s + 4 * i + 32)),
+                                        ldf_neon(s + 4 * i + 48));
       vst1q_u8(d + 2 * i, vreinterpretq_u8_f16(a));
       vst1q_u8(d + 2 * i + 16, vreinterpretq_u8_f16(b));
     }
@@ -585,7 +581,7 @@ static void f32_to_f16_neon(const void *f, size_t n, void *h) {
   if (i < n) sq_kernels_scalar.f32_to_f16(s + 4 * i, n - i, d + 2 * i);
 }
 
-SQ_AI uint32x4_t bf16_widen(uint16x4_t h) {
+SQ_AI uint32x4_t bf16_widen_neon(uint16x4_t h) {
   uint32x4_t b = vshll_n_u16(h, 16);
   uint32x4_t nan = vcgtq_u32(vandq_u32(b, vdupq_n_u32(0x7fffffff)),
                              vdupq_n_u32(0x7f800000));
@@ -599,15 +595,15 @@ static void bf16_to_f32_neon(const void *h, size_t n, void *f) {
   for (; i + 16 <= n; i += 16) {
     uint16x8_t a = vreinterpretq_u16_u8(vld1q_u8(s + 2 * i));
     uint16x8_t b = vreinterpretq_u16_u8(vld1q_u8(s + 2 * i + 16));
-    stu(d + 4 * i, bf16_widen(vget_low_u16(a)));
-    stu(d + 4 * i + 16, bf16_widen(vget_high_u16(a)));
-    stu(d + 4 * i + 32, bf16_widen(vget_low_u16(b)));
-    stu(d + 4 * i + 48, bf16_widen(vget_high_u16(b)));
+    stu(d + 4 * i, bf16_widen_neon(vget_low_u16(a)));
+    stu(d + 4 * i + 16, bf16_widen_neon(vget_high_u16(a)));
+    stu(d + 4 * i + 32, bf16_widen_neon(vget_low_u16(b)));
+    stu(d + 4 * i + 48, bf16_widen_neon(vget_high_u16(b)));
   }
   if (i < n) sq_kernels_scalar.bf16_to_f32(s + 2 * i, n - i, d + 4 * i);
 }
 
-SQ_AI uint16x4_t bf16_round(uint32x4_t x) {
+SQ_AI uint16x4_t bf16_round_neon(uint32x4_t x) {
   uint32x4_t nan = vcgtq_u32(vandq_u32(x, vdupq_n_u32(0x7fffffff)),
                              vdupq_n_u32(0x7f800000));
   uint32x4_t odd = vandq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(1));
@@ -621,10 +617,10 @@ static void f32_to_bf16_neon(const void *f, size_t n, void *h) {
   sq_b d = h;
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    uint16x8_t a = vcombine_u16(bf16_round(ldu(s + 4 * i)),
-                                bf16_round(ldu(s + 4 * i + 16)));
-    uint16x8_t b = vcombine_u16(bf16_round(ldu(s + 4 * i + 32)),
-                                bf16_round(ldu(s + 4 * i + 48)));
+    uint16x8_t a = vcombine_u16(bf16_round_neon(ldu(s + 4 * i)),
+                                bf16_round_neon(ldu(s + 4 * i + 16)));
+    uint16x8_t b = vcombine_u16(bf16_round_neon(ldu(s + 4 * i + 32)),
+                                bf16_round_neon(ldu(s + 4 * i + 48)));
     vst1q_u8(d + 2 * i, vreinterpretq_u8_u16(a));
     vst1q_u8(d + 2 * i + 16, vreinterpretq_u8_u16(b));
   }
@@ -648,7 +644,7 @@ static void f32_to_bf16_neon(const void *f, size_t n, void *h) {
 ** no spills.  Not measured on aarch64 hardware (qemu only). */
 #define SQ_ES_CHUNK 64          /* blocks per chunk: 4 KB of each input */
 
-SQ_AI void es_add(float64x2_t u, float64x2_t v, float64x2_t *a2,
+SQ_AI void es_add_neon(float64x2_t u, float64x2_t v, float64x2_t *a2,
                   float64x2_t *b2, float64x2_t *ab, float64x2_t *d2,
                   float64x2_t *mx) {
   float64x2_t d = vsubq_f64(u, v);
@@ -663,10 +659,10 @@ SQ_AI void es_add(float64x2_t u, float64x2_t v, float64x2_t *a2,
 ** sum (named variables: arrays of vectors were kept in memory by GCC). */
 #define SQ_ES_QUAD(J, L, H)                                                   \
   do {                                                                        \
-    float32x4_t xa = ldf(sa + 16 * (J)), xb = ldf(sb + 16 * (J));             \
-    es_add(vcvt_f64_f32(vget_low_f32(xa)), vcvt_f64_f32(vget_low_f32(xb)),    \
+    float32x4_t xa = ldf_neon(sa + 16 * (J)), xb = ldf_neon(sb + 16 * (J));             \
+    es_add_neon(vcvt_f64_f32(vget_low_f32(xa)), vcvt_f64_f32(vget_low_f32(xb)),    \
            &A##L, &B##L, &C##L, &D##L, &M);                                   \
-    es_add(vcvt_high_f64_f32(xa), vcvt_high_f64_f32(xb), &A##H, &B##H, &C##H, \
+    es_add_neon(vcvt_high_f64_f32(xa), vcvt_high_f64_f32(xb), &A##H, &B##H, &C##H, \
            &D##H, &M);                                                        \
   } while (0)
 #define SQ_ES_LD(L)                                                           \
@@ -742,33 +738,33 @@ static void error_sums_neon(const void *a, const void *b, size_t n,
 /* Vector k of a block of `block` >= 4 floats at s: at 4k, the last one at
 ** block - 4, where it may overlap the one before it (an element seen twice
 ** changes neither min nor max, and nothing outside the block is read). */
-SQ_AI sq_cb blk_vec(sq_cb s, size_t block, size_t k) {
+SQ_AI sq_cb blk_vec_neon(sq_cb s, size_t block, size_t k) {
   return s + 4 * (4 * k + 4 < block ? 4 * k : block - 4);
 }
 
 /* Lane-wise FMIN/FMAX of one block of `block` >= 4 floats at s, its vectors
 ** loaded in address order (NaN and infinities propagate into the
 ** results). */
-SQ_AI void blk_fold(sq_cb s, size_t block, float32x4_t *lo, float32x4_t *hi) {
+SQ_AI void blk_fold_neon(sq_cb s, size_t block, float32x4_t *lo, float32x4_t *hi) {
   const size_t m = (block + 3) / 4;
-  float32x4_t x0 = ldf(s);
+  float32x4_t x0 = ldf_neon(s);
   if (m == 1) {
     *lo = *hi = x0;
     return;
   }
-  float32x4_t x1 = ldf(blk_vec(s, block, 1));
+  float32x4_t x1 = ldf_neon(blk_vec_neon(s, block, 1));
   float32x4_t l0 = x0, h0 = x0, l1 = x1, h1 = x1;
   size_t k = 2;
   for (; k + 2 <= m; k += 2) {
-    x0 = ldf(blk_vec(s, block, k));
-    x1 = ldf(blk_vec(s, block, k + 1));
+    x0 = ldf_neon(blk_vec_neon(s, block, k));
+    x1 = ldf_neon(blk_vec_neon(s, block, k + 1));
     l0 = vminq_f32(l0, x0);
     l1 = vminq_f32(l1, x1);
     h0 = vmaxq_f32(h0, x0);
     h1 = vmaxq_f32(h1, x1);
   }
   if (k < m) {
-    x0 = ldf(blk_vec(s, block, k));
+    x0 = ldf_neon(blk_vec_neon(s, block, k));
     l0 = vminq_f32(l0, x0);
     h0 = vmaxq_f32(h0, x0);
   }
@@ -782,7 +778,7 @@ SQ_AI void blk_fold(sq_cb s, size_t block, float32x4_t *lo, float32x4_t *hi) {
 ** value.  Only the value is kept: a zero extreme is scalar's first
 ** occurrence, the first zero of its block.  Returns the index of the first
 ** non-finite element, or n; *done is the number of blocks written. */
-SQ_AI size_t mmb_body(sq_cb p, size_t n, size_t block, float *mn,
+SQ_AI size_t mmb_body_neon(sq_cb p, size_t n, size_t block, float *mn,
                       float *mx, size_t *done) {
   const float32x4_t ninf = vdupq_n_f32(-__builtin_inff());
   const float32x4_t pinf = vdupq_n_f32(__builtin_inff());
@@ -790,10 +786,10 @@ SQ_AI size_t mmb_body(sq_cb p, size_t n, size_t block, float *mn,
   for (; g + 4 <= nb; g += 4) {
     sq_cb s = p + 4 * g * block;
     float32x4_t l0, h0, l1, h1, l2, h2, l3, h3;
-    blk_fold(s, block, &l0, &h0);
-    blk_fold(s + 4 * block, block, &l1, &h1);
-    blk_fold(s + 8 * block, block, &l2, &h2);
-    blk_fold(s + 12 * block, block, &l3, &h3);
+    blk_fold_neon(s, block, &l0, &h0);
+    blk_fold_neon(s + 4 * block, block, &l1, &h1);
+    blk_fold_neon(s + 8 * block, block, &l2, &h2);
+    blk_fold_neon(s + 12 * block, block, &l3, &h3);
     float32x4_t rmin = vpminq_f32(vpminq_f32(l0, l1), vpminq_f32(l2, l3));
     float32x4_t rmax = vpmaxq_f32(vpmaxq_f32(h0, h1), vpmaxq_f32(h2, h3));
     uint32x4_t ok = vandq_u32(vcgtq_f32(rmin, ninf), vcltq_f32(rmax, pinf));
@@ -821,11 +817,11 @@ static size_t minmax_blocks_neon(const void *x, size_t n, size_t block,
   /* the common widths with a constant vector count, fully unrolled */
   size_t b = 0, r;
   switch (block) {
-    case 4: r = mmb_body(p, n, 4, mn, mx, &b); break;
-    case 8: r = mmb_body(p, n, 8, mn, mx, &b); break;
-    case 16: r = mmb_body(p, n, 16, mn, mx, &b); break;
-    case 32: r = mmb_body(p, n, 32, mn, mx, &b); break;
-    default: r = mmb_body(p, n, block, mn, mx, &b); break;
+    case 4: r = mmb_body_neon(p, n, 4, mn, mx, &b); break;
+    case 8: r = mmb_body_neon(p, n, 8, mn, mx, &b); break;
+    case 16: r = mmb_body_neon(p, n, 16, mn, mx, &b); break;
+    case 32: r = mmb_body_neon(p, n, 32, mn, mx, &b); break;
+    default: r = mmb_body_neon(p, n, block, mn, mx, &b); break;
   }
   if (r < n) return r;
   /* the last (fewer than 4) blocks, and the short one, one minmax each */

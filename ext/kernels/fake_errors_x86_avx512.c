@@ -33,6 +33,13 @@ SQ_FE_X86(sq_fe_avx512, 16, __m512, __m512d, _mm512_set1_ps, _mm512_set1_pd,
 #pragma GCC pop_options
 #endif
 
+
+/* The macros above are this file's own (sqlite-quant.c, the amalgamation,
+** reads every source into one translation unit). */
+#undef SQ_ROUND
+#undef SQ_LOWPD
+#undef SQ_HIGHPD
+
 #else
 typedef int sq_unused_fe_avx512;
 #endif

@@ -46,7 +46,7 @@ typedef float32x4_t vf;
 #define SQ_UNROLL(n) SQ_PRAGMA(GCC unroll n)
 
 SQ_AI void st(sq_b p, vf v) { vst1q_u8(p, vreinterpretq_u8_f32(v)); }
-SQ_AI vf dup(float f) { return vdupq_n_f32(f); }
+SQ_AI vf dup_neon(float f) { return vdupq_n_f32(f); }
 
 /* The 16 signed codes q as four float vectors (exact). */
 SQ_AI void widen(int8x16_t q, vf f[4]) {
@@ -105,7 +105,7 @@ static void dq_q8_0_neon(const void *blocks, size_t n, void *y) {
       sq_ggml_dequantize_q8_0(b, 32, o);
       continue;
     }
-    vf d = dup(sq_ggml_half(b));
+    vf d = dup_neon(sq_ggml_half(b));
     put_qd(o, vld1q_s8((const int8_t *)(b + SQ_Q8_0_QS)), d);
     put_qd(o + 64, vld1q_s8((const int8_t *)(b + SQ_Q8_0_QS + 16)), d);
   }
@@ -119,7 +119,7 @@ static void dq_q4_0_neon(const void *blocks, size_t n, void *y) {
       sq_ggml_dequantize_q4_0(b, 32, o);
       continue;
     }
-    vf d = dup(sq_ggml_half(b));
+    vf d = dup_neon(sq_ggml_half(b));
     uint8x16_t q = vld1q_u8(b + SQ_Q4_0_QS);
     int8x16_t e8 = vdupq_n_s8(8);
     put_qd(o, vsubq_s8(s8(vandq_u8(q, vdupq_n_u8(15))), e8), d);
@@ -135,7 +135,7 @@ static void dq_q4_1_neon(const void *blocks, size_t n, void *y) {
       sq_ggml_dequantize_q4_1(b, 32, o);
       continue;
     }
-    vf d = dup(sq_ggml_half(b)), m = dup(sq_ggml_half(b + SQ_Q4_1_M));
+    vf d = dup_neon(sq_ggml_half(b)), m = dup_neon(sq_ggml_half(b + SQ_Q4_1_M));
     uint8x16_t q = vld1q_u8(b + SQ_Q4_1_QS);
     put_qdm(o, s8(vandq_u8(q, vdupq_n_u8(15))), d, m);
     put_qdm(o + 64, s8(vshrq_n_u8(q, 4)), d, m);
@@ -150,7 +150,7 @@ static void dq_q5_0_neon(const void *blocks, size_t n, void *y) {
       sq_ggml_dequantize_q5_0(b, 32, o);
       continue;
     }
-    vf d = dup(sq_ggml_half(b));
+    vf d = dup_neon(sq_ggml_half(b));
     uint32_t qh = sq_load_u32(b + SQ_Q5_0_QH);
     uint8x16_t q = vld1q_u8(b + SQ_Q5_0_QS);
     int8x16_t e16 = vdupq_n_s8(16);
@@ -167,7 +167,7 @@ static void dq_q5_1_neon(const void *blocks, size_t n, void *y) {
       sq_ggml_dequantize_q5_1(b, 32, o);
       continue;
     }
-    vf d = dup(sq_ggml_half(b)), m = dup(sq_ggml_half(b + SQ_Q5_1_M));
+    vf d = dup_neon(sq_ggml_half(b)), m = dup_neon(sq_ggml_half(b + SQ_Q5_1_M));
     uint32_t qh = sq_load_u32(b + SQ_Q5_1_QH);
     uint8x16_t q = vld1q_u8(b + SQ_Q5_1_QS);
     put_qdm(o, s8(vorrq_u8(vandq_u8(q, vdupq_n_u8(15)), fifth(qh, 0))), d, m);
@@ -206,7 +206,7 @@ static void dq_q2_K_neon(const void *blocks, size_t n, void *y) {
         SQ_UNROLL(4)
         for (int g = 0; g < 4; g++) {
           unsigned sc = b[SQ_Q2_K_SC + 8 * h + 2 * g + s];
-          vf dl = dup(d * (float)(sc & 15u)), ml = dup(dmin * (float)(sc >> 4));
+          vf dl = dup_neon(d * (float)(sc & 15u)), ml = dup_neon(dmin * (float)(sc >> 4));
           put_dqm(o + 4 * (128 * h + 32 * g + 16 * s), dl, s8(crumb(v, g)), ml);
         }
       }
@@ -234,7 +234,7 @@ static void dq_q3_K_neon(const void *blocks, size_t n, void *y) {
           uint8x16_t hb = vandq_u8(vtstq_u8(hm, vdupq_n_u8((uint8_t)(1u << (4 * h + g)))), vdupq_n_u8(4));
           int8x16_t q = vsubq_s8(s8(vorrq_u8(crumb(v, g), hb)), vdupq_n_s8(4));
           int sc = sq_ggml_q3k_scale(8 * h + 2 * g + s, b + SQ_Q3_K_SC);
-          put_dq(o + 4 * (128 * h + 32 * g + 16 * s), dup(d * (float)sc), q);
+          put_dq(o + 4 * (128 * h + 32 * g + 16 * s), dup_neon(d * (float)sc), q);
         }
       }
     }
@@ -256,7 +256,7 @@ SQ_AI void dq_k4_block(sq_cb b, sq_cb qs, sq_cb qh, sq_b o) {
     for (int hi = 0; hi < 2; hi++) {
       unsigned sc, mn;
       sq_ggml_k4_scale_min(2 * g + hi, b + SQ_Q4_K_SC, &sc, &mn);
-      vf dl = dup(d * (float)sc), ml = dup(dmin * (float)mn);
+      vf dl = dup_neon(d * (float)sc), ml = dup_neon(dmin * (float)mn);
       uint8x16_t w0 = hi ? vshrq_n_u8(v0, 4) : vandq_u8(v0, vdupq_n_u8(15));
       uint8x16_t w1 = hi ? vshrq_n_u8(v1, 4) : vandq_u8(v1, vdupq_n_u8(15));
       if (qh) {
@@ -320,10 +320,10 @@ static void dq_q6_K_neon(const void *blocks, size_t n, void *y) {
         /* ggml's d * sc[is], is = l / 16 = c, then * q */
         const int8_t *s = sc + 8 * h + c;
         sq_b out = o + 4 * (128 * h + 16 * c);
-        put_dq(out, dup(d * (float)s[0]), q1);
-        put_dq(out + 128, dup(d * (float)s[2]), q2);
-        put_dq(out + 256, dup(d * (float)s[4]), q3);
-        put_dq(out + 384, dup(d * (float)s[6]), q4);
+        put_dq(out, dup_neon(d * (float)s[0]), q1);
+        put_dq(out + 128, dup_neon(d * (float)s[2]), q2);
+        put_dq(out + 256, dup_neon(d * (float)s[4]), q3);
+        put_dq(out + 384, dup_neon(d * (float)s[6]), q4);
       }
     }
   }
@@ -343,12 +343,6 @@ static void dq_q6_K_neon(const void *blocks, size_t n, void *y) {
 ** the operand's bits, so those modes use the scalar routines throughout. */
 
 #define SQ_FPCR_FLUSH ((1u << 24) | (1u << 1) | 1u)
-
-static inline uint64_t sq_fpcr(void) {
-  uint64_t v;
-  __asm__ __volatile__("mrs %0, fpcr" : "=r"(v));
-  return v;
-}
 
 SQ_AI vf ldx(sq_cb p) { return vreinterpretq_f32_u8(vld1q_u8(p)); }
 
@@ -498,6 +492,12 @@ const sq_ggml_kernels sq_ggml_kernels_neon = {
                  dq_q8_0_neon, dq_q2_K_neon, dq_q3_K_neon, dq_q4_K_neon,
                  dq_q5_K_neon, dq_q6_K_neon},
 };
+
+
+/* The macros above are this file's own (sqlite-quant.c, the amalgamation,
+** reads every source into one translation unit). */
+#undef SQ_PRAGMA
+#undef SQ_UNROLL
 
 #else
 typedef int sq_unused_ggml_neon;

@@ -54,6 +54,11 @@ static inline int sq_ggml_nearest_int(float f) {
   return (i & 0x007fffff) - 0x00400000;
 }
 
+/* v limited to [lo, hi]: the level clamp of every ggml search. */
+static inline int sq_ggml_clamp_int(int v, int lo, int hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
 /* C's (int)f as x86-64's cvttss2si computes it, on every host: truncation,
 ** and INT32_MIN for NaN or anything outside int32 (ggml's reference code
 ** casts floats that can be out of range, e.g. x / d for a subnormal d;

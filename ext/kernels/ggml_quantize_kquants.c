@@ -51,10 +51,6 @@ static inline uint8_t shl_byte(int v, int s) {
   return (uint8_t)(((unsigned)v << s) & 0xffu);
 }
 
-static inline int clamp_int(int v, int lo, int hi) {
-  return v < lo ? lo : (v > hi ? hi : v);
-}
-
 /* Sum of squares over the super-block, first to last: the scale of ggml's
 ** weighted searches (sigma2) is a multiple of it. */
 static float superblock_sum_sq(const float *x) {
@@ -134,7 +130,7 @@ static void requantize_scalar(int nsub, int len, const float *x,
     if (ds[j] == 0) continue;
     for (int i = len * j; i < len * j + len; i++) {
       float v = dm ? (x[i] + dm[j]) / ds[j] : x[i] / ds[j];
-      L[i] = (unsigned char)(clamp_int(sq_ggml_nearest_int(v), lo, hi) - lo);
+      L[i] = (unsigned char)(sq_ggml_clamp_int(sq_ggml_nearest_int(v), lo, hi) - lo);
     }
   }
 }
@@ -349,7 +345,7 @@ static void q3_K_header_ref(const float *scales, unsigned char *out) {
     float iscale = -32.f / max_scale;
     int l6[16];
     for (int j = 0; j < 16; j++)
-      l6[j] = clamp_int(wrap_s8(sq_ggml_nearest_int(iscale * scales[j])), -32, 31) + 32;
+      l6[j] = sq_ggml_clamp_int(wrap_s8(sq_ggml_nearest_int(iscale * scales[j])), -32, 31) + 32;
     q3_K_pack_scales(l6, out + 96);
     put_half(out + 108, 1 / iscale);
   } else {

@@ -350,3 +350,7 @@ void sq_ggml_quantize_q8_0(const void *x, size_t n, const void *importance,
   (void)importance;
   quantize_ref(x, n, blocks, SQ_GGML_Q8_0, ref_block_q8_0);
 }
+
+/* The macros above are this file's own (sqlite-quant.c, the amalgamation,
+** reads every source into one translation unit). */
+#undef LANES

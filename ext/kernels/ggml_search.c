@@ -22,10 +22,6 @@
 /* ggml treats a group whose largest magnitude is below this as all zero. */
 #define SQ_GGML_GROUP_EPS 1e-15f
 
-static inline int clamp_int(int v, int lo, int hi) {
-  return v < lo ? lo : (v > hi ? hi : v);
-}
-
 /* The element of largest magnitude, signed (the first one on ties), and its
 ** magnitude.  The symmetric searches scale so that this element lands on
 ** the most negative level, which has one more step than the positive side. */
@@ -54,7 +50,7 @@ static inline float qx_weight(const float *qw, int i, float xi) {
 
 /* Level of x under inverse scale iscale, in [-nmax, nmax - 1]. */
 static inline int qx_level(float iscale, float xi, int nmax) {
-  return clamp_int(sq_ggml_nearest_int(iscale * xi), -nmax, nmax - 1);
+  return sq_ggml_clamp_int(sq_ggml_nearest_int(iscale * xi), -nmax, nmax - 1);
 }
 
 /* The weighted sums of x*l and l*l for the levels under iscale, as ggml
@@ -144,7 +140,7 @@ float sq_ggml_make_q3_quants(int n, int nmax, const float *x, int8_t *L) {
       float slx = sumlx - w * x[i] * li;
       if (!(slx > 0)) continue;
       float sl2 = suml2 - w * li * li;
-      int nl = clamp_int(sq_ggml_nearest_int(x[i] * sl2 / slx), -nmax, nmax - 1);
+      int nl = sq_ggml_clamp_int(sq_ggml_nearest_int(x[i] * sl2 / slx), -nmax, nmax - 1);
       if (nl == L[i]) continue;
       slx += w * x[i] * (float)nl;
       sl2 += w * (float)nl * (float)nl;
@@ -181,7 +177,7 @@ static float affine_error(int n, const float *x, const float *weights,
 
 /* Levels 0..nmax for x - min under inverse scale iscale. */
 static inline int affine_level(float iscale, float xi, float min, int nmax) {
-  return clamp_int(sq_ggml_nearest_int(iscale * (xi - min)), 0, nmax);
+  return sq_ggml_clamp_int(sq_ggml_nearest_int(iscale * (xi - min)), 0, nmax);
 }
 
 /* The search both variants share: levels 0..nmax for x ~ scale*L + min with

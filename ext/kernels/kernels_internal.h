@@ -164,69 +164,73 @@ extern const sq_log2_kernels sq_log2_kernels_neon;
 /* The per-code entry points of path P around the path's always-inlined
 ** bodies, so that each body is compiled once for every code type (and, for
 ** quantize, for multiply and for divide):
-**   q_body(x, n, p, q, bits, divide, with_add)    quantize with one parameter set
-**   qi_entry(x, rows, p, q, bits)       quantize a row of groups
+**   q_body_P(x, n, p, q, bits, divide, with_add)  quantize with one parameter set
+**   qi_entry_P(x, rows, p, q, bits)     quantize a row of groups
 ** with_add is 0 when add is 0 (every rounding but the tutorial's): the add
 ** is then left out of the loop, which costs in-cache throughput.
-**   dq_body(q, n, scale, zp, y, code)   dequantize with one parameter set
-**   dqi_entry(q, rows, p, y, code)      dequantize a row of groups */
+**   dq_body_P(q, n, scale, zp, y, code) dequantize with one parameter set
+**   dqi_entry_P(q, rows, p, y, code)    dequantize a row of groups
+** (P the path's name: every path's bodies live in one translation unit in
+** the amalgamation, sqlite-quant.c). */
 #define SQ_QUANTIZE_ENTRY(P, BITS)                                            \
   static size_t quantize_i##BITS##_##P(const void *x, size_t n,               \
                                        const sq_qparams *p, void *q) {        \
     if (p->add != 0.0f)                                                       \
-      return p->divide ? q_body(x, n, p, q, BITS, 1, 1)                       \
-                       : q_body(x, n, p, q, BITS, 0, 1);                      \
-    return p->divide ? q_body(x, n, p, q, BITS, 1, 0) : q_body(x, n, p, q, BITS, 0, 0); \
+      return p->divide ? q_body_##P(x, n, p, q, BITS, 1, 1)                   \
+                       : q_body_##P(x, n, p, q, BITS, 0, 1);                  \
+    return p->divide ? q_body_##P(x, n, p, q, BITS, 1, 0)                     \
+                     : q_body_##P(x, n, p, q, BITS, 0, 0);                    \
   }
 #define SQ_QUANTIZE_IL_ENTRY(P, BITS)                                         \
   static size_t quantize_i##BITS##_il_##P(const void *x, size_t rows,         \
                                           const sq_channel_params *p,         \
                                           void *q) {                          \
-    return qi_entry(x, rows, p, q, BITS);                                     \
+    return qi_entry_##P(x, rows, p, q, BITS);                                 \
   }
 #define SQ_DEQUANTIZE_ENTRY(P, NAME, CODE)                                    \
   static void dequantize_##NAME##_##P(const void *q, size_t n, float scale,   \
                                       int32_t zp, void *y) {                  \
-    dq_body(q, n, scale, zp, y, CODE);                                        \
+    dq_body_##P(q, n, scale, zp, y, CODE);                                    \
   }                                                                           \
   static void dequantize_##NAME##_il_##P(const void *q, size_t rows,          \
                                          const sq_channel_params *p,          \
                                          void *y) {                           \
-    dqi_entry(q, rows, p, y, CODE);                                           \
+    dqi_entry_##P(q, rows, p, y, CODE);                                       \
   }
-/* qi_entry and dqi_entry around the path's qi_run(x, rows, p, q, bits) and
-** dqi_body(q, rows, p, y, code) for vectors of WIDTH floats: a channel count
+/* qi_entry_P and dqi_entry_P around path P's qi_run_P(x, rows, p, q, bits)
+** and dqi_body_P(q, rows, p, y, code) for vectors of WIDTH floats: a channel count
 ** that widens (sq_widen) runs as whole widened rows, then the rows left. */
-#define SQ_DEFINE_QI_ENTRY(WIDTH)                                             \
-  SQ_AI size_t qi_entry(const void *x, size_t rows,                           \
+#define SQ_DEFINE_QI_ENTRY(P, WIDTH)                                          \
+  SQ_AI size_t qi_entry_##P(const void *x, size_t rows,                       \
                         const sq_channel_params *p, void *q, int bits) {      \
     sq_cb src = x;                                                            \
     sq_b dst = q;                                                             \
     const size_t es = (size_t)bits / 8, ch = p->channels;                     \
     sq_wide w;                                                                \
-    if (!sq_widen(p, rows, WIDTH, &w)) return qi_run(src, rows, p, dst, bits); \
+    if (!sq_widen(p, rows, WIDTH, &w))                                        \
+      return qi_run_##P(src, rows, p, dst, bits);                             \
     size_t vr = rows / w.g, done = vr * w.g;                                  \
-    size_t k = qi_run(src, vr, &w.p, dst, bits);                              \
+    size_t k = qi_run_##P(src, vr, &w.p, dst, bits);                          \
     if (k < vr * w.p.channels) return k;                                      \
     if (done == rows) return rows * ch;                                       \
-    return done * ch + qi_run(src + 4 * done * ch, rows - done, p,            \
-                              dst + es * done * ch, bits);                    \
+    return done * ch + qi_run_##P(src + 4 * done * ch, rows - done, p,        \
+                                  dst + es * done * ch, bits);                \
   }
-#define SQ_DEFINE_DQI_ENTRY(WIDTH)                                            \
-  SQ_AI void dqi_entry(const void *q, size_t rows,                            \
+#define SQ_DEFINE_DQI_ENTRY(P, WIDTH)                                         \
+  SQ_AI void dqi_entry_##P(const void *q, size_t rows,                        \
                        const sq_channel_params *p, void *y, sq_code_type t) { \
     sq_cb src = q;                                                            \
     sq_b dst = y;                                                             \
     sq_wide w;                                                                \
     if (!sq_widen(p, rows, WIDTH, &w)) {                                      \
-      dqi_body(src, rows, p, dst, t);                                         \
+      dqi_body_##P(src, rows, p, dst, t);                                     \
       return;                                                                 \
     }                                                                         \
     size_t vr = rows / w.g, done = vr * w.g, ch = p->channels;                \
-    dqi_body(src, vr, &w.p, dst, t);                                          \
+    dqi_body_##P(src, vr, &w.p, dst, t);                                      \
     if (done < rows)                                                          \
-      dqi_body(src + sq_esize[t] * done * ch, rows - done, p,                 \
-               dst + 4 * done * ch, t);                                       \
+      dqi_body_##P(src + sq_esize[t] * done * ch, rows - done, p,             \
+                   dst + 4 * done * ch, t);                                   \
   }
 
 #define SQ_QUANTIZE_ENTRIES(P)                                                \
@@ -270,6 +274,16 @@ int sq_widen(const sq_channel_params *p, size_t rows, size_t width, sq_wide *w);
 ** look only when p->divide is set (kernels.h: add is 0 unless dividing),
 ** so the default rounding does not pay for the scan. */
 int sq_any_add(const sq_channel_params *p);
+
+#if defined(__aarch64__)
+/* The floating-point control register: the NEON paths read its flush and
+** rounding bits before taking a vector route. */
+static inline uint64_t sq_fpcr(void) {
+  uint64_t v;
+  __asm__ __volatile__("mrs %0, fpcr" : "=r"(v));
+  return v;
+}
+#endif
 
 /* Vector paths.  Each file compiles to nothing on other architectures (and
 ** with -DSQ_SCALAR_ONLY); dispatch.c references only the ones built. */

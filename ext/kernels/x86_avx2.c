@@ -64,8 +64,8 @@
 
 
 
-SQ_AI __m256 ldf(sq_cb p) { return _mm256_loadu_ps((const float *)(const void *)p); }
-SQ_AI void stf(sq_b p, __m256 v) { _mm256_storeu_ps((float *)(void *)p, v); }
+SQ_AI __m256 ldf_avx2(sq_cb p) { return _mm256_loadu_ps((const float *)(const void *)p); }
+SQ_AI void stf_avx2(sq_b p, __m256 v) { _mm256_storeu_ps((float *)(void *)p, v); }
 SQ_AI __m256i ldi(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
 SQ_AI void sti(void *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
 SQ_AI __m128i ldi128(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
@@ -102,7 +102,8 @@ static size_t minmax_avx2(const void *x, size_t n, float *mn, float *mx) {
       __m256 bad = _mm256_setzero_ps();
       for (i = blk; i < end; i += 32) {
         sq_cb s = pv + 4 * i;
-        __m256 x0 = ldf(s), x1 = ldf(s + 32), x2 = ldf(s + 64), x3 = ldf(s + 96);
+        __m256 x0 = ldf_avx2(s), x1 = ldf_avx2(s + 32),
+               x2 = ldf_avx2(s + 64), x3 = ldf_avx2(s + 96);
         SQ_KEEP(x0);
         SQ_KEEP(x1);
         SQ_KEEP(x2);
@@ -162,7 +163,7 @@ SQ_AI __m256 nonfinite(__m256 v) {
 /* One column block of a row: mn = min_ps(x, mn) keeps the old value on ties
 ** and ignores a NaN seed's replacement exactly like scalar's "if (v < mn)". */
 SQ_AI void fold8(sq_cb s, float *mn, float *mx) {
-  __m256 v = ldf(s);
+  __m256 v = ldf_avx2(s);
   _mm256_storeu_ps(mn, _mm256_min_ps(v, _mm256_loadu_ps(mn)));
   _mm256_storeu_ps(mx, _mm256_max_ps(v, _mm256_loadu_ps(mx)));
 }
@@ -178,8 +179,8 @@ static size_t minmax_interleaved_avx2(const void *x, size_t rows,
     for (; c + 32 <= channels; c += 32) {
       sq_cb s = row + 4 * c;
       __m256 bad = _mm256_or_ps(
-          _mm256_or_ps(nonfinite(ldf(s)), nonfinite(ldf(s + 32))),
-          _mm256_or_ps(nonfinite(ldf(s + 64)), nonfinite(ldf(s + 96))));
+          _mm256_or_ps(nonfinite(ldf_avx2(s)), nonfinite(ldf_avx2(s + 32))),
+          _mm256_or_ps(nonfinite(ldf_avx2(s + 64)), nonfinite(ldf_avx2(s + 96))));
       if (_mm256_movemask_ps(bad)) break;
       fold8(s, mn + c, mx + c);
       fold8(s + 32, mn + c + 8, mx + c + 8);
@@ -187,7 +188,7 @@ static size_t minmax_interleaved_avx2(const void *x, size_t rows,
       fold8(s + 96, mn + c + 24, mx + c + 24);
     }
     for (; c + 8 <= channels; c += 8) {
-      if (_mm256_movemask_ps(nonfinite(ldf(row + 4 * c)))) break;
+      if (_mm256_movemask_ps(nonfinite(ldf_avx2(row + 4 * c)))) break;
       fold8(row + 4 * c, mn + c, mx + c);
     }
     if (c < channels) {
@@ -202,15 +203,15 @@ static size_t minmax_interleaved_avx2(const void *x, size_t rows,
 
 /* ---- quantize ------------------------------------------------------------ */
 
-SQ_AI __m256 scale_y(__m256 v, __m256 m, int divide) {
+SQ_AI __m256 scale_y_avx2(__m256 v, __m256 m, int divide) {
   return divide ? _mm256_div_ps(v, m) : _mm256_mul_ps(v, m);
 }
 
 /* Codes up to 16 bits: add `add` (when with_add), clamp in float, round
 ** half to even, add zp (the caller's zp - (int32_t)add). */
-SQ_AI __m256i code_small(__m256 v, __m256 m, __m256 add, __m256 lo, __m256 hi,
+SQ_AI __m256i code_small_avx2(__m256 v, __m256 m, __m256 add, __m256 lo, __m256 hi,
                          __m256i zp, int divide, int with_add) {
-  __m256 y = scale_y(v, m, divide);
+  __m256 y = scale_y_avx2(v, m, divide);
   if (with_add) y = _mm256_add_ps(y, add);
   y = _mm256_max_ps(lo, y);
   y = _mm256_min_ps(hi, y);
@@ -219,17 +220,17 @@ SQ_AI __m256i code_small(__m256 v, __m256 m, __m256 add, __m256 lo, __m256 hi,
 }
 
 /* 32-bit codes: round in float, then add zp and clamp in double. */
-SQ_AI __m128i code_i32_half(__m128 r, __m256d zpd, __m256d qmin, __m256d qmax) {
+SQ_AI __m128i code_i32_half_avx2(__m128 r, __m256d zpd, __m256d qmin, __m256d qmax) {
   __m256d d = _mm256_add_pd(_mm256_cvtps_pd(r), zpd);
   d = _mm256_max_pd(qmin, d);
   d = _mm256_min_pd(qmax, d);
   return _mm256_cvttpd_epi32(d);
 }
-SQ_AI __m256i code_i32(__m256 v, __m256 m, __m256d zlo, __m256d zhi,
+SQ_AI __m256i code_i32_avx2(__m256 v, __m256 m, __m256d zlo, __m256d zhi,
                        __m256d qmin, __m256d qmax, int divide) {
-  __m256 r = _mm256_round_ps(scale_y(v, m, divide), SQ_RNE);
-  __m128i l = code_i32_half(_mm256_castps256_ps128(r), zlo, qmin, qmax);
-  __m128i h = code_i32_half(_mm256_extractf128_ps(r, 1), zhi, qmin, qmax);
+  __m256 r = _mm256_round_ps(scale_y_avx2(v, m, divide), SQ_RNE);
+  __m128i l = code_i32_half_avx2(_mm256_castps256_ps128(r), zlo, qmin, qmax);
+  __m128i h = code_i32_half_avx2(_mm256_extractf128_ps(r, 1), zhi, qmin, qmax);
   return _mm256_set_m128i(h, l);
 }
 
@@ -290,7 +291,7 @@ SQ_AI void st_32(sq_b d, __m256i c0, __m256i c1, __m256i c2, __m256i c3,
   }
 }
 
-SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
+SQ_AI size_t q_body_avx2(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
                     int bits, int divide, int with_add) {
   const size_t es = (size_t)bits / 8;
   const __m256 m = _mm256_set1_ps(divide ? p->scale : p->inv);
@@ -301,12 +302,12 @@ SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
   const __m256d qmin = _mm256_set1_pd((double)p->qmin);
   const __m256d qmax = _mm256_set1_pd((double)p->qmax);
 #define SQ_CODE(v)                                                            \
-  (bits == 32 ? code_i32(v, m, zpd, zpd, qmin, qmax, divide)                  \
-              : code_small(v, m, add, lo, hi, zp, divide, with_add))
+  (bits == 32 ? code_i32_avx2(v, m, zpd, zpd, qmin, qmax, divide)                  \
+              : code_small_avx2(v, m, add, lo, hi, zp, divide, with_add))
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
     sq_cb s = src + 4 * i;
-    __m256 x0 = ldf(s), x1 = ldf(s + 32), x2 = ldf(s + 64), x3 = ldf(s + 96);
+    __m256 x0 = ldf_avx2(s), x1 = ldf_avx2(s + 32), x2 = ldf_avx2(s + 64), x3 = ldf_avx2(s + 96);
     if (_mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(x0, x1, _CMP_UNORD_Q),
                                         _mm256_cmp_ps(x2, x3, _CMP_UNORD_Q))))
       break;
@@ -314,7 +315,7 @@ SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
           bits);
   }
   for (; i + 8 <= n; i += 8) {
-    __m256 v = ldf(src + 4 * i);
+    __m256 v = ldf_avx2(src + 4 * i);
     if (has_nan2(v, v)) break;
     st_8(dst + es * i, SQ_CODE(v), bits);
   }
@@ -359,17 +360,17 @@ SQ_AI __m256i code_il(__m256 v, const sq_il *a, size_t c, int bits, int divide,
   if (bits == 32) {
     __m256d zlo = _mm256_cvtepi32_pd(_mm256_castsi256_si128(z));
     __m256d zhi = _mm256_cvtepi32_pd(_mm256_extracti128_si256(z, 1));
-    return code_i32(v, m, zlo, zhi, a->qmin, a->qmax, divide);
+    return code_i32_avx2(v, m, zlo, zhi, a->qmin, a->qmax, divide);
   }
   __m256 lo = _mm256_loadu_ps(a->lo + c), hi = _mm256_loadu_ps(a->hi + c);
-  if (!with_add) return code_small(v, m, lo, lo, hi, z, divide, 0);
+  if (!with_add) return code_small_avx2(v, m, lo, lo, hi, z, divide, 0);
   /* add holds integers below 2^24 in magnitude: truncation is exact. */
   __m256 ad = _mm256_loadu_ps(a->add + c);
-  return code_small(v, m, ad, lo, hi,
+  return code_small_avx2(v, m, ad, lo, hi,
                     _mm256_sub_epi32(z, _mm256_cvttps_epi32(ad)), divide, 1);
 }
 
-SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
+SQ_AI size_t qi_body_avx2(sq_cb src, size_t rows, const sq_channel_params *p,
                      sq_b dst, int bits, int divide, int with_add) {
   const size_t es = (size_t)bits / 8, ch = p->channels;
   const sq_code_type t = code_of(bits);
@@ -381,7 +382,8 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
     size_t c = 0;
     for (; c + 32 <= ch; c += 32) {
       sq_cb sc = s + 4 * c;
-      __m256 x0 = ldf(sc), x1 = ldf(sc + 32), x2 = ldf(sc + 64), x3 = ldf(sc + 96);
+      __m256 x0 = ldf_avx2(sc), x1 = ldf_avx2(sc + 32),
+             x2 = ldf_avx2(sc + 64), x3 = ldf_avx2(sc + 96);
       if (_mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(x0, x1, _CMP_UNORD_Q),
                                           _mm256_cmp_ps(x2, x3, _CMP_UNORD_Q))))
         break;
@@ -391,7 +393,7 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
             code_il(x3, &a, c + 24, bits, divide, with_add), bits);
     }
     for (; c + 8 <= ch; c += 8) {
-      __m256 v = ldf(s + 4 * c);
+      __m256 v = ldf_avx2(s + 4 * c);
       if (has_nan2(v, v)) break;
       st_8(d + es * c, code_il(v, &a, c, bits, divide, with_add), bits);
     }
@@ -405,17 +407,17 @@ SQ_AI size_t qi_body(sq_cb src, size_t rows, const sq_channel_params *p,
   return rows * ch;
 }
 
-SQ_AI size_t qi_run(sq_cb src, size_t rows, const sq_channel_params *p,
+SQ_AI size_t qi_run_avx2(sq_cb src, size_t rows, const sq_channel_params *p,
                      sq_b dst, int bits) {
   if (bits != 32 && p->divide && sq_any_add(p))
-    return p->divide ? qi_body(src, rows, p, dst, bits, 1, 1)
-                     : qi_body(src, rows, p, dst, bits, 0, 1);
-  return p->divide ? qi_body(src, rows, p, dst, bits, 1, 0)
-                   : qi_body(src, rows, p, dst, bits, 0, 0);
+    return p->divide ? qi_body_avx2(src, rows, p, dst, bits, 1, 1)
+                     : qi_body_avx2(src, rows, p, dst, bits, 0, 1);
+  return p->divide ? qi_body_avx2(src, rows, p, dst, bits, 1, 0)
+                   : qi_body_avx2(src, rows, p, dst, bits, 0, 0);
 }
 
 
-SQ_DEFINE_QI_ENTRY(8)
+SQ_DEFINE_QI_ENTRY(avx2, 8)
 SQ_QUANTIZE_IL_ENTRIES(avx2)
 
 /* ---- dequantize ---------------------------------------------------------- */
@@ -426,7 +428,7 @@ SQ_QUANTIZE_IL_ENTRIES(avx2)
 ** goes to scalar. */
 
 /* Eight codes of type t at element i, as int32. */
-SQ_AI __m256i ld_codes(sq_cb q, size_t i, sq_code_type t) {
+SQ_AI __m256i ld_codes_avx2(sq_cb q, size_t i, sq_code_type t) {
   switch (t) {
     case SQ_CODE_I8: return _mm256_cvtepi8_epi32(_mm_loadu_si64(q + i));
     case SQ_CODE_U8: return _mm256_cvtepu8_epi32(_mm_loadu_si64(q + i));
@@ -446,7 +448,7 @@ SQ_AI __m256d sub_exact(__m128i q, __m128i zp) {
 
 /* (float)(q - zp): int32 for small codes, exact double for 32-bit codes,
 ** then one rounding to float, as scalar's int64 -> float. */
-SQ_AI __m256 dq_conv(__m256i v, __m256i zp, sq_code_type t) {
+SQ_AI __m256 dq_conv_avx2(__m256i v, __m256i zp, sq_code_type t) {
   if (t != SQ_CODE_I32) return _mm256_cvtepi32_ps(_mm256_sub_epi32(v, zp));
   __m256d l = sub_exact(_mm256_castsi256_si128(v), _mm256_castsi256_si128(zp));
   __m256d h = sub_exact(_mm256_extracti128_si256(v, 1),
@@ -454,7 +456,7 @@ SQ_AI __m256 dq_conv(__m256i v, __m256i zp, sq_code_type t) {
   return _mm256_set_m128(_mm256_cvtpd_ps(h), _mm256_cvtpd_ps(l));
 }
 
-SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
+SQ_AI void dq_body_avx2(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
                    sq_code_type t) {
   const size_t es = sq_esize[t];
   if (t != SQ_CODE_I32 && !sq_zp_small_ok(zp)) {
@@ -465,22 +467,22 @@ SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
   const __m256i z = _mm256_set1_epi32(zp);
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    __m256 f0 = dq_conv(ld_codes(q, i, t), z, t);
-    __m256 f1 = dq_conv(ld_codes(q, i + 8, t), z, t);
-    __m256 f2 = dq_conv(ld_codes(q, i + 16, t), z, t);
-    __m256 f3 = dq_conv(ld_codes(q, i + 24, t), z, t);
-    stf(y + 4 * i, _mm256_mul_ps(f0, s));
-    stf(y + 4 * i + 32, _mm256_mul_ps(f1, s));
-    stf(y + 4 * i + 64, _mm256_mul_ps(f2, s));
-    stf(y + 4 * i + 96, _mm256_mul_ps(f3, s));
+    __m256 f0 = dq_conv_avx2(ld_codes_avx2(q, i, t), z, t);
+    __m256 f1 = dq_conv_avx2(ld_codes_avx2(q, i + 8, t), z, t);
+    __m256 f2 = dq_conv_avx2(ld_codes_avx2(q, i + 16, t), z, t);
+    __m256 f3 = dq_conv_avx2(ld_codes_avx2(q, i + 24, t), z, t);
+    stf_avx2(y + 4 * i, _mm256_mul_ps(f0, s));
+    stf_avx2(y + 4 * i + 32, _mm256_mul_ps(f1, s));
+    stf_avx2(y + 4 * i + 64, _mm256_mul_ps(f2, s));
+    stf_avx2(y + 4 * i + 96, _mm256_mul_ps(f3, s));
   }
   for (; i + 8 <= n; i += 8)
-    stf(y + 4 * i, _mm256_mul_ps(dq_conv(ld_codes(q, i, t), z, t), s));
+    stf_avx2(y + 4 * i, _mm256_mul_ps(dq_conv_avx2(ld_codes_avx2(q, i, t), z, t), s));
   if (i < n) sq_kernels_scalar.dequantize[t](q + es * i, n - i, scale, zp, y + 4 * i);
 }
 
 
-SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
+SQ_AI void dqi_body_avx2(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
                     sq_code_type t) {
   const size_t es = sq_esize[t], ch = p->channels;
   int ok = ch >= 8;
@@ -497,8 +499,8 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
     sq_b yr = y + 4 * r * ch;
     size_t c = 0;
     for (; c + 8 <= ch; c += 8) {
-      __m256 f = dq_conv(ld_codes(qr, c, t), ldi(zp + c), t);
-      stf(yr + 4 * c, _mm256_mul_ps(f, _mm256_loadu_ps(sc + c)));
+      __m256 f = dq_conv_avx2(ld_codes_avx2(qr, c, t), ldi(zp + c), t);
+      stf_avx2(yr + 4 * c, _mm256_mul_ps(f, _mm256_loadu_ps(sc + c)));
     }
     if (c < ch) {
       sq_channel_params sp = sq_sub_params(p, c, ch - c);
@@ -507,7 +509,7 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
   }
 }
 
-SQ_DEFINE_DQI_ENTRY(8)
+SQ_DEFINE_DQI_ENTRY(avx2, 8)
 
 SQ_DEQUANTIZE_ENTRIES(avx2)
 
@@ -561,12 +563,12 @@ static void f16_to_f32_avx2(const void *h, size_t n, void *f) {
   for (; i + 32 <= n; i += 32) {
     __m128i a = ldi128(s + 2 * i), b = ldi128(s + 2 * i + 16);
     __m128i c = ldi128(s + 2 * i + 32), e = ldi128(s + 2 * i + 48);
-    stf(d + 4 * i, _mm256_cvtph_ps(a));
-    stf(d + 4 * i + 32, _mm256_cvtph_ps(b));
-    stf(d + 4 * i + 64, _mm256_cvtph_ps(c));
-    stf(d + 4 * i + 96, _mm256_cvtph_ps(e));
+    stf_avx2(d + 4 * i, _mm256_cvtph_ps(a));
+    stf_avx2(d + 4 * i + 32, _mm256_cvtph_ps(b));
+    stf_avx2(d + 4 * i + 64, _mm256_cvtph_ps(c));
+    stf_avx2(d + 4 * i + 96, _mm256_cvtph_ps(e));
   }
-  for (; i + 8 <= n; i += 8) stf(d + 4 * i, _mm256_cvtph_ps(ldi128(s + 2 * i)));
+  for (; i + 8 <= n; i += 8) stf_avx2(d + 4 * i, _mm256_cvtph_ps(ldi128(s + 2 * i)));
   if (i < n) sq_kernels_scalar.f16_to_f32(s + 2 * i, n - i, d + 4 * i);
 }
 
@@ -575,21 +577,21 @@ static void f32_to_f16_avx2(const void *f, size_t n, void *h) {
   sq_b d = h;
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    __m128i a = _mm256_cvtps_ph(ldf(s + 4 * i), 0);
-    __m128i b = _mm256_cvtps_ph(ldf(s + 4 * i + 32), 0);
-    __m128i c = _mm256_cvtps_ph(ldf(s + 4 * i + 64), 0);
-    __m128i e = _mm256_cvtps_ph(ldf(s + 4 * i + 96), 0);
+    __m128i a = _mm256_cvtps_ph(ldf_avx2(s + 4 * i), 0);
+    __m128i b = _mm256_cvtps_ph(ldf_avx2(s + 4 * i + 32), 0);
+    __m128i c = _mm256_cvtps_ph(ldf_avx2(s + 4 * i + 64), 0);
+    __m128i e = _mm256_cvtps_ph(ldf_avx2(s + 4 * i + 96), 0);
     sti128(d + 2 * i, a);
     sti128(d + 2 * i + 16, b);
     sti128(d + 2 * i + 32, c);
     sti128(d + 2 * i + 48, e);
   }
-  for (; i + 8 <= n; i += 8) sti128(d + 2 * i, _mm256_cvtps_ph(ldf(s + 4 * i), 0));
+  for (; i + 8 <= n; i += 8) sti128(d + 2 * i, _mm256_cvtps_ph(ldf_avx2(s + 4 * i), 0));
   if (i < n) sq_kernels_scalar.f32_to_f16(s + 4 * i, n - i, d + 2 * i);
 }
 
 /* bf16 -> f32: shift into place, set the quiet bit of NaNs. */
-SQ_AI __m256i bf16_widen(__m128i h) {
+SQ_AI __m256i bf16_widen_avx2(__m128i h) {
   __m256i b = _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16);
   __m256i ax = _mm256_and_si256(b, _mm256_set1_epi32(0x7fffffff));
   __m256i nan = _mm256_cmpgt_epi32(ax, _mm256_set1_epi32(0x7f800000));
@@ -602,16 +604,16 @@ static void bf16_to_f32_avx2(const void *h, size_t n, void *f) {
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
     __m256i v = ldi(s + 2 * i);
-    sti(d + 4 * i, bf16_widen(_mm256_castsi256_si128(v)));
-    sti(d + 4 * i + 32, bf16_widen(_mm256_extracti128_si256(v, 1)));
+    sti(d + 4 * i, bf16_widen_avx2(_mm256_castsi256_si128(v)));
+    sti(d + 4 * i + 32, bf16_widen_avx2(_mm256_extracti128_si256(v, 1)));
   }
-  for (; i + 8 <= n; i += 8) sti(d + 4 * i, bf16_widen(ldi128(s + 2 * i)));
+  for (; i + 8 <= n; i += 8) sti(d + 4 * i, bf16_widen_avx2(ldi128(s + 2 * i)));
   if (i < n) sq_kernels_scalar.bf16_to_f32(s + 2 * i, n - i, d + 4 * i);
 }
 
 /* f32 -> bf16 as 32-bit lanes holding the 16-bit result:
 ** (x + 0x7fff + ((x >> 16) & 1)) >> 16, NaN -> (x >> 16) | 0x40. */
-SQ_AI __m256i bf16_round(__m256i x) {
+SQ_AI __m256i bf16_round_avx2(__m256i x) {
   __m256i ax = _mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff));
   __m256i nan = _mm256_cmpgt_epi32(ax, _mm256_set1_epi32(0x7f800000));
   __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
@@ -626,11 +628,11 @@ static void f32_to_bf16_avx2(const void *f, size_t n, void *h) {
   sq_b d = h;
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    __m256i a = bf16_round(ldi(s + 4 * i)), b = bf16_round(ldi(s + 4 * i + 32));
+    __m256i a = bf16_round_avx2(ldi(s + 4 * i)), b = bf16_round_avx2(ldi(s + 4 * i + 32));
     sti(d + 2 * i, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
   }
   for (; i + 8 <= n; i += 8) {
-    __m256i a = bf16_round(ldi(s + 4 * i));
+    __m256i a = bf16_round_avx2(ldi(s + 4 * i));
     sti128(d + 2 * i, _mm_packus_epi32(_mm256_castsi256_si128(a),
                                        _mm256_extracti128_si256(a, 1)));
   }
@@ -656,7 +658,7 @@ SQ_AI __m256d cvt4(sq_cb p) {
   return _mm256_cvtps_pd(_mm_loadu_ps((const float *)(const void *)p));
 }
 
-SQ_AI void es_add(__m256d u, __m256d v, __m256d *a2, __m256d *b2, __m256d *ab,
+SQ_AI void es_add_avx2(__m256d u, __m256d v, __m256d *a2, __m256d *b2, __m256d *ab,
                   __m256d *d2, __m256d *mx, __m256d sign) {
   __m256d d = _mm256_sub_pd(u, v);
   *a2 = _mm256_add_pd(*a2, _mm256_mul_pd(u, u));
@@ -687,10 +689,10 @@ static void error_lanes_avx2(const void *a, const void *b, size_t n,
     __m256d M = _mm256_setzero_pd();
     for (size_t k = 0; k < full; k++) {
       sq_cb sa = pa + 64 * k, sb = pb + 64 * k;
-      es_add(cvt4(sa), cvt4(sb), &A0, &B0, &C0, &D0, &M, sign);
-      es_add(cvt4(sa + 16), cvt4(sb + 16), &A1, &B1, &C1, &D1, &M, sign);
-      es_add(cvt4(sa + 32), cvt4(sb + 32), &A2, &B2, &C2, &D2, &M, sign);
-      es_add(cvt4(sa + 48), cvt4(sb + 48), &A3, &B3, &C3, &D3, &M, sign);
+      es_add_avx2(cvt4(sa), cvt4(sb), &A0, &B0, &C0, &D0, &M, sign);
+      es_add_avx2(cvt4(sa + 16), cvt4(sb + 16), &A1, &B1, &C1, &D1, &M, sign);
+      es_add_avx2(cvt4(sa + 32), cvt4(sb + 32), &A2, &B2, &C2, &D2, &M, sign);
+      es_add_avx2(cvt4(sa + 48), cvt4(sb + 48), &A3, &B3, &C3, &D3, &M, sign);
     }
     _mm256_storeu_pd(acc->a2, A0), _mm256_storeu_pd(acc->a2 + 4, A1);
     _mm256_storeu_pd(acc->a2 + 8, A2), _mm256_storeu_pd(acc->a2 + 12, A3);
@@ -731,7 +733,7 @@ static void error_sums_avx2(const void *a, const void *b, size_t n,
 /* Vector k of a block of `block` >= 8 floats at s: at 8k, the last one at
 ** block - 8, where it may overlap the one before it (an element seen twice
 ** changes neither min nor max, and nothing outside the block is read). */
-SQ_AI sq_cb blk_vec(sq_cb s, size_t block, size_t k) {
+SQ_AI sq_cb blk_vec_avx2(sq_cb s, size_t block, size_t k) {
   return s + 4 * (8 * k + 8 < block ? 8 * k : block - 8);
 }
 
@@ -739,26 +741,26 @@ SQ_AI sq_cb blk_vec(sq_cb s, size_t block, size_t k) {
 ** vectors loaded in address order.  NaN lanes are or-ed into *nan
 ** (min_ps/max_ps may drop a NaN; an infinity they keep).  With pf,
 ** prefetches SQ_PF_DIST ahead, once per 64 bytes loaded. */
-SQ_AI void blk_fold(sq_cb s, size_t block, int pf, __m256 *lo, __m256 *hi,
+SQ_AI void blk_fold_avx2(sq_cb s, size_t block, int pf, __m256 *lo, __m256 *hi,
                     __m256 *nan) {
   const size_t m = (block + 7) / 8;
   if (pf) _mm_prefetch((const char *)(s + SQ_PF_DIST), _MM_HINT_T0);
-  __m256 x0 = ldf(s);
+  __m256 x0 = ldf_avx2(s);
   SQ_KEEP(x0);
   if (m == 1) {
     *lo = *hi = x0;
     *nan = _mm256_or_ps(*nan, _mm256_cmp_ps(x0, x0, _CMP_UNORD_Q));
     return;
   }
-  __m256 x1 = ldf(blk_vec(s, block, 1));
+  __m256 x1 = ldf_avx2(blk_vec_avx2(s, block, 1));
   SQ_KEEP(x1);
   __m256 l0 = x0, h0 = x0, l1 = x1, h1 = x1;
   __m256 bad = _mm256_cmp_ps(x0, x1, _CMP_UNORD_Q);
   size_t k = 2;
   for (; k + 2 <= m; k += 2) {
     if (pf) _mm_prefetch((const char *)(s + 32 * k + SQ_PF_DIST), _MM_HINT_T0);
-    x0 = ldf(blk_vec(s, block, k));
-    x1 = ldf(blk_vec(s, block, k + 1));
+    x0 = ldf_avx2(blk_vec_avx2(s, block, k));
+    x1 = ldf_avx2(blk_vec_avx2(s, block, k + 1));
     SQ_KEEP(x0);
     SQ_KEEP(x1);
     l0 = _mm256_min_ps(x0, l0);
@@ -768,7 +770,7 @@ SQ_AI void blk_fold(sq_cb s, size_t block, int pf, __m256 *lo, __m256 *hi,
     bad = _mm256_or_ps(bad, _mm256_cmp_ps(x0, x1, _CMP_UNORD_Q));
   }
   if (k < m) {
-    x0 = ldf(blk_vec(s, block, k));
+    x0 = ldf_avx2(blk_vec_avx2(s, block, k));
     SQ_KEEP(x0);
     l0 = _mm256_min_ps(x0, l0);
     h0 = _mm256_max_ps(x0, h0);
@@ -781,21 +783,21 @@ SQ_AI void blk_fold(sq_cb s, size_t block, int pf, __m256 *lo, __m256 *hi,
 
 /* Two blocks folded, then their lanes paired: lanes (0, 2, 4, 6) of the
 ** result hold block 0's partial extremes, lanes (1, 3, 5, 7) block 1's. */
-SQ_AI void fold_pair(sq_cb s, size_t block, int pf, __m256 *lo,
+SQ_AI void fold_pair_avx2(sq_cb s, size_t block, int pf, __m256 *lo,
                      __m256 *hi, __m256 *nan) {
   __m256 l0, h0, l1, h1;
-  blk_fold(s, block, pf, &l0, &h0, nan);
-  blk_fold(s + 4 * block, block, pf, &l1, &h1, nan);
+  blk_fold_avx2(s, block, pf, &l0, &h0, nan);
+  blk_fold_avx2(s + 4 * block, block, pf, &l1, &h1, nan);
   *lo = _mm256_min_ps(_mm256_unpacklo_ps(l0, l1), _mm256_unpackhi_ps(l0, l1));
   *hi = _mm256_max_ps(_mm256_unpacklo_ps(h0, h1), _mm256_unpackhi_ps(h0, h1));
 }
 
 /* Four blocks: lane 4h + j holds block j's extreme over half h. */
-SQ_AI void fold_quad(sq_cb s, size_t block, int pf, __m256 *lo,
+SQ_AI void fold_quad_avx2(sq_cb s, size_t block, int pf, __m256 *lo,
                      __m256 *hi, __m256 *nan) {
   __m256 al, ah, bl, bh;
-  fold_pair(s, block, pf, &al, &ah, nan);
-  fold_pair(s + 8 * block, block, pf, &bl, &bh, nan);
+  fold_pair_avx2(s, block, pf, &al, &ah, nan);
+  fold_pair_avx2(s + 8 * block, block, pf, &bl, &bh, nan);
   *lo = _mm256_min_ps(_mm256_shuffle_ps(al, bl, 0x44), _mm256_shuffle_ps(al, bl, 0xee));
   *hi = _mm256_max_ps(_mm256_shuffle_ps(ah, bh, 0x44), _mm256_shuffle_ps(ah, bh, 0xee));
 }
@@ -805,11 +807,11 @@ SQ_AI void fold_quad(sq_cb s, size_t block, int pf, __m256 *lo,
 ** minimum).  Only the value: a zero extreme is scalar's first occurrence,
 ** the first zero of its block.  Returns 0, or 1 if a value is not finite
 ** (mn and mx then untouched). */
-SQ_AI int mmb_group(sq_cb s, size_t block, int pf, float *mn, float *mx) {
+SQ_AI int mmb_group_avx2(sq_cb s, size_t block, int pf, float *mn, float *mx) {
   const __m256 zero = _mm256_setzero_ps();
   __m256 l0, h0, l1, h1, nan = zero;
-  fold_quad(s, block, pf, &l0, &h0, &nan);
-  fold_quad(s + 16 * block, block, pf, &l1, &h1, &nan);
+  fold_quad_avx2(s, block, pf, &l0, &h0, &nan);
+  fold_quad_avx2(s + 16 * block, block, pf, &l1, &h1, &nan);
   __m256 rmin = _mm256_min_ps(_mm256_permute2f128_ps(l0, l1, 0x20),
                               _mm256_permute2f128_ps(l0, l1, 0x31));
   __m256 rmax = _mm256_max_ps(_mm256_permute2f128_ps(h0, h1, 0x20),
@@ -834,15 +836,15 @@ SQ_AI int mmb_group(sq_cb s, size_t block, int pf, float *mn, float *mx) {
 /* Blocks 8 at a time: with prefetching while SQ_PF_DIST ahead is still in
 ** the input, then without.  Returns the index of the first non-finite
 ** element, or n; *done is the number of blocks written. */
-SQ_AI size_t mmb_body(sq_cb p, size_t n, size_t block, float *mn, float *mx,
+SQ_AI size_t mmb_body_avx2(sq_cb p, size_t n, size_t block, float *mn, float *mx,
                       size_t *done) {
   size_t nb = n / block, g = 0;
   size_t gb = 32 * block;                       /* bytes per group */
   for (; g + 8 <= nb && 4 * g * block + gb + SQ_PF_DIST <= 4 * n; g += 8)
-    if (mmb_group(p + 4 * g * block, block, 1, mn + g, mx + g))
+    if (mmb_group_avx2(p + 4 * g * block, block, 1, mn + g, mx + g))
       return g * block + sq_first_nonfinite(p + 4 * g * block, 8 * block);
   for (; g + 8 <= nb; g += 8)
-    if (mmb_group(p + 4 * g * block, block, 0, mn + g, mx + g))
+    if (mmb_group_avx2(p + 4 * g * block, block, 0, mn + g, mx + g))
       return g * block + sq_first_nonfinite(p + 4 * g * block, 8 * block);
   *done = g;
   return n;
@@ -858,11 +860,11 @@ static size_t minmax_blocks_avx2(const void *x, size_t n, size_t block,
   /* the common widths with a constant vector count, fully unrolled */
   size_t b = 0, r;
   switch (block) {
-    case 8: r = mmb_body(p, n, 8, mn, mx, &b); break;
-    case 16: r = mmb_body(p, n, 16, mn, mx, &b); break;
-    case 32: r = mmb_body(p, n, 32, mn, mx, &b); break;
-    case 64: r = mmb_body(p, n, 64, mn, mx, &b); break;
-    default: r = mmb_body(p, n, block, mn, mx, &b); break;
+    case 8: r = mmb_body_avx2(p, n, 8, mn, mx, &b); break;
+    case 16: r = mmb_body_avx2(p, n, 16, mn, mx, &b); break;
+    case 32: r = mmb_body_avx2(p, n, 32, mn, mx, &b); break;
+    case 64: r = mmb_body_avx2(p, n, 64, mn, mx, &b); break;
+    default: r = mmb_body_avx2(p, n, block, mn, mx, &b); break;
   }
   if (r < n) return r;
   /* the last (fewer than 8) blocks, and the short one, one minmax each */
@@ -881,6 +883,12 @@ static size_t minmax_blocks_avx2(const void *x, size_t n, size_t block,
 #endif
 
 const sq_kernels sq_kernels_avx2 = SQ_KERNEL_TABLE(avx2);
+
+
+/* The macros above are this file's own (sqlite-quant.c, the amalgamation,
+** reads every source into one translation unit). */
+#undef SQ_KEEP
+#undef SQ_PF_DIST
 
 #else
 typedef int sq_unused_avx2;

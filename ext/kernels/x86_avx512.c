@@ -47,8 +47,8 @@
 
 
 
-SQ_AI __m512 ldf(sq_cb p) { return _mm512_loadu_ps((const void *)p); }
-SQ_AI void stf(sq_b p, __m512 v) { _mm512_storeu_ps((void *)p, v); }
+SQ_AI __m512 ldf_avx512(sq_cb p) { return _mm512_loadu_ps((const void *)p); }
+SQ_AI void stf_avx512(sq_b p, __m512 v) { _mm512_storeu_ps((void *)p, v); }
 SQ_AI __m512 ldf_m(sq_cb p, __mmask16 k) { return _mm512_maskz_loadu_ps(k, (const void *)p); }
 SQ_AI void stf_m(sq_b p, __mmask16 k, __m512 v) { _mm512_mask_storeu_ps((void *)p, k, v); }
 SQ_AI __mmask16 mask16(size_t rem) {
@@ -86,7 +86,8 @@ static size_t minmax_avx512(const void *x, size_t n, float *mn, float *mx) {
       __mmask16 bad = 0;
       for (i = blk; i + 64 <= end; i += 64) {
         sq_cb s = pv + 4 * i;
-        __m512 x0 = ldf(s), x1 = ldf(s + 64), x2 = ldf(s + 128), x3 = ldf(s + 192);
+        __m512 x0 = ldf_avx512(s), x1 = ldf_avx512(s + 64),
+               x2 = ldf_avx512(s + 128), x3 = ldf_avx512(s + 192);
         SQ_KEEP(x0);
         SQ_KEEP(x1);
         SQ_KEEP(x2);
@@ -103,7 +104,7 @@ static size_t minmax_avx512(const void *x, size_t n, float *mn, float *mx) {
                            _mm512_cmp_ps_mask(x2, x3, _CMP_UNORD_Q));
       }
       for (; i < end; i += 16) {
-        __m512 v = ldf(pv + 4 * i);
+        __m512 v = ldf_avx512(pv + 4 * i);
         a0 = _mm512_min_ps(v, a0);
         b0 = _mm512_max_ps(v, b0);
         bad |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
@@ -153,31 +154,31 @@ static size_t minmax_interleaved_avx512(const void *x, size_t rows,
 
 /* ---- quantize ------------------------------------------------------------ */
 
-SQ_AI __m512 scale_y(__m512 v, __m512 m, int divide) {
+SQ_AI __m512 scale_y_avx512(__m512 v, __m512 m, int divide) {
   return divide ? _mm512_div_ps(v, m) : _mm512_mul_ps(v, m);
 }
 
 /* As avx2's: zp is the caller's zp - (int32_t)add. */
-SQ_AI __m512i code_small(__m512 v, __m512 m, __m512 add, __m512 lo, __m512 hi,
+SQ_AI __m512i code_small_avx512(__m512 v, __m512 m, __m512 add, __m512 lo, __m512 hi,
                          __m512i zp, int divide, int with_add) {
-  __m512 y = scale_y(v, m, divide);
+  __m512 y = scale_y_avx512(v, m, divide);
   if (with_add) y = _mm512_add_ps(y, add);
   y = _mm512_max_ps(lo, y);
   y = _mm512_min_ps(hi, y);
   return _mm512_add_epi32(_mm512_cvt_roundps_epi32(y, SQ_RNE), zp);
 }
 
-SQ_AI __m256i code_i32_half(__m256 r, __m512d zpd, __m512d qmin, __m512d qmax) {
+SQ_AI __m256i code_i32_half_avx512(__m256 r, __m512d zpd, __m512d qmin, __m512d qmax) {
   __m512d d = _mm512_add_pd(_mm512_cvtps_pd(r), zpd);
   d = _mm512_max_pd(qmin, d);
   d = _mm512_min_pd(qmax, d);
   return _mm512_cvttpd_epi32(d);
 }
-SQ_AI __m512i code_i32(__m512 v, __m512 m, __m512d zlo, __m512d zhi,
+SQ_AI __m512i code_i32_avx512(__m512 v, __m512 m, __m512d zlo, __m512d zhi,
                        __m512d qmin, __m512d qmax, int divide) {
-  __m512 r = _mm512_roundscale_ps(scale_y(v, m, divide), SQ_RNE);
-  __m256i l = code_i32_half(_mm512_castps512_ps256(r), zlo, qmin, qmax);
-  __m256i h = code_i32_half(_mm512_extractf32x8_ps(r, 1), zhi, qmin, qmax);
+  __m512 r = _mm512_roundscale_ps(scale_y_avx512(v, m, divide), SQ_RNE);
+  __m256i l = code_i32_half_avx512(_mm512_castps512_ps256(r), zlo, qmin, qmax);
+  __m256i h = code_i32_half_avx512(_mm512_extractf32x8_ps(r, 1), zhi, qmin, qmax);
   return _mm512_inserti64x4(_mm512_castsi256_si512(l), h, 1);
 }
 
@@ -196,7 +197,7 @@ SQ_AI void st_codes(sq_b d, __mmask16 k, __m512i c, int bits) {
   }
 }
 
-SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
+SQ_AI size_t q_body_avx512(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
                     int bits, int divide, int with_add) {
   const size_t es = (size_t)bits / 8;
   const __m512 m = _mm512_set1_ps(divide ? p->scale : p->inv);
@@ -207,12 +208,13 @@ SQ_AI size_t q_body(sq_cb src, size_t n, const sq_qparams *p, sq_b dst,
   const __m512d qmin = _mm512_set1_pd((double)p->qmin);
   const __m512d qmax = _mm512_set1_pd((double)p->qmax);
 #define SQ_CODE(v)                                                            \
-  (bits == 32 ? code_i32(v, m, zpd, zpd, qmin, qmax, divide)                  \
-              : code_small(v, m, add, lo, hi, zp, divide, with_add))
+  (bits == 32 ? code_i32_avx512(v, m, zpd, zpd, qmin, qmax, divide)                  \
+              : code_small_avx512(v, m, add, lo, hi, zp, divide, with_add))
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
     sq_cb s = src + 4 * i;
-    __m512 x0 = ldf(s), x1 = ldf(s + 64), x2 = ldf(s + 128), x3 = ldf(s + 192);
+    __m512 x0 = ldf_avx512(s), x1 = ldf_avx512(s + 64),
+           x2 = ldf_avx512(s + 128), x3 = ldf_avx512(s + 192);
     if (_mm512_cmp_ps_mask(x0, x1, _CMP_UNORD_Q) |
         _mm512_cmp_ps_mask(x2, x3, _CMP_UNORD_Q))
       break;
@@ -261,7 +263,7 @@ static size_t quantize_i32_il_avx512(const void *x, size_t rows,
 
 
 /* Sixteen codes of type t at element i (lanes of k), as int32. */
-SQ_AI __m512i ld_codes(sq_cb q, size_t i, __mmask16 k, sq_code_type t) {
+SQ_AI __m512i ld_codes_avx512(sq_cb q, size_t i, __mmask16 k, sq_code_type t) {
   const void *a = q + sq_esize[t] * i;
   int full = k == 0xffff;
   switch (t) {
@@ -289,7 +291,7 @@ SQ_AI __m256 i64_to_f32(__m256i q, __m256i zp) {
   return _mm512_cvtepi64_ps(
       _mm512_sub_epi64(_mm512_cvtepi32_epi64(q), _mm512_cvtepi32_epi64(zp)));
 }
-SQ_AI __m512 dq_conv(__m512i v, __m512i zp, sq_code_type t) {
+SQ_AI __m512 dq_conv_avx512(__m512i v, __m512i zp, sq_code_type t) {
   if (t != SQ_CODE_I32) return _mm512_cvtepi32_ps(_mm512_sub_epi32(v, zp));
   __m256 l = i64_to_f32(_mm512_castsi512_si256(v), _mm512_castsi512_si256(zp));
   __m256 h = i64_to_f32(_mm512_extracti64x4_epi64(v, 1),
@@ -297,7 +299,7 @@ SQ_AI __m512 dq_conv(__m512i v, __m512i zp, sq_code_type t) {
   return _mm512_insertf32x8(_mm512_castps256_ps512(l), h, 1);
 }
 
-SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
+SQ_AI void dq_body_avx512(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
                    sq_code_type t) {
   if (t != SQ_CODE_I32 && !sq_zp_small_ok(zp)) {
     sq_kernels_scalar.dequantize[t](q, n, scale, zp, y);
@@ -307,23 +309,23 @@ SQ_AI void dq_body(sq_cb q, size_t n, float scale, int32_t zp, sq_b y,
   const __m512i z = _mm512_set1_epi32(zp);
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
-    __m512 f0 = dq_conv(ld_codes(q, i, 0xffff, t), z, t);
-    __m512 f1 = dq_conv(ld_codes(q, i + 16, 0xffff, t), z, t);
-    __m512 f2 = dq_conv(ld_codes(q, i + 32, 0xffff, t), z, t);
-    __m512 f3 = dq_conv(ld_codes(q, i + 48, 0xffff, t), z, t);
-    stf(y + 4 * i, _mm512_mul_ps(f0, s));
-    stf(y + 4 * i + 64, _mm512_mul_ps(f1, s));
-    stf(y + 4 * i + 128, _mm512_mul_ps(f2, s));
-    stf(y + 4 * i + 192, _mm512_mul_ps(f3, s));
+    __m512 f0 = dq_conv_avx512(ld_codes_avx512(q, i, 0xffff, t), z, t);
+    __m512 f1 = dq_conv_avx512(ld_codes_avx512(q, i + 16, 0xffff, t), z, t);
+    __m512 f2 = dq_conv_avx512(ld_codes_avx512(q, i + 32, 0xffff, t), z, t);
+    __m512 f3 = dq_conv_avx512(ld_codes_avx512(q, i + 48, 0xffff, t), z, t);
+    stf_avx512(y + 4 * i, _mm512_mul_ps(f0, s));
+    stf_avx512(y + 4 * i + 64, _mm512_mul_ps(f1, s));
+    stf_avx512(y + 4 * i + 128, _mm512_mul_ps(f2, s));
+    stf_avx512(y + 4 * i + 192, _mm512_mul_ps(f3, s));
   }
   for (; i < n; i += 16) {
     __mmask16 k = mask16(n - i);
-    stf_m(y + 4 * i, k, _mm512_mul_ps(dq_conv(ld_codes(q, i, k, t), z, t), s));
+    stf_m(y + 4 * i, k, _mm512_mul_ps(dq_conv_avx512(ld_codes_avx512(q, i, k, t), z, t), s));
   }
 }
 
 
-SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
+SQ_AI void dqi_body_avx512(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
                     sq_code_type t) {
   const size_t es = sq_esize[t], ch = p->channels;
   int ok = 1;
@@ -341,19 +343,19 @@ SQ_AI void dqi_body(sq_cb q, size_t rows, const sq_channel_params *p, sq_b y,
     size_t c = 0;
     for (; c + 16 <= ch; c += 16) {
       __m512i z = _mm512_loadu_si512((const void *)(zp + c));
-      __m512 f = dq_conv(ld_codes(qr, c, 0xffff, t), z, t);
-      stf(yr + 4 * c, _mm512_mul_ps(f, _mm512_loadu_ps((const void *)(sc + c))));
+      __m512 f = dq_conv_avx512(ld_codes_avx512(qr, c, 0xffff, t), z, t);
+      stf_avx512(yr + 4 * c, _mm512_mul_ps(f, _mm512_loadu_ps((const void *)(sc + c))));
     }
     if (c < ch) {
       __mmask16 k = mask16(ch - c);
       __m512i z = _mm512_maskz_loadu_epi32(k, (const void *)(zp + c));
-      __m512 f = dq_conv(ld_codes(qr, c, k, t), z, t);
+      __m512 f = dq_conv_avx512(ld_codes_avx512(qr, c, k, t), z, t);
       stf_m(yr + 4 * c, k, _mm512_mul_ps(f, ldf_m((sq_cb)(sc + c), k)));
     }
   }
 }
 
-SQ_DEFINE_DQI_ENTRY(16)
+SQ_DEFINE_DQI_ENTRY(avx512, 16)
 
 SQ_DEQUANTIZE_ENTRIES(avx512)
 
@@ -418,10 +420,10 @@ static void f16_to_f32_avx512(const void *h, size_t n, void *f) {
     __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + 2 * i + 32));
     __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(s + 2 * i + 64));
     __m256i e = _mm256_loadu_si256((const __m256i *)(const void *)(s + 2 * i + 96));
-    stf(d + 4 * i, _mm512_cvtph_ps(a));
-    stf(d + 4 * i + 64, _mm512_cvtph_ps(b));
-    stf(d + 4 * i + 128, _mm512_cvtph_ps(c));
-    stf(d + 4 * i + 192, _mm512_cvtph_ps(e));
+    stf_avx512(d + 4 * i, _mm512_cvtph_ps(a));
+    stf_avx512(d + 4 * i + 64, _mm512_cvtph_ps(b));
+    stf_avx512(d + 4 * i + 128, _mm512_cvtph_ps(c));
+    stf_avx512(d + 4 * i + 192, _mm512_cvtph_ps(e));
   }
   for (; i < n; i += 16) {
     __mmask16 k = mask16(n - i);
@@ -434,10 +436,10 @@ static void f32_to_f16_avx512(const void *f, size_t n, void *h) {
   sq_b d = h;
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
-    __m256i a = _mm512_cvtps_ph(ldf(s + 4 * i), 0);
-    __m256i b = _mm512_cvtps_ph(ldf(s + 4 * i + 64), 0);
-    __m256i c = _mm512_cvtps_ph(ldf(s + 4 * i + 128), 0);
-    __m256i e = _mm512_cvtps_ph(ldf(s + 4 * i + 192), 0);
+    __m256i a = _mm512_cvtps_ph(ldf_avx512(s + 4 * i), 0);
+    __m256i b = _mm512_cvtps_ph(ldf_avx512(s + 4 * i + 64), 0);
+    __m256i c = _mm512_cvtps_ph(ldf_avx512(s + 4 * i + 128), 0);
+    __m256i e = _mm512_cvtps_ph(ldf_avx512(s + 4 * i + 192), 0);
     _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i), a);
     _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i + 32), b);
     _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i + 64), c);
@@ -449,7 +451,7 @@ static void f32_to_f16_avx512(const void *f, size_t n, void *h) {
   }
 }
 
-SQ_AI __m512i bf16_widen(__m256i h) {
+SQ_AI __m512i bf16_widen_avx512(__m256i h) {
   __m512i b = _mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16);
   __m512i ax = _mm512_and_si512(b, _mm512_set1_epi32(0x7fffffff));
   __mmask16 nan = _mm512_cmpgt_epi32_mask(ax, _mm512_set1_epi32(0x7f800000));
@@ -462,18 +464,18 @@ static void bf16_to_f32_avx512(const void *h, size_t n, void *f) {
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
     __m512i v = _mm512_loadu_si512((const void *)(s + 2 * i));
-    _mm512_storeu_si512((void *)(d + 4 * i), bf16_widen(_mm512_castsi512_si256(v)));
+    _mm512_storeu_si512((void *)(d + 4 * i), bf16_widen_avx512(_mm512_castsi512_si256(v)));
     _mm512_storeu_si512((void *)(d + 4 * i + 64),
-                        bf16_widen(_mm512_extracti64x4_epi64(v, 1)));
+                        bf16_widen_avx512(_mm512_extracti64x4_epi64(v, 1)));
   }
   for (; i < n; i += 16) {
     __mmask16 k = mask16(n - i);
     _mm512_mask_storeu_epi32(d + 4 * i, k,
-                             bf16_widen(_mm256_maskz_loadu_epi16(k, s + 2 * i)));
+                             bf16_widen_avx512(_mm256_maskz_loadu_epi16(k, s + 2 * i)));
   }
 }
 
-SQ_AI __m512i bf16_round(__m512i x) {
+SQ_AI __m512i bf16_round_avx512(__m512i x) {
   SQ_KEEP(x);                  /* one load, not one per use (see SQ_KEEP) */
   __m512i ax = _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff));
   __mmask16 nan = _mm512_cmpgt_epi32_mask(ax, _mm512_set1_epi32(0x7f800000));
@@ -489,15 +491,17 @@ static void f32_to_bf16_avx512(const void *f, size_t n, void *h) {
   sq_b d = h;
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    __m256i a = _mm512_cvtepi32_epi16(bf16_round(_mm512_loadu_si512((const void *)(s + 4 * i))));
-    __m256i b = _mm512_cvtepi32_epi16(bf16_round(_mm512_loadu_si512((const void *)(s + 4 * i + 64))));
+    __m256i a = _mm512_cvtepi32_epi16(
+        bf16_round_avx512(_mm512_loadu_si512((const void *)(s + 4 * i))));
+    __m256i b = _mm512_cvtepi32_epi16(
+        bf16_round_avx512(_mm512_loadu_si512((const void *)(s + 4 * i + 64))));
     _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i), a);
     _mm256_storeu_si256((__m256i *)(void *)(d + 2 * i + 32), b);
   }
   for (; i < n; i += 16) {
     __mmask16 k = mask16(n - i);
     __m512i x = _mm512_maskz_loadu_epi32(k, s + 4 * i);
-    _mm512_mask_cvtepi32_storeu_epi16(d + 2 * i, k, bf16_round(x));
+    _mm512_mask_cvtepi32_storeu_epi16(d + 2 * i, k, bf16_round_avx512(x));
   }
 }
 
@@ -511,7 +515,7 @@ SQ_AI __m512d cvt8(sq_cb p) {
   return _mm512_cvtps_pd(_mm256_loadu_ps((const float *)(const void *)p));
 }
 
-SQ_AI void es_add(__m512d u, __m512d v, __m512d *a2, __m512d *b2, __m512d *ab,
+SQ_AI void es_add_avx512(__m512d u, __m512d v, __m512d *a2, __m512d *b2, __m512d *ab,
                   __m512d *d2, __m512d *mx) {
   __m512d d = _mm512_sub_pd(u, v);
   *a2 = _mm512_add_pd(*a2, _mm512_mul_pd(u, u));
@@ -535,8 +539,8 @@ static void error_lanes_avx512(const void *a, const void *b, size_t n,
     __m512d M0 = _mm512_setzero_pd(), M1 = M0;
     for (size_t k = 0; k < full; k++) {
       sq_cb sa = pa + 64 * k, sb = pb + 64 * k;
-      es_add(cvt8(sa), cvt8(sb), &A0, &B0, &C0, &D0, &M0);
-      es_add(cvt8(sa + 32), cvt8(sb + 32), &A1, &B1, &C1, &D1, &M1);
+      es_add_avx512(cvt8(sa), cvt8(sb), &A0, &B0, &C0, &D0, &M0);
+      es_add_avx512(cvt8(sa + 32), cvt8(sb + 32), &A1, &B1, &C1, &D1, &M1);
     }
     _mm512_storeu_pd(acc->a2, A0), _mm512_storeu_pd(acc->a2 + 8, A1);
     _mm512_storeu_pd(acc->b2, B0), _mm512_storeu_pd(acc->b2 + 8, B1);
@@ -571,7 +575,7 @@ SQ_AI void pf64(sq_cb p, int pf) {
 
 /* Vector k of a block of `block` >= 16 floats at s: at 16k, the last one at
 ** block - 16, where it may overlap the one before it (see x86_avx2.c). */
-SQ_AI sq_cb blk_vec(sq_cb s, size_t block, size_t k) {
+SQ_AI sq_cb blk_vec_avx512(sq_cb s, size_t block, size_t k) {
   return s + 4 * (16 * k + 16 < block ? 16 * k : block - 16);
 }
 
@@ -579,11 +583,11 @@ SQ_AI sq_cb blk_vec(sq_cb s, size_t block, size_t k) {
 ** vectors loaded in address order (measured faster than taking the last one
 ** early).  NaN lanes are or-ed into *nan.  With pf, prefetches SQ_PF_DIST
 ** ahead of every vector. */
-SQ_AI void blk_fold(sq_cb s, size_t block, int pf, __m512 *lo, __m512 *hi,
+SQ_AI void blk_fold_avx512(sq_cb s, size_t block, int pf, __m512 *lo, __m512 *hi,
                     __mmask16 *nan) {
   const size_t m = (block + 15) / 16;
   pf64(s, pf);
-  __m512 x0 = ldf(s);
+  __m512 x0 = ldf_avx512(s);
   SQ_KEEP(x0);
   if (m == 1) {
     *lo = *hi = x0;
@@ -591,7 +595,7 @@ SQ_AI void blk_fold(sq_cb s, size_t block, int pf, __m512 *lo, __m512 *hi,
     return;
   }
   pf64(s + 64, pf);
-  __m512 x1 = ldf(blk_vec(s, block, 1));
+  __m512 x1 = ldf_avx512(blk_vec_avx512(s, block, 1));
   SQ_KEEP(x1);
   __m512 l0 = x0, h0 = x0, l1 = x1, h1 = x1;
   __mmask16 bad = _mm512_cmp_ps_mask(x0, x1, _CMP_UNORD_Q);
@@ -599,8 +603,8 @@ SQ_AI void blk_fold(sq_cb s, size_t block, int pf, __m512 *lo, __m512 *hi,
   for (; k + 2 <= m; k += 2) {
     pf64(s + 64 * k, pf);
     pf64(s + 64 * k + 64, pf);
-    x0 = ldf(blk_vec(s, block, k));
-    x1 = ldf(blk_vec(s, block, k + 1));
+    x0 = ldf_avx512(blk_vec_avx512(s, block, k));
+    x1 = ldf_avx512(blk_vec_avx512(s, block, k + 1));
     SQ_KEEP(x0);
     SQ_KEEP(x1);
     l0 = _mm512_min_ps(x0, l0);
@@ -611,7 +615,7 @@ SQ_AI void blk_fold(sq_cb s, size_t block, int pf, __m512 *lo, __m512 *hi,
   }
   if (k < m) {
     pf64(s + 64 * k, pf);
-    x0 = ldf(blk_vec(s, block, k));
+    x0 = ldf_avx512(blk_vec_avx512(s, block, k));
     SQ_KEEP(x0);
     l0 = _mm512_min_ps(x0, l0);
     h0 = _mm512_max_ps(x0, h0);
@@ -624,21 +628,21 @@ SQ_AI void blk_fold(sq_cb s, size_t block, int pf, __m512 *lo, __m512 *hi,
 
 /* Sixteen blocks reduced together in four steps, each halving the lanes per
 ** block: unpack (pairs), shuffle_ps (quads), shuffle_f32x4 twice. */
-SQ_AI void fold_pair(sq_cb s, size_t block, int pf, __m512 *lo,
+SQ_AI void fold_pair_avx512(sq_cb s, size_t block, int pf, __m512 *lo,
                      __m512 *hi, __mmask16 *nan) {
   __m512 l0, h0, l1, h1;
-  blk_fold(s, block, pf, &l0, &h0, nan);
-  blk_fold(s + 4 * block, block, pf, &l1, &h1, nan);
+  blk_fold_avx512(s, block, pf, &l0, &h0, nan);
+  blk_fold_avx512(s + 4 * block, block, pf, &l1, &h1, nan);
   *lo = _mm512_min_ps(_mm512_unpacklo_ps(l0, l1), _mm512_unpackhi_ps(l0, l1));
   *hi = _mm512_max_ps(_mm512_unpacklo_ps(h0, h1), _mm512_unpackhi_ps(h0, h1));
 }
 
 /* Lane 4L + j: block j's extreme over 128-bit lane L. */
-SQ_AI void fold_quad(sq_cb s, size_t block, int pf, __m512 *lo,
+SQ_AI void fold_quad_avx512(sq_cb s, size_t block, int pf, __m512 *lo,
                      __m512 *hi, __mmask16 *nan) {
   __m512 al, ah, bl, bh;
-  fold_pair(s, block, pf, &al, &ah, nan);
-  fold_pair(s + 8 * block, block, pf, &bl, &bh, nan);
+  fold_pair_avx512(s, block, pf, &al, &ah, nan);
+  fold_pair_avx512(s + 8 * block, block, pf, &bl, &bh, nan);
   *lo = _mm512_min_ps(_mm512_shuffle_ps(al, bl, 0x44), _mm512_shuffle_ps(al, bl, 0xee));
   *hi = _mm512_max_ps(_mm512_shuffle_ps(ah, bh, 0x44), _mm512_shuffle_ps(ah, bh, 0xee));
 }
@@ -648,14 +652,14 @@ SQ_AI void fold_quad(sq_cb s, size_t block, int pf, __m512 *lo,
 SQ_AI void fold_oct(sq_cb s, size_t block, int pf, __m512 *lo,
                     __m512 *hi, __mmask16 *nan) {
   __m512 al, ah, bl, bh;
-  fold_quad(s, block, pf, &al, &ah, nan);
-  fold_quad(s + 16 * block, block, pf, &bl, &bh, nan);
+  fold_quad_avx512(s, block, pf, &al, &ah, nan);
+  fold_quad_avx512(s + 16 * block, block, pf, &bl, &bh, nan);
   *lo = _mm512_min_ps(_mm512_shuffle_f32x4(al, bl, 0x88), _mm512_shuffle_f32x4(al, bl, 0xdd));
   *hi = _mm512_max_ps(_mm512_shuffle_f32x4(ah, bh, 0x88), _mm512_shuffle_f32x4(ah, bh, 0xdd));
 }
 
-/* Sixteen blocks of 16 floats or more at s; see mmb_group in x86_avx2.c. */
-SQ_AI int mmb_group(sq_cb s, size_t block, int pf, float *mn, float *mx) {
+/* Sixteen blocks of 16 floats or more at s; see mmb_group_avx512 in x86_avx2.c. */
+SQ_AI int mmb_group_avx512(sq_cb s, size_t block, int pf, float *mn, float *mx) {
   const __m512 zero = _mm512_setzero_ps();
   __m512 l0, h0, l1, h1;
   __mmask16 nan = 0;
@@ -682,16 +686,16 @@ SQ_AI int mmb_group(sq_cb s, size_t block, int pf, float *mn, float *mx) {
   return 0;
 }
 
-/* Blocks 16 at a time; see mmb_body in x86_avx2.c. */
-SQ_AI size_t mmb_body(sq_cb p, size_t n, size_t block, float *mn, float *mx,
+/* Blocks 16 at a time; see mmb_body_avx512 in x86_avx2.c. */
+SQ_AI size_t mmb_body_avx512(sq_cb p, size_t n, size_t block, float *mn, float *mx,
                       size_t *done) {
   size_t nb = n / block, g = 0;
   size_t gb = 64 * block;                       /* bytes per group */
   for (; g + 16 <= nb && 4 * g * block + gb + SQ_PF_DIST <= 4 * n; g += 16)
-    if (mmb_group(p + 4 * g * block, block, 1, mn + g, mx + g))
+    if (mmb_group_avx512(p + 4 * g * block, block, 1, mn + g, mx + g))
       return g * block + sq_first_nonfinite(p + 4 * g * block, 16 * block);
   for (; g + 16 <= nb; g += 16)
-    if (mmb_group(p + 4 * g * block, block, 0, mn + g, mx + g))
+    if (mmb_group_avx512(p + 4 * g * block, block, 0, mn + g, mx + g))
       return g * block + sq_first_nonfinite(p + 4 * g * block, 16 * block);
   *done = g;
   return n;
@@ -710,9 +714,9 @@ static size_t minmax_blocks_avx512(const void *x, size_t n, size_t block,
     return sq_kernels_avx2.minmax_blocks(x, n, block, mn, mx);
   size_t b = 0, r;
   switch (block) {
-    case 64: r = mmb_body(p, n, 64, mn, mx, &b); break;
-    case 128: r = mmb_body(p, n, 128, mn, mx, &b); break;
-    default: r = mmb_body(p, n, block, mn, mx, &b); break;
+    case 64: r = mmb_body_avx512(p, n, 64, mn, mx, &b); break;
+    case 128: r = mmb_body_avx512(p, n, 128, mn, mx, &b); break;
+    default: r = mmb_body_avx512(p, n, block, mn, mx, &b); break;
   }
   if (r < n) return r;
   /* the last (fewer than 16) blocks, and the short one, one minmax each */
@@ -731,6 +735,12 @@ static size_t minmax_blocks_avx512(const void *x, size_t n, size_t block,
 #endif
 
 const sq_kernels sq_kernels_avx512 = SQ_KERNEL_TABLE(avx512);
+
+
+/* The macros above are this file's own (sqlite-quant.c, the amalgamation,
+** reads every source into one translation unit). */
+#undef SQ_KEEP
+#undef SQ_PF_DIST
 
 #else
 typedef int sq_unused_avx512;

@@ -56,7 +56,7 @@ static int32_t *sq_arg_log2_scales(sq_granularity_kind kind, sqlite3_value **arg
                                    const sq_granularity *g, int32_t *one,
                                    sq_status *st) {
   if (kind == SQ_GRAN_TENSOR) {
-    double scale;
+    double scale = 0;
     if (sq_arg_double(argv[1], "scale", &scale, st) ||
         sq_log2_check_scale(scale, NULL, 0, one, st))
       return NULL;

@@ -85,7 +85,7 @@ static int sq_arg_given(sq_granularity_kind kind, sqlite3_value **argv,
                         sq_given *p, sq_status *st) {
   memset(&p->set, 0, sizeof p->set);
   if (kind == SQ_GRAN_TENSOR) {
-    double scale_arg;
+    double scale_arg = 0;
     float scale;
     int64_t zp;
     if (sq_arg_double(argv[1], "scale", &scale_arg, st) ||

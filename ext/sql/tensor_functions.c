@@ -159,7 +159,7 @@ static void sq_length_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   if (!fn) return;
   sq_tensor t = {0};
   const void *data;
-  size_t nbytes, n;
+  size_t nbytes, n = 0;
   const sq_dtype *dt = sq_arg_dtype(argc, argv, 1, SQ_DTYPES_ANY, &sq_dtype_f32, &st);
   if (!dt) {
   } else if (dt->kind == SQ_FMT_FLOAT && dt->bits == 32) {

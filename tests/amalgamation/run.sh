@@ -1,0 +1,135 @@
+#!/bin/sh
+# run.sh REF_EXT SQLHOST STATIC_TEST AMALG_EXT...: the single-file
+# amalgamation (dist/sqlite-quant.c, tools/amalgamate.py) checked as users
+# would use it.
+#   - its shape: every ext/ source inlined exactly once, every header at most
+#     once, no project #include left, the version in its first comment, the
+#     public header copied unchanged; a second run writes the same bytes;
+#   - no fused multiply-add in the -std=gnu11 -O3 -march=native build (where
+#     gcc fuses a*b+c unless the amalgamation's pragma stops it), against a
+#     control built with the same flags that does fuse;
+#   - each AMALG_EXT (a loadable file built from it) passes the Tcl suite on
+#     every kernel path, and writes the SQL catalog's transcript
+#     (tests/host/queries.sql through SQLHOST) byte for byte as REF_EXT, the
+#     Makefile's build, does;
+#   - STATIC_TEST, the amalgamation compiled into a program with SQLITE_CORE;
+#   - with -s390x HOST EXT (s390x builds of tests/host/sqlhost.c and of the
+#     amalgamation), the catalog under qemu-s390x, big-endian, byte for byte
+#     as on x86-64; skipped without.
+# Ends "amalgamation: N passed, N failed, N skipped".
+set -u
+s390x_host="" s390x_ext=""
+if [ "${1:-}" = -s390x ]; then
+  s390x_host=$2 s390x_ext=$3
+  shift 3
+fi
+if [ $# -lt 4 ]; then
+  echo "usage: sh tests/amalgamation/run.sh [-s390x HOST EXT] REF_EXT SQLHOST STATIC_TEST AMALG_EXT..." >&2
+  exit 2
+fi
+ref=$1 host=$2 static_test=$3
+shift 3
+amalg=dist/sqlite-quant.c
+out=build/amalg
+mkdir -p "$out"
+passed=0 failed=0 skipped=0
+
+check() { # NAME GOT WANT
+  if [ "$2" = "$3" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    printf 'FAILED %s\n  got:  %s\n  want: %s\n' "$1" "$2" "$3"
+  fi
+}
+
+# Adds a child's last "N passed, N failed[, N skipped]" line to the totals;
+# a child that fails without saying so counts as one failure.
+count() { # RC OUTPUT_FILE
+  line=$(grep -E '^([A-Za-z0-9_-]+: )?[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
+  if [ -z "$line" ]; then
+    failed=$((failed + 1))
+    return
+  fi
+  p=$(echo "$line" | sed -E 's/^([A-Za-z0-9_-]+: )?([0-9]+) passed.*/\2/')
+  f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+  s=$(echo "$line" | sed -nE 's/.* ([0-9]+) skipped.*/\1/p')
+  passed=$((passed + p))
+  failed=$((failed + f))
+  skipped=$((skipped + ${s:-0}))
+  [ "$1" -ne 0 ] && [ "$f" -eq 0 ] && failed=$((failed + 1))
+}
+
+# ---- shape ----------------------------------------------------------------
+marker() { grep -c "^/\*\*\*\*\*\*\*\*\*\*\*\*\*\* begin $1 \*\*\*\*\*\*\*\*\*\*\*\*\*\*/\$" "$amalg"; }
+bad=""
+for f in ext/*/*.c; do
+  [ "$(marker "$f")" = 1 ] || bad="$bad $f"
+done
+check every-source-once "$bad" ""
+bad=""
+for f in ext/*/*.h include/*.h; do
+  [ "$(marker "$f")" -le 1 ] || bad="$bad $f"
+done
+check headers-at-most-once "$bad" ""
+check no-project-includes "$(grep -c '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$amalg")" 0
+version=$(sed -n 's/^#define SQLITE_QUANT_VERSION "\(.*\)"/\1/p' include/sqlite_quant.h)
+check version-in-comment "$(sed -n 2p "$amalg")" \
+  "** sqlite-quant $version: a SQLite extension for quantizing float tensors stored"
+check header-copied "$(cmp include/sqlite_quant.h dist/sqlite_quant.h 2>&1)" ""
+/usr/bin/python3 tools/amalgamate.py "$out/again"
+check reproducible "$(cmp "$amalg" "$out/again/sqlite-quant.c" 2>&1)" ""
+
+# ---- no fused multiply-add ---------------------------------------------------
+fma='v?f(n?m(add|sub))[0-9]{3}[sp][sd]'
+native=""
+for so in "$@"; do
+  case $so in */native/*) native=$so ;; esac
+done
+if ! grep -qw fma /proc/cpuinfo 2>/dev/null; then
+  skipped=$((skipped + 2))
+  echo "SKIPPED fma: this CPU has no FMA, so -march=native cannot fuse"
+elif [ -z "$native" ] || ! command -v objdump >/dev/null 2>&1; then
+  skipped=$((skipped + 2))
+  echo "SKIPPED fma: no */native/* build given, or objdump missing (binutils)"
+else
+  printf 'float f(float a, float b, float c) { return a * b + c; }\n' >"$out/fma_control.c"
+  gcc -std=gnu11 -O3 -march=native -c "$out/fma_control.c" -o "$out/fma_control.o"
+  check fma-control-fuses \
+    "$(objdump -d "$out/fma_control.o" | grep -cE "$fma")" 1
+  check fma-none-in-native-build "$(objdump -d "$native" | grep -cE "$fma")" 0
+fi
+
+# ---- the suite and the catalog, per build -------------------------------------
+LC_ALL=C "$host" "$ref" tests/host/queries.sql >"$out/catalog-ref.txt" 2>&1
+check catalog-reference-runs "$?" 0
+for so in "$@"; do
+  name=$(basename "$(dirname "$so")")
+  echo "=== the suite against $so"
+  tclsh tests/run.tcl "$so" >"$out/suite-$name.txt" 2>&1
+  rc=$?
+  grep -E '^(FAILED|[a-z0-9]+: [0-9]+ passed)' "$out/suite-$name.txt"
+  count "$rc" "$out/suite-$name.txt"
+  LC_ALL=C "$host" "$so" tests/host/queries.sql >"$out/catalog-$name.txt" 2>&1
+  check "catalog-$name-same-bytes" \
+    "$(cmp "$out/catalog-ref.txt" "$out/catalog-$name.txt" 2>&1)" ""
+done
+
+if [ -n "$s390x_ext" ]; then
+  echo "=== the catalog on s390x (qemu) against $s390x_ext"
+  qemu-s390x "$s390x_host" "$s390x_ext" tests/host/queries.sql >"$out/catalog-s390x.txt" 2>&1
+  check catalog-s390x-same-bytes \
+    "$(cmp "$out/catalog-ref.txt" "$out/catalog-s390x.txt" 2>&1)" ""
+else
+  skipped=$((skipped + 1))
+  echo "SKIPPED catalog-s390x: no s390x tools (sh tests/ensure-deps.sh s390x)"
+fi
+
+# ---- linked in, not loaded -------------------------------------------------------
+"$static_test" >"$out/static.txt" 2>&1
+rc=$?
+cat "$out/static.txt"
+count "$rc" "$out/static.txt"
+
+echo "amalgamation: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
