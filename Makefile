@@ -23,6 +23,16 @@
 #   make test-torch  registry rows as PyTorch quantized tensors, dequantized
 #                    bit-identically (examples/registry_to_torch.py)
 #   make test-import the demo's SQL import against the reference Python importer
+#   make install     the extension, its header, a static library and a
+#                    pkg-config file under PREFIX (/usr/local); DESTDIR honoured;
+#                    make uninstall removes them
+#   make amalgamation  dist/sqlite-quant.c: the extension in one C file
+#   make wheel, make npm-pack   the Python wheel and the npm tarball in dist/
+#   make test-install, test-amalgamation, test-python, test-node
+#                    each of those, installed or linked and used in a throwaway
+#                    place (CI runs them)
+#   make test-sqlite-versions  the suite on SQLite 3.31.1 (the oldest
+#                    supported) and the newest on npm, the refusal on 3.30.1
 #   make clean
 #
 # Missing system packages are installed by tests/ensure-deps.sh when run as
