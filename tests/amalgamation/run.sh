@@ -34,14 +34,7 @@ out=build/amalg
 mkdir -p "$out"
 passed=0 failed=0 skipped=0
 
-check() { # NAME GOT WANT
-  if [ "$2" = "$3" ]; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    printf 'FAILED %s\n  got:  %s\n  want: %s\n' "$1" "$2" "$3"
-  fi
-}
+. tests/check.sh
 
 # Adds a child's last "N passed, N failed[, N skipped]" line to the totals;
 # a child that fails without saying so counts as one failure.

@@ -21,14 +21,7 @@ rm -rf "$top"
 mkdir -p "$top"
 passed=0 failed=0
 
-check() { # NAME GOT WANT
-  if [ "$2" = "$3" ]; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    printf 'FAILED %s\n  got:  %s\n  want: %s\n' "$1" "$2" "$3"
-  fi
-}
+. tests/check.sh
 
 # The files under a directory, one line, sorted ("" when none).
 files() { (cd "$1" && find . -type f | LC_ALL=C sort | tr '\n' ' '); }
