@@ -1,6 +1,6 @@
 -- registry.sql: a model registry for sqlite-quant.
 --
--- Three tables hold what a team needs to keep quantized weights honest:
+-- Four tables hold what a team needs to keep quantized weights honest:
 --
 --   models          one row per model release (name, version, where the bytes
 --                   came from, licence, checksum of the file they came from)
@@ -14,6 +14,11 @@
 --                   ggml block format), calibration method (or the ggml
 --                   importance weights), the parameters, the codes and the
 --                   measured error
+--
+-- then what deployment adds: policies and policy_rules (rule books that pick
+-- one quantization per tensor), policy_choices (what each picked), exports
+-- (the files written from a policy: GGUF, ONNX) and evaluations (an exported
+-- model's output in a runtime against the float model's);
 --
 -- and views that read them back:
 --
@@ -838,3 +843,95 @@ SELECT model_id, name, chunk, problem FROM (
          END AS problem
   FROM c)
 WHERE problem IS NOT NULL;
+
+-- ---------------------------------------------------------------------------
+-- Policies: a rule book that picks one quantization per tensor, in the spirit
+-- of llama.cpp's per-tensor type overrides, applied with plain SQL
+-- (sql/policy.sql).  A policy's rules are tried in priority order, lowest
+-- first; the first rule whose every condition holds decides the tensor.
+-- A NULL condition holds for every tensor.  Conditions:
+--   model_glob        models.name GLOB this
+--   name_glob         tensors.name GLOB this
+--   min_numel         the tensor has at least this many elements
+--   columns_below     the tensor's columns (elements per row: numel divided
+--                     by shape[0]; for ggml types the last dimension, the
+--                     row ggml quantizes) are fewer than this
+--   probe, probe_sqnr_below
+--                     the tensor's quantization labelled `probe` (e.g.
+--                     'int8 tensor affine') was measured at an SQNR below
+--                     probe_sqnr_below dB; both or neither
+-- Action: the quantization's dtype, scheme, granularity, block_size, method,
+-- percentile and options, as in quantizations (axis is the tensor's own
+-- channel_axis for granularity 'channel'); dtype 'float' keeps the tensor in
+-- its stored float format (the other action columns NULL).
+-- ---------------------------------------------------------------------------
+CREATE TABLE IF NOT EXISTS policies (
+  policy_id    INTEGER PRIMARY KEY,
+  name         TEXT NOT NULL UNIQUE,
+  description  TEXT NOT NULL DEFAULT ''
+);
+
+CREATE TABLE IF NOT EXISTS policy_rules (
+  rule_id          INTEGER PRIMARY KEY,
+  policy_id        INTEGER NOT NULL REFERENCES policies ON DELETE CASCADE,
+  priority         INTEGER NOT NULL,
+  model_glob       TEXT,
+  name_glob        TEXT,
+  min_numel        INTEGER,
+  columns_below    INTEGER,
+  probe            TEXT,
+  probe_sqnr_below REAL,
+  dtype            TEXT NOT NULL,
+  scheme           TEXT,
+  granularity      TEXT,
+  block_size       INTEGER,
+  method           TEXT,
+  percentile       REAL,
+  options          TEXT,
+  CONSTRAINT policy_rule_priority UNIQUE (policy_id, priority)
+);
+
+-- What each policy chose for each tensor: the rule that decided and the
+-- quantization it made (NULL: the tensor stays float).  Filled by
+-- sql/policy.sql; one row per policy and tensor.
+CREATE TABLE IF NOT EXISTS policy_choices (
+  policy_id        INTEGER NOT NULL REFERENCES policies ON DELETE CASCADE,
+  tensor_id        INTEGER NOT NULL REFERENCES tensors ON DELETE CASCADE,
+  rule_id          INTEGER NOT NULL REFERENCES policy_rules ON DELETE CASCADE,
+  quantization_id  INTEGER REFERENCES quantizations ON DELETE CASCADE,
+  PRIMARY KEY (policy_id, tensor_id)
+);
+
+-- Files written from a policy's choices: one row per policy, model and
+-- format, with the file's size and SHA-256 (the same policy must give the
+-- same bytes on every run and kernel path).
+CREATE TABLE IF NOT EXISTS exports (
+  export_id    INTEGER PRIMARY KEY,
+  policy_id    INTEGER NOT NULL REFERENCES policies ON DELETE CASCADE,
+  model_id     INTEGER NOT NULL REFERENCES models ON DELETE CASCADE,
+  format       TEXT NOT NULL CONSTRAINT export_format CHECK (format IN ('gguf', 'onnx')),
+  path         TEXT NOT NULL,
+  bytes        INTEGER NOT NULL,
+  sha256       TEXT NOT NULL,
+  CONSTRAINT export_unique UNIQUE (policy_id, model_id, format)
+);
+
+-- A model's output measured in a runtime, against the float model on the
+-- same inputs: one row per exported file and input set.  For a voice
+-- activity detector: the speech probability's mean and max absolute
+-- difference over `frames` frames, and the frames whose decision
+-- (probability >= threshold) differs from the float model's.
+CREATE TABLE IF NOT EXISTS evaluations (
+  evaluation_id     INTEGER PRIMARY KEY,
+  export_id         INTEGER NOT NULL REFERENCES exports ON DELETE CASCADE,
+  runtime           TEXT NOT NULL,      -- 'onnxruntime-node 1.22.0'
+  input_set         TEXT NOT NULL,      -- 'espeak-ng speech, silence, noise'
+  sample_rate       INTEGER NOT NULL,
+  frames            INTEGER NOT NULL CHECK (frames > 0),
+  threshold         REAL NOT NULL DEFAULT 0.5,
+  mean_abs_diff     REAL NOT NULL,
+  max_abs_diff      REAL NOT NULL,
+  decisions_changed INTEGER NOT NULL CHECK (decisions_changed BETWEEN 0 AND frames),
+  changed_share     REAL GENERATED ALWAYS AS (1.0 * decisions_changed / frames) VIRTUAL,
+  CONSTRAINT evaluation_unique UNIQUE (export_id, input_set, sample_rate)
+);
