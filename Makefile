@@ -634,3 +634,19 @@ test-amalgamation:
 	    $(AMALG_SO) $(S390X_AMALG)
 	sh tests/amalgamation/run.sh $(if $(S390X_READY),-s390x $(S390X_AMALG)) \
 	    dist/quant.$(SO) build/sqlhost build/static_test $(AMALG_SO)
+
+# ONNX export and evaluation: Silero VAD written per policy with weight-only
+# DequantizeLinear (examples/export_onnx.py), run against the float model in
+# ONNX Runtime (examples/evaluate_vad.mjs; onnxruntime-node 1.30.0 pinned and
+# fetched by examples/fetch_onnxruntime.sh into build/onnxruntime), results
+# filed in the registry (examples/record_evaluations.sql).
+# test-onnx-export checks all of it end to end on fixture policies and
+# synthetic audio (tests/onnx_export/).
+.PHONY: onnxruntime test-onnx-export
+onnxruntime:
+	@$(DEPS) onnx-export
+	@sh examples/fetch_onnxruntime.sh build/onnxruntime
+
+test-onnx-export: dist/quant.$(SO)
+	@$(DEPS) onnx-export
+	@sh tests/onnx_export/run.sh dist/quant

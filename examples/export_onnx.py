@@ -7,9 +7,10 @@
 
 For each policy of the registry (every one, or those named), writes
 OUT_DIR/<policy>/silero_vad.onnx and records it in `exports` (path, bytes,
-sha256).  The float model's weights are Constant nodes inside the two
-branches of its If node (README "The demo"); each weight that the policy
-quantized becomes, in place, the same computation from integers:
+sha256; the evaluations of a previous file with other bytes are deleted).
+The float model's weights are Constant nodes inside the two branches of its
+If node (README "The demo"); each weight that the policy quantized becomes,
+in place, the same computation from integers:
 
   Constant <w>__codes (int8/uint8/int16/uint16/int32/int4/uint4)
   Constant <w>__scale (float32), Constant <w>__zero_point (the codes' type;
@@ -376,6 +377,12 @@ def main():
         write(path, data)
         digest = hashlib.sha256(data).hexdigest()
         with db:
+            # Measurements of different bytes no longer describe the file.
+            db.execute("""
+                DELETE FROM evaluations WHERE export_id IN
+                  (SELECT export_id FROM exports WHERE policy_id = ? AND model_id = ?
+                   AND format = 'onnx' AND sha256 <> ?)""",
+                       (p['policy_id'], model['model_id'], digest))
             db.execute("""
                 INSERT INTO exports (policy_id, model_id, format, path, bytes, sha256)
                 VALUES (?, ?, 'onnx', ?, ?, ?)

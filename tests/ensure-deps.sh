@@ -28,6 +28,9 @@
 #            sqlite-quant.pc, the sqlite3 shell loads the installed file
 #   amalgamation  make test-amalgamation: python3 writes dist/sqlite-quant.c,
 #            gcc and clang build it
+#   onnx-export  make test-onnx-export: python3-onnx and numpy write the ONNX
+#            files (examples/export_onnx.py), Node 20 and npm fetch and run
+#            onnxruntime-node (examples/fetch_onnxruntime.sh, evaluate_vad.mjs)
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -60,6 +63,7 @@ case "$what" in
   sqlite-versions) pkgs="$base tcl8.6-dev npm" ;;
   install) pkgs="$base pkgconf" ;;
   amalgamation) pkgs="$base python3 clang" ;;
+  onnx-export) pkgs="$base python3 python3-numpy python3-onnx nodejs npm" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 

@@ -16,6 +16,7 @@
 --   fx-mixed         the LSTM weights q8_0 (ggml: no ONNX operator, stored
 --                    as their dequantized floats), the STFT basis float,
 --                    the rest int8 per channel, symmetric
+--   fx-float         every tensor float (only the move to opset 21)
 -- Re-running replaces the fixture's policies and their ggml rows.
 .bail on
 PRAGMA foreign_keys = ON;
@@ -36,7 +37,8 @@ INSERT INTO policies (name, description) VALUES
   ('fx-int8-tensor',  'fixture: every weight int8 per tensor'),
   ('fx-int8-channel', 'fixture: every weight int8 per channel'),
   ('fx-int4-block32', 'fixture: every weight int4 blocks of 32'),
-  ('fx-mixed',        'fixture: LSTM q8_0, STFT float, rest int8 per channel symmetric');
+  ('fx-mixed',        'fixture: LSTM q8_0, STFT float, rest int8 per channel symmetric'),
+  ('fx-float',        'fixture: every tensor float');
 
 -- rules(policy, priority, name_glob, dtype, scheme, granularity, block_size, label)
 CREATE TEMP TABLE fx_rules AS SELECT * FROM (VALUES
