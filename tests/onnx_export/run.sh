@@ -10,7 +10,8 @@
 # deterministic stand-in audio of tests/onnx_export/synth_audio.py, records
 # the results with examples/record_evaluations.sql, and checks:
 #   - each exports row has its file's size and sha256; a second export
-#     writes the same bytes;
+#     writes the same bytes, and so does a registry quantized on the scalar
+#     kernel path (SQLITE_QUANT_KERNEL=scalar);
 #   - each file's DequantizeLinear nodes (count, code type, axis,
 #     block_size), Reshapes and remaining float weights;
 #   - ONNX Runtime loads and runs every file; without weight pre-packing,
@@ -47,15 +48,19 @@ q() { sqlite3 "$db" "$@"; }
 sh examples/fetch_models.sh build/models >/dev/null || die "the models could not be fetched"
 sh examples/fetch_onnxruntime.sh build/onnxruntime || die "onnxruntime-node could not be fetched"
 
+# registry DB: the demo's import and quantizations, and the fixture policies
+registry() {
+  sqlite3 -bail "$1" ".load $ext" \
+    ".parameter set @models 'build/models'" \
+    ".parameter set @silero_sha256 '$(sha256 build/models/silero_vad_v5.onnx)'" \
+    ".parameter set @mediapipe_sha256 '$(sha256 build/models/face_detection_short_range.tflite)'" \
+    '.read sql/registry.sql' '.read examples/import_models.sql' \
+    '.read examples/demo_queries.sql' '.read tests/onnx_export/policies.sql' \
+    >"$1.out" || die "the registry could not be built (see $1.out)"
+}
 rm -rf "$work"
 mkdir -p "$work"
-sqlite3 -bail "$db" ".load $ext" \
-  ".parameter set @models 'build/models'" \
-  ".parameter set @silero_sha256 '$(sha256 build/models/silero_vad_v5.onnx)'" \
-  ".parameter set @mediapipe_sha256 '$(sha256 build/models/face_detection_short_range.tflite)'" \
-  '.read sql/registry.sql' '.read examples/import_models.sql' \
-  '.read examples/demo_queries.sql' '.read tests/onnx_export/policies.sql' \
-  >"$work/setup.out" || die "the registry could not be built (see $work/setup.out)"
+registry "$db"
 "$py" tests/onnx_export/synth_audio.py "$work/audio" >/dev/null || die "synth_audio.py failed"
 
 policies="fx-float fx-int4-block32 fx-int8-channel fx-int8-tensor fx-mixed"
@@ -74,6 +79,15 @@ done
 for p in $policies; do
   if cmp -s "$work/$p.first.onnx" "$work/policies/$p/silero_vad.onnx"; then ok; else
     bad "$p: a second export wrote different bytes"; fi
+done
+
+# The same files from a registry quantized on the scalar kernel path.
+SQLITE_QUANT_KERNEL=scalar registry "$work/scalar.db"
+SQLITE_QUANT_KERNEL=scalar "$py" examples/export_onnx.py --db "$work/scalar.db" --ext "$ext" \
+  --out-dir "$work/scalar" >/dev/null || die "export_onnx.py failed on the scalar path"
+for p in $policies; do
+  if cmp -s "$work/$p.first.onnx" "$work/scalar/$p/silero_vad.onnx"; then ok; else
+    bad "$p: the scalar kernel path's registry gives different bytes"; fi
 done
 
 # --- What each file holds -------------------------------------------------
