@@ -63,8 +63,10 @@ IR_VERSION = 10
 ONNX_TYPE = {'int8': TensorProto.INT8, 'uint8': TensorProto.UINT8,
              'int16': TensorProto.INT16, 'uint16': TensorProto.UINT16,
              'int32': TensorProto.INT32, 'uint4': 21, 'int4': 22}
-NUMPY_TYPE = {'int8': np.int8, 'uint8': np.uint8, 'int16': np.int16,
-              'uint16': np.uint16, 'int32': np.int32}
+# Codes and zero points as stored (little-endian) for the wider types.
+NUMPY_TYPE = {'int8': '<i1', 'uint8': '<u1', 'int16': '<i2', 'uint16': '<u2',
+              'int32': '<i4'}
+FOUR_BIT = ('int4', 'uint4')
 
 # Operators of the default domain whose inputs, attributes and meaning are
 # the same at opset 21 as at 16 for what a float model uses (later versions
@@ -112,13 +114,20 @@ def unpack4(data, count, signed):
 
 
 def codes_of(q, count):
-    if len(q['codes']) != (count + 1) // 2 if q['dtype'] in ('int4', 'uint4') \
-            else len(q['codes']) != count * np.dtype(NUMPY_TYPE[q['dtype']]).itemsize:
-        fail(f"{q['name']}: the codes have {len(q['codes'])} bytes, not those "
-             f"of {count} {q['dtype']} values")
-    if q['dtype'] in ('int4', 'uint4'):
-        return unpack4(q['codes'], count, q['dtype'] == 'int4')
-    return np.frombuffer(q['codes'], NUMPY_TYPE[q['dtype']]).astype(np.int64)
+    """The row's codes as int64 values."""
+    dtype, data = q['dtype'], q['codes']
+    want = (count + 1) // 2 if dtype in FOUR_BIT else count * np.dtype(NUMPY_TYPE[dtype]).itemsize
+    if len(data) != want:
+        fail(f"{q['name']}: the codes have {len(data)} bytes, not the {want} "
+             f"of {count} {dtype} values")
+    if dtype in FOUR_BIT:
+        return unpack4(data, count, dtype == 'int4')
+    return np.frombuffer(data, NUMPY_TYPE[dtype]).astype(np.int64)
+
+
+def stored(values, dtype):
+    """Integers as ONNX stores them in raw_data (little-endian, 4-bit packed)."""
+    return pack4(values) if dtype in FOUR_BIT else np.asarray(values).astype(NUMPY_TYPE[dtype]).tobytes()
 
 
 def param_shape(q, view):
@@ -179,17 +188,15 @@ def dequantize_nodes(name, q, shape):
              f"({bad.size} elements differ)")
 
     dtype = q['dtype']
-    packed = pack4(codes) if dtype in ('int4', 'uint4') \
-        else codes.astype(NUMPY_TYPE[dtype]).astype('<' + np.dtype(NUMPY_TYPE[dtype]).str[1:]).tobytes()
-    nodes = [constant(name + '__codes', tensor(name + '__codes', ONNX_TYPE[dtype], view, packed)),
+    nodes = [constant(name + '__codes', tensor(name + '__codes', ONNX_TYPE[dtype], view,
+                                               stored(codes, dtype))),
              constant(name + '__scale', tensor(name + '__scale', TensorProto.FLOAT, pshape,
                                                scales.astype('<f4').tobytes()))]
     inputs = [name + '__codes', name + '__scale']
     if zps.any():
-        zdata = pack4(zps) if dtype in ('int4', 'uint4') \
-            else zps.astype(NUMPY_TYPE[dtype]).astype('<' + np.dtype(NUMPY_TYPE[dtype]).str[1:]).tobytes()
         nodes.append(constant(name + '__zero_point',
-                              tensor(name + '__zero_point', ONNX_TYPE[dtype], pshape, zdata)))
+                              tensor(name + '__zero_point', ONNX_TYPE[dtype], pshape,
+                                     stored(zps, dtype))))
         inputs.append(name + '__zero_point')
     attrs = {}
     if axis is not None:

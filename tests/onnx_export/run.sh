@@ -63,7 +63,7 @@ mkdir -p "$work"
 registry "$db"
 "$py" tests/onnx_export/synth_audio.py "$work/audio" >/dev/null || die "synth_audio.py failed"
 
-policies="fx-float fx-int4-block32 fx-int8-channel fx-int8-tensor fx-mixed"
+policies="fx-float fx-int4-block32 fx-int8-channel fx-int8-tensor fx-mixed fx-other"
 
 # --- Export ---------------------------------------------------------------
 "$py" examples/export_onnx.py --db "$db" --ext "$ext" --out-dir "$work/policies" \
@@ -96,7 +96,8 @@ expected="$d/fx-float/silero_vad.onnx: opset 21 ir 10; DequantizeLinear 0 [] axi
 $d/fx-int4-block32/silero_vad.onnx: opset 21 ir 10; DequantizeLinear 16 [22x16] axis [1x16] block_size [32x16]; Reshape 12; float weights 0
 $d/fx-int8-channel/silero_vad.onnx: opset 21 ir 10; DequantizeLinear 16 [3x16] axis [0x16] block_size [-x16]; Reshape 0; float weights 0
 $d/fx-int8-tensor/silero_vad.onnx: opset 21 ir 10; DequantizeLinear 16 [3x16] axis [-x16] block_size [-x16]; Reshape 0; float weights 0
-$d/fx-mixed/silero_vad.onnx: opset 21 ir 10; DequantizeLinear 10 [3x10] axis [0x10] block_size [-x10]; Reshape 0; float weights 6"
+$d/fx-mixed/silero_vad.onnx: opset 21 ir 10; DequantizeLinear 10 [3x10] axis [0x10] block_size [-x10]; Reshape 0; float weights 6
+$d/fx-other/silero_vad.onnx: opset 21 ir 10; DequantizeLinear 16 [2x10,21x4,5x2] axis [-x2,0x10,1x4] block_size [-x12,32x4]; Reshape 0; float weights 0"
 got=$("$py" tests/onnx_export/inspect_onnx.py $(for p in $policies; do echo "$d/$p/silero_vad.onnx"; done))
 echo "$expected" >"$work/inspect.expected"
 echo "$got" >"$work/inspect.got"
@@ -144,7 +145,7 @@ record() {
   sqlite3 -bail "$db" ".parameter set @results $1" '.read examples/record_evaluations.sql'
 }
 eq "record_evaluations: recorded" \
-   "record_evaluations: 10 evaluations recorded (onnxruntime-node 1.30.0, synthetic stand-in)" \
+   "record_evaluations: 12 evaluations recorded (onnxruntime-node 1.30.0, synthetic stand-in)" \
    "$(record "$work/evaluations.json" 2>&1)"
 # Compared as numbers, in Python: SQLite prints a REAL with 15 digits.
 eq "evaluations rows equal the results file" "equal" \
@@ -172,7 +173,7 @@ q "UPDATE policy_choices SET quantization_id =
      AND tensor_id IN (SELECT tensor_id FROM tensors WHERE name GLOB '*decoder.decoder.2.weight')"
 "$py" examples/export_onnx.py --db "$db" --ext "$ext" --out-dir "$work/policies" \
   --policy fx-mixed --policy fx-float >/dev/null || die "export_onnx.py failed the third time"
-eq "a changed file's evaluations are deleted, an unchanged one's kept" "fx-float 2|fx-int4-block32 2|fx-int8-channel 2|fx-int8-tensor 2" \
+eq "a changed file's evaluations are deleted, an unchanged one's kept" "fx-float 2|fx-int4-block32 2|fx-int8-channel 2|fx-int8-tensor 2|fx-other 2" \
    "$(q "SELECT group_concat(n, '|') FROM (SELECT name || ' ' || count(*) AS n FROM evaluations
          JOIN exports USING (export_id) JOIN policies USING (policy_id) GROUP BY name ORDER BY name)")"
 
