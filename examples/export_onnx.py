@@ -5,7 +5,8 @@
         --model build/models/silero_vad_v5.onnx --ext dist/quant \
         --out-dir build/demo/policies [--policy NAME ...] [--dequantized]
 
-For each policy of the registry (every one, or those named), writes
+For each policy of the registry (every one, or those named) that made
+choices for Silero VAD's tensors (policy_choices, float ones included), writes
 OUT_DIR/<policy>/silero_vad.onnx and records it in `exports` (path, bytes,
 sha256; the evaluations of a previous file with other bytes are deleted).
 The float model's weights are Constant nodes inside the two branches of its
@@ -378,6 +379,13 @@ def main():
         if not re.fullmatch(r'[A-Za-z0-9._-]+', p['name']) or p['name'] in ('.', '..'):
             fail(f"policy names become directories: letters, digits, '.', '_' "
                  f"and '-' only, got {p['name']!r}")
+        decided = db.execute("""
+            SELECT count(*) FROM policy_choices JOIN tensors USING (tensor_id)
+            WHERE policy_id = ? AND model_id = ?""",
+                             (p['policy_id'], model['model_id'])).fetchone()[0]
+        if decided == 0:
+            print(f"export_onnx: {p['name']}: no choices for silero_vad; nothing written")
+            continue
         choices = load_choices(db, p['policy_id'], model['model_id'])
         data, n = export(model_bytes, choices, False)
         path = os.path.join(args.out_dir, p['name'], 'silero_vad.onnx')

@@ -184,6 +184,11 @@ eq "export_onnx: another model file" \
    "export_onnx: $db has no silero_vad model imported from build/models/face_detection_short_range.tflite (same sha256)" \
    "$("$py" examples/export_onnx.py --db "$db" --ext "$ext" --out-dir "$work/x" \
         --model build/models/face_detection_short_range.tflite 2>&1)"
+q "INSERT INTO policies (name) VALUES ('no-choices')"
+eq "export_onnx: a policy with no choices for the model" \
+   "export_onnx: no-choices: no choices for silero_vad; nothing written|0" \
+   "$("$py" examples/export_onnx.py --db "$db" --ext "$ext" --out-dir "$work/x" --policy no-choices 2>&1)|$(q "SELECT count(*) FROM exports JOIN policies USING (policy_id) WHERE name = 'no-choices'")"
+q "DELETE FROM policies WHERE name = 'no-choices'"
 q "INSERT INTO policies (name) VALUES ('a/b')"
 eq "export_onnx: a policy name that is no directory name" \
    "export_onnx: policy names become directories: letters, digits, '.', '_' and '-' only, got 'a/b'" \
