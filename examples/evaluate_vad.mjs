@@ -97,7 +97,7 @@ function loadClips(manifestPath) {
     fail(`${manifestPath}: expected a non-empty JSON array of clips`);
   return manifest.map((c, i) => {
     const where = `${manifestPath}: clip ${i} (${c.name})`;
-    if (!(c.sample_rate in FRAME))
+    if (!(Number.isInteger(c.sample_rate) && c.sample_rate in FRAME))
       fail(`${where}: sample_rate must be 16000 or 8000, got ${c.sample_rate}`);
     if (!Number.isInteger(c.samples) || c.samples <= 0)
       fail(`${where}: samples must be a positive integer, got ${c.samples}`);
@@ -124,14 +124,13 @@ async function runClip(ort, session, clip) {
   const n = FRAME[clip.rate], ctx = CONTEXT[clip.rate];
   const frames = Math.ceil(clip.x.length / n);
   const probs = new Float32Array(frames);
-  const input = new Float32Array(ctx + n);   // context, then the frame
+  const input = new Float32Array(ctx + n);   // context (zeros at first), then the frame
   let state = new ort.Tensor('float32', new Float32Array(2 * 128), [2, 1, 128]);
   const sr = new ort.Tensor('int64', BigInt64Array.of(BigInt(clip.rate)), []);
   for (let f = 0; f < frames; f++) {
     input.copyWithin(0, n, n + ctx);         // the previous frame's last samples
     input.fill(0, ctx);
     input.set(clip.x.subarray(f * n, Math.min((f + 1) * n, clip.x.length)), ctx);
-    if (f === 0) input.fill(0, 0, ctx);
     const out = await session.run({
       input: new ort.Tensor('float32', input.slice(), [1, ctx + n]), state, sr });
     probs[f] = out.output.data[0];
