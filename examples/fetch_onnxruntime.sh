@@ -16,7 +16,9 @@
 #
 # Idempotent: DIR/.pinned records what was extracted; when it matches,
 # nothing touches the network.  Offline on a first run, it says what could
-# not be fetched and how to get it by hand, and exits 1.
+# not be fetched and how to get it by hand, and exits 1: tarballs downloaded
+# elsewhere into a directory D are taken from there with ORT_TARBALLS=D
+# (checked the same way).
 set -eu
 
 dir=${1:-build/onnxruntime}
@@ -44,16 +46,23 @@ for line in $pins; do
   spec=${line%%|*}
   want=${line#*|}
   name=${spec%@*}
-  echo "fetch_onnxruntime.sh: npm pack $spec"
-  if ! (cd "$tmp" && npm pack --ignore-scripts --loglevel=error \
-          --fetch-retries=1 --fetch-timeout=60000 "$spec" >pack.out 2>pack.err); then
-    {
-      echo "fetch_onnxruntime.sh: could not fetch $spec: $(grep -v 'complete log' "$tmp/pack.err" | head -n 3 | tr '\n' ' ')"
-      echo "  the evaluation needs network access once; by hand:"
-      echo "    npm pack $spec   # or: curl -LO https://registry.npmjs.org/$name/-/$name-$VERSION.tgz"
-      echo "    sha512sum $name-$VERSION.tgz   # must print $want"
-    } >&2
-    exit 1
+  if [ -n "${ORT_TARBALLS:-}" ] && [ -f "$ORT_TARBALLS/$name-$VERSION.tgz" ]; then
+    echo "fetch_onnxruntime.sh: $ORT_TARBALLS/$name-$VERSION.tgz"
+    cp "$ORT_TARBALLS/$name-$VERSION.tgz" "$tmp/"
+    echo "$name-$VERSION.tgz" >"$tmp/pack.out"
+  else
+    echo "fetch_onnxruntime.sh: npm pack $spec"
+    if ! (cd "$tmp" && npm pack --ignore-scripts --loglevel=error \
+            --fetch-retries=1 --fetch-timeout=60000 "$spec" >pack.out 2>pack.err); then
+      {
+        echo "fetch_onnxruntime.sh: could not fetch $spec: $(grep -v 'complete log' "$tmp/pack.err" | head -n 3 | tr '\n' ' ')"
+        echo "  the evaluation needs network access once; by hand, on a machine that has it:"
+        echo "    npm pack onnxruntime-node@$VERSION onnxruntime-common@$VERSION"
+        echo "      # or: curl -LO https://registry.npmjs.org/NAME/-/NAME-$VERSION.tgz for both"
+        echo "  then copy the two .tgz files into a directory D here and re-run with ORT_TARBALLS=D"
+      } >&2
+      exit 1
+    fi
   fi
   tgz="$tmp/$(tail -n 1 "$tmp/pack.out")"
   got=$(sha512sum "$tgz" | cut -d' ' -f1)
