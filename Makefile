@@ -634,3 +634,16 @@ test-amalgamation:
 	    $(AMALG_SO) $(S390X_AMALG)
 	sh tests/amalgamation/run.sh $(if $(S390X_READY),-s390x $(S390X_AMALG)) \
 	    dist/quant.$(SO) build/sqlhost build/static_test $(AMALG_SO)
+
+# ---- The registry's GGUF export (examples/export_gguf.sh) -------------------
+#   make test-gguf-export  the demo's models under three policies
+#                          (tests/gguf_export/policies.sql) exported as GGUF,
+#                          the same bytes again and on the scalar kernel path,
+#                          each file loaded by ggml's own reader and compared
+#                          with the registry (examples/check_gguf.py); fetches
+#                          the models and ggml like make demo and test-ggml
+.PHONY: test-gguf-export
+test-gguf-export: dist/quant.so
+	@$(DEPS) gguf-export
+	@sh tests/ggml/fetch_ggml.sh $(GGML_LIB)
+	sh tests/gguf_export/run.sh dist/quant.so $(GGML_LIB)

@@ -28,6 +28,9 @@
 #            sqlite-quant.pc, the sqlite3 shell loads the installed file
 #   amalgamation  make test-amalgamation: python3 writes dist/sqlite-quant.c,
 #            gcc and clang build it
+#   gguf-export  make test-gguf-export: npm fetches the demo's models and
+#            ggml's library, the sqlite3 shell and sha256sum (coreutils)
+#            export the GGUF files, python3 with numpy checks them in ggml
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -60,6 +63,7 @@ case "$what" in
   sqlite-versions) pkgs="$base tcl8.6-dev npm" ;;
   install) pkgs="$base pkgconf" ;;
   amalgamation) pkgs="$base python3 clang" ;;
+  gguf-export) pkgs="$base coreutils npm python3 python3-numpy" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 

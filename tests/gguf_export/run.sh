@@ -1,0 +1,87 @@
+#!/bin/sh
+# run.sh EXT LIBGGML: make test-gguf-export.
+#
+# The demo's two models (examples/fetch_models.sh, cached in build/models)
+# imported into a fresh registry with their metadata, quantized as
+# examples/demo_queries.sql does, under the three policies of
+# tests/gguf_export/policies.sql, and exported with examples/export_gguf.sh
+# (build/gguf-export/).  Then:
+#   - every file is exported twice from the same registry: the same bytes;
+#   - the whole registry is built again on the scalar kernel path
+#     (SQLITE_QUANT_KERNEL=scalar) and exported: the same bytes as on the
+#     default path;
+#   - examples/check_gguf.py loads every file with ggml's own reader
+#     (LIBGGML, libggml-base.so) and compares each tensor with the registry.
+# Ends "test-gguf-export: N passed, N failed" and fails on any failure.
+set -eu
+cd "$(dirname "$0")/../.."
+
+[ $# -eq 2 ] || { echo "usage: sh tests/gguf_export/run.sh EXT LIBGGML" >&2; exit 2; }
+ext=${1%.so}
+lib=$2
+work=build/gguf-export
+passed=0
+failed=0
+
+sha256() { sha256sum "$1" | cut -d' ' -f1; }
+
+# registry DB: a fresh registry of the demo's models with the policies.
+registry() {
+  rm -f "$1"
+  sqlite3 -bail "$1" ".load $ext" \
+    ".parameter set @models 'build/models'" \
+    ".parameter set @silero_sha256 '$(sha256 build/models/silero_vad_v5.onnx)'" \
+    ".parameter set @mediapipe_sha256 '$(sha256 build/models/face_detection_short_range.tflite)'" \
+    '.read sql/registry.sql' '.read examples/import_models.sql' \
+    "INSERT OR IGNORE INTO model_metadata (model_id, key, type, value)
+     SELECT m.model_id, k.key, k.type, k.value
+     FROM models m, q_tensor_metadata_file('build/models/' || CASE m.name
+       WHEN 'silero_vad' THEN 'silero_vad_v5.onnx'
+       ELSE 'face_detection_short_range.tflite' END) k" \
+    '.read examples/demo_queries.sql' >/dev/null
+  sqlite3 -bail "$1" ".load $ext" '.read tests/gguf_export/policies.sql'
+}
+
+# same A B WHAT: one check, the two files' bytes equal.
+same() {
+  if cmp -s "$1" "$2"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAILED $3: $1 and $2 differ"
+  fi
+}
+
+sh examples/fetch_models.sh build/models
+mkdir -p "$work"
+kernel=$(sqlite3 :memory: ".load $ext" "SELECT json_extract(q_info(), '\$.kernel')")
+
+# Exported twice: the exports rows end with the second run's paths, the ones
+# check_gguf.py reads.
+registry "$work/registry.db"
+sh examples/export_gguf.sh "$work/registry.db" "$work/first" >/dev/null
+sh examples/export_gguf.sh "$work/registry.db" "$work/policies"
+files=$(cd "$work/policies" && find . -name '*.gguf' | LC_ALL=C sort)
+for f in $files; do same "$work/first/$f" "$work/policies/$f" "exported twice"; done
+
+SQLITE_QUANT_KERNEL=scalar registry "$work/scalar.db"
+SQLITE_QUANT_KERNEL=scalar sh examples/export_gguf.sh "$work/scalar.db" "$work/scalar" >/dev/null
+for f in $files; do
+  same "$work/policies/$f" "$work/scalar/$f" "the $kernel and scalar kernel paths"
+done
+echo "test-gguf-export: $(echo "$files" | wc -l) files the same when exported again and on the scalar path as on $kernel"
+
+rc=0
+/usr/bin/python3 examples/check_gguf.py --db "$work/registry.db" --lib "$lib" \
+  --ext "$ext.so" >"$work/check.out" || rc=$?
+cat "$work/check.out"
+counts=$(sed -n 's/^check_gguf: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/check.out")
+if [ -z "$counts" ]; then
+  echo "FAILED check_gguf.py did not run to its end (status $rc)"
+  failed=$((failed + 1))
+else
+  passed=$((passed + ${counts% *}))
+  failed=$((failed + ${counts#* }))
+fi
+echo "test-gguf-export: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
