@@ -38,21 +38,26 @@ chunked=$(sqlite3 "$db" "
 [ -z "$chunked" ] ||
   fail "policy $chunked: a quantized tensor stored in chunks cannot be exported"
 
-# Policy and model names become file names: plain ones only.
-pairs=$(sqlite3 -separator ' ' "$db" "
-  SELECT p.policy_id, m.model_id, p.name, m.name FROM policies p, models m
+# What to write: each policy with each model it made choices for.
+pairs="
+  SELECT p.policy_id, m.model_id, p.name AS policy, m.name AS model
+  FROM policies p, models m
   WHERE EXISTS (SELECT 1 FROM policy_choices c JOIN tensors t USING (tensor_id)
-                WHERE c.policy_id = p.policy_id AND t.model_id = m.model_id)
-  ORDER BY p.policy_id, m.model_id")
-[ -n "$pairs" ] || fail "'$db' has no policy with choices (policy_choices is empty)"
+                WHERE c.policy_id = p.policy_id AND t.model_id = m.model_id)"
 
-echo "$pairs" | while read -r policy_id model_id policy model; do
-  for name in "$policy" "$model"; do
-    case $name in
-      ''|.*|*[!A-Za-z0-9._-]*)
-        fail "'$name' cannot be a file name (letters, digits, '.', '_', '-'; not first '.')" ;;
-    esac
-  done
+# The names become a directory and a file name: plain ones only, checked
+# before anything is written.
+bad=$(sqlite3 "$db" "
+  SELECT name FROM (SELECT policy AS name FROM ($pairs)
+                    UNION ALL SELECT model FROM ($pairs))
+  WHERE name = '' OR name GLOB '.*' OR name GLOB '*[^A-Za-z0-9._-]*' LIMIT 1")
+[ -z "$bad" ] ||
+  fail "'$bad' cannot be a file name (letters, digits, '.', '_', '-'; not first '.')"
+
+list=$(sqlite3 -separator ' ' "$db" "$pairs ORDER BY p.policy_id, m.model_id")
+[ -n "$list" ] || fail "'$db' has no policy with choices (policy_choices is empty)"
+
+echo "$list" | while read -r policy_id model_id policy model; do
   mkdir -p "$out/$policy"
   path=$out/$policy/$model.gguf
   bytes=$(sqlite3 -bail "$db" ".load $ext" \

@@ -12,6 +12,9 @@
 #     default path;
 #   - examples/check_gguf.py loads every file with ggml's own reader
 #     (LIBGGML, libggml-base.so) and compares each tensor with the registry.
+# First, on a tiny registry, what export_gguf.sh refuses (no choices, a
+# name that cannot be a file name, a quantized tensor stored in chunks) and
+# a float tensor stored in chunks written whole.
 # Ends "test-gguf-export: N passed, N failed" and fails on any failure.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -52,8 +55,63 @@ same() {
   fi
 }
 
-sh examples/fetch_models.sh build/models
+# refused DB MESSAGE: one check, export_gguf.sh fails on DB with exactly
+# MESSAGE on stderr and writes nothing.
+refused() {
+  rm -rf "$work/refused"
+  if sh examples/export_gguf.sh "$1" "$work/refused" 2>"$work/refused.err" >/dev/null; then
+    got="succeeded"
+  else
+    got=$(cat "$work/refused.err")
+  fi
+  if [ "$got" = "$2" ] && [ ! -e "$work/refused" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAILED export_gguf.sh refuses: expected '$2', got '$got'"
+  fi
+}
+
+# A tiny registry: one model of two tensors, the second in two chunks.
 mkdir -p "$work"
+rm -f "$work/tiny.db"
+sqlite3 -bail "$work/tiny.db" ".load $ext" '.read sql/registry.sql' "
+  INSERT INTO models (model_id, name, version, format, source, licence)
+  VALUES (1, 'tiny', 'v1', 'other', 'run.sh', 'MIT');
+  INSERT INTO tensors (tensor_id, model_id, name, shape, dtype, data, chunk, row_start, rows)
+  VALUES (1, 1, 'w', '[2]', 'f32', q_f32('[1,2]'), 0, 0, NULL),
+         (2, 1, 'c', '[2,2]', 'f32', q_f32('[1,2]'), 0, 0, 1),
+         (3, 1, 'c', '[2,2]', 'f32', q_f32('[3,4]'), 1, 1, 1);
+  INSERT INTO quantizations (quantization_id, tensor_id, dtype, granularity,
+                             scale, zero_point, codes)
+  VALUES (1, 3, 'int8', 'tensor', 1.0, 0, X'0304');"
+refused "$work/tiny.db" \
+  "export_gguf: '$work/tiny.db' has no policy with choices (policy_choices is empty)"
+sqlite3 -bail "$work/tiny.db" "
+  INSERT INTO policies (policy_id, name) VALUES (1, 'a b');
+  INSERT INTO policy_rules (rule_id, policy_id, priority, dtype) VALUES (1, 1, 1, 'float');
+  INSERT INTO policy_choices VALUES (1, 1, 1, NULL);"
+refused "$work/tiny.db" \
+  "export_gguf: 'a b' cannot be a file name (letters, digits, '.', '_', '-'; not first '.')"
+sqlite3 -bail "$work/tiny.db" "
+  UPDATE policies SET name = 'chunks';
+  INSERT INTO policy_choices VALUES (1, 3, 1, 1);"
+refused "$work/tiny.db" \
+  "export_gguf: policy chunks: c: a quantized tensor stored in chunks cannot be exported"
+# Only float choices: a chunked tensor is written whole, from its chunks.
+sqlite3 -bail "$work/tiny.db" "DELETE FROM policy_choices WHERE tensor_id = 3"
+sh examples/export_gguf.sh "$work/tiny.db" "$work/tiny" >/dev/null
+got=$(sqlite3 "$work/tiny.db" ".load $ext" \
+  "SELECT group_concat(name || shape || q_json(data), ' ')
+   FROM q_tensors_file('$work/tiny/chunks/tiny.gguf')")
+if [ "$got" = "w[2][1,2] c[2,2][1,2,3,4]" ]; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAILED a chunked float tensor exported whole: got '$got'"
+fi
+
+sh examples/fetch_models.sh build/models
 kernel=$(sqlite3 :memory: ".load $ext" "SELECT json_extract(q_info(), '\$.kernel')")
 
 # Exported twice: the exports rows end with the second run's paths, the ones
