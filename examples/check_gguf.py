@@ -386,7 +386,8 @@ for e in exports:
             continue
         ttype = L.ggml_type_name(dict((t[0], t[1]) for t in tensors)[name]).decode()
         if ("sqlite_quant.tensor.%s.dtype" % name) in kv:
-            kind = kv["sqlite_quant.tensor.%s.dtype" % name]
+            kind = "%s %s" % (kv["sqlite_quant.tensor.%s.dtype" % name],
+                              kv["sqlite_quant.tensor.%s.granularity" % name])
             got_f32 = dequantize_from_file(name, file_tensors, kv)
         elif value is None:             # f32 kept: the bytes are the values
             kind, got_f32, value = "f32", file_tensors[name], file_tensors[name]
@@ -395,8 +396,9 @@ for e in exports:
         kinds[kind] = kinds.get(kind, 0) + 1
         check(got_f32 == value, "%s: tensor '%s' (%s) dequantizes to other values "
               "than the registry's" % (path, name, kind))
-    print("check_gguf: %s: %d tensors (%s), %d keys: %s"
-          % (path, len(values), ", ".join("%d %s" % (n, k) for k, n in sorted(kinds.items())),
+    print("check_gguf: %s: %d bytes, %d tensors (%s), %d keys: %s"
+          % (path, len(blob), len(values),
+             ", ".join("%d %s" % (n, k) for k, n in sorted(kinds.items())),
              len(kvs), "ok" if failed == before else "FAILED"))
 
 print("check_gguf: %d passed, %d failed" % (passed, failed))
