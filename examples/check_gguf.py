@@ -203,7 +203,8 @@ def ne(shape):
 def expected(policy_id, model_id):
     """What the file must hold, from the registry's rows: tensors
     [(name, type id, ne, bytes)], keys [(key, type, value)], and per model
-    tensor the registry's dequantized float32 (None for f32 kept as is)."""
+    tensor the registry's float32 values (its rows dequantized, or its
+    float data widened)."""
     rows = db.execute("""
         SELECT t.tensor_id, t.name, t.shape, t.dtype AS stored, t.data,
                q.dtype, q.scheme, q.granularity, q.view_shape, q.axis,
@@ -221,12 +222,14 @@ def expected(policy_id, model_id):
                                       q.zero_points,
                                       coalesce(q.view_shape, t.shape), q.axis,
                                       q.block_size, q.dtype)
-                 ELSE CASE WHEN t.dtype <> 'f32' THEN q_f32(t.data, t.dtype) END
+                 ELSE q_f32(t.data, t.dtype)
                END AS values_f32
         FROM tensors t
         LEFT JOIN policy_choices c ON c.tensor_id = t.tensor_id AND c.policy_id = ?
         LEFT JOIN quantizations q ON q.quantization_id = c.quantization_id
-        WHERE t.model_id = ? ORDER BY t.tensor_id""", (policy_id, model_id)).fetchall()
+        WHERE t.model_id = ?
+        ORDER BY min(t.tensor_id) OVER (PARTITION BY t.name), t.chunk""",
+                      (policy_id, model_id)).fetchall()
     tensors, keys, values = [], [], {}
     for r in db.execute("SELECT key, type, value FROM model_metadata "
                         "WHERE model_id = ? ORDER BY rowid", (model_id,)):
@@ -248,8 +251,14 @@ def expected(policy_id, model_id):
     for r in rows:
         shape = json.loads(r["shape"])
         g = r["granularity"]
-        values[r["name"]] = None if r["values_f32"] is None else bytes(r["values_f32"])
+        value = bytes(r["values_f32"])
         prefix = "sqlite_quant.tensor.%s." % r["name"]
+        if g is None and tensors and tensors[-1][0] == r["name"]:
+            # The next chunk of a float tensor stored in chunks: one tensor.
+            tensors[-1] = tensors[-1][:3] + (tensors[-1][3] + bytes(r["data"]),)
+            values[r["name"]] += value
+            continue
+        values[r["name"]] = value
         if g is None:
             tensors.append((r["name"], TYPE_ID[r["stored"]], ne(shape), bytes(r["data"])))
         elif g == "ggml":
@@ -379,20 +388,20 @@ for e in exports:
           % (path, kvs, want_keys))
     kv = {k: v for k, _, v in kvs}
     file_tensors = {t[0]: t[3] for t in tensors}
+    file_types = {t[0]: L.ggml_type_name(t[1]).decode() for t in tensors}
     kinds = {}
     for name, value in values.items():
         if name not in file_tensors:
             check(False, "%s: tensor '%s' is missing" % (path, name))
             continue
-        ttype = L.ggml_type_name(dict((t[0], t[1]) for t in tensors)[name]).decode()
         if ("sqlite_quant.tensor.%s.dtype" % name) in kv:
             kind = "%s %s" % (kv["sqlite_quant.tensor.%s.dtype" % name],
                               kv["sqlite_quant.tensor.%s.granularity" % name])
             got_f32 = dequantize_from_file(name, file_tensors, kv)
-        elif value is None:             # f32 kept: the bytes are the values
-            kind, got_f32, value = "f32", file_tensors[name], file_tensors[name]
+        elif file_types[name] == "f32":   # no conversion: the bytes are the values
+            kind, got_f32 = "f32", file_tensors[name]
         else:
-            kind, got_f32 = ttype, floats.get(name)
+            kind, got_f32 = file_types[name], floats.get(name)
         kinds[kind] = kinds.get(kind, 0) + 1
         check(got_f32 == value, "%s: tensor '%s' (%s) dequantizes to other values "
               "than the registry's" % (path, name, kind))

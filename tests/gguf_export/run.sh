@@ -10,8 +10,9 @@
 #   - the whole registry is built again on the scalar kernel path
 #     (SQLITE_QUANT_KERNEL=scalar) and exported: the same bytes as on the
 #     default path;
-#   - examples/check_gguf.py loads every file with ggml's own reader
-#     (LIBGGML, libggml-base.so) and compares each tensor with the registry.
+#   - examples/check_gguf.py loads every file, the tiny registry's too, with
+#     ggml's own reader (LIBGGML, libggml-base.so) and compares each tensor
+#     with the registry.
 # First, on a tiny registry, what export_gguf.sh refuses (no choices, a
 # name that cannot be a file name, a quantized tensor stored in chunks) and
 # a float tensor stored in chunks written whole.
@@ -111,6 +112,23 @@ else
   echo "FAILED a chunked float tensor exported whole: got '$got'"
 fi
 
+# check_gguf DB: examples/check_gguf.py on DB's exports, its counts added.
+check_gguf() {
+  rc=0
+  /usr/bin/python3 examples/check_gguf.py --db "$1" --lib "$lib" \
+    --ext "$ext.so" >"$work/check.out" || rc=$?
+  cat "$work/check.out"
+  counts=$(sed -n 's/^check_gguf: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
+    "$work/check.out")
+  if [ -z "$counts" ]; then
+    echo "FAILED check_gguf.py on $1 did not run to its end (status $rc)"
+    failed=$((failed + 1))
+  else
+    passed=$((passed + ${counts% *}))
+    failed=$((failed + ${counts#* }))
+  fi
+}
+
 sh examples/fetch_models.sh build/models
 kernel=$(sqlite3 :memory: ".load $ext" "SELECT json_extract(q_info(), '\$.kernel')")
 
@@ -129,17 +147,7 @@ for f in $files; do
 done
 echo "test-gguf-export: $(echo "$files" | wc -l) files the same when exported again and on the scalar path as on $kernel"
 
-rc=0
-/usr/bin/python3 examples/check_gguf.py --db "$work/registry.db" --lib "$lib" \
-  --ext "$ext.so" >"$work/check.out" || rc=$?
-cat "$work/check.out"
-counts=$(sed -n 's/^check_gguf: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/check.out")
-if [ -z "$counts" ]; then
-  echo "FAILED check_gguf.py did not run to its end (status $rc)"
-  failed=$((failed + 1))
-else
-  passed=$((passed + ${counts% *}))
-  failed=$((failed + ${counts#* }))
-fi
+check_gguf "$work/tiny.db"
+check_gguf "$work/registry.db"
 echo "test-gguf-export: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
