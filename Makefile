@@ -645,5 +645,6 @@ test-amalgamation:
 .PHONY: test-gguf-export
 test-gguf-export: dist/quant.so
 	@$(DEPS) gguf-export
-	@sh tests/ggml/fetch_ggml.sh $(GGML_LIB)
+	@sh tests/ggml/fetch_ggml.sh $(GGML_LIB) || { echo \
+	    "test-gguf-export: 0 passed, 1 failed (ggml's library could not be fetched)"; exit 1; }
 	sh tests/gguf_export/run.sh dist/quant.so $(GGML_LIB)

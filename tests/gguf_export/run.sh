@@ -129,7 +129,10 @@ check_gguf() {
   fi
 }
 
-sh examples/fetch_models.sh build/models
+sh examples/fetch_models.sh build/models || {
+  echo "test-gguf-export: $passed passed, $((failed + 1)) failed (the demo's models could not be fetched)"
+  exit 1
+}
 kernel=$(sqlite3 :memory: ".load $ext" "SELECT json_extract(q_info(), '\$.kernel')")
 
 # Exported twice: the exports rows end with the second run's paths, the ones
