@@ -122,7 +122,8 @@ keys AS (
         SELECT tensor_id, name, 3, 'granularity', 'string', json_quote(granularity)
         FROM params
         UNION ALL
-        -- The model's shape, wherever the file's tensor has another.
+        -- The model's shape: always for integer codes (4-bit ones are
+        -- stored flat), for a ggml type written in its view shape.
         SELECT tensor_id, name, 4, 'shape', 'array[int64]', shape FROM params
         UNION ALL
         SELECT tensor_id, name, 4, 'shape', 'array[int64]', shape
