@@ -650,3 +650,17 @@ onnxruntime:
 test-onnx-export: dist/quant.$(SO)
 	@$(DEPS) onnx-export
 	@sh tests/onnx_export/run.sh dist/quant
+
+# ---- The registry's GGUF export (examples/export_gguf.sh) -------------------
+#   make test-gguf-export  the demo's models under three policies
+#                          (tests/gguf_export/policies.sql) exported as GGUF,
+#                          the same bytes again and on the scalar kernel path,
+#                          each file loaded by ggml's own reader and compared
+#                          with the registry (examples/check_gguf.py); fetches
+#                          the models and ggml like make demo and test-ggml
+.PHONY: test-gguf-export
+test-gguf-export: dist/quant.so
+	@$(DEPS) gguf-export
+	@sh tests/ggml/fetch_ggml.sh $(GGML_LIB) || { echo \
+	    "test-gguf-export: 0 passed, 1 failed (ggml's library could not be fetched)"; exit 1; }
+	sh tests/gguf_export/run.sh dist/quant.so $(GGML_LIB)

