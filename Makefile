@@ -634,3 +634,19 @@ test-amalgamation:
 	    $(AMALG_SO) $(S390X_AMALG)
 	sh tests/amalgamation/run.sh $(if $(S390X_READY),-s390x $(S390X_AMALG)) \
 	    dist/quant.$(SO) build/sqlhost build/static_test $(AMALG_SO)
+
+# ---- The demo's test audio --------------------------------------------------
+#   make demo-audio   build/demo/audio/*.f32 and manifest.json: espeak-ng
+#                     speech in several voices over silence, white noise and
+#                     hum, at 16 and 8 kHz (examples/make_audio.py, ~1 s)
+#   make test-audio   the same made twice and compared byte for byte and with
+#                     pinned hashes, the manifest against the files, the
+#                     resampler and the noise (tests/audio_check.py, ~3 s)
+.PHONY: demo-audio test-audio
+demo-audio:
+	@$(DEPS) demo
+	/usr/bin/python3 examples/make_audio.py --out build/demo/audio
+
+test-audio:
+	@$(DEPS) demo
+	/usr/bin/python3 tests/audio_check.py --work build/test-audio
