@@ -14,6 +14,10 @@ OUT/manifest.json, a JSON array with one object per file:
                 first to the last sample of the synthesized voice (the
                 pauses between words count as speech)
   speech_samples, speech_share   their total, and its share of the file
+  frame_samples, frames, speech_frames, speech_frame_share
+                Silero VAD's frames (512 samples at 16 kHz, 256 at 8 kHz,
+                the whole ones): how many, and how many are speech (at least
+                half their samples inside an utterance)
   espeak_ng     the synthesizer's version, seed   the noise generator's seed
 
 The scenes are utterances in several voices and languages, separated by
@@ -82,6 +86,8 @@ ZEROS = 16
 KAISER_BETA = 8.6
 # A sample counts as voice from this absolute int16 value (-50 dBFS).
 VOICE_THRESHOLD = 100
+# Silero VAD v5's frame at each rate: 32 ms.
+FRAME_SAMPLES = {16000: 512, 8000: 256}
 
 
 def fail(what):
@@ -258,6 +264,13 @@ def main():
                        'voice': UTTERANCES[key][0], 'text': UTTERANCES[key][2]}
                       for start, end, key in speech]
             voiced = sum(r['end'] - r['start'] for r in ranges)
+            frame = FRAME_SAMPLES[rate]
+            frames = y.size // frame
+            inside = np.zeros(frames * frame, dtype=bool)
+            for r in ranges:
+                inside[r['start']:r['end']] = True
+            speech_frames = int(np.count_nonzero(
+                2 * inside.reshape(frames, frame).sum(axis=1) >= frame))
             fname = '%s_%dk' % (name, rate // 1000)
             path = os.path.join(args.out, fname + '.f32')
             with open(path, 'wb') as f:
@@ -267,6 +280,8 @@ def main():
                 'samples': int(y.size), 'seconds': round(y.size / rate, 4),
                 'description': description, 'speech': ranges,
                 'speech_samples': voiced, 'speech_share': round(voiced / y.size, 4),
+                'frame_samples': frame, 'frames': frames, 'speech_frames': speech_frames,
+                'speech_frame_share': round(speech_frames / frames, 4),
                 'espeak_ng': version, 'seed': SEED,
             })
     with open(os.path.join(args.out, 'manifest.json'), 'w') as f:
@@ -275,9 +290,11 @@ def main():
     for rate in RATES:
         files = [m for m in manifest if m['sample_rate'] == rate]
         secs = sum(m['samples'] for m in files) / rate
-        share = sum(m['speech_samples'] for m in files) / sum(m['samples'] for m in files)
-        print('make_audio: %d files at %d Hz, %.1f s, %.0f%% speech'
-              % (len(files), rate, secs, 100 * share))
+        frames = sum(m['frames'] for m in files)
+        share = sum(m['speech_frames'] for m in files) / frames
+        print('make_audio: %d files at %d Hz, %.1f s, %d frames of %d samples, '
+              '%.1f%% of them speech'
+              % (len(files), rate, secs, frames, files[0]['frame_samples'], 100 * share))
     print('make_audio: wrote %s (%s)' % (os.path.join(args.out, 'manifest.json'), version))
 
 

@@ -6,8 +6,8 @@
 Makes the audio twice into WORK/a and WORK/b and checks: the same bytes both
 times, and the bytes pinned below for the espeak-ng build they were made
 with (skipped, with the reason, under another build); the manifest against
-the files; the ground truth against the signal (voice is loud where the
-manifest says speech, the floor quiet elsewhere); the resampler's pass band,
+the files (sizes, speech ranges, Silero's frames counted again); the ground
+truth against the signal (the manifest's speech louder than the rest); the resampler's pass band,
 stop band and DC gain; the noise generator's pinned stream; the errors.
 The last line is "test-audio: N passed, N failed[, N skipped]".
 """
@@ -129,6 +129,19 @@ def check_manifest(manifest):
         check('%s speech_samples' % n, m['speech_samples'] == total,
               '%d vs %d' % (m['speech_samples'], total))
         check('%s speech_share' % n, m['speech_share'] == round(total / x.size, 4))
+        frame = m['frame_samples']
+        check('%s frame_samples' % n, frame == rate // 1000 * 32, str(frame))
+        check('%s frames' % n, m['frames'] == x.size // frame, str(m['frames']))
+        # A frame is speech when half its samples or more are: counted here by
+        # overlapping intervals, without make_audio's mask.
+        speech_frames = sum(
+            1 for i in range(m['frames'])
+            if 2 * sum(max(0, min(e, (i + 1) * frame) - max(s, i * frame))
+                       for s, e in spans) >= frame)
+        check('%s speech_frames' % n, m['speech_frames'] == speech_frames,
+              '%d vs %d' % (m['speech_frames'], speech_frames))
+        check('%s speech_frame_share' % n,
+              m['speech_frame_share'] == round(speech_frames / m['frames'], 4))
         # The ground truth against the signal: the manifest's speech is louder
         # than the rest of the file by the scene's margin (measured: quiet
         # 48 dB, white_low 23, white_high 9, hum 7; the noise counts in both).
