@@ -95,10 +95,13 @@ def fail(what):
 
 
 def espeak_version(espeak):
-    out = subprocess.run([espeak, '--version'], check=True, capture_output=True,
-                         text=True).stdout.split()
+    said = subprocess.run([espeak, '--version'], capture_output=True, text=True).stdout
     # "eSpeak NG text-to-speech: 1.51  Data at: ..."
-    version = out[out.index('text-to-speech:') + 1]
+    words = said.split()
+    if 'text-to-speech:' not in words[:-1]:
+        first = said.strip().split('\n')[0]
+        fail('%s does not say which espeak-ng it is, got %r' % (espeak, first))
+    version = words[words.index('text-to-speech:') + 1]
     try:
         deb = subprocess.run(['dpkg-query', '-W', '-f=${Version}', 'espeak-ng'],
                              capture_output=True, text=True)
@@ -111,12 +114,16 @@ def espeak_version(espeak):
 
 def synthesize(espeak, voice, wpm, text):
     """espeak-ng's int16 samples at 22050 Hz, trimmed to the voice."""
-    wav = subprocess.run([espeak, '-v', voice, '-s', str(wpm), '--stdout', text],
-                         check=True, capture_output=True).stdout
+    run = subprocess.run([espeak, '-v', voice, '-s', str(wpm), '--stdout', text],
+                         capture_output=True)
+    if run.returncode != 0:
+        fail('espeak-ng failed for voice %s, got status %d: %s'
+             % (voice, run.returncode, run.stderr.decode(errors='replace').strip()))
+    wav = run.stdout
     # A RIFF/WAVE stream whose sizes are unknown when writing to a pipe: find
     # the fmt and data chunks, and take everything after 'data'.
     if wav[:4] != b'RIFF' or wav[8:12] != b'WAVE':
-        fail('espeak-ng did not write a WAV stream, got %r' % wav[:12])
+        fail('espeak-ng did not write a WAV stream for voice %s, got %r' % (voice, wav[:12]))
     pos, fmt = 12, None
     while pos + 8 <= len(wav):
         tag, size = wav[pos:pos + 4], int.from_bytes(wav[pos + 4:pos + 8], 'little')
@@ -126,13 +133,15 @@ def synthesize(espeak, voice, wpm, text):
             break
         pos += 8 + size
     else:
-        fail('espeak-ng wrote no data chunk')
+        fail('espeak-ng wrote no data chunk for voice %s, got %d bytes' % (voice, len(wav)))
+    if fmt is None or len(fmt) < 16:
+        fail('espeak-ng wrote no format chunk before its data for voice %s' % voice)
     channels = int.from_bytes(fmt[2:4], 'little')
     rate = int.from_bytes(fmt[4:8], 'little')
     bits = int.from_bytes(fmt[14:16], 'little')
     if (channels, rate, bits) != (1, SOURCE_RATE, 16):
-        fail('espeak-ng wrote %d channel(s), %d Hz, %d bits; expected mono 22050 Hz '
-             '16 bits, got %s' % (channels, rate, bits, voice))
+        fail('espeak-ng should write mono 16-bit audio at 22050 Hz for voice %s, '
+             'got %d channel(s), %d bits at %d Hz' % (voice, channels, bits, rate))
     data = wav[pos + 8:]
     pcm = np.frombuffer(data[:len(data) // 2 * 2], dtype='<i2')
     loud = np.flatnonzero(np.abs(pcm.astype(np.int32)) >= VOICE_THRESHOLD)
@@ -217,7 +226,7 @@ def resample(x, rate_in, rate_out):
     return y
 
 
-def scene_signal(espeak, parts, noise_rms, hum_peak, bits, voices):
+def scene_signal(parts, noise_rms, hum_peak, bits, voices):
     """The scene at 22050 Hz and its utterances as [start, end) ranges."""
     pieces, speech, pos = [], [], 0
     for part in parts:
@@ -253,7 +262,7 @@ def main():
     bits = np.random.PCG64(SEED)
     manifest = []
     for name, description, parts, noise_rms, hum_peak in SCENES:
-        x, speech = scene_signal(espeak, parts, noise_rms, hum_peak, bits, voices)
+        x, speech = scene_signal(parts, noise_rms, hum_peak, bits, voices)
         for rate in RATES:
             y = np.clip(resample(x, SOURCE_RATE, rate), -1.0, 1.0).astype('<f4')
             g = math.gcd(SOURCE_RATE, rate)

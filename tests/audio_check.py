@@ -213,6 +213,20 @@ def check_errors(work):
     check('missing espeak-ng: exit status', r.returncode == 1, str(r.returncode))
     check('missing espeak-ng: message', r.stderr == 'make_audio: espeak-ng not found '
           '(Debian: apt-get install espeak-ng), got /nonexistent/espeak-ng\n', r.stderr)
+    fake = os.path.abspath(os.path.join(work, 'fake-espeak'))
+    with open(fake, 'w') as f:
+        f.write('#!/bin/sh\necho speech synthesizer 2.0\necho second line\n')
+    os.chmod(fake, 0o755)
+    r = run(os.path.join(work, 'err'), '--espeak', fake)
+    check('not espeak-ng', (r.returncode, r.stderr) ==
+          (1, "make_audio: %s does not say which espeak-ng it is, got "
+              "'speech synthesizer 2.0'\n" % fake), r.stderr)
+    try:
+        make_audio.synthesize(shutil.which('espeak-ng'), 'xx-none', 150, 'Hello.')
+        check('unknown voice', False, 'no error')
+    except SystemExit as e:
+        check('unknown voice', str(e) == 'make_audio: espeak-ng failed for voice xx-none, '
+              'got status 1: Error: The specified espeak-ng voice does not exist.', str(e))
 
 
 def main():
