@@ -495,7 +495,7 @@ def panel_policies(out, x0, y0, width, loaded):
           [(t, pct(t)) for t in pticks], series, lambda d, s: 100 * s)
 
     # The legend: one row per policy, with the numbers behind its points,
-    # then per sample rate its mean and worst difference and changed share.
+    # then per sample rate its mean and largest difference and changed share.
     ly = cy + ch + 72
     cols = [(x0 + 430, 'bits/weight'), (x0 + 540, 'mean SQNR'), (x0 + 650, 'worst SQNR')]
     out.append(text(x0 + 22, ly, 'policy', 11, weight='bold', fill='#444'))
@@ -514,6 +514,7 @@ def panel_policies(out, x0, y0, width, loaded):
         colour = POLICY_COLOURS[i % len(POLICY_COLOURS)]
         out.append(marker('circle', x0 + 8, ry - 4, colour, 4.6))
         name = policy if len(models) == 1 else '%s (%s)' % (policy, model)
+        name = name if len(name) <= 56 else name[:55] + '…'
         out.append(text(x0 + 22, ry, '%d  %s' % (i + 1, name), 11))
         cells = ['%.2f' % bpw, '-' if mean_db is None else '%.1f dB' % mean_db,
                  '-' if worst_db is None else '%.1f dB' % worst_db]
