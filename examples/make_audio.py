@@ -15,9 +15,10 @@ OUT/manifest.json, a JSON array with one object per file:
                 pauses between words count as speech)
   speech_samples, speech_share   their total, and its share of the file
   frame_samples, frames, speech_frames, speech_frame_share
-                Silero VAD's frames (512 samples at 16 kHz, 256 at 8 kHz,
-                the whole ones): how many, and how many are speech (at least
-                half their samples inside an utterance)
+                Silero VAD's frames (512 samples at 16 kHz, 256 at 8 kHz;
+                the last one padded with zeros, as the demo's evaluation
+                does): how many, and how many are speech (at least half of
+                the frame inside an utterance)
   espeak_ng     the synthesizer's version, seed   the noise generator's seed
 
 The scenes are utterances in several voices and languages, separated by
@@ -274,7 +275,7 @@ def main():
                       for start, end, key in speech]
             voiced = sum(r['end'] - r['start'] for r in ranges)
             frame = FRAME_SAMPLES[rate]
-            frames = y.size // frame
+            frames = -(-y.size // frame)
             inside = np.zeros(frames * frame, dtype=bool)
             for r in ranges:
                 inside[r['start']:r['end']] = True

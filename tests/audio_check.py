@@ -131,7 +131,8 @@ def check_manifest(manifest):
         check('%s speech_share' % n, m['speech_share'] == round(total / x.size, 4))
         frame = m['frame_samples']
         check('%s frame_samples' % n, frame == rate // 1000 * 32, str(frame))
-        check('%s frames' % n, m['frames'] == x.size // frame, str(m['frames']))
+        check('%s frames, the last one partial' % n, m['frames'] == -(-x.size // frame),
+              str(m['frames']))
         # A frame is speech when half its samples or more are: counted here by
         # overlapping intervals, without make_audio's mask.
         speech_frames = sum(
