@@ -664,3 +664,26 @@ test-gguf-export: dist/quant.so
 	@sh tests/ggml/fetch_ggml.sh $(GGML_LIB) || { echo \
 	    "test-gguf-export: 0 passed, 1 failed (ggml's library could not be fetched)"; exit 1; }
 	sh tests/gguf_export/run.sh dist/quant.so $(GGML_LIB)
+
+# ---- The demo's test audio and the picture's policy panel -------------------
+#   make demo-audio   build/demo/audio/*.f32 and manifest.json: espeak-ng
+#                     speech in several voices over silence, white noise and
+#                     hum, at 16 and 8 kHz (examples/make_audio.py, ~1 s)
+#   make test-audio   the same made twice and compared byte for byte and with
+#                     pinned hashes, the manifest against the files, the
+#                     resampler and the noise (tests/audio_check.py, ~3 s)
+#   make test-plot    examples/plot_sqnr.py's panel D (output error against
+#                     bits per weight, per policy) on fixture evaluations, and
+#                     without any (tests/plot_check.py, ~1 s)
+.PHONY: demo-audio test-audio test-plot
+demo-audio:
+	@$(DEPS) demo
+	/usr/bin/python3 examples/make_audio.py --out build/demo/audio
+
+test-audio:
+	@$(DEPS) demo
+	/usr/bin/python3 tests/audio_check.py --work build/test-audio
+
+test-plot: dist/quant.so
+	@$(DEPS) demo
+	/usr/bin/python3 tests/plot_check.py --work build/test-plot --ext dist/quant

@@ -14,12 +14,19 @@ module (no extension needed) after examples/demo_queries.sql has filled
      under per-tensor int8, sorted, against the single per-tensor scale
   C  the size/accuracy trade-off per model: bits per weight against mean and
      worst-layer SQNR
+  D  the model's own output, one point per policy (sql/registry.sql's
+     policies, policy_choices, exports and evaluations): the speech
+     probability's mean absolute difference from the float model, and the
+     share of frames whose decision changed, against the policy's bits per
+     weight; a note instead when the registry holds no evaluations yet
 """
 
 import argparse
 import math
+import os
 import sqlite3
 import struct
+import sys
 from xml.sax.saxutils import escape
 
 SCHEMES = [
@@ -315,11 +322,238 @@ def panel_tradeoff(out, x0, y0, width, summary, models):
     return bottom + 40
 
 
+# Panel D: one colour per policy (Okabe-Ito, then grey), one marker per
+# sample rate.
+POLICY_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00',
+                  '#56B4E9', '#000000', '#999999']
+RATE_MARKERS = {16000: 'circle', 8000: 'ring'}
+
+
+def load_policies(db):
+    """Panel D's numbers, or None when the registry has no evaluations.
+
+    Per policy and model: bits per weight (each chosen quantization's
+    deployed bytes, a tensor kept float at its stored size) and the mean and
+    worst SQNR of the chosen quantizations; per policy, model and sample
+    rate: the evaluations of its exports, over every input set, frames
+    weighted."""
+    con = sqlite3.connect(db)
+    tables = {r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not {'policies', 'policy_choices', 'exports', 'evaluations'} <= tables:
+        con.close()
+        return None
+    sizes = {}
+    for pid, mid, bpw, mean_db, worst_db in con.execute("""
+        SELECT c.policy_id, t.model_id,
+               8.0 * sum(coalesce(q.bytes, length(t.data))) / sum(t.numel),
+               avg(q.sqnr_db), min(q.sqnr_db)
+        FROM policy_choices c JOIN tensors t USING (tensor_id)
+        LEFT JOIN quantizations q ON q.quantization_id = c.quantization_id
+        GROUP BY c.policy_id, t.model_id"""):
+        sizes[(pid, mid)] = (bpw, mean_db, worst_db)
+    rows = con.execute("""
+        SELECT e.policy_id, p.name, e.model_id, m.name, v.sample_rate,
+               sum(v.frames),
+               sum(v.mean_abs_diff * v.frames) / sum(v.frames),
+               max(v.max_abs_diff),
+               sum(v.decisions_changed)
+        FROM evaluations v JOIN exports e USING (export_id)
+        JOIN policies p USING (policy_id) JOIN models m ON m.model_id = e.model_id
+        GROUP BY e.policy_id, e.model_id, v.sample_rate
+        ORDER BY e.policy_id, e.model_id, v.sample_rate DESC""").fetchall()
+    runtimes = [r[0] for r in con.execute(
+        'SELECT DISTINCT runtime FROM evaluations ORDER BY runtime')]
+    con.close()
+    series = []               # (policy, model, bits/weight, mean dB, worst dB, points)
+    index = {}
+    unsized = []
+    for pid, policy, mid, model, rate, frames, mean_diff, max_diff, changed in rows:
+        if (pid, mid) not in sizes:
+            unsized.append(policy)
+            continue
+        if (pid, mid) not in index:
+            index[(pid, mid)] = len(series)
+            series.append((policy, model) + sizes[(pid, mid)] + ([],))
+        series[index[(pid, mid)]][5].append(
+            (rate, frames, mean_diff, max_diff, changed / frames))
+    if not series:
+        return None
+    return series, runtimes, sorted(set(unsized))
+
+
+def log_ticks(lo, hi):
+    """The powers of ten spanning [lo, hi] (both > 0), as exponents."""
+    return list(range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1))
+
+
+def chart(out, x0, y0, w, h, title, xlo, xhi, ylab, sy, yticks, series, value):
+    """One scatter: bits per weight across, `value` of each point up, the
+    16 kHz point a little left of the 8 kHz one so both show."""
+    def sx(v):
+        return x0 + (v - xlo) / (xhi - xlo) * w
+
+    out.append(text(x0 + w / 2, y0 - 12, title, 13, 'middle', weight='bold'))
+    for t, label in yticks:
+        gy = sy(t)
+        out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#e2e2e2"/>'
+                   % (x0, gy, x0 + w, gy))
+        out.append(label(x0 - 6, gy + 4))
+    for t in nice_ticks(xlo, xhi, 6):
+        out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#e2e2e2"/>'
+                   % (sx(t), y0, sx(t), y0 + h))
+        out.append(text(sx(t), y0 + h + 15, '%g' % t, 11, 'middle', fill='#444'))
+    out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#888"/>'
+               % (x0, y0 + h, x0 + w, y0 + h))
+    out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#888"/>'
+               % (x0, y0, x0, y0 + h))
+    out.append(text(x0 + w / 2, y0 + h + 32, 'bits per weight (whole model)', 12, 'middle'))
+    out.append(text(x0 - 48, y0 + h / 2, ylab, 12, 'middle',
+                    extra='transform="rotate(-90 %.1f %.1f)"' % (x0 - 48, y0 + h / 2)))
+    for i, (policy, model, bpw, mean_db, worst_db, points) in enumerate(series):
+        colour = POLICY_COLOURS[i % len(POLICY_COLOURS)]
+        for rate, frames, mean_diff, max_diff, share in points:
+            dx = {16000: -3.5, 8000: 3.5}.get(rate, 0)
+            kind = RATE_MARKERS.get(rate, 'square')
+            out.append(marker(kind, sx(bpw) + dx, sy(value(mean_diff, share)), colour, 4.6))
+        top = min(sy(value(p[2], p[4])) for p in points)
+        out.append(text(sx(bpw), top - 8, str(i + 1), 10, 'middle', weight='bold',
+                        fill=colour))
+
+
+def panel_policies(out, x0, y0, width, loaded):
+    """Panel D: output error against bits per weight, one colour per policy."""
+    out.append(text(x0, y0, "D. The model's own output: error against size, per policy",
+                    17, weight='bold'))
+    if loaded is None:
+        out.append(text(x0, y0 + 24, 'No evaluations in the registry yet: the exported '
+                        'models run in ONNX Runtime fill the evaluations table '
+                        '(sql/registry.sql), one row per export and sample rate.',
+                        12, fill='#555'))
+        return y0 + 50
+    series, runtimes, unsized = loaded
+    models = []
+    for s in series:
+        if s[1] not in models:
+            models.append(s[1])
+    rates = sorted({p[0] for s in series for p in s[5]}, reverse=True)
+    out.append(text(x0, y0 + 19, '%s in %s, each policy\'s export against the float model, '
+                    'frame by frame; filled: 16 kHz, open: 8 kHz'
+                    % (' and '.join(MODEL_TITLES.get(m, m).split(' (')[0] for m in models),
+                       ', '.join(runtimes)), 12, fill='#555'))
+    bpws = [s[2] for s in series]
+    xlo, xhi = min(bpws), max(bpws)
+    pad = max(0.5, 0.08 * (xhi - xlo))
+    xlo, xhi = max(0.0, xlo - pad), xhi + pad
+
+    cw = (width - 200) / 2
+    ch = 240
+    cy = y0 + 64
+    # Left: the mean absolute difference of the speech probability, on a log
+    # scale (policies differ by orders of magnitude).  An output identical to
+    # the float model's (0) has no place on it: when there is one, the lowest
+    # 12% of the chart is a row of its own, labelled 0, below a break.
+    diffs = [p[2] for s in series for p in s[5]]
+    positive = [d for d in diffs if d > 0] or [1e-6]
+    exps = log_ticks(min(positive), max(positive))
+    if len(exps) == 1:
+        exps.append(exps[0] + 1)
+    llo, lhi = exps[0], exps[-1]
+    zero_h = 0.12 * ch if min(diffs) <= 0 else 0.0
+
+    def sy_log(v):
+        if v <= 0:
+            return cy + ch
+        return cy + ch - zero_h - (math.log10(v) - llo) / (lhi - llo) * (ch - zero_h)
+
+    def decade(e):
+        return lambda x, y: ('<text x="%.1f" y="%.1f" font-size="11" text-anchor="end" '
+                             'fill="#444">10<tspan font-size="8" dy="-5">%d</tspan></text>'
+                             % (x, y, e))
+    yticks = [(10.0 ** e, decade(e)) for e in exps]
+    if zero_h:
+        yticks.append((0.0, lambda x, y: text(x, y, '0', 11, 'end', fill='#444')))
+    chart(out, x0 + 70, cy, cw, ch, 'mean |difference| of the speech probability',
+          xlo, xhi, 'mean |Δp| (log scale)', sy_log, yticks, series, lambda d, s: d)
+    if zero_h:
+        by = cy + ch - zero_h / 2
+        out.append('<path d="M%.1f %.1fl8 -4M%.1f %.1fl8 -4" stroke="#888"/>'
+                   % (x0 + 66, by + 2, x0 + 66, by + 6))
+
+    # Right: the share of frames whose speech/non-speech decision changed.
+    shares = [100 * p[4] for s in series for p in s[5]]
+    phi = 1.15 * max(shares) if max(shares) > 0 else 1.0
+    pticks = nice_ticks(0, phi, 5)
+
+    def sy_lin(v):
+        return cy + ch - v / phi * ch
+
+    def pct(t):
+        return lambda x, y: text(x, y, '%g%%' % t, 11, 'end', fill='#444')
+    chart(out, x0 + 70 + cw + 130, cy, cw, ch, 'frames whose decision (p ≥ 0.5) changed',
+          xlo, xhi, 'decisions changed (%)', sy_lin,
+          [(t, pct(t)) for t in pticks], series, lambda d, s: 100 * s)
+
+    # The legend: one row per policy, with the numbers behind its points,
+    # then per sample rate its mean and largest difference and changed share.
+    ly = cy + ch + 72
+    cols = [(x0 + 430, 'bits/weight'), (x0 + 540, 'mean SQNR'), (x0 + 650, 'worst SQNR')]
+    out.append(text(x0 + 22, ly, 'policy', 11, weight='bold', fill='#444'))
+    for k, rate in enumerate(rates):
+        base = x0 + 800 + 300 * k
+        out.append(text(base + 40, ly - 16, '%g kHz' % (rate / 1000), 11, 'middle',
+                        weight='bold', fill='#444'))
+        out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#bbb"/>'
+                   % (base - 90, ly - 12, base + 180, ly - 12))
+        cols += [(base, 'mean |Δp|'), (base + 90, 'max |Δp|'), (base + 180, 'changed')]
+    for cx, label in cols:
+        out.append(text(cx, ly, label, 11, 'end', weight='bold', fill='#444'))
+    mono = 'font-family="DejaVu Sans Mono, monospace"'
+    for i, (policy, model, bpw, mean_db, worst_db, points) in enumerate(series):
+        ry = ly + 18 * (i + 1)
+        colour = POLICY_COLOURS[i % len(POLICY_COLOURS)]
+        out.append(marker('circle', x0 + 8, ry - 4, colour, 4.6))
+        name = policy if len(models) == 1 else '%s (%s)' % (policy, model)
+        name = name if len(name) <= 56 else name[:55] + '…'
+        out.append(text(x0 + 22, ry, '%d  %s' % (i + 1, name), 11))
+        cells = ['%.2f' % bpw, '-' if mean_db is None else '%.1f dB' % mean_db,
+                 '-' if worst_db is None else '%.1f dB' % worst_db]
+        by_rate = {p[0]: p for p in points}
+        for rate in rates:
+            p = by_rate.get(rate)
+            cells += (['-'] * 3 if p is None else
+                      ['%.2e' % p[2] if p[2] else '0', '%.3f' % p[3],
+                       '%.2f%%' % (100 * p[4])])
+        for (cx, _), cell in zip(cols, cells):
+            out.append(text(cx, ry, cell, 11, 'end', extra=mono))
+    bottom = ly + 18 * len(series) + 10
+    if unsized:
+        out.append(text(x0, bottom + 8, 'evaluated but without policy_choices (not drawn): '
+                        + ', '.join(unsized), 11, fill='#a00'))
+        bottom += 20
+    return bottom + 20
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--db', default='build/demo.db')
     ap.add_argument('--out', default='build/demo_sqnr.svg')
     args = ap.parse_args()
+    # sqlite3.connect would create a missing file and fail later, vaguely.
+    if not os.path.isfile(args.db):
+        sys.exit('plot_sqnr: no such registry, got %s' % args.db)
+    con = sqlite3.connect(args.db)
+    try:
+        measured = con.execute(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'quantizations'").fetchone()[0] \
+            and con.execute('SELECT count(*) FROM quantizations').fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        sys.exit('plot_sqnr: %s, got %s' % (e, args.db))
+    finally:
+        con.close()
+    if not measured:
+        sys.exit('plot_sqnr: the registry has no quantizations (run '
+                 'examples/demo_queries.sql first), got %s' % args.db)
 
     layers, worst, scales, chan_sqnr, summary, models = load(args.db)
     left_w = 800
@@ -329,7 +563,9 @@ def main():
     y_left = panel_layers(body, 20, 100, left_w, layers, models)
     y_b = panel_scales(body, left_w + 40, 100, right_w, 400, worst, scales, chan_sqnr)
     y_c = panel_tradeoff(body, left_w + 40, y_b + 30, right_w, summary, models)
-    height = max(y_left, y_c) + 20
+    policies = load_policies(args.db)
+    y_d = panel_policies(body, 20, max(y_left, y_c) + 20, width - 40, policies)
+    height = y_d + 10
 
     head = [
         '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
@@ -344,8 +580,10 @@ def main():
     ]
     with open(args.out, 'w') as f:
         f.write('\n'.join(head + body + ['</svg>']) + '\n')
-    print('plot_sqnr: wrote %s (%d layers, worst under per-tensor int8: %s %.1f dB)'
-          % (args.out, len(layers), worst[2], worst[4]))
+    print('plot_sqnr: wrote %s (%d layers, worst under per-tensor int8: %s %.1f dB; %s)'
+          % (args.out, len(layers), worst[2], worst[4],
+             'no evaluations yet' if policies is None
+             else '%d evaluated policies' % len(policies[0])))
 
 
 if __name__ == '__main__':

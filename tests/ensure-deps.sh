@@ -5,7 +5,8 @@
 #   s390x    big-endian: cross-build the kernel tests, the extension and the
 #            SQL host, run them under qemu-user (adds dpkg's s390x architecture)
 #   demo     the demo: also npm (fetch the models), python3 (the picture),
-#            librsvg2-bin (PNG copy of the picture)
+#            librsvg2-bin (PNG copy of the picture), espeak-ng and
+#            python3-numpy (the test audio, examples/make_audio.py)
 #   import   the demo import checked against the Python reference importer
 #            (make test-import): python3-onnx, numpy, npm
 #   bench    the benchmark (numpy and PyTorch rows are optional)
@@ -51,7 +52,7 @@ case "$what" in
   # matches.  sqlite3.h is the same on every architecture (amd64's
   # libsqlite3-dev) and the host links libsqlite3.so.0 by path.
   s390x)   pkgs="gcc make libc6-dev libsqlite3-dev gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user libsqlite3-0:s390x" ;;
-  demo)    pkgs="$base python3 npm librsvg2-bin" ;;
+  demo)    pkgs="$base python3 python3-numpy npm librsvg2-bin espeak-ng" ;;
   import)  pkgs="$base python3 python3-numpy python3-onnx npm" ;;
   bench)   pkgs="$base" ;;
   host)    pkgs="gcc make libc6-dev libsqlite3-dev" ;;
