@@ -52,7 +52,7 @@ case "$what" in
   # matches.  sqlite3.h is the same on every architecture (amd64's
   # libsqlite3-dev) and the host links libsqlite3.so.0 by path.
   s390x)   pkgs="gcc make libc6-dev libsqlite3-dev gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user libsqlite3-0:s390x" ;;
-  demo)    pkgs="$base python3 python3-numpy npm librsvg2-bin espeak-ng" ;;
+  demo)    pkgs="$base python3 python3-numpy python3-onnx npm librsvg2-bin espeak-ng" ;;
   import)  pkgs="$base python3 python3-numpy python3-onnx npm" ;;
   bench)   pkgs="$base" ;;
   host)    pkgs="gcc make libc6-dev libsqlite3-dev" ;;
