@@ -41,41 +41,50 @@ BEGIN;
 
 -- The row makers: a row inserted into temp.policy_make makes that
 -- quantization; a quantization_id into temp.policy_measure measures it.
+-- Each computes its intermediate values once into a scratch row
+-- (temp.policy_params, temp.policy_xy) and empties it after: plain tables,
+-- not MATERIALIZED CTEs or UPDATE ... FROM, so that SQLite 3.31 runs it.
 CREATE TEMP TABLE policy_make (role TEXT, tensor_id INTEGER, dtype TEXT, scheme TEXT,
   granularity TEXT, view_shape TEXT, axis INTEGER, block_size INTEGER,
   method TEXT, percentile REAL, options TEXT);
+CREATE TEMP TABLE policy_params (x BLOB, vs TEXT, s REAL, z INTEGER, ss BLOB, zs BLOB);
 CREATE TEMP TABLE policy_measure (quantization_id INTEGER);
+CREATE TEMP TABLE policy_xy (x BLOB, y BLOB);
 CREATE TEMP TABLE policy_refusal (why TEXT);
 
 CREATE TEMP TRIGGER policy_make_row AFTER INSERT ON policy_make
 BEGIN
+  INSERT INTO policy_params (x, vs)
+  SELECT q_f32(data, dtype), coalesce(NEW.view_shape, shape)
+  FROM tensors WHERE tensor_id = NEW.tensor_id;
+  -- The calibration (method=, percentile=) and the row's options.
+  UPDATE policy_params SET
+    s = CASE NEW.granularity WHEN 'tensor' THEN q_scale(x, NEW.dtype, NEW.scheme,
+          trim('method=' || NEW.method || coalesce(' percentile=' || NEW.percentile, '')
+               || ' ' || NEW.options)) END,
+    z = CASE NEW.granularity WHEN 'tensor' THEN q_zero_point(x, NEW.dtype, NEW.scheme,
+          trim('method=' || NEW.method || coalesce(' percentile=' || NEW.percentile, '')
+               || ' ' || NEW.options)) END,
+    ss = CASE NEW.granularity
+           WHEN 'channel' THEN q_per_channel_scales(x, vs, NEW.axis, NEW.dtype, NEW.scheme,
+             trim('method=' || NEW.method || coalesce(' percentile=' || NEW.percentile, '')
+                  || ' ' || NEW.options))
+           WHEN 'block' THEN q_block_scales(x, vs, NEW.axis, NEW.block_size, NEW.dtype,
+             NEW.scheme, trim('method=' || NEW.method
+                              || coalesce(' percentile=' || NEW.percentile, '')
+                              || ' ' || NEW.options)) END,
+    zs = CASE NEW.granularity
+           WHEN 'channel' THEN q_per_channel_zero_points(x, vs, NEW.axis, NEW.dtype,
+             NEW.scheme, trim('method=' || NEW.method
+                              || coalesce(' percentile=' || NEW.percentile, '')
+                              || ' ' || NEW.options))
+           WHEN 'block' THEN q_block_zero_points(x, vs, NEW.axis, NEW.block_size,
+             NEW.dtype, NEW.scheme, trim('method=' || NEW.method
+                              || coalesce(' percentile=' || NEW.percentile, '')
+                              || ' ' || NEW.options)) END;
   INSERT INTO quantizations (tensor_id, dtype, scheme, granularity, method,
                              percentile, options, view_shape, axis, block_size,
                              scale, zero_point, scales, zero_points, codes)
-  WITH w AS MATERIALIZED (
-         SELECT q_f32(t.data, t.dtype) AS x, coalesce(NEW.view_shape, t.shape) AS vs,
-                trim('method=' || NEW.method
-                     || CASE WHEN NEW.percentile IS NULL THEN ''
-                             ELSE ' percentile=' || NEW.percentile END
-                     || ' ' || NEW.options) AS calib
-         FROM tensors t WHERE t.tensor_id = NEW.tensor_id),
-       p AS MATERIALIZED (
-         SELECT w.*,
-                CASE NEW.granularity WHEN 'tensor'
-                  THEN q_scale(x, NEW.dtype, NEW.scheme, calib) END AS s,
-                CASE NEW.granularity WHEN 'tensor'
-                  THEN q_zero_point(x, NEW.dtype, NEW.scheme, calib) END AS z,
-                CASE NEW.granularity
-                  WHEN 'channel' THEN q_per_channel_scales(x, vs, NEW.axis,
-                                        NEW.dtype, NEW.scheme, calib)
-                  WHEN 'block' THEN q_block_scales(x, vs, NEW.axis, NEW.block_size,
-                                        NEW.dtype, NEW.scheme, calib) END AS ss,
-                CASE NEW.granularity
-                  WHEN 'channel' THEN q_per_channel_zero_points(x, vs, NEW.axis,
-                                        NEW.dtype, NEW.scheme, calib)
-                  WHEN 'block' THEN q_block_zero_points(x, vs, NEW.axis, NEW.block_size,
-                                        NEW.dtype, NEW.scheme, calib) END AS zs
-         FROM w)
   SELECT NEW.tensor_id, NEW.dtype, NEW.scheme, NEW.granularity, NEW.method,
          NEW.percentile, NEW.options, NEW.view_shape, NEW.axis, NEW.block_size,
          s, z, ss, zs,
@@ -86,31 +95,34 @@ BEGIN
            WHEN 'block' THEN quantize_per_block_blob(x, ss, zs, vs, NEW.axis,
                                  NEW.block_size, NEW.dtype, NEW.options)
            ELSE q_ggml_quantize(x, NEW.dtype, vs) END
-  FROM p;
+  FROM policy_params;
   INSERT INTO policy_measure VALUES (last_insert_rowid());
+  DELETE FROM policy_params;
 END;
 
 CREATE TEMP TRIGGER policy_measure_row AFTER INSERT ON policy_measure
 BEGIN
+  INSERT INTO policy_xy (x, y)
+  SELECT q_f32(t.data, t.dtype),
+         CASE q.granularity
+           WHEN 'tensor' THEN dequantize_blob(q.codes, q.scale, q.zero_point,
+                                              q.dtype, t.numel)
+           WHEN 'channel' THEN dequantize_per_channel_blob(q.codes, q.scales,
+                                 q.zero_points, coalesce(q.view_shape, t.shape),
+                                 q.axis, q.dtype)
+           WHEN 'block' THEN dequantize_per_block_blob(q.codes, q.scales,
+                                 q.zero_points, coalesce(q.view_shape, t.shape),
+                                 q.axis, q.block_size, q.dtype)
+           ELSE q_ggml_dequantize(q.codes, q.dtype) END
+  FROM quantizations q JOIN tensors t USING (tensor_id)
+  WHERE q.quantization_id = NEW.quantization_id AND q.sqnr_db IS NULL;
   UPDATE quantizations
-  SET mse = q_mse(d.x, d.y), sqnr_db = q_sqnr(d.x, d.y),
-      max_error = q_max_error(d.x, d.y), cosine = q_cosine(d.x, d.y)
-  FROM (SELECT x, CASE q.granularity
-                    WHEN 'tensor' THEN dequantize_blob(q.codes, q.scale,
-                                         q.zero_point, q.dtype, t.numel)
-                    WHEN 'channel' THEN dequantize_per_channel_blob(q.codes,
-                                         q.scales, q.zero_points, vs, q.axis, q.dtype)
-                    WHEN 'block' THEN dequantize_per_block_blob(q.codes, q.scales,
-                                         q.zero_points, vs, q.axis, q.block_size,
-                                         q.dtype)
-                    ELSE q_ggml_dequantize(q.codes, q.dtype) END AS y
-        FROM (SELECT q.*, q_f32(t.data, t.dtype) AS x,
-                     coalesce(q.view_shape, t.shape) AS vs
-              FROM quantizations q JOIN tensors t USING (tensor_id)
-              WHERE q.quantization_id = NEW.quantization_id) AS q
-        JOIN tensors t USING (tensor_id)) AS d
-  WHERE quantizations.quantization_id = NEW.quantization_id
-    AND quantizations.sqnr_db IS NULL;
+  SET (mse, sqnr_db, max_error, cosine) =
+      (SELECT q_mse(x, y), q_sqnr(x, y), q_max_error(x, y), q_cosine(x, y)
+       FROM policy_xy)
+  WHERE quantization_id = NEW.quantization_id
+    AND EXISTS (SELECT 1 FROM policy_xy);
+  DELETE FROM policy_xy;
 END;
 
 -- RAISE(ROLLBACK): the whole run is undone, whatever step refused.
@@ -190,7 +202,9 @@ SELECT printf('policy: %d policies over %d whole tensors: %d choices, %d quantiz
 
 DROP TABLE temp.policy_decided;
 DROP TABLE temp.policy_make;
+DROP TABLE temp.policy_params;
 DROP TABLE temp.policy_measure;
+DROP TABLE temp.policy_xy;
 DROP TABLE temp.policy_refusal;
 
 COMMIT;

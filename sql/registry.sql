@@ -1015,7 +1015,9 @@ CREATE TABLE IF NOT EXISTS evaluations (
   sample_rate       INTEGER NOT NULL
                     CONSTRAINT evaluation_sample_rate
                       CHECK (typeof(sample_rate) = 'integer' AND sample_rate > 0),
-  frames            INTEGER NOT NULL CHECK (frames > 0),
+  frames            INTEGER NOT NULL
+                    CONSTRAINT evaluation_frames
+                      CHECK (typeof(frames) = 'integer' AND frames > 0),
   threshold         REAL NOT NULL DEFAULT 0.5
                     CONSTRAINT evaluation_threshold
                       CHECK (threshold >= 0 AND threshold <= 1),
@@ -1023,7 +1025,10 @@ CREATE TABLE IF NOT EXISTS evaluations (
                     CONSTRAINT evaluation_mean_abs_diff CHECK (mean_abs_diff >= 0),
   max_abs_diff      REAL NOT NULL
                     CONSTRAINT evaluation_max_abs_diff CHECK (max_abs_diff >= 0),
-  decisions_changed INTEGER NOT NULL CHECK (decisions_changed BETWEEN 0 AND frames),
+  decisions_changed INTEGER NOT NULL
+                    CONSTRAINT evaluation_decisions_changed
+                      CHECK (typeof(decisions_changed) = 'integer'
+                             AND decisions_changed BETWEEN 0 AND frames),
   changed_share     REAL GENERATED ALWAYS AS (1.0 * decisions_changed / frames) VIRTUAL,
   CONSTRAINT evaluation_unique UNIQUE (export_id, input_set, sample_rate)
 );
