@@ -1068,16 +1068,14 @@ END;
 -- A rule's policy must exist, and its options be spelled as quantizations
 -- spells them (the same canonical form, checked the same way).  Its probe
 -- must be a label sql/policy.sql can make: policy_rules_inserted, once the
--- row is in, reads it through the view policy_rule_specs.
+-- row is in, reads it through the view policy_rule_specs.  INSERT OR
+-- REPLACE may replace a rule (same rule_id, or same policy and priority):
+-- policy_rules_inserted then forgets the choices it made.
 CREATE TRIGGER IF NOT EXISTS policy_rules_insert
 BEFORE INSERT ON policy_rules
 BEGIN
   SELECT RAISE(ABORT, 'policy_rules: policy_id does not name a policy')
   WHERE NOT EXISTS (SELECT 1 FROM policies WHERE policy_id = NEW.policy_id);
-  SELECT RAISE(ABORT, 'policy_rules: a rule that has choices cannot be replaced; delete it first')
-  WHERE EXISTS (SELECT 1 FROM policy_rules r JOIN policy_choices c USING (rule_id)
-                WHERE r.rule_id = NEW.rule_id
-                   OR (r.policy_id = NEW.policy_id AND r.priority = NEW.priority));
   SELECT RAISE(ABORT, 'policy_rules: options must be canonical: quant_min=N quant_max=N reduce_range=1 rounding=onnx, each optional, in that order, one space apart')
   WHERE typeof(NEW.options) = 'text'
     AND NEW.options NOT LIKE '%method=%' AND NEW.options NOT LIKE '%percentile=%'
@@ -1136,7 +1134,9 @@ BEGIN
   WHERE NEW.probe IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM policy_rule_specs
                     WHERE rule_id = NEW.rule_id AND role = 'probe' AND valid);
-  DELETE FROM policy_choices WHERE policy_id = NEW.policy_id;
+  DELETE FROM policy_choices
+  WHERE policy_id = NEW.policy_id OR rule_id = NEW.rule_id
+     OR rule_id NOT IN (SELECT rule_id FROM policy_rules);
 END;
 
 CREATE TRIGGER IF NOT EXISTS policy_rules_updated
@@ -1222,15 +1222,19 @@ BEGIN
   WHERE NOT EXISTS (SELECT 1 FROM policies WHERE policy_id = NEW.policy_id);
   SELECT RAISE(ABORT, 'exports: model_id does not name a model')
   WHERE NOT EXISTS (SELECT 1 FROM models WHERE model_id = NEW.model_id);
-  SELECT RAISE(ABORT, 'exports: an export that has evaluations cannot be replaced; delete it first')
-  WHERE EXISTS (SELECT 1 FROM exports e JOIN evaluations v USING (export_id)
-                WHERE e.export_id = NEW.export_id
-                   OR (e.policy_id = NEW.policy_id AND e.model_id = NEW.model_id
-                       AND e.format = NEW.format));
+  DELETE FROM evaluations
+  WHERE export_id IN (SELECT export_id FROM exports
+                      WHERE export_id = NEW.export_id
+                         OR (policy_id = NEW.policy_id AND model_id = NEW.model_id
+                             AND format = NEW.format));
 END;
 
--- A file written again keeps its row: its path, bytes and sha256 may be
--- updated; what it is an export of may not, once it has evaluations.
+-- An evaluation is of a file's bytes.  A file written again is an INSERT
+-- that collides with its export (exports_insert above forgets the old
+-- file's evaluations: if the INSERT then fails, that is undone with it) or
+-- an UPDATE of path, bytes and sha256 (a new sha256 forgets them,
+-- exports_updated).  What an export is of (policy, model, format) and its
+-- export_id stay while it has evaluations.
 CREATE TRIGGER IF NOT EXISTS exports_update
 BEFORE UPDATE OF export_id, policy_id, model_id, format ON exports
 BEGIN
@@ -1242,6 +1246,13 @@ BEGIN
   WHERE NOT EXISTS (SELECT 1 FROM policies WHERE policy_id = NEW.policy_id);
   SELECT RAISE(ABORT, 'exports: model_id does not name a model')
   WHERE NOT EXISTS (SELECT 1 FROM models WHERE model_id = NEW.model_id);
+END;
+
+CREATE TRIGGER IF NOT EXISTS exports_updated
+AFTER UPDATE OF sha256 ON exports
+WHEN NEW.sha256 IS NOT OLD.sha256
+BEGIN
+  DELETE FROM evaluations WHERE export_id = NEW.export_id;
 END;
 
 CREATE TRIGGER IF NOT EXISTS exports_delete
