@@ -25,7 +25,10 @@
 --      measured too;
 --   4. policy_choices made to agree with the decisions: rows that differ
 --      are deleted, missing ones inserted, the rest left alone.
--- A refusal rolls the whole transaction back: nothing changes.
+-- A refusal rolls the whole transaction back: nothing changes.  Any other
+-- error (a function refusing a tensor, say) leaves the transaction open in
+-- the caller's connection, as any failed statement does: ROLLBACK it (the
+-- shell's -bail exits, which does).
 -- Running it again changes nothing (every row it would make exists); the
 -- rows are made in tensor and label order, so the same registry gets the
 -- same quantization_ids on every run.  Quantizations no longer chosen (after
