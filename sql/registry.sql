@@ -27,6 +27,12 @@
 --   model_summary   per model and quantization label: bytes before and after,
 --                   bits per weight, mean and worst-layer SQNR
 --   tensor_chunk_errors  what is wrong with the chunks of chunked tensors
+--   policy_rule_specs, policy_spec_fits, policy_matches
+--                   what each policy rule asks for and which rule decides
+--                   each tensor (sql/policy.sql makes it so)
+--   policy_gaps     the tensors a policy leaves to no rule
+--   policy_summary  per policy and model: bytes before and after, bits per
+--                   weight, mean and worst SQNR
 --
 -- Load it with `sqlite3 my.db < sql/registry.sql` or `.read sql/registry.sql`;
 -- it only creates what is missing, so running it twice is harmless (and a
@@ -847,34 +853,63 @@ WHERE problem IS NOT NULL;
 -- ---------------------------------------------------------------------------
 -- Policies: a rule book that picks one quantization per tensor, in the spirit
 -- of llama.cpp's per-tensor type overrides, applied with plain SQL
--- (sql/policy.sql).  A policy's rules are tried in priority order, lowest
--- first; the first rule whose every condition holds decides the tensor.
+-- (sql/policy.sql) to every whole tensor of the registry.  A chunked tensor
+-- (tensors.rows not NULL) is outside every policy: its chunks are quantized
+-- chunk by chunk and no single row holds it.
+--
+-- A policy's rules are tried in priority order, lowest first; the first rule
+-- whose every condition holds AND whose action fits the tensor decides it.
 -- A NULL condition holds for every tensor.  Conditions:
 --   model_glob        models.name GLOB this
---   name_glob         tensors.name GLOB this
+--   name_glob         tensors.name GLOB this (case-sensitive, as GLOB is)
 --   min_numel         the tensor has at least this many elements
---   columns_below     the tensor's columns (elements per row: numel divided
---                     by shape[0]; for ggml types the last dimension, the
---                     row ggml quantizes) are fewer than this
+--   min_rank          the tensor has at least this many dimensions (2: the
+--                     weights, not the biases)
+--   columns_below     the tensor's columns, its last dimension (the row
+--                     ggml quantizes: ne[0] in GGUF), are fewer than this
 --   probe, probe_sqnr_below
---                     the tensor's quantization labelled `probe` (e.g.
---                     'int8 tensor affine') was measured at an SQNR below
---                     probe_sqnr_below dB; both or neither
+--                     the tensor quantized as the label `probe` (e.g. 'int8
+--                     tensor affine', 'q8_0 ggml') measures an SQNR below
+--                     probe_sqnr_below dB; both or neither.  sql/policy.sql
+--                     makes and measures the probe row where it is missing;
+--                     a tensor the probe does not fit does not match.
 -- Action: the quantization's dtype, scheme, granularity, block_size, method,
--- percentile and options, as in quantizations (axis is the tensor's own
--- channel_axis for granularity 'channel'); dtype 'float' keeps the tensor in
--- its stored float format (the other action columns NULL).
+-- percentile and options, as in quantizations; NULL scheme, method, options
+-- and (ggml) block_size mean the defaults: 'affine' (a ggml type's own
+-- scheme), 'minmax' ('ggml'), '' and the type's block size.  dtype 'float'
+-- keeps the tensor in its stored float format (the other action columns
+-- NULL).  Where the action puts its parameters follows from the tensor:
+--   tensor   one scale and zero point: fits every tensor;
+--   channel  along the tensor's channel_axis: fits a tensor that has one;
+--   block    blocks along the last axis of the matrix view [shape[0],
+--            numel / shape[0]] (view_shape, NULL when the tensor is 2-D; a
+--            1-D tensor is blocked along its own axis): fits every tensor
+--            (the last block may be short, as ONNX allows);
+--   ggml     rows along the tensor's own last dimension, as GGUF stores the
+--            tensor: fits when that dimension is whole blocks of the type.
+-- A rule whose action does not fit falls through to the next rule, so every
+-- policy should end with a catch-all (no condition; dtype 'float', or
+-- granularity 'tensor', which fits everything).  A whole tensor that no rule
+-- takes is an error of sql/policy.sql (the view policy_gaps lists them): a
+-- tensor left float by accident would make the policy's size and error lie.
 -- ---------------------------------------------------------------------------
 CREATE TABLE IF NOT EXISTS policies (
   policy_id    INTEGER PRIMARY KEY,
-  name         TEXT NOT NULL UNIQUE,
+  -- Exports write files under a directory of this name: no path characters.
+  name         TEXT NOT NULL UNIQUE
+               CONSTRAINT policy_name CHECK (typeof(name) = 'text'
+                 AND length(name) BETWEEN 1 AND 64
+                 AND name NOT GLOB '*[^A-Za-z0-9_.-]*' AND name NOT GLOB '.*'),
   description  TEXT NOT NULL DEFAULT ''
+               CONSTRAINT policy_description CHECK (typeof(description) = 'text')
 );
 
 CREATE TABLE IF NOT EXISTS policy_rules (
   rule_id          INTEGER PRIMARY KEY,
   policy_id        INTEGER NOT NULL REFERENCES policies ON DELETE CASCADE,
-  priority         INTEGER NOT NULL,
+  priority         INTEGER NOT NULL
+                   CONSTRAINT policy_rule_priority_value
+                     CHECK (typeof(priority) = 'integer'),
   model_glob       TEXT,
   name_glob        TEXT,
   min_numel        INTEGER,
@@ -888,12 +923,59 @@ CREATE TABLE IF NOT EXISTS policy_rules (
   method           TEXT,
   percentile       REAL,
   options          TEXT,
-  CONSTRAINT policy_rule_priority UNIQUE (policy_id, priority)
+  min_rank         INTEGER,
+  CONSTRAINT policy_rule_priority UNIQUE (policy_id, priority),
+
+  -- Conditions.
+  CONSTRAINT policy_rule_globs CHECK (
+    (model_glob IS NULL OR typeof(model_glob) = 'text')
+    AND (name_glob IS NULL OR typeof(name_glob) = 'text')),
+  CONSTRAINT policy_rule_sizes CHECK (
+    (min_numel IS NULL OR (typeof(min_numel) = 'integer' AND min_numel >= 1))
+    AND (columns_below IS NULL
+         OR (typeof(columns_below) = 'integer' AND columns_below >= 1))
+    AND (min_rank IS NULL
+         OR (typeof(min_rank) = 'integer' AND min_rank BETWEEN 1 AND 32))),
+  CONSTRAINT policy_rule_probe CHECK ((probe IS NULL) = (probe_sqnr_below IS NULL)
+    AND (probe IS NULL OR (typeof(probe) = 'text'
+                           AND typeof(probe_sqnr_below) = 'real'))),
+
+  -- The action: the values quantizations allows, plus 'float'.
+  CONSTRAINT policy_rule_dtype CHECK (dtype IN ('float',
+    'int8', 'uint8', 'int16', 'uint16', 'int32', 'int4', 'uint4',
+    'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
+    'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K')),
+  CONSTRAINT policy_rule_float CHECK (dtype <> 'float' OR
+    (scheme IS NULL AND granularity IS NULL AND block_size IS NULL
+     AND method IS NULL AND percentile IS NULL AND options IS NULL)),
+  CONSTRAINT policy_rule_granularity CHECK (dtype = 'float' OR
+    coalesce(granularity IN ('tensor', 'channel', 'block', 'ggml')
+             AND (granularity = 'ggml') = (dtype GLOB 'q[0-9]_*'), 0)),
+  CONSTRAINT policy_rule_scheme CHECK (scheme IS NULL OR
+    (granularity IS NOT 'ggml' AND scheme IN ('affine', 'symmetric'))
+    OR (granularity = 'ggml' AND scheme = (CASE WHEN dtype IN
+          ('q4_1', 'q5_1', 'q2_K', 'q4_K', 'q5_K') THEN 'affine'
+          ELSE 'symmetric' END))),
+  CONSTRAINT policy_rule_block_size CHECK (CASE granularity
+    WHEN 'block' THEN typeof(block_size) = 'integer' AND block_size >= 1
+    WHEN 'ggml' THEN block_size IS NULL
+      OR block_size IS (CASE WHEN dtype GLOB '*_K' THEN 256 ELSE 32 END)
+    ELSE block_size IS NULL END),
+  CONSTRAINT policy_rule_method CHECK (method IS NULL OR
+    (granularity IS NOT 'ggml' AND method IN ('minmax', 'percentile', 'mse'))
+    OR (granularity = 'ggml' AND method = 'ggml')),
+  CONSTRAINT policy_rule_percentile CHECK (
+    (method IS 'percentile') = (percentile IS NOT NULL)
+    AND (percentile IS NULL OR (percentile > 0 AND percentile <= 100))),
+  CONSTRAINT policy_rule_options CHECK (options IS NULL OR
+    (typeof(options) = 'text' AND options NOT LIKE '%method=%'
+     AND options NOT LIKE '%percentile=%'
+     AND (granularity IS NOT 'ggml' OR options = '')))
 );
 
--- What each policy chose for each tensor: the rule that decided and the
--- quantization it made (NULL: the tensor stays float).  Filled by
--- sql/policy.sql; one row per policy and tensor.
+-- What each policy chose for each whole tensor: the rule that decided and
+-- the quantization it made (NULL: a 'float' rule, the tensor stays float).
+-- Filled by sql/policy.sql; one row per policy and tensor.
 CREATE TABLE IF NOT EXISTS policy_choices (
   policy_id        INTEGER NOT NULL REFERENCES policies ON DELETE CASCADE,
   tensor_id        INTEGER NOT NULL REFERENCES tensors ON DELETE CASCADE,
@@ -910,9 +992,13 @@ CREATE TABLE IF NOT EXISTS exports (
   policy_id    INTEGER NOT NULL REFERENCES policies ON DELETE CASCADE,
   model_id     INTEGER NOT NULL REFERENCES models ON DELETE CASCADE,
   format       TEXT NOT NULL CONSTRAINT export_format CHECK (format IN ('gguf', 'onnx')),
-  path         TEXT NOT NULL,
-  bytes        INTEGER NOT NULL,
-  sha256       TEXT NOT NULL,
+  path         TEXT NOT NULL
+               CONSTRAINT export_path CHECK (typeof(path) = 'text' AND length(path) > 0),
+  bytes        INTEGER NOT NULL
+               CONSTRAINT export_bytes CHECK (typeof(bytes) = 'integer' AND bytes > 0),
+  sha256       TEXT NOT NULL               -- lower-case hex, as sha256sum prints it
+               CONSTRAINT export_sha256 CHECK (typeof(sha256) = 'text'
+                 AND length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*'),
   CONSTRAINT export_unique UNIQUE (policy_id, model_id, format)
 );
 
@@ -926,12 +1012,476 @@ CREATE TABLE IF NOT EXISTS evaluations (
   export_id         INTEGER NOT NULL REFERENCES exports ON DELETE CASCADE,
   runtime           TEXT NOT NULL,      -- 'onnxruntime-node 1.22.0'
   input_set         TEXT NOT NULL,      -- 'espeak-ng speech, silence, noise'
-  sample_rate       INTEGER NOT NULL,
-  frames            INTEGER NOT NULL CHECK (frames > 0),
-  threshold         REAL NOT NULL DEFAULT 0.5,
-  mean_abs_diff     REAL NOT NULL,
-  max_abs_diff      REAL NOT NULL,
-  decisions_changed INTEGER NOT NULL CHECK (decisions_changed BETWEEN 0 AND frames),
+  sample_rate       INTEGER NOT NULL
+                    CONSTRAINT evaluation_sample_rate
+                      CHECK (typeof(sample_rate) = 'integer' AND sample_rate > 0),
+  frames            INTEGER NOT NULL
+                    CONSTRAINT evaluation_frames
+                      CHECK (typeof(frames) = 'integer' AND frames > 0),
+  threshold         REAL NOT NULL DEFAULT 0.5
+                    CONSTRAINT evaluation_threshold
+                      CHECK (threshold >= 0 AND threshold <= 1),
+  mean_abs_diff     REAL NOT NULL
+                    CONSTRAINT evaluation_mean_abs_diff CHECK (mean_abs_diff >= 0),
+  max_abs_diff      REAL NOT NULL
+                    CONSTRAINT evaluation_max_abs_diff CHECK (max_abs_diff >= 0),
+  decisions_changed INTEGER NOT NULL
+                    CONSTRAINT evaluation_decisions_changed
+                      CHECK (typeof(decisions_changed) = 'integer'
+                             AND decisions_changed BETWEEN 0 AND frames),
   changed_share     REAL GENERATED ALWAYS AS (1.0 * decisions_changed / frames) VIRTUAL,
   CONSTRAINT evaluation_unique UNIQUE (export_id, input_set, sample_rate)
 );
+
+-- The deployment tables' triggers, in the style of the ones above: parents
+-- exist whatever PRAGMA foreign_keys says, deletes cascade without it, and
+-- a parent that has children is neither renumbered nor overwritten.
+CREATE TRIGGER IF NOT EXISTS policies_insert
+BEFORE INSERT ON policies
+BEGIN
+  SELECT RAISE(ABORT, 'policies: a policy that has rules, choices or exports cannot be replaced; delete it first')
+  WHERE EXISTS (SELECT 1 FROM policies p
+                WHERE (p.policy_id = NEW.policy_id OR p.name = NEW.name)
+                  AND (EXISTS (SELECT 1 FROM policy_rules r WHERE r.policy_id = p.policy_id)
+                       OR EXISTS (SELECT 1 FROM policy_choices c WHERE c.policy_id = p.policy_id)
+                       OR EXISTS (SELECT 1 FROM exports e WHERE e.policy_id = p.policy_id)));
+END;
+
+CREATE TRIGGER IF NOT EXISTS policies_update
+BEFORE UPDATE OF policy_id ON policies
+BEGIN
+  SELECT RAISE(ABORT, 'policies: a policy that has rules, choices or exports keeps its policy_id')
+  WHERE NEW.policy_id IS NOT OLD.policy_id
+    AND (EXISTS (SELECT 1 FROM policy_rules WHERE policy_id = OLD.policy_id)
+         OR EXISTS (SELECT 1 FROM policy_choices WHERE policy_id = OLD.policy_id)
+         OR EXISTS (SELECT 1 FROM exports WHERE policy_id = OLD.policy_id));
+END;
+
+CREATE TRIGGER IF NOT EXISTS policies_delete
+AFTER DELETE ON policies
+BEGIN
+  DELETE FROM policy_choices WHERE policy_id = OLD.policy_id;
+  DELETE FROM policy_rules WHERE policy_id = OLD.policy_id;
+  DELETE FROM exports WHERE policy_id = OLD.policy_id;
+END;
+
+-- A rule's policy must exist, and its options be spelled as quantizations
+-- spells them (the same canonical form, checked the same way).  Its probe
+-- must be a label sql/policy.sql can make: policy_rules_inserted, once the
+-- row is in, reads it through the view policy_rule_specs.  INSERT OR
+-- REPLACE may replace a rule (same rule_id, or same policy and priority):
+-- policy_rules_inserted then forgets the choices it made.
+CREATE TRIGGER IF NOT EXISTS policy_rules_insert
+BEFORE INSERT ON policy_rules
+BEGIN
+  SELECT RAISE(ABORT, 'policy_rules: policy_id does not name a policy')
+  WHERE NOT EXISTS (SELECT 1 FROM policies WHERE policy_id = NEW.policy_id);
+  SELECT RAISE(ABORT, 'policy_rules: options must be canonical: quant_min=N quant_max=N reduce_range=1 rounding=onnx, each optional, in that order, one space apart')
+  WHERE typeof(NEW.options) = 'text'
+    AND NEW.options NOT LIKE '%method=%' AND NEW.options NOT LIKE '%percentile=%'
+    AND NEW.options IS NOT (
+      WITH RECURSIVE words(w, rest) AS (
+        SELECT NULL, NEW.options || ' '
+        UNION ALL
+        SELECT substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1)
+        FROM words WHERE rest <> '')
+      SELECT trim(
+        coalesce((SELECT ' ' || w FROM words
+                  WHERE w = 'quant_min=' || CAST(CAST(substr(w, 11) AS INTEGER) AS TEXT)
+                  LIMIT 1), '')
+        || coalesce((SELECT ' ' || w FROM words
+                     WHERE w = 'quant_max=' || CAST(CAST(substr(w, 11) AS INTEGER) AS TEXT)
+                     LIMIT 1), '')
+        || coalesce((SELECT ' ' || w FROM words WHERE w = 'reduce_range=1' LIMIT 1), '')
+        || coalesce((SELECT ' ' || w FROM words WHERE w = 'rounding=onnx' LIMIT 1), '')));
+END;
+
+-- A rule's choices follow from the whole rule book, so any change to a
+-- policy's rules forgets the policy's choices; sql/policy.sql makes them
+-- again.  An update may not move a rule that has choices to another policy
+-- or number (the choices name it), nor break the checks of the insert.
+CREATE TRIGGER IF NOT EXISTS policy_rules_update
+BEFORE UPDATE ON policy_rules
+BEGIN
+  SELECT RAISE(ABORT, 'policy_rules: policy_id does not name a policy')
+  WHERE NOT EXISTS (SELECT 1 FROM policies WHERE policy_id = NEW.policy_id);
+  SELECT RAISE(ABORT, 'policy_rules: a rule keeps its rule_id and policy_id; delete it and insert a new row')
+  WHERE NEW.rule_id IS NOT OLD.rule_id OR NEW.policy_id IS NOT OLD.policy_id;
+  SELECT RAISE(ABORT, 'policy_rules: options must be canonical: quant_min=N quant_max=N reduce_range=1 rounding=onnx, each optional, in that order, one space apart')
+  WHERE typeof(NEW.options) = 'text'
+    AND NEW.options NOT LIKE '%method=%' AND NEW.options NOT LIKE '%percentile=%'
+    AND NEW.options IS NOT (
+      WITH RECURSIVE words(w, rest) AS (
+        SELECT NULL, NEW.options || ' '
+        UNION ALL
+        SELECT substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1)
+        FROM words WHERE rest <> '')
+      SELECT trim(
+        coalesce((SELECT ' ' || w FROM words
+                  WHERE w = 'quant_min=' || CAST(CAST(substr(w, 11) AS INTEGER) AS TEXT)
+                  LIMIT 1), '')
+        || coalesce((SELECT ' ' || w FROM words
+                     WHERE w = 'quant_max=' || CAST(CAST(substr(w, 11) AS INTEGER) AS TEXT)
+                     LIMIT 1), '')
+        || coalesce((SELECT ' ' || w FROM words WHERE w = 'reduce_range=1' LIMIT 1), '')
+        || coalesce((SELECT ' ' || w FROM words WHERE w = 'rounding=onnx' LIMIT 1), '')));
+END;
+
+CREATE TRIGGER IF NOT EXISTS policy_rules_inserted
+AFTER INSERT ON policy_rules
+BEGIN
+  SELECT RAISE(ABORT, 'policy_rules: probe must be a quantization label such as ''int8 tensor affine'' or ''q8_0 ggml''')
+  WHERE NEW.probe IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM policy_rule_specs
+                    WHERE rule_id = NEW.rule_id AND role = 'probe' AND valid);
+  DELETE FROM policy_choices
+  WHERE policy_id = NEW.policy_id OR rule_id = NEW.rule_id
+     OR rule_id NOT IN (SELECT rule_id FROM policy_rules);
+END;
+
+CREATE TRIGGER IF NOT EXISTS policy_rules_updated
+AFTER UPDATE ON policy_rules
+BEGIN
+  SELECT RAISE(ABORT, 'policy_rules: probe must be a quantization label such as ''int8 tensor affine'' or ''q8_0 ggml''')
+  WHERE NEW.probe IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM policy_rule_specs
+                    WHERE rule_id = NEW.rule_id AND role = 'probe' AND valid);
+  DELETE FROM policy_choices WHERE policy_id = NEW.policy_id;
+END;
+
+CREATE TRIGGER IF NOT EXISTS policy_rules_delete
+AFTER DELETE ON policy_rules
+BEGIN
+  DELETE FROM policy_choices WHERE policy_id = OLD.policy_id;
+END;
+
+-- A choice names its policy, a whole tensor, a rule of that policy and, for
+-- a rule that quantizes, a quantization of that tensor that does what the
+-- rule says (dtype, granularity, scheme, block size, method, percentile,
+-- options: the defaults of NULL action columns as the header says).
+-- Choices are not edited: sql/policy.sql deletes and inserts them.
+CREATE TRIGGER IF NOT EXISTS policy_choices_insert
+BEFORE INSERT ON policy_choices
+BEGIN
+  SELECT RAISE(ABORT, 'policy_choices: policy_id does not name a policy')
+  WHERE NOT EXISTS (SELECT 1 FROM policies WHERE policy_id = NEW.policy_id);
+  SELECT RAISE(ABORT, 'policy_choices: tensor_id does not name a whole tensor (chunked tensors are outside policies)')
+  WHERE NOT EXISTS (SELECT 1 FROM tensors WHERE tensor_id = NEW.tensor_id
+                                            AND rows IS NULL);
+  SELECT RAISE(ABORT, 'policy_choices: rule_id does not name a rule of the policy')
+  WHERE NOT EXISTS (SELECT 1 FROM policy_rules WHERE rule_id = NEW.rule_id
+                                                 AND policy_id = NEW.policy_id);
+  SELECT RAISE(ABORT, 'policy_choices: a float rule has no quantization, and every other rule one')
+  WHERE (NEW.quantization_id IS NULL)
+        <> (SELECT dtype = 'float' FROM policy_rules WHERE rule_id = NEW.rule_id);
+  SELECT RAISE(ABORT, 'policy_choices: quantization_id does not name a quantization of the tensor')
+  WHERE NEW.quantization_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM quantizations
+                    WHERE quantization_id = NEW.quantization_id
+                      AND tensor_id = NEW.tensor_id);
+  SELECT RAISE(ABORT, 'policy_choices: the quantization does not do what the rule says')
+  WHERE NEW.quantization_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM quantizations q, policy_rule_specs s
+                    WHERE q.quantization_id = NEW.quantization_id
+                      AND s.rule_id = NEW.rule_id AND s.role = 'action'
+                      AND q.dtype = s.dtype AND q.granularity = s.granularity
+                      AND q.scheme = s.scheme AND q.block_size IS s.block_size
+                      AND q.method = s.method AND q.percentile IS s.percentile
+                      AND q.options = s.options AND q.importance IS NULL);
+END;
+
+CREATE TRIGGER IF NOT EXISTS policy_choices_update
+BEFORE UPDATE ON policy_choices
+BEGIN
+  SELECT RAISE(ABORT, 'policy_choices: a choice is not edited; delete it and run sql/policy.sql');
+END;
+
+-- The cascades of ON DELETE CASCADE, with foreign keys on or off.
+CREATE TRIGGER IF NOT EXISTS tensors_delete_choices
+AFTER DELETE ON tensors
+BEGIN
+  DELETE FROM policy_choices WHERE tensor_id = OLD.tensor_id;
+END;
+
+CREATE TRIGGER IF NOT EXISTS quantizations_delete_choices
+AFTER DELETE ON quantizations
+BEGIN
+  DELETE FROM policy_choices WHERE quantization_id = OLD.quantization_id;
+END;
+
+CREATE TRIGGER IF NOT EXISTS models_delete_exports
+AFTER DELETE ON models
+BEGIN
+  DELETE FROM exports WHERE model_id = OLD.model_id;
+END;
+
+CREATE TRIGGER IF NOT EXISTS exports_insert
+BEFORE INSERT ON exports
+BEGIN
+  SELECT RAISE(ABORT, 'exports: policy_id does not name a policy')
+  WHERE NOT EXISTS (SELECT 1 FROM policies WHERE policy_id = NEW.policy_id);
+  SELECT RAISE(ABORT, 'exports: model_id does not name a model')
+  WHERE NOT EXISTS (SELECT 1 FROM models WHERE model_id = NEW.model_id);
+  DELETE FROM evaluations
+  WHERE export_id IN (SELECT export_id FROM exports
+                      WHERE export_id = NEW.export_id
+                         OR (policy_id = NEW.policy_id AND model_id = NEW.model_id
+                             AND format = NEW.format));
+END;
+
+-- An evaluation is of a file's bytes.  A file written again is an INSERT
+-- that collides with its export (exports_insert above forgets the old
+-- file's evaluations: if the INSERT then fails, that is undone with it) or
+-- an UPDATE of path, bytes and sha256 (a new sha256 forgets them,
+-- exports_updated).  What an export is of (policy, model, format) and its
+-- export_id stay while it has evaluations.
+CREATE TRIGGER IF NOT EXISTS exports_update
+BEFORE UPDATE OF export_id, policy_id, model_id, format ON exports
+BEGIN
+  SELECT RAISE(ABORT, 'exports: an export that has evaluations keeps its export_id, policy, model and format')
+  WHERE (NEW.export_id IS NOT OLD.export_id OR NEW.policy_id IS NOT OLD.policy_id
+         OR NEW.model_id IS NOT OLD.model_id OR NEW.format IS NOT OLD.format)
+    AND EXISTS (SELECT 1 FROM evaluations WHERE export_id = OLD.export_id);
+  SELECT RAISE(ABORT, 'exports: policy_id does not name a policy')
+  WHERE NOT EXISTS (SELECT 1 FROM policies WHERE policy_id = NEW.policy_id);
+  SELECT RAISE(ABORT, 'exports: model_id does not name a model')
+  WHERE NOT EXISTS (SELECT 1 FROM models WHERE model_id = NEW.model_id);
+END;
+
+CREATE TRIGGER IF NOT EXISTS exports_updated
+AFTER UPDATE OF sha256 ON exports
+WHEN NEW.sha256 IS NOT OLD.sha256
+BEGIN
+  DELETE FROM evaluations WHERE export_id = NEW.export_id;
+END;
+
+CREATE TRIGGER IF NOT EXISTS exports_delete
+AFTER DELETE ON exports
+BEGIN
+  DELETE FROM evaluations WHERE export_id = OLD.export_id;
+END;
+
+CREATE TRIGGER IF NOT EXISTS evaluations_insert
+BEFORE INSERT ON evaluations
+BEGIN
+  SELECT RAISE(ABORT, 'evaluations: export_id does not name an export')
+  WHERE NOT EXISTS (SELECT 1 FROM exports WHERE export_id = NEW.export_id);
+END;
+
+CREATE TRIGGER IF NOT EXISTS evaluations_update
+BEFORE UPDATE OF export_id ON evaluations
+BEGIN
+  SELECT RAISE(ABORT, 'evaluations: export_id does not name an export')
+  WHERE NOT EXISTS (SELECT 1 FROM exports WHERE export_id = NEW.export_id);
+END;
+
+-- ---------------------------------------------------------------------------
+-- policy_rule_specs: what each rule would make, with the defaults filled in:
+-- one row per rule for its action (role 'action'; dtype 'float' and NULLs for
+-- a float rule) and one per probe (role 'probe'), the probe label read back
+-- into its parts: 'int8 block32 symmetric p99.9 rounding=onnx' is dtype,
+-- granularity and block size, scheme, method (and percentile), options; 'q8_0
+-- ggml' a ggml type.  label is the quantizations label the spec gives; valid
+-- says the parts are values quantizations allows and spell the probe back.
+-- ---------------------------------------------------------------------------
+CREATE VIEW IF NOT EXISTS policy_rule_specs AS
+WITH action AS (
+  SELECT rule_id, 'action' AS role, dtype, granularity,
+         CASE WHEN dtype = 'float' THEN NULL
+              WHEN granularity = 'ggml' THEN
+                CASE WHEN dtype IN ('q4_1', 'q5_1', 'q2_K', 'q4_K', 'q5_K')
+                     THEN 'affine' ELSE 'symmetric' END
+              ELSE coalesce(scheme, 'affine') END AS scheme,
+         CASE granularity WHEN 'ggml' THEN
+                CASE WHEN dtype GLOB '*_K' THEN 256 ELSE 32 END
+              ELSE block_size END AS block_size,
+         CASE WHEN dtype = 'float' THEN NULL
+              WHEN granularity = 'ggml' THEN 'ggml'
+              ELSE coalesce(method, 'minmax') END AS method,
+         percentile,
+         CASE WHEN dtype = 'float' THEN NULL ELSE coalesce(options, '') END AS options
+  FROM policy_rules),
+words AS (
+  SELECT rule_id, probe,
+         CASE WHEN json_valid('["' || replace(probe, ' ', '","') || '"]')
+              THEN '["' || replace(probe, ' ', '","') || '"]' END AS j
+  FROM policy_rules WHERE probe IS NOT NULL),
+parts AS (
+  SELECT rule_id, probe, json_extract(j, '$[0]') AS dtype,
+         json_extract(j, '$[1]') AS g, json_extract(j, '$[2]') AS w2,
+         json_extract(j, '$[3]') AS w3
+  FROM words),
+probe AS (
+  SELECT rule_id, 'probe' AS role, probe, dtype,
+         CASE WHEN g GLOB 'block[1-9]*' THEN 'block' ELSE g END AS granularity,
+         CASE WHEN g = 'ggml' THEN
+                CASE WHEN dtype IN ('q4_1', 'q5_1', 'q2_K', 'q4_K', 'q5_K')
+                     THEN 'affine' ELSE 'symmetric' END
+              ELSE w2 END AS scheme,
+         CASE WHEN g GLOB 'block[1-9]*' AND g NOT GLOB 'block*[^0-9]*'
+                   AND length(g) <= 14 THEN CAST(substr(g, 6) AS INTEGER)
+              WHEN g = 'ggml' THEN CASE WHEN dtype GLOB '*_K' THEN 256 ELSE 32 END
+         END AS block_size,
+         CASE WHEN g = 'ggml' THEN 'ggml' WHEN w3 = 'mse' THEN 'mse'
+              WHEN w3 GLOB 'p[0-9]*' THEN 'percentile' ELSE 'minmax' END AS method,
+         CASE WHEN g <> 'ggml' AND w3 GLOB 'p[0-9]*'
+              THEN CAST(substr(w3, 2) AS REAL) END AS percentile,
+         CASE WHEN g = 'ggml' THEN ''
+              ELSE trim(substr(probe, length(dtype || ' ' || g || ' ' || w2
+                   || CASE WHEN w3 = 'mse' OR w3 GLOB 'p[0-9]*' THEN ' ' || w3
+                           ELSE '' END) + 1)) END AS options
+  FROM parts),
+specs AS (
+  SELECT rule_id, role, NULL AS probe, dtype, scheme, granularity, block_size,
+         method, percentile, options FROM action
+  UNION ALL
+  SELECT rule_id, role, probe, dtype, scheme, granularity, block_size,
+         method, percentile, options FROM probe),
+labelled AS (
+  SELECT *,
+         CASE WHEN dtype = 'float' THEN NULL
+              WHEN granularity = 'ggml' THEN dtype || ' ggml'
+              ELSE dtype || ' '
+                || CASE granularity WHEN 'block' THEN 'block' || block_size
+                                    ELSE granularity END
+                || ' ' || scheme
+                || CASE method WHEN 'minmax' THEN '' WHEN 'percentile'
+                               THEN ' p' || percentile ELSE ' ' || method END
+                || CASE options WHEN '' THEN '' ELSE ' ' || options END
+         END AS label
+  FROM specs)
+SELECT rule_id, role, dtype, scheme, granularity, block_size, method,
+       percentile, options, label,
+       role = 'action' OR (label IS probe
+         AND ((granularity = 'ggml' AND dtype IN ('q4_0', 'q4_1', 'q5_0', 'q5_1',
+                 'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K'))
+              OR (granularity IN ('tensor', 'channel', 'block')
+                  AND dtype IN ('int8', 'uint8', 'int16', 'uint16', 'int32',
+                                'int4', 'uint4')
+                  AND scheme IN ('affine', 'symmetric')
+                  AND (granularity <> 'block' OR block_size >= 1)
+                  AND (percentile IS NULL OR (percentile > 0 AND percentile <= 100))
+                  AND options NOT LIKE '%method=%'
+                  AND options NOT LIKE '%percentile=%'))) AS valid
+FROM labelled;
+
+-- ---------------------------------------------------------------------------
+-- policy_spec_fits: every spec of every rule against every whole tensor its
+-- rule's fixed conditions (model_glob, name_glob, min_numel, min_rank,
+-- columns_below) let through: where the quantization would put its
+-- parameters (axis, view_shape: see the policies header), whether it fits
+-- the tensor, the identical quantization already stored (same dtype,
+-- scheme, granularity, view_shape, axis, block_size, method, percentile,
+-- options, no importance) and a stored row that has the spec's label but
+-- differs (another axis or view_shape: sql/policy.sql refuses to guess).
+-- ---------------------------------------------------------------------------
+CREATE VIEW IF NOT EXISTS policy_spec_fits AS
+WITH t AS (
+  SELECT t.tensor_id, t.name, t.channel_axis, t.numel, m.name AS model,
+         json_array_length(t.shape) AS rank,
+         json_extract(t.shape, '$[0]') AS dim0,
+         json_extract(t.shape, '$[#-1]') AS columns
+  FROM tensors t JOIN models m USING (model_id)
+  WHERE t.rows IS NULL),
+f AS (
+  SELECT r.policy_id, r.priority, r.probe_sqnr_below, s.*, t.tensor_id,
+         CASE s.granularity WHEN 'channel' THEN t.channel_axis
+                            WHEN 'block' THEN min(t.rank, 2) - 1 END AS axis,
+         CASE WHEN s.granularity = 'block' AND t.rank > 2
+              THEN json_array(t.dim0, t.numel / t.dim0) END AS view_shape,
+         CASE WHEN s.dtype = 'float' THEN 1
+              WHEN s.granularity = 'channel' THEN t.channel_axis IS NOT NULL
+              WHEN s.granularity = 'ggml' THEN t.columns % s.block_size = 0
+              ELSE 1 END AS fits
+  FROM policy_rules r JOIN policy_rule_specs s USING (rule_id)
+  JOIN t ON (r.model_glob IS NULL OR t.model GLOB r.model_glob)
+        AND (r.name_glob IS NULL OR t.name GLOB r.name_glob)
+        AND (r.min_numel IS NULL OR t.numel >= r.min_numel)
+        AND (r.min_rank IS NULL OR t.rank >= r.min_rank)
+        AND (r.columns_below IS NULL OR t.columns < r.columns_below)
+  WHERE s.valid)
+SELECT f.*,
+       (SELECT q.quantization_id FROM quantizations q
+        WHERE q.tensor_id = f.tensor_id AND q.dtype = f.dtype
+          AND q.scheme = f.scheme AND q.granularity = f.granularity
+          AND q.view_shape IS f.view_shape AND q.axis IS f.axis
+          AND q.block_size IS f.block_size AND q.method = f.method
+          AND q.percentile IS f.percentile AND q.options = f.options
+          AND q.importance IS NULL) AS quantization_id,
+       (SELECT q.quantization_id FROM quantizations q
+        WHERE q.tensor_id = f.tensor_id AND q.label = f.label
+          AND (q.view_shape IS NOT f.view_shape OR q.axis IS NOT f.axis)) AS conflict_id
+FROM f;
+
+-- ---------------------------------------------------------------------------
+-- policy_matches: per policy and whole tensor, the rule that decides it: the
+-- first by priority whose conditions hold (the probe's SQNR included) and
+-- whose action fits; rule_id NULL when none does.  With what the action
+-- makes and the identical stored quantization (NULL: not made yet).
+-- policy_gaps: the tensors no rule of their policy takes, by name.
+-- ---------------------------------------------------------------------------
+CREATE VIEW IF NOT EXISTS policy_matches AS
+WITH probed AS (
+  SELECT f.rule_id, f.tensor_id
+  FROM policy_spec_fits f JOIN quantizations q USING (quantization_id)
+  WHERE f.role = 'probe' AND f.fits AND q.sqnr_db < f.probe_sqnr_below),
+candidates AS (
+  SELECT a.*, row_number() OVER (PARTITION BY a.policy_id, a.tensor_id
+                                 ORDER BY a.priority) AS n
+  FROM policy_spec_fits a
+  JOIN policy_rules r USING (rule_id)
+  WHERE a.role = 'action' AND a.fits
+    AND (r.probe IS NULL OR EXISTS (SELECT 1 FROM probed p
+                                    WHERE p.rule_id = a.rule_id
+                                      AND p.tensor_id = a.tensor_id)))
+SELECT p.policy_id, t.tensor_id, c.rule_id, c.dtype, c.scheme, c.granularity,
+       c.view_shape, c.axis, c.block_size, c.method, c.percentile, c.options,
+       c.label, c.quantization_id, c.conflict_id
+FROM policies p JOIN tensors t ON t.rows IS NULL
+LEFT JOIN candidates c ON c.policy_id = p.policy_id
+                      AND c.tensor_id = t.tensor_id AND c.n = 1;
+
+CREATE VIEW IF NOT EXISTS policy_gaps AS
+SELECT p.name AS policy, m.name AS model, t.name AS tensor, t.shape
+FROM policy_matches x
+JOIN policies p USING (policy_id)
+JOIN tensors t USING (tensor_id)
+JOIN models m USING (model_id)
+WHERE x.rule_id IS NULL;
+
+-- ---------------------------------------------------------------------------
+-- policy_summary: per policy and model, what the policy's choices cost and
+-- lose (tensors a policy has not been applied to, i.e. without a choice, are
+-- not counted: run sql/policy.sql first).
+--   tensors, weights      the whole tensors chosen for and their elements
+--   quantized             how many of them are quantized (the rest float)
+--   bytes_before          the stored float bytes (f16 models: 2 per weight)
+--   bytes_after           the chosen quantizations' bytes (quantizations.bytes)
+--                         plus the stored float bytes of the tensors kept float
+--   bits_per_weight       8 * bytes_after / weights
+--   mean_sqnr_db          mean over the quantized tensors of their SQNR (a
+--                         float tensor is exact and left out)
+--   worst_sqnr_db         the lowest, and worst_tensor its tensor
+-- ---------------------------------------------------------------------------
+CREATE VIEW IF NOT EXISTS policy_summary AS
+SELECT p.policy_id                              AS policy_id,
+       p.name                                   AS policy,
+       m.model_id                               AS model_id,
+       m.name                                   AS model,
+       m.version                                AS version,
+       count(*)                                 AS tensors,
+       sum(t.numel)                             AS weights,
+       count(q.quantization_id)                 AS quantized,
+       sum(length(t.data))                      AS bytes_before,
+       sum(coalesce(q.bytes, length(t.data)))   AS bytes_after,
+       8.0 * sum(coalesce(q.bytes, length(t.data))) / sum(t.numel)
+                                                AS bits_per_weight,
+       avg(q.sqnr_db)                           AS mean_sqnr_db,
+       min(q.sqnr_db)                           AS worst_sqnr_db,
+       CASE WHEN min(q.sqnr_db) IS NOT NULL THEN t.name END AS worst_tensor
+FROM policy_choices c
+JOIN policies p USING (policy_id)
+JOIN tensors t USING (tensor_id)
+JOIN models m USING (model_id)
+LEFT JOIN quantizations q ON q.quantization_id = c.quantization_id
+GROUP BY p.policy_id, m.model_id;
