@@ -13,9 +13,12 @@
 #   - examples/check_gguf.py loads every file, the tiny registry's too, with
 #     ggml's own reader (LIBGGML, libggml-base.so) and compares each tensor
 #     with the registry.
+# The policies are rules applied by the registry's engine (sql/policy.sql);
+# their choices must cover every kind the exporter writes.
 # First, on a tiny registry, what export_gguf.sh refuses (no choices, a
-# name that cannot be a file name, a quantized tensor stored in chunks) and
-# a float tensor stored in chunks written whole.
+# model name that cannot be a file name), that the registry refuses a
+# choice for a tensor stored in chunks, and a float tensor stored in chunks
+# written whole.
 # Ends "test-gguf-export: N passed, N failed" and fails on any failure.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -43,7 +46,8 @@ registry() {
        WHEN 'silero_vad' THEN 'silero_vad_v5.onnx'
        ELSE 'face_detection_short_range.tflite' END) k" \
     '.read examples/demo_queries.sql' >/dev/null
-  sqlite3 -bail "$1" ".load $ext" '.read tests/gguf_export/policies.sql'
+  sqlite3 -bail "$1" ".load $ext" '.read tests/gguf_export/policies.sql' \
+    '.read sql/policy.sql'
 }
 
 # same A B WHAT: one check, the two files' bytes equal.
@@ -88,19 +92,30 @@ sqlite3 -bail "$work/tiny.db" ".load $ext" '.read sql/registry.sql' "
   VALUES (1, 3, 'int8', 'tensor', 1.0, 0, X'0304');"
 refused "$work/tiny.db" \
   "export_gguf: '$work/tiny.db' has no policy with choices (policy_choices is empty)"
-sqlite3 -bail "$work/tiny.db" "
-  INSERT INTO policies (policy_id, name) VALUES (1, 'a b');
-  INSERT INTO policy_rules (rule_id, policy_id, priority, dtype) VALUES (1, 1, 1, 'float');
-  INSERT INTO policy_choices VALUES (1, 1, 1, NULL);"
+# One policy that keeps everything float, applied by the engine: the
+# chunked tensor is outside policies (no choice), w's choice is float.
+sqlite3 -bail "$work/tiny.db" ".load $ext" "
+  INSERT INTO policies (policy_id, name) VALUES (1, 'chunks');
+  INSERT INTO policy_rules (rule_id, policy_id, priority, dtype) VALUES (1, 1, 1, 'float');" \
+  '.read sql/policy.sql' >/dev/null
+sqlite3 -bail "$work/tiny.db" "UPDATE models SET name = 'a b'"
 refused "$work/tiny.db" \
   "export_gguf: 'a b' cannot be a file name (letters, digits, '.', '_', '-'; not first '.')"
-sqlite3 -bail "$work/tiny.db" "
-  UPDATE policies SET name = 'chunks';
-  INSERT INTO policy_choices VALUES (1, 3, 1, 1);"
-refused "$work/tiny.db" \
-  "export_gguf: policy chunks: c: a quantized tensor stored in chunks cannot be exported"
+sqlite3 -bail "$work/tiny.db" "UPDATE models SET name = 'tiny'"
+# A quantized tensor stored in chunks: the registry refuses the choice
+# (export_gguf.sh refuses it too, for a registry made before that check).
+got=$(sqlite3 -bail "$work/tiny.db" "
+  BEGIN;
+  INSERT INTO policy_rules (rule_id, policy_id, priority, dtype, granularity)
+  VALUES (2, 1, 0, 'int8', 'tensor');
+  INSERT INTO policy_choices VALUES (1, 3, 2, 1);" 2>&1) && got="succeeded"
+case $got in
+  *"policy_choices: tensor_id does not name a whole tensor (chunked tensors are outside policies)"*)
+    passed=$((passed + 1)) ;;
+  *) failed=$((failed + 1))
+     echo "FAILED a choice of a chunked tensor refused: got '$got'" ;;
+esac
 # Only float choices: a chunked tensor is written whole, from its chunks.
-sqlite3 -bail "$work/tiny.db" "DELETE FROM policy_choices WHERE tensor_id = 3"
 sh examples/export_gguf.sh "$work/tiny.db" "$work/tiny" >/dev/null
 got=$(sqlite3 "$work/tiny.db" ".load $ext" \
   "SELECT group_concat(name || shape || q_json(data), ' ')
@@ -138,6 +153,23 @@ kernel=$(sqlite3 :memory: ".load $ext" "SELECT json_extract(q_info(), '\$.kernel
 # Exported twice: the exports rows end with the second run's paths, the ones
 # check_gguf.py reads.
 registry "$work/registry.db"
+# Every kind of choice occurs: ggml types, int8 per tensor and per channel,
+# int4 blocks on a tensor's own shape and on a conv kernel's matrix view,
+# float.
+got=$(sqlite3 "$work/registry.db" "
+  SELECT group_concat(k, ', ') FROM (
+    SELECT DISTINCT coalesce(q.dtype || ' ' || q.granularity
+                             || CASE WHEN q.view_shape IS NOT NULL THEN ' view' ELSE '' END,
+                             'float') AS k
+    FROM policy_choices c LEFT JOIN quantizations q USING (quantization_id)
+    ORDER BY k)")
+want="float, int4 block, int4 block view, int8 channel, int8 tensor, q4_K ggml, q8_0 ggml"
+if [ "$got" = "$want" ]; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAILED the kinds of choice: expected '$want', got '$got'"
+fi
 sh examples/export_gguf.sh "$work/registry.db" "$work/first" >/dev/null
 sh examples/export_gguf.sh "$work/registry.db" "$work/policies"
 files=$(cd "$work/policies" && find . -name '*.gguf' | LC_ALL=C sort)
