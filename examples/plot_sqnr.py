@@ -332,25 +332,22 @@ RATE_MARKERS = {16000: 'circle', 8000: 'ring'}
 def load_policies(db):
     """Panel D's numbers, or None when the registry has no evaluations.
 
-    Per policy and model: bits per weight (each chosen quantization's
-    deployed bytes, a tensor kept float at its stored size) and the mean and
-    worst SQNR of the chosen quantizations; per policy, model and sample
-    rate: the evaluations of its exports, over every input set, frames
-    weighted."""
+    Per policy and model, from the view policy_summary: bits per weight
+    (each chosen quantization's deployed bytes, a tensor kept float at its
+    stored size) and the mean and worst SQNR of the chosen quantizations;
+    per policy, model and sample rate: the evaluations of its exports, over
+    every input set, frames weighted."""
     con = sqlite3.connect(db)
     tables = {r[0] for r in con.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if not {'policies', 'policy_choices', 'exports', 'evaluations'} <= tables:
+        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+    if not {'policies', 'policy_choices', 'exports', 'evaluations',
+            'policy_summary'} <= tables:
         con.close()
         return None
     sizes = {}
     for pid, mid, bpw, mean_db, worst_db in con.execute("""
-        SELECT c.policy_id, t.model_id,
-               8.0 * sum(coalesce(q.bytes, length(t.data))) / sum(t.numel),
-               avg(q.sqnr_db), min(q.sqnr_db)
-        FROM policy_choices c JOIN tensors t USING (tensor_id)
-        LEFT JOIN quantizations q ON q.quantization_id = c.quantization_id
-        GROUP BY c.policy_id, t.model_id"""):
+        SELECT policy_id, model_id, bits_per_weight, mean_sqnr_db, worst_sqnr_db
+        FROM policy_summary"""):
         sizes[(pid, mid)] = (bpw, mean_db, worst_db)
     rows = con.execute("""
         SELECT e.policy_id, p.name, e.model_id, m.name, v.sample_rate,

@@ -7,8 +7,9 @@
 Builds a registry as the demo does (the two models imported, quantized by
 examples/demo_queries.sql), then draws the picture from copies of it:
 without deployment rows and without the deployment tables (a note, no
-crash); with fixture policies, choices, exports and evaluations written
-here (their bits per weight computed independently, evaluations over two
+crash); with fixture policies written as rules and applied by
+sql/policy.sql, and exports and evaluations written here (their bits per
+weight computed independently of policy_summary, evaluations over two
 input sets weighted by frames, an output equal to the float model's, a
 sample rate missing, a policy evaluated without choices); twice (the same
 bytes); and with bad registries (the exact errors).
@@ -73,30 +74,31 @@ def copy(base, work, name):
     return path
 
 
-# Four policies over Silero VAD (model 1): every tensor int8 per-tensor,
-# every tensor int8 per-channel, every tensor kept float, and one evaluated
-# without choices (not drawn).  The rules are complete actions, so a
-# stricter policy_rules accepts them too.
-FIXTURE = """
+# Four policies, written as rules and applied by the real engine
+# (sql/policy.sql): every weight (rank 2 and up) int8 per-tensor, every
+# weight int8 per-channel, every tensor kept float; the biases (1-D) stay
+# float, as examples/demo_queries.sql leaves them, so the engine reuses that
+# script's rows.  Exports and evaluations are of Silero VAD (model 1).  A
+# fourth policy is added after the engine ran: evaluated without choices
+# (not drawn).
+POLICIES = """
 DELETE FROM evaluations; DELETE FROM exports; DELETE FROM policy_choices;
 DELETE FROM policy_rules; DELETE FROM policies;
 INSERT INTO policies (policy_id, name) VALUES
-  (1, 'int8 per-tensor'), (2, 'int8 per-channel'), (3, 'float kept'),
-  (4, 'int4 blocks of 32');
-INSERT INTO policy_rules (rule_id, policy_id, priority, dtype, scheme, granularity, method)
-VALUES (1, 1, 1, 'int8', 'affine', 'tensor', 'minmax'),
-       (2, 2, 1, 'int8', 'affine', 'channel', 'minmax'),
-       (4, 4, 1, 'int4', 'symmetric', 'block', 'minmax');
-UPDATE policy_rules SET block_size = 32 WHERE rule_id = 4;
-INSERT INTO policy_rules (rule_id, policy_id, priority, dtype) VALUES (3, 3, 1, 'float');
-INSERT INTO policy_choices (policy_id, tensor_id, rule_id, quantization_id)
-SELECT p.policy_id, t.tensor_id, p.policy_id,
-       (SELECT q.quantization_id FROM quantizations q
-        WHERE q.tensor_id = t.tensor_id
-          AND q.label = CASE p.policy_id WHEN 1 THEN 'int8 tensor affine'
-                                         ELSE 'int8 channel affine' END
-          AND p.policy_id <> 3)
-FROM policies p, tensors t WHERE t.model_id = 1 AND p.policy_id <> 4;
+  (1, 'int8-per-tensor'), (2, 'int8-per-channel'), (3, 'float-kept');
+INSERT INTO policy_rules (policy_id, priority, min_rank, dtype, scheme, granularity,
+                          method) VALUES
+  (1, 1, 2, 'int8', 'affine', 'tensor', 'minmax'),
+  (2, 1, 2, 'int8', 'affine', 'channel', 'minmax');
+INSERT INTO policy_rules (policy_id, priority, dtype) VALUES
+  (1, 2, 'float'), (2, 2, 'float'), (3, 1, 'float');
+"""
+DEPLOYMENT = """
+INSERT INTO policies (policy_id, name) VALUES (4, 'int4-blocks-of-32');
+INSERT INTO policy_rules (policy_id, priority, min_rank, dtype, scheme, granularity,
+                          block_size, method) VALUES
+  (4, 1, 2, 'int4', 'symmetric', 'block', 32, 'minmax');
+INSERT INTO policy_rules (policy_id, priority, dtype) VALUES (4, 2, 'float');
 INSERT INTO exports (export_id, policy_id, model_id, format, path, bytes, sha256)
 SELECT policy_id, policy_id, 1, 'onnx', 'p' || policy_id || '.onnx', 1000,
        substr('0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', 1, 64)
@@ -111,6 +113,21 @@ INSERT INTO evaluations (export_id, runtime, input_set, sample_rate, frames,
   (3, 'onnxruntime-node 1.0.0', 'a', 16000, 2000, 0.0, 0.0, 0),
   (4, 'onnxruntime-node 1.0.0', 'a', 16000, 2000, 0.03, 0.5, 90);
 """
+
+
+def apply_policies(db, ext):
+    """The fixture's policies applied by sql/policy.sql, then its exports
+    and evaluations."""
+    con = sqlite3.connect(db)
+    con.executescript(POLICIES)
+    con.close()
+    subprocess.run(['sqlite3', '-bail', db, '.load ' + ext,
+                    '.read ' + os.path.join(ROOT, 'sql', 'policy.sql')],
+                   check=True, stdout=subprocess.DEVNULL)
+    con = sqlite3.connect(db)
+    con.executescript(DEPLOYMENT)
+    return con
+
 
 TEXT = re.compile(r'<text x="([-0-9.]+)" y="([-0-9.]+)"[^>]*>(.*?)</text>')
 
@@ -157,8 +174,7 @@ def main():
 
     # The fixture.
     db = copy(base, args.work, 'fixture')
-    con = sqlite3.connect(db)
-    con.executescript(FIXTURE)
+    con = apply_policies(db, args.ext)
     # Bits per weight from model_summary (the view over the tensors quantized
     # under a label) and the tensors never quantized (biases, kept float),
     # not from policy_choices as the plot computes them.
@@ -186,20 +202,20 @@ def main():
     check('fixture: no note', NOTE not in svg)
     t8, c8 = 'int8 tensor affine', 'int8 channel affine'
     expect = {
-        '1  int8 per-tensor': ['%.2f' % bpw[t8], '%.1f dB' % sqnr[t8][0], '%.1f dB' % sqnr[t8][1],
+        '1  int8-per-tensor': ['%.2f' % bpw[t8], '%.1f dB' % sqnr[t8][0], '%.1f dB' % sqnr[t8][1],
                                # 16 kHz: (1000 * 0.002 + 3000 * 0.004) / 4000, 40 / 4000
                                '3.50e-03', '0.120', '1.00%',
                                '6.00e-03', '0.200', '1.00%'],
-        '2  int8 per-channel': ['%.2f' % bpw[c8], '%.1f dB' % sqnr[c8][0], '%.1f dB' % sqnr[c8][1],
+        '2  int8-per-channel': ['%.2f' % bpw[c8], '%.1f dB' % sqnr[c8][0], '%.1f dB' % sqnr[c8][1],
                                 '4.00e-04', '0.010', '0.10%', '5.00e-04', '0.020', '0.30%'],
-        '3  float kept': ['%.2f' % f32, '-', '-', '0', '0.000', '0.00%', '-', '-', '-'],
+        '3  float-kept': ['%.2f' % f32, '-', '-', '0', '0.000', '0.00%', '-', '-', '-'],
     }
     for first, cells in expect.items():
         got = legend_row(svg, first)
         check('fixture: legend %s' % first, got == cells, '%s, expected %s' % (got, cells))
     check('fixture: float is 32 bits', '%.2f' % f32 == '32.00', str(f32))
     check('fixture: a policy without choices is named, not drawn',
-          'evaluated but without policy_choices (not drawn): int4 blocks of 32' in svg)
+          'evaluated but without policy_choices (not drawn): int4-blocks-of-32' in svg)
     d = panel_d(svg)
     # Markers: a filled circle per 16 kHz point and per legend entry, a ring
     # per 8 kHz point; one colour per policy (#0072B2, #D55E00, #009E73).
