@@ -392,18 +392,19 @@ def main():
         write(path, data)
         digest = hashlib.sha256(data).hexdigest()
         with db:
-            # Measurements of different bytes no longer describe the file.
-            db.execute("""
-                DELETE FROM evaluations WHERE export_id IN
-                  (SELECT export_id FROM exports WHERE policy_id = ? AND model_id = ?
-                   AND format = 'onnx' AND sha256 <> ?)""",
-                       (p['policy_id'], model['model_id'], digest))
-            db.execute("""
-                INSERT INTO exports (policy_id, model_id, format, path, bytes, sha256)
-                VALUES (?, ?, 'onnx', ?, ?, ?)
-                ON CONFLICT (policy_id, model_id, format) DO UPDATE
-                SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256
-                """, (p['policy_id'], model['model_id'], path, len(data), digest))
+            # The registry's convention (sql/registry.sql, exports): an UPDATE
+            # with a new sha256 forgets the old file's evaluations, one with
+            # the same bytes keeps them; an INSERT that collided would forget
+            # them even for the same bytes, so only a new export is inserted.
+            if db.execute("""
+                UPDATE exports SET path = ?, bytes = ?, sha256 = ?
+                WHERE policy_id = ? AND model_id = ? AND format = 'onnx'""",
+                          (path, len(data), digest, p['policy_id'],
+                           model['model_id'])).rowcount == 0:
+                db.execute("""
+                    INSERT INTO exports (policy_id, model_id, format, path, bytes, sha256)
+                    VALUES (?, ?, 'onnx', ?, ?, ?)""",
+                           (p['policy_id'], model['model_id'], path, len(data), digest))
         if args.dequantized:
             write(os.path.join(args.out_dir, p['name'], 'silero_vad.dequantized.onnx'),
                   export(model_bytes, choices, True)[0])

@@ -5,10 +5,11 @@
 #
 # Builds its own registry in build/onnx_export/ (Silero VAD imported as the
 # demo does, the demo's quantizations, the fixture policies of
-# tests/onnx_export/policies.sql), exports every policy with
-# examples/export_onnx.py, runs them with examples/evaluate_vad.mjs on the
-# deterministic stand-in audio of tests/onnx_export/synth_audio.py, records
-# the results with examples/record_evaluations.sql, and checks:
+# tests/onnx_export/policies.sql applied by sql/policy.sql), exports every
+# policy with examples/export_onnx.py, runs them with
+# examples/evaluate_vad.mjs on the deterministic stand-in audio of
+# tests/onnx_export/synth_audio.py, records the results with
+# examples/record_evaluations.sql, and checks:
 #   - each exports row has its file's size and sha256; a second export
 #     writes the same bytes, and so does a registry quantized on the scalar
 #     kernel path (SQLITE_QUANT_KERNEL=scalar);
@@ -21,7 +22,8 @@
 #     all-float policy's equal the original float model's (the move to
 #     opset 21 changes nothing);
 #   - the evaluations rows equal the results file, and a re-run replaces them;
-#     a policy whose file changes loses its evaluations;
+#     a policy whose file changes (a new rule, the engine run again) loses
+#     its evaluations, one written again with the same bytes keeps them;
 #   - each error path's exact message.
 # Needs the models (examples/fetch_models.sh) and onnxruntime-node
 # (examples/fetch_onnxruntime.sh): fetched here, cached in build/.
@@ -56,6 +58,7 @@ registry() {
     ".parameter set @mediapipe_sha256 '$(sha256 build/models/face_detection_short_range.tflite)'" \
     '.read sql/registry.sql' '.read examples/import_models.sql' \
     '.read examples/demo_queries.sql' '.read tests/onnx_export/policies.sql' \
+    '.read sql/policy.sql' \
     >"$1.out" || die "the registry could not be built (see $1.out)"
 }
 rm -rf "$work"
@@ -166,11 +169,16 @@ record "$work/evaluations.json" >/dev/null 2>&1
 eq "a re-run replaces the rows in place" "$ids" "$(q 'SELECT group_concat(evaluation_id) FROM evaluations')"
 
 # A policy whose file changes loses its evaluations; the others keep theirs.
-q "UPDATE policy_choices SET quantization_id =
-     (SELECT quantization_id FROM quantizations q WHERE q.tensor_id = policy_choices.tensor_id
-      AND q.label = 'int8 tensor affine')
-   WHERE policy_id = (SELECT policy_id FROM policies WHERE name = 'fx-mixed')
-     AND tensor_id IN (SELECT tensor_id FROM tensors WHERE name GLOB '*decoder.decoder.2.weight')"
+# fx-mixed's output convolution goes int8 per tensor: a new first rule, and
+# the engine makes the choices again.
+q "INSERT INTO policy_rules (policy_id, priority, model_glob, name_glob, dtype, scheme, granularity)
+   SELECT policy_id, 0, 'silero_vad', '*decoder.decoder.2.weight', 'int8', 'affine', 'tensor'
+   FROM policies WHERE name = 'fx-mixed'"
+sqlite3 -bail "$db" ".load $ext" '.read sql/policy.sql' >/dev/null || die "policy.sql failed after the rule change"
+eq "fx-mixed: the new rule decides the output convolutions" "int8 tensor affine|int8 tensor affine" \
+   "$(q "SELECT group_concat(q.label, '|') FROM policy_choices c JOIN policies p USING (policy_id)
+         JOIN tensors t USING (tensor_id) JOIN quantizations q USING (quantization_id)
+         WHERE p.name = 'fx-mixed' AND t.name GLOB '*decoder.decoder.2.weight'")"
 "$py" examples/export_onnx.py --db "$db" --ext "$ext" --out-dir "$work/policies" \
   --policy fx-mixed --policy fx-float >/dev/null || die "export_onnx.py failed the third time"
 eq "a changed file's evaluations are deleted, an unchanged one's kept" "fx-float 2|fx-int4-block32 2|fx-int8-channel 2|fx-int8-tensor 2|fx-other 2" \
@@ -189,7 +197,12 @@ eq "export_onnx: a policy with no choices for the model" \
    "export_onnx: no-choices: no choices for silero_vad; nothing written|0" \
    "$("$py" examples/export_onnx.py --db "$db" --ext "$ext" --out-dir "$work/x" --policy no-choices 2>&1)|$(q "SELECT count(*) FROM exports JOIN policies USING (policy_id) WHERE name = 'no-choices'")"
 q "DELETE FROM policies WHERE name = 'no-choices'"
-q "INSERT INTO policies (name) VALUES ('a/b')"
+# The registry refuses such a name; a registry made before it checked could
+# hold one (ignore_check_constraints stands in for it): the exporter refuses.
+eq "registry: a policy name that is no directory name" \
+   "Error: stepping, CHECK constraint failed: policy_name (19)" \
+   "$(q "INSERT INTO policies (name) VALUES ('a/b')" 2>&1)"
+q 'PRAGMA ignore_check_constraints = 1' "INSERT INTO policies (name) VALUES ('a/b')"
 eq "export_onnx: a policy name that is no directory name" \
    "export_onnx: policy names become directories: letters, digits, '.', '_' and '-' only, got 'a/b'" \
    "$("$py" examples/export_onnx.py --db "$db" --ext "$ext" --out-dir "$work/x" --policy a/b 2>&1)"
