@@ -50,22 +50,8 @@ PINNED_UNIFORM = ['0x1.6f9e5d7aa7280p-1', '0x1.fc865d8e06d14p-2']
 # How much louder the speech ranges are than the rest, at least (dB).
 MARGIN_DB = {'quiet': 40.0, 'white_low': 20.0, 'white_high': 6.0, 'hum': 5.0}
 
-passed = failed = skipped = 0
-
-
-def check(name, ok, detail=''):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print('FAIL %s%s' % (name, ': ' + detail if detail else ''))
-
-
-def skip(name, reason):
-    global skipped
-    skipped += 1
-    print('skipped %s: %s' % (name, reason))
+from tally import check, skip  # noqa: E402  (tests/ is the script's directory)
+import tally  # noqa: E402
 
 
 def run(out, *extra):
@@ -241,9 +227,8 @@ def main():
     check_resampler()
     check_noise()
     check_errors(args.work)
-    print('test-audio: %d passed, %d failed%s'
-          % (passed, failed, ', %d skipped' % skipped if skipped else ''))
-    sys.exit(1 if failed else 0)
+    print(tally.line('test-audio'))
+    sys.exit(1 if tally.failed else 0)
 
 
 if __name__ == '__main__':

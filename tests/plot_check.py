@@ -31,16 +31,8 @@ PLOT = os.path.join(ROOT, 'examples', 'plot_sqnr.py')
 NOTE = ('No evaluations in the registry yet: the exported models run in ONNX Runtime '
         'fill the evaluations table (sql/registry.sql), one row per export and sample rate.')
 
-passed = failed = 0
-
-
-def check(name, ok, detail=''):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print('FAIL %s%s' % (name, ': ' + detail if detail else ''))
+from tally import check, skip  # noqa: E402  (tests/ is the script's directory)
+import tally  # noqa: E402
 
 
 def plot(db, out):
@@ -254,8 +246,8 @@ def main():
           (1, 'plot_sqnr: the registry has no quantizations (run examples/demo_queries.sql '
               'first), got %s\n' % bare), r.stderr)
 
-    print('test-plot: %d passed, %d failed' % (passed, failed))
-    sys.exit(1 if failed else 0)
+    print(tally.line('test-plot'))
+    sys.exit(1 if tally.failed else 0)
 
 
 if __name__ == '__main__':
