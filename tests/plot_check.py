@@ -31,7 +31,7 @@ PLOT = os.path.join(ROOT, 'examples', 'plot_sqnr.py')
 NOTE = ('No evaluations in the registry yet: the exported models run in ONNX Runtime '
         'fill the evaluations table (sql/registry.sql), one row per export and sample rate.')
 
-from tally import check, skip  # noqa: E402  (tests/ is the script's directory)
+from tally import check  # noqa: E402  (tests/ is the script's directory)
 import tally  # noqa: E402
 
 
