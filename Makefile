@@ -3,7 +3,9 @@
 #   make             dist/quant.so
 #   make test        the Tcl suite on every kernel path, plus the kernel unit tests
 #   make test-asan   the same suite against an AddressSanitizer + UBSan build
-#   make demo        the main job: real models into a registry, quantized in SQL
+#   make demo        the main job: real models into a registry, quantized in SQL,
+#                    policies applied, GGUF and ONNX files out, the ONNX models
+#                    run in ONNX Runtime on real audio (examples/demo.sh)
 #   make bench       benchmark tables
 #   make fuzz        libFuzzer (clang): every SQL function for a minute, then
 #                    the text parsers and the model-file readers
@@ -31,6 +33,9 @@
 #   make test-install, test-amalgamation, test-python, test-node
 #                    each of those, installed or linked and used in a throwaway
 #                    place (CI runs them)
+#   make test-gguf-export, test-onnx-export, test-audio, test-plot
+#                    the demo's parts: GGUF export checked by ggml, ONNX export
+#                    run in ONNX Runtime, the espeak-ng audio, the picture
 #   make test-sqlite-versions  the suite on SQLite 3.31.1 (the oldest
 #                    supported) and the newest on npm, the refusal on 3.30.1
 #   make clean
