@@ -692,3 +692,27 @@ test-audio:
 test-plot: dist/quant.so
 	@$(DEPS) demo
 	/usr/bin/python3 tests/plot_check.py --work build/test-plot --ext dist/quant
+
+# ---- The registry on a replicated SQLite cluster (dqlite) -------------------
+#   make cluster-test  a 3-node dqlite cluster on 127.0.0.1 (go-dqlite's
+#                      dqlite-demo nodes, each on its own forced kernel path,
+#                      the extension registered by an LD_PRELOAD shim): the
+#                      registry built and quantized through it, two leaders
+#                      killed, every table compared with the same work on a
+#                      local file (tests/cluster/cluster_test.py, ~25 s).
+#                      State in build/cluster, removed at the end; the whole
+#                      run is bounded by timeout.  Without the demo's models
+#                      (offline) the test makes its own weights.
+CLUSTER_SHIM = build/obj/tests/cluster/autoload.so
+.PHONY: cluster-test
+$(CLUSTER_SHIM): tests/cluster/autoload.c
+	@$(DEPS) cluster
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -std=c11 -Wall -Wextra -fPIC -shared -o $@ $< -lsqlite3 -ldl
+
+cluster-test: dist/quant.so $(CLUSTER_SHIM)
+	@$(DEPS) cluster
+	@sh examples/fetch_models.sh build/models || \
+	    echo "cluster-test: the demo's models could not be fetched; generated weights instead"
+	timeout -k 10 600 $(PYTHON) tests/cluster/cluster_test.py dist/quant.so \
+	    $(CLUSTER_SHIM) build/cluster build/models

@@ -35,6 +35,9 @@
 #   gguf-export  make test-gguf-export: npm fetches the demo's models and
 #            ggml's library, the sqlite3 shell and sha256sum (coreutils)
 #            export the GGUF files, python3 with numpy checks them in ggml
+#   cluster  make cluster-test: go-dqlite (the dqlite-demo node and the dqlite
+#            shell, with libdqlite0), gcc and libsqlite3-dev build the
+#            LD_PRELOAD shim, python3 runs the test, npm fetches the models
 # Installs what is missing when run as root or with password-less sudo;
 # otherwise prints the exact apt-get line and fails.
 set -eu
@@ -69,6 +72,7 @@ case "$what" in
   amalgamation) pkgs="$base python3 clang" ;;
   onnx-export) pkgs="$base python3 python3-numpy python3-onnx nodejs npm" ;;
   gguf-export) pkgs="$base coreutils npm python3 python3-numpy" ;;
+  cluster) pkgs="gcc make libc6-dev libsqlite3-dev python3 go-dqlite npm" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
