@@ -11,6 +11,7 @@ Each node is go-dqlite's dqlite-demo on 127.0.0.1 with its own forced
 SQLITE_QUANT_KERNEL; every wait is bounded; every node is stopped by its own
 process id on any exit.  Prints "cluster: N passed, N failed" last.
 """
+import hashlib
 import os
 import shutil
 import signal
@@ -20,7 +21,6 @@ import subprocess
 import sys
 import threading
 import time
-import hashlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dqlite_wire  # noqa: E402
@@ -117,13 +117,17 @@ def check_kernel(conn, node):
           conn.query("SELECT q_info() ->> '$.kernel'")[0][0], node.kernel)
 
 
+def follows(node):
+    """The leader NODE knows of ('' if none)."""
+    conn = dqlite_wire.Connection(node.db, timeout=TIMEOUT)
+    try:
+        return conn.leader()
+    finally:
+        conn.close()
+
+
 def node_at(nodes, address):
     return next(n for n in nodes if n.db == address)
-
-
-def digest(rows_by_table):
-    return {t: hashlib.sha256(workload.text(r).encode()).hexdigest()
-            for t, r in rows_by_table.items()}
 
 
 def main():
@@ -183,7 +187,7 @@ def run(nodes, local, schema, imports):
     for n in nodes[1:]:
         n.start(nodes[0].db)
     want = sorted(n.db for n in nodes)
-    got, _ = wait_for("three voters", lambda: roles(nodes) == want and want)
+    wait_for("three voters", lambda: roles(nodes) == want and want)
     print(f"cluster: 3 voters up in {time.monotonic() - t0:.2f} s, kernels "
           + ", ".join(f"node{n.i}={n.kernel}" for n in nodes))
 
@@ -258,8 +262,12 @@ def run(nodes, local, schema, imports):
           conn.query("SELECT count(*) FROM quantizations")[0][0], expect)
 
     # 3. The killed node comes back and catches up; the second leader dies.
+    # It is back once it follows the current leader, which then sends it the
+    # log entries it missed; raft elects only a node whose log is complete.
     first.start(None)
-    wait_for("the restarted node as a voter", lambda: roles(nodes) == want)
+    _, back = wait_for("the restarted node to follow the leader",
+                       lambda: follows(first) == second.db)
+    print(f"cluster: node{first.i} restarted; follows node{second.i} after {back:.2f} s")
     tk = time.monotonic()
     second.kill()
     conn.close()
