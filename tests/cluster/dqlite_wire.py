@@ -66,6 +66,7 @@ class Connection:
         host, port = address.rsplit(":", 1)
         self.sock = socket.create_connection((host, int(port)), timeout=timeout)
         self.sock.sendall(struct.pack("<Q", 1))  # protocol version
+        self.address = address
         self.db = None
 
     def close(self):
@@ -171,8 +172,11 @@ def connect_leader(addresses, database, timeout):
                 last = f"{address} knows no leader"
                 continue
             conn = Connection(leader, timeout)
-            conn.open(database)
-            conn.address = leader
+            try:
+                conn.open(database)
+            except (OSError, Error):
+                conn.close()
+                raise
             return conn
         except (OSError, Error) as e:
             last = f"{address}: {e}"
