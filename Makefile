@@ -36,6 +36,8 @@
 #   make test-gguf-export, test-onnx-export, test-audio, test-plot
 #                    the demo's parts: GGUF export checked by ggml, ONNX export
 #                    run in ONNX Runtime, the espeak-ng audio, the picture
+#   make cluster-test  the registry on a 3-node dqlite cluster, leaders killed
+#                    mid-batch, results byte-identical to a local file
 #   make test-sqlite-versions  the suite on SQLite 3.31.1 (the oldest
 #                    supported) and the newest on npm, the refusal on 3.30.1
 #   make clean
