@@ -209,24 +209,11 @@ def expected(policy_id, model_id):
         SELECT t.tensor_id, t.name, t.shape, t.dtype AS stored, t.data,
                q.dtype, q.scheme, q.granularity, q.view_shape, q.axis,
                q.block_size, q.scale, q.zero_point, q.scales, q.zero_points,
-               q.codes,
-               CASE q.granularity
-                 WHEN 'ggml' THEN q_ggml_dequantize(q.codes, q.dtype)
-                 WHEN 'tensor' THEN dequantize_blob(q.codes, q.scale,
-                                      q.zero_point, q.dtype)
-                 WHEN 'channel' THEN dequantize_per_channel_blob(q.codes,
-                                      q.scales, q.zero_points,
-                                      coalesce(q.view_shape, t.shape), q.axis,
-                                      q.dtype)
-                 WHEN 'block' THEN dequantize_per_block_blob(q.codes, q.scales,
-                                      q.zero_points,
-                                      coalesce(q.view_shape, t.shape), q.axis,
-                                      q.block_size, q.dtype)
-                 ELSE q_f32(t.data, t.dtype)
-               END AS values_f32
+               q.codes, coalesce(f.x, q_f32(t.data, t.dtype)) AS values_f32
         FROM tensors t
         LEFT JOIN policy_choices c ON c.tensor_id = t.tensor_id AND c.policy_id = ?
         LEFT JOIN quantizations q ON q.quantization_id = c.quantization_id
+        LEFT JOIN quantization_floats f ON f.quantization_id = q.quantization_id
         WHERE t.model_id = ?
         ORDER BY min(t.tensor_id) OVER (PARTITION BY t.name), t.chunk""",
                       (policy_id, model_id)).fetchall()

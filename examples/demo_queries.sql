@@ -96,17 +96,9 @@ FROM p;
 
 -- Measure every row from its stored codes.
 WITH d AS MATERIALIZED (
-  SELECT q.quantization_id, w.x,
-         CASE q.granularity
-           WHEN 'tensor'  THEN dequantize_blob(q.codes, q.scale, q.zero_point, q.dtype)
-           WHEN 'channel' THEN dequantize_per_channel_blob(q.codes, q.scales,
-                                 q.zero_points, coalesce(q.view_shape, w.shape),
-                                 q.axis, q.dtype)
-           ELSE dequantize_per_block_blob(q.codes, q.scales, q.zero_points,
-                                 coalesce(q.view_shape, w.shape), q.axis,
-                                 q.block_size, q.dtype)
-         END AS y
-  FROM quantizations q JOIN w USING (tensor_id))
+  SELECT q.quantization_id, w.x, f.x AS y
+  FROM quantizations q JOIN w USING (tensor_id)
+  JOIN quantization_floats f USING (quantization_id))
 UPDATE quantizations
 SET mse = q_mse(d.x, d.y), sqnr_db = q_sqnr(d.x, d.y),
     max_error = q_max_error(d.x, d.y), cosine = q_cosine(d.x, d.y)

@@ -287,18 +287,10 @@ def load_choices(db, policy_id, model_id):
     rows = db.execute("""
         SELECT t.name, t.shape, t.data, t.dtype AS tdtype, q.dtype, q.granularity,
                q.view_shape, q.axis, q.block_size, q.scale, q.zero_point,
-               q.scales, q.zero_points, q.codes,
-               CASE q.granularity
-                 WHEN 'tensor'  THEN dequantize_blob(q.codes, q.scale, q.zero_point, q.dtype)
-                 WHEN 'channel' THEN dequantize_per_channel_blob(q.codes, q.scales,
-                                       q.zero_points, coalesce(q.view_shape, t.shape),
-                                       q.axis, q.dtype)
-                 WHEN 'block'   THEN dequantize_per_block_blob(q.codes, q.scales,
-                                       q.zero_points, coalesce(q.view_shape, t.shape),
-                                       q.axis, q.block_size, q.dtype)
-                 ELSE q_ggml_dequantize(q.codes, q.dtype) END AS dequantized
+               q.scales, q.zero_points, q.codes, f.x AS dequantized
         FROM policy_choices c JOIN tensors t USING (tensor_id)
              JOIN quantizations q USING (quantization_id)
+             JOIN quantization_floats f USING (quantization_id)
         WHERE c.policy_id = ? AND t.model_id = ? ORDER BY t.name""",
                       (policy_id, model_id)).fetchall()
     choices = {}

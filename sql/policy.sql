@@ -106,18 +106,9 @@ END;
 CREATE TEMP TRIGGER policy_measure_row AFTER INSERT ON policy_measure
 BEGIN
   INSERT INTO policy_xy (x, y)
-  SELECT q_f32(t.data, t.dtype),
-         CASE q.granularity
-           WHEN 'tensor' THEN dequantize_blob(q.codes, q.scale, q.zero_point,
-                                              q.dtype, t.numel)
-           WHEN 'channel' THEN dequantize_per_channel_blob(q.codes, q.scales,
-                                 q.zero_points, coalesce(q.view_shape, t.shape),
-                                 q.axis, q.dtype)
-           WHEN 'block' THEN dequantize_per_block_blob(q.codes, q.scales,
-                                 q.zero_points, coalesce(q.view_shape, t.shape),
-                                 q.axis, q.block_size, q.dtype)
-           ELSE q_ggml_dequantize(q.codes, q.dtype) END
+  SELECT q_f32(t.data, t.dtype), f.x
   FROM quantizations q JOIN tensors t USING (tensor_id)
+  JOIN quantization_floats f USING (quantization_id)
   WHERE q.quantization_id = NEW.quantization_id AND q.sqnr_db IS NULL;
   UPDATE quantizations
   SET (mse, sqnr_db, max_error, cosine) =

@@ -24,6 +24,7 @@
 --
 --   channel_scales  per-channel scales and zero points, one row per channel
 --   block_scales    per-block scales and zero points, one row per block
+--   quantization_floats  each quantization dequantized from its own columns
 --   model_summary   per model and quantization label: bytes before and after,
 --                   bits per weight, mean and worst-layer SQNR
 --   tensor_chunk_errors  what is wrong with the chunks of chunked tensors
@@ -741,6 +742,26 @@ END;
 -- ---------------------------------------------------------------------------
 -- Views.
 -- ---------------------------------------------------------------------------
+
+-- quantization_floats: each quantization's values, dequantized from the
+-- row's own columns exactly as the extension does it (a float32 BLOB of the
+-- tensor's, or the chunk's, element count): what the codes stand for, for
+-- measuring a row and for exporting it.  It calls the extension: load it
+-- before querying the view, as for channel_scales.
+CREATE VIEW IF NOT EXISTS quantization_floats AS
+SELECT q.quantization_id, q.tensor_id,
+       CASE q.granularity
+         WHEN 'tensor'  THEN dequantize_blob(q.codes, q.scale, q.zero_point,
+                                             q.dtype, t.numel)
+         WHEN 'channel' THEN dequantize_per_channel_blob(q.codes, q.scales,
+                               q.zero_points, coalesce(q.view_shape, t.shape),
+                               q.axis, q.dtype)
+         WHEN 'block'   THEN dequantize_per_block_blob(q.codes, q.scales,
+                               q.zero_points, coalesce(q.view_shape, t.shape),
+                               q.axis, q.block_size, q.dtype)
+         ELSE q_ggml_dequantize(q.codes, q.dtype)
+       END AS x
+FROM quantizations q JOIN tensors t USING (tensor_id);
 
 -- channel_scales: per-channel parameters exploded into rows, one per channel
 -- (needs the extension: q_each).  E.g. the channels whose scale is 10x the
