@@ -77,6 +77,11 @@ EXCESS_FLAG = -fexcess-precision=fast
 EXCESS_PRECISION := $(shell $(CC) -Werror $(EXCESS_FLAG) -x c -c /dev/null \
                       -o /dev/null 2>/dev/null && echo $(EXCESS_FLAG))
 QUANT_CFLAGS += $(EXCESS_PRECISION)
+# Build outputs do not depend on where the checkout lives: the debug
+# information names sources relative to it, so two checkouts build the same
+# bytes (and the wheel and npm tarball, which carry the stripped library,
+# keep its build ID).
+QUANT_CFLAGS += -ffile-prefix-map=$(CURDIR)=.
 
 KERNEL_SRC = $(wildcard ext/kernels/*.c)
 CORE_SRC   = $(wildcard ext/core/*.c)
