@@ -130,6 +130,18 @@ def node_at(nodes, address):
     return next(n for n in nodes if n.db == address)
 
 
+def new_leader(nodes, conn, victim, killed_at, how=""):
+    """After the leader VICTIM was killed at KILLED_AT: a connection to the
+    leader elected next and its node, its kernel path checked."""
+    conn.close()
+    conn, _ = leader(nodes, not_at=victim.db)
+    node = node_at(nodes, conn.address)
+    print(f"cluster: leader node{victim.i} killed{how}; node{node.i} "
+          f"({node.kernel}) leads after {time.monotonic() - killed_at:.2f} s")
+    check_kernel(conn, node)
+    return conn, node
+
+
 def main():
     ext, shim, top = (os.path.abspath(a) for a in sys.argv[1:4])
     models_dir = sys.argv[4] if len(sys.argv) > 4 else ""
@@ -245,12 +257,7 @@ def run(nodes, local, schema, imports):
     sender.join(TIMEOUT)
     check("the batch's client lost its leader before an answer",
           sorted(outcome), ["error"])
-    conn.close()
-    conn, waited = leader(nodes, not_at=first.db)
-    second = node_at(nodes, conn.address)
-    print(f"cluster: leader node{first.i} killed mid-batch; node{second.i} "
-          f"({second.kernel}) leads after {time.monotonic() - tk:.2f} s")
-    check_kernel(conn, second)
+    conn, second = new_leader(nodes, conn, first, tk, " mid-batch")
     have = conn.query("SELECT count(*) FROM quantizations")[0][0]
     print(f"cluster: after the failover the registry has {have} rows: the batch "
           + ("committed whole" if have == expect else "left no trace" if have == rows
@@ -270,12 +277,7 @@ def run(nodes, local, schema, imports):
     print(f"cluster: node{first.i} restarted; follows node{second.i} after {back:.2f} s")
     tk = time.monotonic()
     second.kill()
-    conn.close()
-    conn, _ = leader(nodes, not_at=second.db)
-    third = node_at(nodes, conn.address)
-    print(f"cluster: leader node{second.i} killed; node{third.i} "
-          f"({third.kernel}) leads after {time.monotonic() - tk:.2f} s")
-    check_kernel(conn, third)
+    conn, third = new_leader(nodes, conn, second, tk)
     both(workload.batch(workload.SCHEMES[-1:]), conn)
 
     kernels = {first.kernel, second.kernel, third.kernel}
