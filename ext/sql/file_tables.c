@@ -85,22 +85,25 @@ static void sq_ft_meta_column(const sq_cursor *cur, sqlite3_context *ctx,
 const sq_table sq_tensors_table = {
   "q_tensors", SQ_FT_SCHEMA("bytes"), SQ_FT_SOURCE, 2, 1,
   "q_tensors: the first argument (the file's bytes) is required",
-  sizeof(sq_file_cursor), sq_ft_tensors, sq_ft_reset, sq_ft_tensor_column, 0,
+  sizeof(sq_file_cursor), sq_ft_tensors, sq_ft_reset, sq_ft_tensor_column,
+  SQ_VALUES,
 };
 const sq_table sq_tensors_file_table = {
   "q_tensors_file", SQ_FT_SCHEMA("path"), SQ_FT_SOURCE, 2, 1,
   "q_tensors_file: the first argument (a path) is required",
-  sizeof(sq_file_cursor), sq_ft_tensors_file, sq_ft_reset, sq_ft_tensor_column, 1,
+  sizeof(sq_file_cursor), sq_ft_tensors_file, sq_ft_reset, sq_ft_tensor_column,
+  SQ_PATHS,
 };
 const sq_table sq_tensor_metadata_table = {
   "q_tensor_metadata", SQ_FM_SCHEMA("bytes"), SQ_FM_SOURCE, 2, 1,
   "q_tensor_metadata: the first argument (the file's bytes) is required",
-  sizeof(sq_file_cursor), sq_ft_meta, sq_ft_reset, sq_ft_meta_column, 0,
+  sizeof(sq_file_cursor), sq_ft_meta, sq_ft_reset, sq_ft_meta_column, SQ_VALUES,
 };
 const sq_table sq_tensor_metadata_file_table = {
   "q_tensor_metadata_file", SQ_FM_SCHEMA("path"), SQ_FM_SOURCE, 2, 1,
   "q_tensor_metadata_file: the first argument (a path) is required",
-  sizeof(sq_file_cursor), sq_ft_meta_file, sq_ft_reset, sq_ft_meta_column, 1,
+  sizeof(sq_file_cursor), sq_ft_meta_file, sq_ft_reset, sq_ft_meta_column,
+  SQ_PATHS,
 };
 
 static const char *sq_ft_type_name(sqlite3_value *v) {
