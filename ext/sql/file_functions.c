@@ -138,6 +138,7 @@ static void sq_ff_agg_step(sqlite3_context *ctx, int argc,
   if (!a) return;
   sq_shape shape;
   const char *tname, *dtype;
+#ifndef SQLITE_QUANT_OMIT_FS
   if (file) {
     const char *path = sq_arg_text(argv[0], "path", &st);
     if (!path) goto done;
@@ -154,7 +155,9 @@ static void sq_ff_agg_step(sqlite3_context *ctx, int argc,
       sq_fail(&st, "path differs from the first row's ('%.200s')", a->path);
       goto done;
     }
-  } else if (!a->started) {
+  } else
+#endif
+  if (!a->started) {
     sq_model_writer_init(&a->w, format);
     a->started = 1;
   }
@@ -208,6 +211,7 @@ done:
   }
 }
 
+#ifndef SQLITE_QUANT_OMIT_FS
 /* Whether the statement running this aggregate was interrupted.  SQLite
 ** calls xFinal both at the end of the rows and when it abandons the
 ** statement, alike; sqlite3_interrupt is told apart by running a trivial
@@ -220,16 +224,18 @@ static int sq_ff_interrupted(sqlite3 *db, sq_status *st) {
   if (rc == SQLITE_NOMEM) sq_nomem(st);
   return rc == SQLITE_INTERRUPT || rc == SQLITE_NOMEM;
 }
+#endif
 
 static void sq_ff_agg_final(sqlite3_context *ctx) {
   sq_status st;
   const char *name = sq_begin(ctx, &st);
-  const sq_fn *fn = sqlite3_user_data(ctx);
   sq_ff_agg *a = sqlite3_aggregate_context(ctx, 0);
   if (!a) return;
   if (a->failed.code) {
     sq_result_status(ctx, name, &a->failed);
   } else if (a->started && a->w.ntensors) {
+#ifndef SQLITE_QUANT_OMIT_FS
+    const sq_fn *fn = sqlite3_user_data(ctx);
     if (fn->variant & SQ_FF_FILE) {
       uint64_t written;
       if (sq_ff_interrupted(sqlite3_context_db_handle(ctx), &st)) {
@@ -237,7 +243,9 @@ static void sq_ff_agg_final(sqlite3_context *ctx) {
       } else if (sq_model_writer_commit(&a->w, &written, &st) == SQ_OK) {
         sqlite3_result_int64(ctx, (sqlite3_int64)written);
       }
-    } else {
+    } else
+#endif
+    {
       unsigned char *out;
       uint64_t outn;
       if (sq_model_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
@@ -251,8 +259,10 @@ static void sq_ff_agg_final(sqlite3_context *ctx) {
 static const sq_fn sq_ff_agg_fns[] = {
   {"q_safetensors_agg", SQ_MW_SAFETENSORS, SQ_VALUES},
   {"q_gguf_agg", SQ_MW_GGUF, SQ_VALUES},
+#ifndef SQLITE_QUANT_OMIT_FS
   {"q_safetensors_write", SQ_MW_SAFETENSORS | SQ_FF_FILE, SQ_PATHS},
   {"q_gguf_write", SQ_MW_GGUF | SQ_FF_FILE, SQ_PATHS},
+#endif
 };
 
 /* ---- q_npz_agg ---------------------------------------------------------- */
