@@ -551,7 +551,10 @@ test-sqlite-versions:
 #   make test-amalgamation    the amalgamation built as users would (gcc,
 #                             clang, gcc -std=gnu11 -O3 -march=native) against
 #                             the suite and the catalog, and linked into a
-#                             program with SQLITE_CORE
+#                             program with SQLITE_CORE; built again with
+#                             SQLITE_QUANT_OMIT_FS, which must import no
+#                             file-system call and register only what
+#                             sqlite3_quant_nofs_init does
 # Installed: the extension as $(EXTDIR)/quant.$(SO), in a directory of its own
 # (a bare quant.so in lib/ says nothing of whose it is, and another base name
 # would lose SQLite's default entry point); the header; the same code as a
@@ -622,6 +625,13 @@ build/amalg/clang/quant.so: dist/sqlite-quant.c
 build/amalg/native/quant.so: dist/sqlite-quant.c
 	@mkdir -p $(dir $@)
 	gcc -std=gnu11 -O3 -march=native -fPIC -shared dist/sqlite-quant.c -o $@ -lm
+# Without the file system (docs/ARCHITECTURE.md#registration): the path
+# code compiled out; -Werror, so the guards leave nothing unused behind.
+AMALG_OMIT_FS = build/amalg/omit-fs/quant.so
+$(AMALG_OMIT_FS): dist/sqlite-quant.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -fPIC -shared -Wall -Wextra -Werror -DSQLITE_QUANT_OMIT_FS \
+	    dist/sqlite-quant.c -o $@ -lm
 
 # Big-endian: the amalgamation built by the s390x cross compiler with its
 # default flags, its catalog transcript under qemu-user compared with x86-64's.
@@ -643,8 +653,9 @@ build/static_test: tests/static/static_test.c dist/sqlite-quant.c dist/sqlite_qu
 test-amalgamation:
 	@$(DEPS) amalgamation
 	@$(MAKE) --no-print-directory dist/quant.$(SO) build/sqlhost build/static_test \
-	    $(AMALG_SO) $(S390X_AMALG)
+	    $(AMALG_SO) $(AMALG_OMIT_FS) $(S390X_AMALG)
 	sh tests/amalgamation/run.sh $(if $(S390X_READY),-s390x $(S390X_AMALG)) \
+	    -omit-fs $(AMALG_OMIT_FS) \
 	    dist/quant.$(SO) build/sqlhost build/static_test $(AMALG_SO)
 
 # ONNX export and evaluation: Silero VAD written per policy with weight-only
