@@ -115,7 +115,7 @@ int sq_register_table(sq_registry *r, const sq_fn_def *defs, size_t count) {
 #define SQ_PATHS_COMPILED 1
 #endif
 
-static int sq_init(sqlite3 *db, char **pzErrMsg,
+static int sq_load(sqlite3 *db, char **pzErrMsg,
                    const sqlite3_api_routines *pApi, int paths) {
   SQLITE_EXTENSION_INIT2(pApi);
   if (sqlite3_libversion_number() < SQ_SQLITE_MIN_NUMBER) {
@@ -174,10 +174,10 @@ static int sq_init(sqlite3 *db, char **pzErrMsg,
 
 SQ_EXPORT int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
                                  const sqlite3_api_routines *pApi) {
-  return sq_init(db, pzErrMsg, pApi, 1);
+  return sq_load(db, pzErrMsg, pApi, 1);
 }
 
 SQ_EXPORT int sqlite3_quant_nofs_init(sqlite3 *db, char **pzErrMsg,
                                       const sqlite3_api_routines *pApi) {
-  return sq_init(db, pzErrMsg, pApi, 0);
+  return sq_load(db, pzErrMsg, pApi, 0);
 }
