@@ -40,6 +40,9 @@
 #                    mid-batch, results byte-identical to a local file
 #   make test-sqlite-versions  the suite on SQLite 3.31.1 (the oldest
 #                    supported) and the newest on npm, the refusal on 3.30.1
+#   make test-ensure-deps  tests/ensure-deps.sh waits for another package
+#                    manager's lock instead of failing (root; ~30 s; in a
+#                    private mount namespace, so the machine's apt is untouched)
 #   make clean
 #
 # Missing system packages are installed by tests/ensure-deps.sh when run as
@@ -120,6 +123,11 @@ build/asan/quant.so: $(ASAN_OBJ)
 
 deps:
 	@$(DEPS) test
+
+.PHONY: test-ensure-deps
+test-ensure-deps:
+	@$(DEPS) test
+	sh tests/ensure-deps/lock_test.sh
 
 # Kernel unit tests: every vector path against the scalar reference.
 build/kernel_test: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
