@@ -40,6 +40,9 @@
 #                    mid-batch, results byte-identical to a local file
 #   make test-sqlite-versions  the suite on SQLite 3.31.1 (the oldest
 #                    supported) and the newest on npm, the refusal on 3.30.1
+#   make test-ensure-deps  tests/ensure-deps.sh waits for another package
+#                    manager's lock instead of failing (root; ~30 s; in a
+#                    private mount namespace, so the machine's apt is untouched)
 #   make clean
 #
 # Missing system packages are installed by tests/ensure-deps.sh when run as
@@ -120,6 +123,11 @@ build/asan/quant.so: $(ASAN_OBJ)
 
 deps:
 	@$(DEPS) test
+
+.PHONY: test-ensure-deps
+test-ensure-deps:
+	@$(DEPS) test
+	sh tests/ensure-deps/lock_test.sh
 
 # Kernel unit tests: every vector path against the scalar reference.
 build/kernel_test: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
@@ -551,7 +559,10 @@ test-sqlite-versions:
 #   make test-amalgamation    the amalgamation built as users would (gcc,
 #                             clang, gcc -std=gnu11 -O3 -march=native) against
 #                             the suite and the catalog, and linked into a
-#                             program with SQLITE_CORE
+#                             program with SQLITE_CORE; built again with
+#                             SQLITE_QUANT_OMIT_FS, which must import no
+#                             file-system call and register only what
+#                             sqlite3_quant_nofs_init does
 # Installed: the extension as $(EXTDIR)/quant.$(SO), in a directory of its own
 # (a bare quant.so in lib/ says nothing of whose it is, and another base name
 # would lose SQLite's default entry point); the header; the same code as a
@@ -622,6 +633,13 @@ build/amalg/clang/quant.so: dist/sqlite-quant.c
 build/amalg/native/quant.so: dist/sqlite-quant.c
 	@mkdir -p $(dir $@)
 	gcc -std=gnu11 -O3 -march=native -fPIC -shared dist/sqlite-quant.c -o $@ -lm
+# Without the file system (docs/ARCHITECTURE.md#registration): the path
+# code compiled out; -Werror, so the guards leave nothing unused behind.
+AMALG_OMIT_FS = build/amalg/omit-fs/quant.so
+$(AMALG_OMIT_FS): dist/sqlite-quant.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -fPIC -shared -Wall -Wextra -Werror -DSQLITE_QUANT_OMIT_FS \
+	    dist/sqlite-quant.c -o $@ -lm
 
 # Big-endian: the amalgamation built by the s390x cross compiler with its
 # default flags, its catalog transcript under qemu-user compared with x86-64's.
@@ -643,8 +661,9 @@ build/static_test: tests/static/static_test.c dist/sqlite-quant.c dist/sqlite_qu
 test-amalgamation:
 	@$(DEPS) amalgamation
 	@$(MAKE) --no-print-directory dist/quant.$(SO) build/sqlhost build/static_test \
-	    $(AMALG_SO) $(S390X_AMALG)
+	    $(AMALG_SO) $(AMALG_OMIT_FS) $(S390X_AMALG)
 	sh tests/amalgamation/run.sh $(if $(S390X_READY),-s390x $(S390X_AMALG)) \
+	    -omit-fs $(AMALG_OMIT_FS) \
 	    dist/quant.$(SO) build/sqlhost build/static_test $(AMALG_SO)
 
 # ONNX export and evaluation: Silero VAD written per policy with weight-only

@@ -165,6 +165,9 @@ static int mw_type(sq_model_writer *w, const char *name, size_t name_len,
 
 /* ---- the data store ---- */
 
+/* The file store is the path code: left out by SQLITE_QUANT_OMIT_FS
+** (docs/ARCHITECTURE.md#registration), where only the memory store is. */
+#ifndef SQLITE_QUANT_OMIT_FS
 /* Messages for the errors of writing a file, the same in every locale. */
 static const char *mw_errno_text(int e) {
   switch (e) {
@@ -242,15 +245,19 @@ static int mw_write_all(sq_model_writer *w, int fd, const void *p, uint64_t n,
   }
   return SQ_OK;
 }
+#endif /* SQLITE_QUANT_OMIT_FS */
 
 /* Appends to the data section. */
 static int mw_store(sq_model_writer *w, const void *p, uint64_t n,
                     sq_status *st) {
-  if (w->fd < 0)
-    return sq_mw_put(st, (char **)&w->mem, &w->ndata, &w->mem_cap, p, n);
-  if (mw_write_all(w, w->fd, p, n, st)) return st->code;
-  w->ndata += n;
-  return SQ_OK;
+#ifndef SQLITE_QUANT_OMIT_FS
+  if (w->fd >= 0) {
+    if (mw_write_all(w, w->fd, p, n, st)) return st->code;
+    w->ndata += n;
+    return SQ_OK;
+  }
+#endif
+  return sq_mw_put(st, (char **)&w->mem, &w->ndata, &w->mem_cap, p, n);
 }
 
 /* Zeros up to the next multiple of the alignment (GGUF). */
@@ -273,6 +280,7 @@ void sq_model_writer_init(sq_model_writer *w, sq_mw_format f) {
   w->fd = -1;
 }
 
+#ifndef SQLITE_QUANT_OMIT_FS
 int sq_model_writer_open(sq_model_writer *w, sq_mw_format f, const char *path,
                          sq_status *st) {
   sq_model_writer_init(w, f);
@@ -282,6 +290,7 @@ int sq_model_writer_open(sq_model_writer *w, sq_mw_format f, const char *path,
   memcpy(w->path, path, n + 1);
   return mw_create_temp(w, &w->tmp_data, &w->fd, st);
 }
+#endif
 
 /* ---- tensors ---- */
 
@@ -511,6 +520,7 @@ int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
   return SQ_OK;
 }
 
+#ifndef SQLITE_QUANT_OMIT_FS
 /* Copies the data file after the header: copy_file_range, else reads and
 ** writes through a 1 MiB buffer. */
 static int mw_copy(sq_model_writer *w, int to, sq_status *st) {
@@ -601,11 +611,14 @@ done:
   sqlite3_free(h);
   return st->code;
 }
+#endif /* SQLITE_QUANT_OMIT_FS */
 
 void sq_model_writer_free(sq_model_writer *w) {
+#ifndef SQLITE_QUANT_OMIT_FS
   if (w->fd >= 0) close(w->fd);
   if (w->tmp_data) unlink(w->tmp_data);
   if (w->tmp_out) unlink(w->tmp_out);
+#endif
   sqlite3_free(w->tmp_data);
   sqlite3_free(w->tmp_out);
   sqlite3_free(w->path);

@@ -63,10 +63,13 @@ typedef struct sq_model_writer {
 
 /* An in-memory writer. */
 void sq_model_writer_init(sq_model_writer *w, sq_mw_format f);
+#ifndef SQLITE_QUANT_OMIT_FS
 /* A writer whose data goes to a temporary file beside path (created now,
-** so an unwritable directory fails at the first row). */
+** so an unwritable directory fails at the first row).  Not compiled with
+** SQLITE_QUANT_OMIT_FS, nor is sq_model_writer_commit. */
 int sq_model_writer_open(sq_model_writer *w, sq_mw_format f, const char *path,
                          sq_status *st);
+#endif
 
 /* Adds a piece of a tensor under the chunk rule.  name: UTF-8 without NUL
 ** (safetensors: not "__metadata__"; GGUF: under 64 bytes, ggml's limit);
@@ -89,9 +92,11 @@ int sq_model_writer_metadata(sq_model_writer *w, const char *json, size_t len,
 ** handed over) and size. */
 int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
                            uint64_t *outn, sq_status *st);
+#ifndef SQLITE_QUANT_OMIT_FS
 /* File store: writes the file in place of the target; *written is its size. */
 int sq_model_writer_commit(sq_model_writer *w, uint64_t *written,
                            sq_status *st);
+#endif
 /* Frees everything and removes any temporary file left. */
 void sq_model_writer_free(sq_model_writer *w);
 

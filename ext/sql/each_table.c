@@ -29,7 +29,8 @@ const sq_table sq_each_table = {
   "q_each",
   "CREATE TABLE x(i INTEGER, value, x HIDDEN, dtype HIDDEN, count HIDDEN)",
   SQ_EACH_X, 3, 1, "q_each: the first argument (a blob) is required",
-  sizeof(sq_each_cursor), sq_each_compute, sq_each_reset, sq_each_column, 0,
+  sizeof(sq_each_cursor), sq_each_compute, sq_each_reset, sq_each_column,
+  SQ_VALUES,
 };
 
 /* argv holds x, then dtype and count when given. */

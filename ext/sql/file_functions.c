@@ -138,6 +138,7 @@ static void sq_ff_agg_step(sqlite3_context *ctx, int argc,
   if (!a) return;
   sq_shape shape;
   const char *tname, *dtype;
+#ifndef SQLITE_QUANT_OMIT_FS
   if (file) {
     const char *path = sq_arg_text(argv[0], "path", &st);
     if (!path) goto done;
@@ -154,7 +155,9 @@ static void sq_ff_agg_step(sqlite3_context *ctx, int argc,
       sq_fail(&st, "path differs from the first row's ('%.200s')", a->path);
       goto done;
     }
-  } else if (!a->started) {
+  } else
+#endif
+  if (!a->started) {
     sq_model_writer_init(&a->w, format);
     a->started = 1;
   }
@@ -208,6 +211,7 @@ done:
   }
 }
 
+#ifndef SQLITE_QUANT_OMIT_FS
 /* Whether the statement running this aggregate was interrupted.  SQLite
 ** calls xFinal both at the end of the rows and when it abandons the
 ** statement, alike; sqlite3_interrupt is told apart by running a trivial
@@ -220,16 +224,18 @@ static int sq_ff_interrupted(sqlite3 *db, sq_status *st) {
   if (rc == SQLITE_NOMEM) sq_nomem(st);
   return rc == SQLITE_INTERRUPT || rc == SQLITE_NOMEM;
 }
+#endif
 
 static void sq_ff_agg_final(sqlite3_context *ctx) {
   sq_status st;
   const char *name = sq_begin(ctx, &st);
-  const sq_fn *fn = sqlite3_user_data(ctx);
   sq_ff_agg *a = sqlite3_aggregate_context(ctx, 0);
   if (!a) return;
   if (a->failed.code) {
     sq_result_status(ctx, name, &a->failed);
   } else if (a->started && a->w.ntensors) {
+#ifndef SQLITE_QUANT_OMIT_FS
+    const sq_fn *fn = sqlite3_user_data(ctx);
     if (fn->variant & SQ_FF_FILE) {
       uint64_t written;
       if (sq_ff_interrupted(sqlite3_context_db_handle(ctx), &st)) {
@@ -237,7 +243,9 @@ static void sq_ff_agg_final(sqlite3_context *ctx) {
       } else if (sq_model_writer_commit(&a->w, &written, &st) == SQ_OK) {
         sqlite3_result_int64(ctx, (sqlite3_int64)written);
       }
-    } else {
+    } else
+#endif
+    {
       unsigned char *out;
       uint64_t outn;
       if (sq_model_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
@@ -249,10 +257,12 @@ static void sq_ff_agg_final(sqlite3_context *ctx) {
 }
 
 static const sq_fn sq_ff_agg_fns[] = {
-  {"q_safetensors_agg", SQ_MW_SAFETENSORS},
-  {"q_gguf_agg", SQ_MW_GGUF},
-  {"q_safetensors_write", SQ_MW_SAFETENSORS | SQ_FF_FILE},
-  {"q_gguf_write", SQ_MW_GGUF | SQ_FF_FILE},
+  {"q_safetensors_agg", SQ_MW_SAFETENSORS, SQ_VALUES},
+  {"q_gguf_agg", SQ_MW_GGUF, SQ_VALUES},
+#ifndef SQLITE_QUANT_OMIT_FS
+  {"q_safetensors_write", SQ_MW_SAFETENSORS | SQ_FF_FILE, SQ_PATHS},
+  {"q_gguf_write", SQ_MW_GGUF | SQ_FF_FILE, SQ_PATHS},
+#endif
 };
 
 /* ---- q_npz_agg ---------------------------------------------------------- */
@@ -317,29 +327,24 @@ static void sq_npz_agg_final(sqlite3_context *ctx) {
   sq_npz_writer_free(&a->w);
 }
 
-static const sq_fn sq_npz_agg_fn = {"q_npz_agg", 0};
+static const sq_fn sq_npz_agg_fn = {"q_npz_agg", 0, SQ_VALUES};
 
-int sq_register_file_functions(sqlite3 *db) {
+int sq_register_file_functions(sq_registry *r) {
   static const sq_fn_def defs[] = {
-    {{"q_npy", 0}, 3, 3, sq_npy_func},
+    {{"q_npy", 0, SQ_VALUES}, 3, 3, sq_npy_func},
   };
-  int rc = sq_register_table(db, defs, sizeof defs / sizeof defs[0]);
+  int rc = sq_register_table(r, defs, sizeof defs / sizeof defs[0]);
   /* The aggregates that return a BLOB are innocuous; those that write files
-  ** are SQLITE_DIRECTONLY: never from a view, trigger or schema. */
-  for (size_t k = 0; k < sizeof sq_ff_agg_fns / sizeof sq_ff_agg_fns[0]; k++) {
+  ** (SQ_PATHS) are SQLITE_DIRECTONLY: never from a view, trigger or schema. */
+  for (size_t k = 0; k < sizeof sq_ff_agg_fns / sizeof sq_ff_agg_fns[0] &&
+                     rc == SQLITE_OK; k++) {
     const sq_fn *fn = &sq_ff_agg_fns[k];
-    int file = fn->variant & SQ_FF_FILE;
-    int flags = SQLITE_UTF8 | (file ? SQLITE_DIRECTONLY
-                                    : SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS);
-    for (int n = 4 + file / SQ_FF_FILE; n <= 5 + file / SQ_FF_FILE &&
-                                        rc == SQLITE_OK; n++)
-      rc = sqlite3_create_function(db, fn->name, n, flags, (void *)fn, NULL,
-                                   sq_ff_agg_step, sq_ff_agg_final);
+    int file = (fn->variant & SQ_FF_FILE) != 0;
+    rc = sq_create_function(r, fn, 4 + file, 5 + file, NULL, sq_ff_agg_step,
+                            sq_ff_agg_final, NULL, NULL);
   }
   if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(
-        db, sq_npz_agg_fn.name, 4,
-        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-        (void *)&sq_npz_agg_fn, NULL, sq_npz_agg_step, sq_npz_agg_final);
+    rc = sq_create_function(r, &sq_npz_agg_fn, 4, 4, NULL, sq_npz_agg_step,
+                            sq_npz_agg_final, NULL, NULL);
   return rc;
 }
