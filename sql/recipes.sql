@@ -40,7 +40,8 @@
 -- and stay out), then the file's metadata, key by key, as
 -- q_tensor_metadata gives it; in one transaction, which holds the write
 -- lock while the file is read.  A release already there is refused
--- ("UNIQUE constraint failed: models.name, models.version").
+-- ("models: a release that has tensors cannot be replaced; delete it
+-- first").
 BEGIN IMMEDIATE;
 INSERT INTO models (name, version, format, source, licence)
 VALUES (:model, :version, :format, :source, :licence);
