@@ -195,7 +195,8 @@ WHERE NOT EXISTS (SELECT 1 FROM policy_choices c
 ORDER BY d.policy_id, d.tensor_id;
 
 -- One line for the log, counted inside the transaction and printed once
--- COMMIT has succeeded.
+-- COMMIT has succeeded (a host that stopped reading it left the table).
+DROP TABLE IF EXISTS temp.policy_log;
 CREATE TEMP TABLE policy_log AS
 SELECT printf('policy: %d policies over %d whole tensors: %d choices, %d quantizations made (%d of them probes), %d measured',
               (SELECT count(*) FROM policies),
