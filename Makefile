@@ -290,7 +290,7 @@ test-import: dist/quant.so
 # loaded, child processes started together (tests/registry_concurrency.py)
 # or killed at fixed statements and progress-handler calls
 # (tests/registry_kill.py; it re-imports the demo's models, fetched as for
-# test-import).  About 10 and 25 s.
+# test-import).  About 5 and 25 s.
 test-registry-concurrency: dist/quant.so
 	@$(DEPS) test
 	/usr/bin/python3 tests/registry_concurrency.py --ext dist/quant
