@@ -25,6 +25,13 @@
 #   make test-torch  registry rows as PyTorch quantized tensors, dequantized
 #                    bit-identically (examples/registry_to_torch.py)
 #   make test-import the demo's SQL import against the reference Python importer
+#   make test-registry-concurrency  the registry scripts (policy.sql, the
+#                    import recipe) in several processes at once on one WAL
+#                    registry, beside another writer and a reader: every run
+#                    succeeds, the result is the serial run's
+#   make test-registry-kill  the same scripts (and the demo's import) killed
+#                    with SIGKILL at fixed points: the registry is as before
+#                    or as after, and the next run completes it
 #   make install     the extension, its header, a static library and a
 #                    pkg-config file under PREFIX (/usr/local); DESTDIR honoured;
 #                    make uninstall removes them
@@ -103,7 +110,8 @@ DEPS = sh tests/ensure-deps.sh
         test-npy-core test-gguf-core test-safetensors-core test-inflate-core \
         test-onnx-core test-tflite-core \
         kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
-        fuzz-ci ggml-lib test-ggml test-gguf-write test-torch test-import clean
+        fuzz-ci ggml-lib test-ggml test-gguf-write test-torch test-import \
+        test-registry-concurrency test-registry-kill clean
 all: dist/quant.$(SO)
 
 build/obj/%.o: %.c $(HDR)
@@ -277,6 +285,19 @@ test-torch: dist/quant.so
 test-import: dist/quant.so
 	@$(DEPS) import
 	sh tests/import_check.sh
+# The registry scripts beside other writers and under kill -9, run as a host
+# runs them: Debian's python3 and its sqlite3 module with dist/quant.so
+# loaded, child processes started together (tests/registry_concurrency.py)
+# or killed at fixed statements and progress-handler calls
+# (tests/registry_kill.py; it re-imports the demo's models, fetched as for
+# test-import).  About 5 and 25 s.
+test-registry-concurrency: dist/quant.so
+	@$(DEPS) test
+	/usr/bin/python3 tests/registry_concurrency.py --ext dist/quant
+test-registry-kill: dist/quant.so
+	@$(DEPS) import
+	sh examples/fetch_models.sh build/models >/dev/null
+	/usr/bin/python3 tests/registry_kill.py --ext dist/quant --models build/models
 # GGUF files against ggml's own gguf code both ways (fetches ggml like
 # test-ggml): what q_gguf_agg / q_gguf_write write loads in ggml with the same
 # tensors and metadata, and what ggml's gguf_write_to_file writes reads back

@@ -131,7 +131,8 @@ static int sq_load(sqlite3 *db, char **pzErrMsg,
     sq_register_log2_functions,
   };
   static const sq_table *const tables[] = {
-    &sq_each_table, &sq_channels_table, &sq_compare_table, &sq_ggml_types_table,
+    &sq_each_table, &sq_each_group_table, &sq_channels_table, &sq_compare_table,
+    &sq_ggml_types_table,
     &sq_tensors_table, &sq_tensor_metadata_table,
 #ifndef SQLITE_QUANT_OMIT_FS
     &sq_tensors_file_table, &sq_tensor_metadata_file_table,

@@ -226,8 +226,8 @@ int sq_register_aggregate_functions(sq_registry *r);
 int sq_register_ggml_functions(sq_registry *r);
 int sq_register_file_functions(sq_registry *r);
 int sq_register_log2_functions(sq_registry *r);
-extern const sq_table sq_each_table, sq_channels_table, sq_compare_table,
-    sq_ggml_types_table;
+extern const sq_table sq_each_table, sq_each_group_table, sq_channels_table,
+    sq_compare_table, sq_ggml_types_table;
 extern const sq_table sq_tensors_table, sq_tensor_metadata_table,
     sq_tensors_file_table, sq_tensor_metadata_file_table;
 
