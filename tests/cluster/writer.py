@@ -177,6 +177,7 @@ class Probe(threading.Thread):
         self.timeout, self.interval = timeout, interval
         self.attempts, self.leaders = [], []
         self._halt = threading.Event()
+        self._answered = threading.Semaphore(0)
 
     def run(self):
         conn = None
@@ -197,6 +198,7 @@ class Probe(threading.Thread):
                     if conn:
                         conn.close()
                     conn = None
+            self._answered.release()
             write_id += 1
             try:
                 if conn:
@@ -208,6 +210,15 @@ class Probe(threading.Thread):
             self._halt.wait(self.interval)
         if conn:
             conn.close()
+
+    def wait_answers(self, count, timeout):
+        """Returns once COUNT attempts have ended; TimeoutError if they do
+        not within TIMEOUT seconds."""
+        end = time.monotonic() + timeout
+        for _ in range(count):
+            if not self._answered.acquire(timeout=max(0.0, end - time.monotonic())):
+                raise TimeoutError(f"probe of {self.address}: fewer than {count} "
+                                   f"answers within {timeout:.0f} s")
 
     def stop(self):
         self._halt.set()
