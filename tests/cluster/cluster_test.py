@@ -175,34 +175,28 @@ def new_leader(nodes, conn, victim, since, how):
     return conn, node
 
 
-def hand_over(nodes, conn, node):
+def hand_over(nodes, node):
     """Leadership handed to NODE, which raft grants only once NODE's log
-    matches the leader's: retried until then.  The new connection and the
-    seconds it took."""
+    matches the leader's: asked again until then.  A connection to NODE as
+    leader, and the seconds it took."""
     t0 = time.monotonic()
     target = node.node_id()
 
     def once():
-        nonlocal conn
-        if conn is None:
-            conn, _ = leader(nodes)
+        conn, _ = leader(nodes)
         if conn.address == node.db:
             return conn
         try:
             conn.transfer(target)
-        except (OSError, dqlite_wire.Error):
+        finally:
             conn.close()
-            conn = None
-            raise
+        conn, _ = leader(nodes)
+        if conn.address == node.db:
+            return conn
         conn.close()
-        conn = None
-        c, _ = leader(nodes)
-        if c.address == node.db:
-            return c
-        conn = c
         return None
-    c, _ = wait_for(f"leadership handed to node{node.i}", once, interval=0.2)
-    return c, time.monotonic() - t0
+    conn, _ = wait_for(f"leadership handed to node{node.i}", once, interval=0.2)
+    return conn, time.monotonic() - t0
 
 
 def main():
@@ -409,7 +403,7 @@ def run(nodes, net, local, schema, imports, seed, threads):
     _, back = wait_for(f"node{victim.i} to follow the leader after its restart",
                        lambda: follows(victim) == ld.db)
     conn.close()
-    conn, caught = hand_over(nodes, None, victim)
+    conn, caught = hand_over(nodes, victim)
     print(f"cluster: follower node{victim.i} killed with {len(down)} writes sent meanwhile; "
           f"restarted, it follows node{ld.i} after {back:.2f} s and its log matches the "
           f"leader's {time.monotonic() - tr:.2f} s after the restart (leadership handed "
@@ -451,7 +445,7 @@ def run(nodes, net, local, schema, imports, seed, threads):
     _, back = wait_for(f"node{isolated.i} to follow the majority's leader after the heal",
                        lambda: follows(isolated) == ld.db)
     conn.close()
-    conn, caught = hand_over(nodes, None, isolated)
+    conn, caught = hand_over(nodes, isolated)
     print(f"cluster: healed after {th - tp:.2f} s; node{isolated.i} follows node{ld.i} "
           f"after {back:.2f} s, its log matches the leader's {time.monotonic() - th:.2f} s "
           f"after the heal")
@@ -523,7 +517,7 @@ def run(nodes, net, local, schema, imports, seed, threads):
     for n in nodes:
         if n is not ld:
             conn.close()
-            conn, _ = hand_over(nodes, None, n)
+            conn, _ = hand_over(nodes, n)
     conn.close()
     print(f"cluster: every node's log matches the leader's "
           f"({time.monotonic() - tc:.2f} s to hand leadership to each)")
