@@ -43,8 +43,10 @@
 #   make test-gguf-export, test-onnx-export, test-audio, test-plot
 #                    the demo's parts: GGUF export checked by ggml, ONNX export
 #                    run in ONNX Runtime, the espeak-ng audio, the picture
-#   make cluster-test  the registry on a 3-node dqlite cluster, leaders killed
-#                    mid-batch, results byte-identical to a local file
+#   make cluster-test  the registry on a 3-node dqlite cluster in network
+#                    namespaces (root): leaders and a follower killed, a leader
+#                    and a follower cut off, every acknowledged write on every
+#                    node's own copy once, byte-identical to a local file
 #   make test-sqlite-versions  the suite on SQLite 3.31.1 (the oldest
 #                    supported) and the newest on npm, the refusal on 3.30.1
 #   make test-ensure-deps  tests/ensure-deps.sh waits for another package
@@ -741,15 +743,21 @@ test-plot: dist/quant.so
 	/usr/bin/python3 tests/plot_check.py --work build/test-plot --ext dist/quant
 
 # ---- The registry on a replicated SQLite cluster (dqlite) -------------------
-#   make cluster-test  a 3-node dqlite cluster on 127.0.0.1 (go-dqlite's
-#                      dqlite-demo nodes, each on its own forced kernel path,
-#                      the extension registered by an LD_PRELOAD shim): the
-#                      registry built and quantized through it, two leaders
-#                      killed, every table compared with the same work on a
-#                      local file (tests/cluster/cluster_test.py, ~25 s).
-#                      State in build/cluster, removed at the end; the whole
-#                      run is bounded by timeout.  Without the demo's models
-#                      (offline) the test makes its own weights.
+#   make cluster-test  a 3-node dqlite cluster, each node in a network
+#                      namespace of its own on 10.77.0.0/24 (root; nothing
+#                      outside the namespaces), go-dqlite's dqlite-demo nodes on
+#                      forced kernel paths, the extension registered by an
+#                      LD_PRELOAD shim.  The registry built through it while a
+#                      client writes all along under its own ids: leaders killed
+#                      (mid-batch, mid-write), a follower killed, the leader and
+#                      then a follower cut off; then each node's own data
+#                      directory read alone: every acknowledged write once, the
+#                      unknown ones at most once, every table byte-identical to
+#                      a local file (tests/cluster/cluster_test.py, ~1 min).
+#                      CLUSTER_SEED=N repeats a run's choices.  State in
+#                      build/cluster, removed at the end; the whole run is
+#                      bounded by timeout.  Without the demo's models (offline)
+#                      the test makes its own weights.
 CLUSTER_SHIM = build/obj/tests/cluster/autoload.so
 .PHONY: cluster-test
 $(CLUSTER_SHIM): tests/cluster/autoload.c

@@ -76,7 +76,8 @@ case "$what" in
   amalgamation) pkgs="$base python3 clang" ;;
   onnx-export) pkgs="$base python3 python3-numpy python3-onnx nodejs npm" ;;
   gguf-export) pkgs="$base coreutils npm python3 python3-numpy" ;;
-  cluster) pkgs="gcc make libc6-dev libsqlite3-dev python3 go-dqlite npm" ;;
+  # iproute2: the network namespaces; util-linux: setpriv (--pdeathsig).
+  cluster) pkgs="gcc make libc6-dev libsqlite3-dev python3 go-dqlite npm iproute2 util-linux" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
