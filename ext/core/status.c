@@ -71,7 +71,7 @@ static int sq_size_internal(sq_status *st, uint64_t count, uint64_t size,
 }
 
 void *sq_alloc_internal(sq_status *st, uint64_t count, uint64_t size) {
-  uint64_t bytes;
+  uint64_t bytes = 0;
   if (sq_size_internal(st, count, size, &bytes)) return NULL;
   void *p = sqlite3_malloc64(bytes ? bytes : 1);
   if (!p) sq_nomem(st);
@@ -80,7 +80,7 @@ void *sq_alloc_internal(sq_status *st, uint64_t count, uint64_t size) {
 
 void *sq_realloc_internal(sq_status *st, void *old, uint64_t count,
                           uint64_t size) {
-  uint64_t bytes;
+  uint64_t bytes = 0;
   if (sq_size_internal(st, count, size, &bytes)) return NULL;
   void *p = sqlite3_realloc64(old, bytes ? bytes : 1);
   if (!p) sq_nomem(st);
