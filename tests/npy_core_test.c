@@ -351,7 +351,8 @@ static void test_mutations(const char *file, int fmt) {
             if (t->decode) {
               /* a deflated member: its whole data read (and checked) or a
               ** clean error */
-              sq_file_view view = {p, len, NULL};
+              sq_source src;
+              sq_file_view view = memory_view(&src, p, len, NULL);
               unsigned char *buf = malloc(t->nbytes ? t->nbytes : 1);
               sq_status rs = fresh_status();
               int r = sq_file_tensor_read(&view, t, 0, t->nbytes, buf, &rs);
@@ -384,7 +385,8 @@ static void test_mutations(const char *file, int fmt) {
 static int read_range(const unsigned char *p, size_t n, const sq_file_tensor *t,
                       uint64_t start, uint64_t len, unsigned char **out,
                       sq_status *st) {
-  sq_file_view v = {p, n, NULL};
+  sq_source src;
+  sq_file_view v = memory_view(&src, p, n, NULL);
   *out = malloc(len ? len : 1);
   *st = fresh_status();
   return sq_file_tensor_read(&v, t, start, len, *out, st);

@@ -82,7 +82,8 @@ static void check_ranges(const char *name, const sq_file_view *v,
 ** anything else is printed with what was done at byte k.  1 when clean. */
 static int read_damaged(const unsigned char *c, size_t n, const char *path,
                         const char *file, const char *what, size_t k) {
-  sq_file_view cv = {c, n, path};
+  sq_source src;
+  sq_file_view cv = memory_view(&src, c, n, path);
   sq_file_index ix;
   sq_status st = fresh_status();
   int rc = sq_file_read(c, n, SQ_FILE_ONNX, 1, &ix, &st);
@@ -102,7 +103,8 @@ static void check_file(const char *dir, const char *file, size_t want_tensors) {
   snprintf(path, sizeof path, "%s/%s", dir, file);
   size_t n;
   unsigned char *p = load_or_die(path, &n);
-  sq_file_view v = {p, n, path};
+  sq_source src;
+  sq_file_view v = memory_view(&src, p, n, path);
   sq_file_index ix;
   for (int meta = 0; meta <= 1; meta++) {
     sq_status st = fresh_status();
@@ -174,14 +176,15 @@ static void check_external(const char *dir) {
   CHECK(sq_file_read(p, n, SQ_FILE_ONNX, 0, &ix, &st) == SQ_OK &&
         ix.ntensors == 3, "external.onnx: read: '%s'", st.msg);
   unsigned char out[16];
-  sq_file_view v = {p, n, path};
+  sq_source src, blob_src;
+  sq_file_view v = memory_view(&src, p, n, path);
   g_allocs = 0;
   g_fail_at = 0;
   st = fresh_status();
   int rc = sq_file_tensor_read(&v, &ix.tensors[0], 0, 16, out, &st);
   g_fail_at = -1;
   CHECK(rc == SQ_NOMEM, "external.onnx: a failed allocation: code %d", rc);
-  sq_file_view blob = {p, n, NULL};
+  sq_file_view blob = memory_view(&blob_src, p, n, NULL);
   st = fresh_status();
   rc = sq_file_tensor_read(&blob, &ix.tensors[0], 0, 16, out, &st);
   CHECK(rc == SQ_INVALID &&
