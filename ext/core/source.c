@@ -301,8 +301,12 @@ const unsigned char *sq_window_get(sq_window *w, sq_source *s, uint64_t off,
     return w->buf + (off - w->start);
   if (!w->buf && !(w->buf = sq_alloc_internal(st, SQ_WINDOW_SIZE, 1)))
     return NULL;
-  size_t n = s->size - off < SQ_WINDOW_SIZE ? (size_t)(s->size - off)
-                                            : SQ_WINDOW_SIZE;
+  /* Going on from the window: read more at a time; jumping: a little. */
+  int on = w->len && off >= w->start && off - w->start <= w->len;
+  size_t n = on ? 2 * w->len : SQ_WINDOW_FIRST;
+  if (n > SQ_WINDOW_SIZE) n = SQ_WINDOW_SIZE;
+  if (n < len) n = len;
+  if (n > s->size - off) n = (size_t)(s->size - off);
   w->len = 0;
   if (sq_source_read(s, off, n, w->buf, st)) return NULL;
   w->start = off;

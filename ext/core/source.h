@@ -36,8 +36,10 @@
 **      file plus SQ_SOURCE_CACHE_FIXED;
 **   5. a window (sq_window_get) is the transient form of a span, for walks
 **      over bytes that need not stay (protobuf field headers, packed
-**      numbers): one buffer of SQ_WINDOW_SIZE bytes, valid until the
-**      window's next call;
+**      numbers): one buffer of up to SQ_WINDOW_SIZE bytes, valid until the
+**      window's next call.  A read that jumps away from the window reads
+**      SQ_WINDOW_FIRST bytes (a field header after a skipped payload), one
+**      that goes on from it twice the last (a walk over dense structure);
 **   6. everything fails cleanly: no partial state is left to free but what
 **      sq_source_close frees, and a zeroed source is a closed one.
 */
@@ -48,10 +50,11 @@
 #include <stdint.h>
 #include "core/status.h"
 
-#define SQ_SOURCE_PAGE 16384u
+#define SQ_SOURCE_PAGE 4096u
 #define SQ_SOURCE_CACHE_PER_BYTE 4u
 #define SQ_SOURCE_CACHE_FIXED 1048576u
 #define SQ_WINDOW_SIZE 16384u
+#define SQ_WINDOW_FIRST 1024u
 
 typedef struct sq_source_slot sq_source_slot;
 
