@@ -90,6 +90,41 @@ static inline unsigned char *load_or_die(const char *path, size_t *n) {
   return p;
 }
 
+/* ---- files on disk (a test that defines CORE_TEST_FILES, and
+** _XOPEN_SOURCE 700 before any include) ---- */
+#ifdef CORE_TEST_FILES
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A fresh directory under $TMPDIR (or /tmp); exits if none can be made. */
+static inline const char *temp_dir(void) {
+  static char dir[512];
+  const char *t = getenv("TMPDIR");
+  snprintf(dir, sizeof dir, "%s/sq_core_test_XXXXXX", t && *t ? t : "/tmp");
+  if (!mkdtemp(dir)) {
+    printf("FAIL: cannot make a directory under %s\n", t && *t ? t : "/tmp");
+    exit(2);
+  }
+  return dir;
+}
+
+/* path := head[0..n), then zeros up to total bytes (a sparse file: no
+** disk for the zeros), its modification time set to 2020-01-01 (so a
+** write now changes it, whatever the clock's tick).  0 on success. */
+static inline int write_sparse(const char *path, const void *head, size_t n,
+                               uint64_t total) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return -1;
+  int bad = (n && write(fd, head, n) != (ssize_t)n) ||
+            ftruncate(fd, (off_t)total) != 0;
+  struct timespec past[2] = {{1577836800, 0}, {1577836800, 0}};
+  bad |= futimens(fd, past) != 0;
+  bad |= close(fd) != 0;
+  return bad ? -1 : 0;
+}
+#endif
+
 /* ---- the index ---- */
 
 /* A view of n bytes at p read from the file at path (NULL: a BLOB), with

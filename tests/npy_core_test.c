@@ -550,12 +550,123 @@ static void test_npz_deflated(void) {
                     "its zip entry says");
 }
 
+/* ---- reading a deflated member in chunks (docs/FORMATS.md#npz-compressed-members) */
+
+/* big.npz's member (262144 bytes after a 128-byte .npy header) read in
+** chunks of `chunk` bytes through one stream, each `times` times in a row,
+** in order (or backwards): every byte right, and the bytes inflated in all
+** (stream.inflated) what the stream's rule says. */
+static uint64_t read_chunked(const unsigned char *p, size_t n,
+                             const sq_file_tensor *t, uint64_t chunk,
+                             int times, int backwards) {
+  sq_source src;
+  sq_source_memory(&src, p, n);
+  sq_file_stream stream;
+  memset(&stream, 0, sizeof stream);
+  sq_file_view v = {&src, &stream};
+  uint64_t nchunks = (t->nbytes + chunk - 1) / chunk;
+  int same = 1;
+  unsigned char *got = malloc(chunk);
+  for (uint64_t k = 0; k < nchunks; k++) {
+    uint64_t c = backwards ? nchunks - 1 - k : k;
+    uint64_t s0 = c * chunk;
+    uint64_t len = t->nbytes - s0 < chunk ? t->nbytes - s0 : chunk;
+    for (int r = 0; r < times; r++) {
+      sq_status st = fresh_status();
+      if (sq_file_tensor_read(&v, t, s0, len, got, &st)) {
+        printf("chunk %llu: %s\n", (unsigned long long)c, st.msg);
+        same = 0;
+      }
+      for (uint64_t b = 0; same && b < len; b++) {
+        unsigned char w4[4];
+        sq_store_f32(w4, big_value((s0 + b) / 4));
+        same = got[b] == w4[(s0 + b) % 4];
+      }
+    }
+  }
+  check(same, "big.npz in chunks of %llu (x%d%s): bytes differ",
+        (unsigned long long)chunk, times, backwards ? ", backwards" : "");
+  free(got);
+  uint64_t inflated = stream.inflated;
+  sq_file_stream_free(&stream);
+  return inflated;
+}
+
+static void test_npz_streaming(void) {
+  sq_file_index ix;
+  sq_status st;
+  unsigned char *p;
+  size_t n;
+  const char *f = "../npz/big.npz";
+  int rc = read_file(f, -1, &ix, &st, &p, &n);
+  check(rc == SQ_OK && ix.ntensors == 1, "%s: rc %d (%s)", f, rc, st.msg);
+  if (rc == SQ_OK && ix.ntensors == 1) {
+    const sq_file_tensor *t = &ix.tensors[0];
+    uint64_t usize = t->src_kind + t->nbytes;  /* the whole member */
+    /* In order: each byte inflated once, however small the chunks (0.2.0
+    ** inflated from the member's start for each chunk: 262144 / 1000 = 263
+    ** chunks made 34.7 MB, 132 times the member). */
+    uint64_t a = read_chunked(p, n, t, 1000, 1, 0);
+    check(a == usize, "in order, chunks of 1000: %llu bytes inflated, want "
+          "%llu", (unsigned long long)a, (unsigned long long)usize);
+    uint64_t b = read_chunked(p, n, t, 40000, 1, 0);
+    check(b == usize, "in order, chunks of 40000: %llu bytes inflated, want "
+          "%llu", (unsigned long long)b, (unsigned long long)usize);
+    /* Each chunk read twice in a row (SQL reading data twice): the second
+    ** goes on from where the first began, so at most twice the member. */
+    uint64_t c = read_chunked(p, n, t, 40000, 2, 0);
+    check(c > usize && c <= 2 * usize, "in order, each chunk twice: %llu "
+          "bytes inflated, want (%llu, %llu]", (unsigned long long)c,
+          (unsigned long long)usize, (unsigned long long)(2 * usize));
+    uint64_t d = read_chunked(p, n, t, 1000, 3, 0);
+    check(d == usize, "in order, chunks of 1000 each three times (inside the "
+          "window): %llu bytes inflated, want %llu", (unsigned long long)d,
+          (unsigned long long)usize);
+    /* Backwards: a chunk that starts before the decoder's window restarts
+    ** from the member's start (documented), so more is inflated, each
+    ** restart at most the member. */
+    uint64_t e = read_chunked(p, n, t, 40000, 1, 1);
+    check(e > 2 * usize && e <= 7 * usize, "backwards: %llu bytes inflated, "
+          "want (%llu, %llu]", (unsigned long long)e,
+          (unsigned long long)(2 * usize), (unsigned long long)(7 * usize));
+    printf("big.npz (%llu bytes inflated whole): in order in chunks of 1000 "
+           "%llu, of 40000 %llu, each twice %llu, each of 1000 three times "
+           "%llu, backwards %llu\n", (unsigned long long)usize,
+           (unsigned long long)a, (unsigned long long)b, (unsigned long long)c,
+           (unsigned long long)d, (unsigned long long)e);
+  }
+  sq_file_index_free(&ix);
+  free(p);
+
+  /* The .npy header scratch (65548 bytes) is not a result: a deflated
+  ** member lists under max_bytes 1000 (0.2.0: SQ_TOOBIG up to 65547). */
+  for (int64_t limit = 65548; limit >= 1000; limit = limit == 65548 ? 65547
+                                                     : limit == 65547 ? 1000 : 0) {
+    p = load("../npz/types.npz", &n);
+    st = fresh_status();
+    st.max_bytes = limit;
+    rc = sq_file_read(p, n, SQ_FILE_NPZ, 0, &ix, &st);
+    check(rc == SQ_OK && ix.ntensors == 8, "types.npz under max_bytes %lld: "
+          "rc %d (%s)", (long long)limit, rc, st.msg);
+    sq_file_index_free(&ix);
+    free(p);
+    if (limit == 1000) break;
+  }
+
+  /* Members whose bytes overlap (tests/gen_bombs.py npz-overlap: each
+  ** member's stream quotes the next member's local header). */
+  expect_error("../npz/overlap.npz", SQ_FILE_NPZ,
+               "npz: members 'm0.npy' and 'm1.npy' overlap (bytes 0..528 and "
+               "174..528 of the archive)");
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) g_dir = argv[1];
   test_npy_good();
   test_npy_bad();
   test_npz();
   test_npz_deflated();
+  test_npz_streaming();
   test_mutations("../npz/types.npz", SQ_FILE_NPZ);
   test_mutations("../npz/descriptor.npz", SQ_FILE_NPZ);
   test_mutations("f32.npy", SQ_FILE_NPY);
