@@ -236,6 +236,11 @@ int sq_file_read_source(sq_source *src, sq_file_format f, int want_meta,
     sq_safetensors_read, sq_gguf_read, sq_npy_read, sq_npz_read,
     sq_onnx_read, sq_tflite_read};
   memset(ix, 0, sizeof *ix);
+  if (src->size > (uint64_t)SIZE_MAX) {
+    sq_source_end_parse(src);
+    return sq_fail(st, "%s: the %llu-byte file is too large for this system",
+                   sq_format_names[f], (unsigned long long)src->size);
+  }
   ix->format = sq_format_names[f];
   ix->input = src->size;
   ix->budget = src->size > (UINT64_MAX - SQ_FILE_BUDGET_FIXED) /
