@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/crc32.h"
 #include "core/model_file.h"
 #include "core_test.h"
 #include "kernels/byteorder.h"
@@ -592,6 +593,116 @@ static uint64_t read_chunked(const unsigned char *p, size_t n,
   return inflated;
 }
 
+/* An .npz of two deflated members a.npy and b.npy, each a uint8 .npy of
+** n bytes of one value (0x11, 0x22), their streams DEFLATE stored blocks;
+** *len its size (malloc'd). */
+static unsigned char *two_members(size_t n, size_t *len) {
+  static const char *const names[2] = {"a.npy", "b.npy"};
+  unsigned char *z = malloc(2 * (n + n / 60000 * 5 + 400) + 400), *o = z;
+  size_t loff[2], csize[2], usize[2];
+  uint32_t crc[2];
+  for (int m = 0; m < 2; m++) {
+    char head[128];
+    memcpy(head, "\x93NUMPY\x01\x00", 8);
+    int hl = 10 + snprintf(head + 10, sizeof head - 10, "{'descr': '|u1', "
+                           "'fortran_order': False, 'shape': (%zu,), }", n);
+    while ((hl + 1) % 64) head[hl++] = ' ';
+    head[hl++] = '\n';
+    sq_store_u16(head + 8, (uint16_t)(hl - 10));
+    unsigned char *img = malloc(hl + n);
+    memcpy(img, head, hl);
+    memset(img + hl, m ? 0x22 : 0x11, n);
+    usize[m] = hl + n;
+    crc[m] = sq_crc32(0, img, usize[m]);
+    loff[m] = (size_t)(o - z);
+    unsigned char *lh = o;
+    o += 30;
+    memcpy(o, names[m], 5);
+    o += 5;
+    unsigned char *data = o;
+    for (size_t at = 0; at < usize[m];) {
+      size_t k = usize[m] - at > 60000 ? 60000 : usize[m] - at;
+      *o++ = at + k == usize[m];
+      sq_store_u16(o, (uint16_t)k);
+      sq_store_u16(o + 2, (uint16_t)~k);
+      memcpy(o + 4, img + at, k);
+      o += 4 + k;
+      at += k;
+    }
+    csize[m] = (size_t)(o - data);
+    memset(lh, 0, 30);
+    sq_store_u32(lh, 0x04034b50u);
+    sq_store_u16(lh + 8, 8);
+    sq_store_u32(lh + 14, crc[m]);
+    sq_store_u32(lh + 18, (uint32_t)csize[m]);
+    sq_store_u32(lh + 22, (uint32_t)usize[m]);
+    sq_store_u16(lh + 26, 5);
+    free(img);
+  }
+  size_t cd = (size_t)(o - z);
+  for (int m = 0; m < 2; m++) {
+    memset(o, 0, 46);
+    sq_store_u32(o, 0x02014b50u);
+    sq_store_u16(o + 10, 8);
+    sq_store_u32(o + 16, crc[m]);
+    sq_store_u32(o + 20, (uint32_t)csize[m]);
+    sq_store_u32(o + 24, (uint32_t)usize[m]);
+    sq_store_u16(o + 28, 5);
+    sq_store_u32(o + 42, (uint32_t)loff[m]);
+    memcpy(o + 46, names[m], 5);
+    o += 51;
+  }
+  memset(o, 0, 22);
+  sq_store_u32(o, 0x06054b50u);
+  sq_store_u16(o + 8, 2);
+  sq_store_u16(o + 10, 2);
+  sq_store_u32(o + 12, (uint32_t)(o - z - cd));
+  sq_store_u32(o + 16, (uint32_t)cd);
+  o += 22;
+  *len = (size_t)(o - z);
+  return z;
+}
+
+/* One stream over two members: the decoder a read keeps belongs to the
+** tensor it read, never to the next one read. */
+static void test_npz_stream_owner(void) {
+  size_t n = 200000, len;
+  unsigned char *p = two_members(n, &len);
+  sq_file_index ix;
+  sq_status st = fresh_status();
+  int rc = sq_file_read(p, len, SQ_FILE_NPZ, 0, &ix, &st);
+  check(rc == SQ_OK && ix.ntensors == 2, "two members: rc %d (%s)", rc,
+        st.msg);
+  if (rc == SQ_OK && ix.ntensors == 2) {
+    sq_source src;
+    sq_source_memory(&src, p, len);
+    sq_file_stream stream;
+    memset(&stream, 0, sizeof stream);
+    sq_file_view v = {&src, &stream};
+    unsigned char *buf = malloc(n);
+    /* a's middle chunk (the stream marks a), b whole (no mark), then b's
+    ** first chunk: before b's window, so b begins again (never a's mark) */
+    static const struct { int t; uint64_t start, len; } reads[] = {
+      {0, 40000, 40000}, {1, 0, 200000}, {1, 0, 40000}, {0, 0, 40000},
+      {1, 160000, 40000}, {1, 120000, 40000}};
+    int ok = 1;
+    for (size_t k = 0; k < sizeof reads / sizeof reads[0]; k++) {
+      const sq_file_tensor *t = &ix.tensors[reads[k].t];
+      st = fresh_status();
+      rc = sq_file_tensor_read(&v, t, reads[k].start, reads[k].len, buf, &st);
+      for (uint64_t b = 0; ok && b < reads[k].len; b++)
+        ok = rc == SQ_OK && buf[b] == (reads[k].t ? 0x22 : 0x11);
+      check(ok, "read %zu (%s %llu+%llu): rc %d (%s)", k, t->name,
+            (unsigned long long)reads[k].start,
+            (unsigned long long)reads[k].len, rc, st.msg);
+    }
+    free(buf);
+    sq_file_stream_free(&stream);
+  }
+  sq_file_index_free(&ix);
+  free(p);
+}
+
 static void test_npz_streaming(void) {
   sq_file_index ix;
   sq_status st;
@@ -667,6 +778,7 @@ int main(int argc, char **argv) {
   test_npz();
   test_npz_deflated();
   test_npz_streaming();
+  test_npz_stream_owner();
   test_mutations("../npz/types.npz", SQ_FILE_NPZ);
   test_mutations("../npz/descriptor.npz", SQ_FILE_NPZ);
   test_mutations("f32.npy", SQ_FILE_NPY);

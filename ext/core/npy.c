@@ -464,10 +464,17 @@ static sq_inflate_input npz_stream(sq_source *src, uint64_t off, uint64_t n) {
 /* The decoder's states are fixed-size working memory, not data (nothing a
 ** length limit could bound). */
 static int npz_states(sq_file_stream *s, sq_status *st) {
-  if (!s->live && !(s->live = sq_alloc_internal(st, 1, sizeof *s->live)))
-    return st->code;
-  if (!s->mark && !(s->mark = sq_alloc_internal(st, 1, sizeof *s->mark)))
-    return st->code;
+  if (!s->live) {
+    if (!(s->live = sq_alloc_internal(st, 1, sizeof *s->live)))
+      return st->code;
+    s->live->broken = 1;  /* begun before use */
+    s->owner = NULL;
+  }
+  if (!s->mark) {
+    if (!(s->mark = sq_alloc_internal(st, 1, sizeof *s->mark)))
+      return st->code;
+    s->mark->broken = 1;
+  }
   return SQ_OK;
 }
 
@@ -493,6 +500,7 @@ static int npz_inflate_decode(const sq_file_view *v, const sq_file_tensor *t,
   if (npz_states(s, st)) goto done;
   sq_inflate *z = s->live;
   int keep = s->owner == t;
+  if (!keep) s->mark->broken = 1;  /* the mark was another tensor's */
   if (!keep || skip < sq_inflate_earliest(z)) {
     if (keep && skip >= sq_inflate_earliest(s->mark)) {
       memcpy(z, s->mark, sizeof *z);
