@@ -226,7 +226,7 @@ got=$(record "$work/stray.json" 2>&1)
 status=$?
 eq "record_evaluations: a result that is no export" \
    "record_evaluations: elsewhere.onnx is not an ONNX export in this registry
-Runtime error near line 33: CHECK constraint failed: every_result_is_an_onnx_export (19)|1" \
+Runtime error near line 38: CHECK constraint failed: every_result_is_an_onnx_export (19)|1" \
    "$got|$status"
 
 echo "test-onnx-export: $passed passed, $failed failed"
