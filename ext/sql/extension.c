@@ -41,6 +41,8 @@ int sqlite3_quant_init(sqlite3 *db, char **pzErrMsg,
     {"calibration aggregates", sq_register_aggregate_functions},
     {"ggml functions", sq_register_ggml_functions},
     {"file writers", sq_register_file_functions},
+    /* The only part that writes files at a path (docs/FORMATS.md#file-writers). */
+    {"path writers", sq_register_file_writers},
     {"log2 functions", sq_register_log2_functions},
   };
   static const sq_table *const tables[] = {&sq_each_table, &sq_channels_table,
