@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define SQLITE_QUANT_VERSION "0.2.0"
+#define SQLITE_QUANT_VERSION "0.3.0"
 
 /* Entry point.  Declared with plain types so this header does not need
 ** sqlite3ext.h; the definition uses the real ones. */
