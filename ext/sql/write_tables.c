@@ -155,6 +155,15 @@ static int sq_wt_rewind(sq_wt_out *o, const sq_wt_state *s, sq_status *st) {
   return sq_model_writer_rewind(&o->mw, &s->mw, st);
 }
 
+/* o, when v's format writes it; one target takes one format. */
+static sq_wt_out *sq_wt_same_kind(const sq_wt_vtab *v, sq_wt_out *o,
+                                  const char *path, sq_status *st) {
+  if (o->kind == v->kind) return o;
+  sq_fail(st, "'%.200s' is being written by %s in this transaction", path,
+          o->kind->name);
+  return NULL;
+}
+
 /* The pending file for path: the one whose first row gave the same text,
 ** else the one of the same target (resolved now), else a new one, whose
 ** temporary file is created now.  *created says which. */
@@ -162,7 +171,7 @@ static sq_wt_out *sq_wt_find(sq_wt_vtab *v, const char *path, int *created,
                              sq_status *st) {
   *created = 0;
   for (sq_wt_out *o = v->conn->outs; o; o = o->next)
-    if (strcmp(o->path, path) == 0) return o;
+    if (strcmp(o->path, path) == 0) return sq_wt_same_kind(v, o, path, st);
   sq_staged *target = sq_alloc(st, 1, sizeof *target);
   if (!target) return NULL;
   if (sq_staged_resolve(target, path, st)) {
@@ -174,12 +183,7 @@ static sq_wt_out *sq_wt_find(sq_wt_vtab *v, const char *path, int *created,
     if (sq_staged_same_target(sq_wt_staged(o), target)) {
       sq_staged_close(target);
       sqlite3_free(target);
-      if (o->kind != v->kind) {
-        sq_fail(st, "'%.200s' is being written by %s in this transaction",
-                path, o->kind->name);
-        return NULL;
-      }
-      return o;
+      return sq_wt_same_kind(v, o, path, st);
     }
   sq_wt_out *o = sq_alloc(st, 1, sizeof *o);
   size_t n = strlen(path);
