@@ -44,7 +44,15 @@
 **      error.  Every transaction method acts on all of them and is
 **      idempotent, so being called once per instance is harmless.
 **   6. INSERT only: UPDATE and DELETE are refused; SELECT gives no rows.
-**      SQLITE_VTAB_DIRECTONLY: never from a view, trigger or schema.
+**      SQLITE_VTAB_DIRECTONLY: never from a view, trigger or schema.  SQLite
+**      before 3.40.0 checks that for a table's reads but not for its writes,
+**      so a trigger in an untrusted database could write files through a
+**      table outside temp: there only tables in temp take rows (a trigger
+**      of a database's schema cannot name a temp table: its names resolve
+**      in its own database).  Before 3.36.0 not even that holds (3.34.0
+**      loads a CREATE TEMP TRIGGER stored in a database's schema as a temp
+**      trigger, which names temp tables; 3.35 was not checked): there no
+**      table takes rows.
 ** The removed aggregate forms of q_safetensors_write and q_gguf_write stay
 ** registered for one release as an error that says what to write instead.
 */
@@ -115,7 +123,16 @@ typedef struct sq_wt_vtab {
   const sq_wt_kind *kind;
   sq_wt_conn *conn;
   sqlite3_int64 rows;
+  int refused;             /* rule 6: SQ_WT_REFUSED_* */
 } sq_wt_vtab;
+
+/* Rule 6: the first SQLite that refuses a trigger's INSERT into a
+** SQLITE_VTAB_DIRECTONLY table ("unsafe use of virtual table"), and the
+** first one checked to resolve the names of a stored CREATE TEMP TRIGGER
+** in the trigger's own database. */
+#define SQ_WT_TRIGGER_CHECK_NUMBER 3040000
+#define SQ_WT_TEMP_TRIGGER_NUMBER 3036000
+enum { SQ_WT_REFUSED_NONE, SQ_WT_REFUSED_OUTSIDE_TEMP, SQ_WT_REFUSED_ALL };
 
 /* ---- pending files ---- */
 
@@ -237,7 +254,6 @@ static int sq_wt_error(sqlite3_vtab *vt, const char *name, const sq_status *st) 
 static int sq_wt_connect(sqlite3 *db, void *aux, int argc,
                          const char *const *argv, sqlite3_vtab **vt,
                          char **err) {
-  (void)argv;
   sq_wt_aux *a = aux;
   /* argv: the module, the database and the table's names, then any
   ** arguments of CREATE VIRTUAL TABLE ... USING q_gguf_write(...). */
@@ -253,6 +269,11 @@ static int sq_wt_connect(sqlite3 *db, void *aux, int argc,
   v->db = db;
   v->kind = a->kind;
   v->conn = a->conn;
+  int version = sqlite3_libversion_number();
+  v->refused = version >= SQ_WT_TRIGGER_CHECK_NUMBER ? SQ_WT_REFUSED_NONE
+             : version < SQ_WT_TEMP_TRIGGER_NUMBER   ? SQ_WT_REFUSED_ALL
+             : sqlite3_stricmp(argv[1], "temp") != 0 ? SQ_WT_REFUSED_OUTSIDE_TEMP
+                                                     : SQ_WT_REFUSED_NONE;
   sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
   *vt = &v->base;
   return SQLITE_OK;
@@ -335,6 +356,20 @@ static int sq_wt_update(sqlite3_vtab *vt, int argc, sqlite3_value **argv,
   *rowid = ++v->rows;
   sqlite3_value **col = argv + 2;
   if (sqlite3_value_type(col[2]) == SQLITE_NULL) return SQLITE_OK;
+  if (v->refused) {
+    sqlite3_free(vt->zErrMsg);
+    vt->zErrMsg =
+        v->refused == SQ_WT_REFUSED_ALL
+            ? sqlite3_mprintf("%s: needs SQLite 3.36.0 or later (an older one "
+                              "lets a database's triggers write through it), "
+                              "got SQLite %s", k->name, sqlite3_libversion())
+            : sqlite3_mprintf("%s: before SQLite 3.40.0 a trigger could write "
+                              "through a table outside temp; write through one "
+                              "in temp (CREATE VIRTUAL TABLE temp.out USING %s), "
+                              "got SQLite %s", k->name, k->name,
+                              sqlite3_libversion());
+    return vt->zErrMsg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
   sq_status st;
   sq_status_begin(&st, v->db);
   const char *path = sq_arg_text(col[0], "path", &st);
