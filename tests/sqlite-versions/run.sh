@@ -129,10 +129,10 @@ for v in $versions; do
   sed '$d' "$dir/$v/catalog.compare"
   case $counts in
     [0-9]*" "[0-9]*" "[0-9]*)
-      set -- $counts
-      alike=$1 different=$2 refused=$3
-      echo "    SQLite $v catalog: $alike statements alike, $different different, $refused skipped (the path writers refuse this SQLite)"
-      passed=$((passed + alike)) failed=$((failed + different)) skipped=$((skipped + refused)) ;;
+      alike=${counts%% *} rest=${counts#* }
+      different=${rest%% *} writers_refused=${rest#* }
+      echo "    SQLite $v catalog: $alike statements alike, $different different, $writers_refused skipped (path writers the SQLite is too old for)"
+      passed=$((passed + alike)) failed=$((failed + different)) skipped=$((skipped + writers_refused)) ;;
     *)
       echo "FAILED the catalog comparison itself"
       failed=$((failed + 1)) ;;
