@@ -28,6 +28,13 @@
 #   make test-torch  registry rows as PyTorch quantized tensors, dequantized
 #                    bit-identically (examples/registry_to_torch.py)
 #   make test-import the demo's SQL import against the reference Python importer
+#   make test-registry-concurrency  the registry scripts (policy.sql, the
+#                    import recipe) in several processes at once on one WAL
+#                    registry, beside another writer and a reader: every run
+#                    succeeds, the result is the serial run's
+#   make test-registry-kill  the same scripts (and the demo's import) killed
+#                    with SIGKILL at fixed points: the registry is as before
+#                    or as after, and the next run completes it
 #   make install     the extension, its header, a static library and a
 #                    pkg-config file under PREFIX (/usr/local); DESTDIR honoured;
 #                    make uninstall removes them
@@ -39,10 +46,15 @@
 #   make test-gguf-export, test-onnx-export, test-audio, test-plot
 #                    the demo's parts: GGUF export checked by ggml, ONNX export
 #                    run in ONNX Runtime, the espeak-ng audio, the picture
-#   make cluster-test  the registry on a 3-node dqlite cluster, leaders killed
-#                    mid-batch, results byte-identical to a local file
+#   make cluster-test  the registry on a 3-node dqlite cluster in network
+#                    namespaces (root): leaders and a follower killed, a leader
+#                    and a follower cut off, every acknowledged write on every
+#                    node's own copy once, byte-identical to a local file
 #   make test-sqlite-versions  the suite on SQLite 3.31.1 (the oldest
 #                    supported) and the newest on npm, the refusal on 3.30.1
+#   make test-ensure-deps  tests/ensure-deps.sh waits for another package
+#                    manager's lock instead of failing (root; ~30 s; in a
+#                    private mount namespace, so the machine's apt is untouched)
 #   make clean
 #
 # Missing system packages are installed by tests/ensure-deps.sh when run as
@@ -103,7 +115,8 @@ DEPS = sh tests/ensure-deps.sh
         test-npy-core test-gguf-core test-safetensors-core test-inflate-core \
         test-onnx-core test-tflite-core \
         kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
-        fuzz-ci ggml-lib test-ggml test-gguf-write test-file-crash test-torch test-import clean
+        fuzz-ci ggml-lib test-ggml test-gguf-write test-file-crash test-torch \
+        test-import test-registry-concurrency test-registry-kill clean
 all: dist/quant.$(SO)
 
 build/obj/%.o: %.c $(HDR)
@@ -123,6 +136,11 @@ build/asan/quant.so: $(ASAN_OBJ)
 
 deps:
 	@$(DEPS) test
+
+.PHONY: test-ensure-deps
+test-ensure-deps:
+	@$(DEPS) test
+	sh tests/ensure-deps/lock_test.sh
 
 # Kernel unit tests: every vector path against the scalar reference.
 build/kernel_test: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
@@ -272,6 +290,19 @@ test-torch: dist/quant.so
 test-import: dist/quant.so
 	@$(DEPS) import
 	sh tests/import_check.sh
+# The registry scripts beside other writers and under kill -9, run as a host
+# runs them: Debian's python3 and its sqlite3 module with dist/quant.so
+# loaded, child processes started together (tests/registry_concurrency.py)
+# or killed at fixed statements and progress-handler calls
+# (tests/registry_kill.py; it re-imports the demo's models, fetched as for
+# test-import).  About 5 and 25 s.
+test-registry-concurrency: dist/quant.so
+	@$(DEPS) test
+	/usr/bin/python3 tests/registry_concurrency.py --ext dist/quant
+test-registry-kill: dist/quant.so
+	@$(DEPS) import
+	sh examples/fetch_models.sh build/models >/dev/null
+	/usr/bin/python3 tests/registry_kill.py --ext dist/quant --models build/models
 # GGUF files against ggml's own gguf code both ways (fetches ggml like
 # test-ggml): what q_gguf_agg / q_gguf_write write loads in ggml with the same
 # tensors and metadata, and what ggml's gguf_write_to_file writes reads back
@@ -573,7 +604,10 @@ test-sqlite-versions:
 #   make test-amalgamation    the amalgamation built as users would (gcc,
 #                             clang, gcc -std=gnu11 -O3 -march=native) against
 #                             the suite and the catalog, and linked into a
-#                             program with SQLITE_CORE
+#                             program with SQLITE_CORE; built again with
+#                             SQLITE_QUANT_OMIT_FS, which must import no
+#                             file-system call and register only what
+#                             sqlite3_quant_nofs_init does
 # Installed: the extension as $(EXTDIR)/quant.$(SO), in a directory of its own
 # (a bare quant.so in lib/ says nothing of whose it is, and another base name
 # would lose SQLite's default entry point); the header; the same code as a
@@ -644,6 +678,13 @@ build/amalg/clang/quant.so: dist/sqlite-quant.c
 build/amalg/native/quant.so: dist/sqlite-quant.c
 	@mkdir -p $(dir $@)
 	gcc -std=gnu11 -O3 -march=native -fPIC -shared dist/sqlite-quant.c -o $@ -lm
+# Without the file system (docs/ARCHITECTURE.md#registration): the path
+# code compiled out; -Werror, so the guards leave nothing unused behind.
+AMALG_OMIT_FS = build/amalg/omit-fs/quant.so
+$(AMALG_OMIT_FS): dist/sqlite-quant.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -fPIC -shared -Wall -Wextra -Werror -DSQLITE_QUANT_OMIT_FS \
+	    dist/sqlite-quant.c -o $@ -lm
 
 # Big-endian: the amalgamation built by the s390x cross compiler with its
 # default flags, its catalog transcript under qemu-user compared with x86-64's.
@@ -665,8 +706,9 @@ build/static_test: tests/static/static_test.c dist/sqlite-quant.c dist/sqlite_qu
 test-amalgamation:
 	@$(DEPS) amalgamation
 	@$(MAKE) --no-print-directory dist/quant.$(SO) build/sqlhost build/static_test \
-	    $(AMALG_SO) $(S390X_AMALG)
+	    $(AMALG_SO) $(AMALG_OMIT_FS) $(S390X_AMALG)
 	sh tests/amalgamation/run.sh $(if $(S390X_READY),-s390x $(S390X_AMALG)) \
+	    -omit-fs $(AMALG_OMIT_FS) \
 	    dist/quant.$(SO) build/sqlhost build/static_test $(AMALG_SO)
 
 # ONNX export and evaluation: Silero VAD written per policy with weight-only
@@ -723,15 +765,21 @@ test-plot: dist/quant.so
 	/usr/bin/python3 tests/plot_check.py --work build/test-plot --ext dist/quant
 
 # ---- The registry on a replicated SQLite cluster (dqlite) -------------------
-#   make cluster-test  a 3-node dqlite cluster on 127.0.0.1 (go-dqlite's
-#                      dqlite-demo nodes, each on its own forced kernel path,
-#                      the extension registered by an LD_PRELOAD shim): the
-#                      registry built and quantized through it, two leaders
-#                      killed, every table compared with the same work on a
-#                      local file (tests/cluster/cluster_test.py, ~25 s).
-#                      State in build/cluster, removed at the end; the whole
-#                      run is bounded by timeout.  Without the demo's models
-#                      (offline) the test makes its own weights.
+#   make cluster-test  a 3-node dqlite cluster, each node in a network
+#                      namespace of its own on 10.77.0.0/24 (root; nothing
+#                      outside the namespaces), go-dqlite's dqlite-demo nodes on
+#                      forced kernel paths, the extension registered by an
+#                      LD_PRELOAD shim.  The registry built through it while a
+#                      client writes all along under its own ids: leaders killed
+#                      (mid-batch, mid-write), a follower killed, the leader and
+#                      then a follower cut off; then each node's own data
+#                      directory read alone: every acknowledged write once, the
+#                      unknown ones at most once, every table byte-identical to
+#                      a local file (tests/cluster/cluster_test.py, ~1 min).
+#                      CLUSTER_SEED=N repeats a run's choices.  State in
+#                      build/cluster, removed at the end; the whole run is
+#                      bounded by timeout.  Without the demo's models (offline)
+#                      the test makes its own weights.
 CLUSTER_SHIM = build/obj/tests/cluster/autoload.so
 .PHONY: cluster-test
 $(CLUSTER_SHIM): tests/cluster/autoload.c

@@ -6,7 +6,9 @@
 --   sqlite3 -bail build/demo.db '.load dist/quant' \
 --     '.read examples/demo_policies.sql' '.read sql/policy.sql'
 -- It replaces the policies of these names (their choices and exports go
--- with them) and leaves any other policy alone.
+-- with them) and leaves any other policy alone, in one transaction (BEGIN
+-- IMMEDIATE: beside another writer it waits for the busy timeout, README
+-- "Several writers"), so a process killed midway leaves the old policies.
 --
 -- The models' first and last layers, from the tensor names:
 --   Silero VAD, in each branch ('16k/', '8k/'): the STFT basis
@@ -16,6 +18,8 @@
 --   the four heads, classificator_8/16 and regressor_8/16.
 -- Biases (rank 1) stay float in every policy, as int8 deployments keep
 -- them; `min_rank 2` picks the weights.
+
+BEGIN IMMEDIATE;
 
 DELETE FROM policies WHERE name IN ('int8-channel', 'q8_0', 'sqnr30',
                                     'edges8-int4', 'q4_K-mix');
@@ -65,3 +69,5 @@ SELECT p.policy_id, r.priority, r.name_glob, r.min_rank, r.columns_below,
        r.probe, r.probe_sqnr_below, r.dtype, r.scheme, r.granularity, r.block_size
 FROM r JOIN policies p ON p.name = r.policy
 ORDER BY p.policy_id, r.priority;
+
+COMMIT;

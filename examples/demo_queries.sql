@@ -35,6 +35,12 @@
 .bail on
 PRAGMA foreign_keys = ON;
 
+-- One transaction, BEGIN IMMEDIATE: the weights are read and their old rows
+-- replaced under the write lock, so another writer makes it wait for the
+-- busy timeout (README "Several writers") and a process killed midway
+-- leaves the old rows.
+BEGIN IMMEDIATE;
+
 -- The weights, widened to float32 once.  view2d is the matrix view used for
 -- blocks (NULL when the weight is already 2-D).
 DROP TABLE IF EXISTS temp.w;
@@ -50,8 +56,6 @@ WHERE json_array_length(t.shape) >= 2;
 
 -- Re-running the demo on the same database replaces its rows.
 DELETE FROM quantizations WHERE tensor_id IN (SELECT tensor_id FROM w);
-
-BEGIN;
 
 -- Per-tensor int8 affine under three calibration methods.
 WITH methods(method, percentile, opts) AS (VALUES

@@ -38,19 +38,9 @@
 .bail on
 PRAGMA foreign_keys = ON;
 
-DELETE FROM models WHERE (name, version) IN
-  (VALUES ('silero_vad', 'v5'), ('face_detection_short_range', '0.4.1657300184'));
-
-BEGIN;
-INSERT INTO models (name, version, format, source, licence, homepage, sha256)
-VALUES ('silero_vad', 'v5', 'onnx',
-        'npm:@ricky0123/vad-web@0.0.31/dist/silero_vad_v5.onnx', 'MIT',
-        'https://github.com/snakers4/silero-vad', @silero_sha256),
-       ('face_detection_short_range', '0.4.1657300184', 'tflite',
-        'npm:@mediapipe/face_detection@0.4.1657300184/face_detection_short_range.tflite',
-        'Apache-2.0', 'https://github.com/google/mediapipe', @mediapipe_sha256);
-
--- Every tensor of both files, with what the rules above need.
+-- Every tensor of both files, with what the rules above need: read into a
+-- TEMP table before the transaction, so the registry's write lock is not
+-- held while the files are parsed.
 CREATE TEMP TABLE file_tensors AS
 WITH files(model, path, format) AS (VALUES
        ('silero_vad', @models || '/silero_vad_v5.onnx', 'onnx'),
@@ -72,6 +62,23 @@ SELECT t.*,
                      ELSE raw_name END, '/') AS name,
        dtype IN ('f32', 'f16') AND numel >= 16 AS imported
 FROM t;
+
+-- Running it again replaces the two releases (their quantizations, choices
+-- and exports go with them): the old ones are deleted in the transaction
+-- that imports the new ones, so a process killed midway leaves the old
+-- ones, untouched, or the new ones, whole.  BEGIN IMMEDIATE: beside
+-- another writer it waits for the busy timeout (README "Several writers").
+BEGIN IMMEDIATE;
+DELETE FROM models WHERE (name, version) IN
+  (VALUES ('silero_vad', 'v5'), ('face_detection_short_range', '0.4.1657300184'));
+
+INSERT INTO models (name, version, format, source, licence, homepage, sha256)
+VALUES ('silero_vad', 'v5', 'onnx',
+        'npm:@ricky0123/vad-web@0.0.31/dist/silero_vad_v5.onnx', 'MIT',
+        'https://github.com/snakers4/silero-vad', @silero_sha256),
+       ('face_detection_short_range', '0.4.1657300184', 'tflite',
+        'npm:@mediapipe/face_detection@0.4.1657300184/face_detection_short_range.tflite',
+        'Apache-2.0', 'https://github.com/google/mediapipe', @mediapipe_sha256);
 
 INSERT INTO tensors (model_id, name, shape, dtype, channel_axis, data)
 SELECT m.model_id, t.name, t.shape, t.dtype,

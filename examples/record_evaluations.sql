@@ -12,6 +12,11 @@
 .bail on
 PRAGMA foreign_keys = ON;
 
+-- The check and the insert in one transaction, so no other writer can
+-- delete an export between them; BEGIN IMMEDIATE waits for the busy
+-- timeout beside another writer (README "Several writers").
+BEGIN IMMEDIATE;
+
 CREATE TEMP TABLE results AS
 SELECT json_extract(f.value, '$.path')              AS path,
        json_extract(f.value, '$.sample_rate')       AS sample_rate,
@@ -46,8 +51,13 @@ SET runtime = excluded.runtime, frames = excluded.frames,
     max_abs_diff = excluded.max_abs_diff,
     decisions_changed = excluded.decisions_changed;
 
+CREATE TEMP TABLE recorded AS
 SELECT printf('record_evaluations: %d evaluations recorded (%s, %s)', count(*),
-              max(runtime), max(input_set))
+              max(runtime), max(input_set)) AS line
 FROM temp.results;
 DROP TABLE temp.results;
 DROP TABLE temp.check_results;
+COMMIT;
+
+SELECT line FROM temp.recorded;
+DROP TABLE temp.recorded;

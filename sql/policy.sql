@@ -3,7 +3,16 @@
 -- Run with the extension loaded, on a registry made by sql/registry.sql:
 --   sqlite3 -bail my.db '.load dist/quant' '.read sql/policy.sql'
 -- Plain SQL, no dot commands, so any host can run it (Python's
--- executescript, Tcl's db eval).  It opens and commits its own transaction.
+-- executescript, Tcl's db eval).  It opens and commits its own transaction,
+-- BEGIN IMMEDIATE: the write lock is taken before the first read, so another
+-- writer makes it wait (as long as the connection's busy timeout, `PRAGMA
+-- busy_timeout` or the shell's .timeout, allows) instead of failing.  A
+-- deferred BEGIN would read first and ask for the lock at its first write,
+-- which SQLite refuses at once, whatever the timeout, when another
+-- connection wrote meanwhile ("database is locked": a read transaction
+-- cannot wait to become a write one).  README "Several writers" says how
+-- long it holds the lock.  Its one-line report is printed after COMMIT
+-- succeeded, so a line means a committed run.
 --
 -- What a policy means is in sql/registry.sql (policies): per policy and
 -- whole tensor, the first rule by priority whose conditions hold and whose
@@ -40,7 +49,7 @@
 -- q_ggml_quantize; the calibration options (method=, percentile=) go to the
 -- parameter functions, the row's options to both.
 
-BEGIN;
+BEGIN IMMEDIATE;
 
 -- The row makers: a row inserted into temp.policy_make makes that
 -- quantization; a quantization_id into temp.policy_measure measures it.
@@ -185,14 +194,17 @@ WHERE NOT EXISTS (SELECT 1 FROM policy_choices c
                   WHERE c.policy_id = d.policy_id AND c.tensor_id = d.tensor_id)
 ORDER BY d.policy_id, d.tensor_id;
 
--- One line for the log.
+-- One line for the log, counted inside the transaction and printed once
+-- COMMIT has succeeded (a host that stopped reading it left the table).
+DROP TABLE IF EXISTS temp.policy_log;
+CREATE TEMP TABLE policy_log AS
 SELECT printf('policy: %d policies over %d whole tensors: %d choices, %d quantizations made (%d of them probes), %d measured',
               (SELECT count(*) FROM policies),
               (SELECT count(*) FROM tensors WHERE rows IS NULL),
               (SELECT count(*) FROM policy_choices),
               (SELECT count(*) FROM temp.policy_make),
               (SELECT count(*) FROM temp.policy_make WHERE role = 'probe'),
-              (SELECT count(*) FROM temp.policy_measure));
+              (SELECT count(*) FROM temp.policy_measure)) AS line;
 
 DROP TABLE temp.policy_decided;
 DROP TABLE temp.policy_make;
@@ -202,3 +214,6 @@ DROP TABLE temp.policy_xy;
 DROP TABLE temp.policy_refusal;
 
 COMMIT;
+
+SELECT line FROM temp.policy_log;
+DROP TABLE temp.policy_log;

@@ -1,6 +1,6 @@
 -- recipes.sql: model files in and out of the registry (sql/registry.sql),
--- each in one statement or two.  Load the extension first; the _file
--- readers and the file writers (tables written by a transaction) are
+-- each in one statement or one transaction.  Load the extension first; the
+-- _file readers and the file writers (tables written by a transaction) are
 -- SQLITE_DIRECTONLY, so these run from the shell or an application, never
 -- from a view or trigger.
 --
@@ -8,6 +8,17 @@
 -- (tests/recipes.test runs them in turn on generated files).  Parameters
 -- are bound by name: in the sqlite3 shell with `.parameter set :path
 -- 'model.safetensors'`, from Tcl or Python by binding :path etc.
+--
+-- A recipe that writes the registry does it all at once or not at all:
+-- quantize-ggml is one statement, atomic as any statement is, and the
+-- import, three statements, is one transaction.  It starts with BEGIN
+-- IMMEDIATE, so beside another writer it waits for the connection's busy
+-- timeout rather than failing at its first write (README "Several
+-- writers"); a process killed midway leaves nothing of it, and running it
+-- again imports the file.  If one of its statements fails (a file that
+-- cannot be read, a release already in the registry), the transaction
+-- stays open in the caller's connection, as after any failed statement:
+-- ROLLBACK it (the shell's -bail exits, which does).
 --
 --   import          a whole file into the registry: the model, its float
 --                   tensors and its metadata
@@ -28,7 +39,11 @@
 -- The models row, then every float tensor of the file (float64 narrowed
 -- to float32, a scalar stored as '[1]'; integer tensors are not weights
 -- and stay out), then the file's metadata, key by key, as
--- q_tensor_metadata gives it.
+-- q_tensor_metadata gives it; in one transaction, which holds the write
+-- lock while the file is read.  A release already there is refused
+-- ("models: a release that has tensors cannot be replaced; delete it
+-- first").
+BEGIN IMMEDIATE;
 INSERT INTO models (name, version, format, source, licence)
 VALUES (:model, :version, :format, :source, :licence);
 INSERT INTO tensors (model_id, name, shape, dtype, data)
@@ -43,6 +58,7 @@ INSERT INTO model_metadata (model_id, key, type, value)
 SELECT m.model_id, k.key, k.type, k.value
 FROM models AS m, q_tensor_metadata_file(:path) AS k
 WHERE m.name = :model AND m.version = :version;
+COMMIT;
 
 -- @recipe quantize-ggml
 -- Each weight of rank 2 whose rows are whole blocks of the type, with

@@ -41,9 +41,13 @@
 -- SQLite cannot add a constraint to an existing table).  The tables,
 -- constraints, triggers and model_summary need nothing but SQLite 3.38 or
 -- later (built-in JSON); Python's sqlite3 module can fill them without the
--- extension.  channel_scales and block_scales call the extension's q_each
--- table-valued function: load the extension (`.load dist/quant`) before
--- querying them ("no such table: main.q_each" means it is not loaded).
+-- extension.  channel_scales and block_scales call the extension's
+-- q_each_group table-valued function: load the extension (`.load
+-- dist/quant`) before querying them ("no such table: main.q_each_group"
+-- means it is not loaded).  A registry made by 0.2.0's registry.sql keeps
+-- its views too, which took time quadratic in the channels; to replace them
+-- (views hold no data), run `DROP VIEW channel_scales; DROP VIEW
+-- block_scales;` and read this file again.
 --
 -- Conventions (README, "Data formats"): float data are little-endian BLOBs
 -- with no header; a shape is a JSON array of 1 to 32 positive integers in
@@ -764,22 +768,24 @@ SELECT q.quantization_id, q.tensor_id,
 FROM quantizations q JOIN tensors t USING (tensor_id);
 
 -- channel_scales: per-channel parameters exploded into rows, one per channel
--- (needs the extension: q_each).  E.g. the channels whose scale is 10x the
--- median of their tensor, or a histogram of scales per layer.
+-- (needs the extension: q_each_group).  E.g. the channels whose scale is 10x
+-- the median of their tensor, or a histogram of scales per layer.
+-- q_each_group reads the two BLOBs side by side, once: time linear in the
+-- channels (two q_each scans joined on their index would rescan the zero
+-- points for every scale).
 CREATE VIEW IF NOT EXISTS channel_scales AS
 SELECT m.name        AS model,
        t.name        AS tensor,
        q.label       AS label,
        q.quantization_id,
        q.axis        AS axis,
-       s.i           AS channel,
-       s.value       AS scale,
-       z.value       AS zero_point
+       g.i           AS channel,
+       g.scale       AS scale,
+       g.zero_point  AS zero_point
 FROM quantizations q
 JOIN tensors t USING (tensor_id)
 JOIN models m USING (model_id)
-JOIN q_each(q.scales) s
-JOIN q_each(q.zero_points, 'int32') z ON z.i = s.i
+JOIN q_each_group(q.scales, q.zero_points) g
 WHERE q.granularity = 'channel';
 
 -- block_scales: the same for per-block rows; `block` is the row-major index
@@ -791,14 +797,13 @@ SELECT m.name        AS model,
        q.quantization_id,
        q.axis        AS axis,
        q.block_size  AS block_size,
-       s.i           AS block,
-       s.value       AS scale,
-       z.value       AS zero_point
+       g.i           AS block,
+       g.scale       AS scale,
+       g.zero_point  AS zero_point
 FROM quantizations q
 JOIN tensors t USING (tensor_id)
 JOIN models m USING (model_id)
-JOIN q_each(q.scales) s
-JOIN q_each(q.zero_points, 'int32') z ON z.i = s.i
+JOIN q_each_group(q.scales, q.zero_points) g
 WHERE q.granularity = 'block';
 
 -- model_summary: one row per model and quantization label, over the tensors

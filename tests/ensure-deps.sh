@@ -39,7 +39,11 @@
 #            shell, with libdqlite0), gcc and libsqlite3-dev build the
 #            LD_PRELOAD shim, python3 runs the test, npm fetches the models
 # Installs what is missing when run as root or with password-less sudo;
-# otherwise prints the exact apt-get line and fails.
+# otherwise prints the exact apt-get line and fails.  Another package manager
+# at work (an apt-get, dpkg, unattended-upgrades) holds apt's and dpkg's
+# locks: the script then waits, saying for whom, up to
+# ENSURE_DEPS_LOCK_TIMEOUT seconds (600) in all, and fails with a message
+# past that (tests/ensure-deps/lock_test.sh).
 set -eu
 what=${1:-test}
 base="gcc make libc6-dev libsqlite3-dev sqlite3 tcl libsqlite3-tcl"
@@ -72,7 +76,8 @@ case "$what" in
   amalgamation) pkgs="$base python3 clang" ;;
   onnx-export) pkgs="$base python3 python3-numpy python3-onnx nodejs npm" ;;
   gguf-export) pkgs="$base coreutils npm python3 python3-numpy" ;;
-  cluster) pkgs="gcc make libc6-dev libsqlite3-dev python3 go-dqlite npm" ;;
+  # iproute2: the network namespaces; util-linux: setpriv (--pdeathsig).
+  cluster) pkgs="gcc make libc6-dev libsqlite3-dev python3 go-dqlite npm iproute2 util-linux" ;;
   *) echo "ensure-deps.sh: unknown target '$what'" >&2; exit 2 ;;
 esac
 
@@ -134,6 +139,88 @@ else
   echo "install them with:  sudo apt-get install -y$missing" >&2
   exit 1
 fi
+
+# ---- waiting for another package manager ------------------------------------
+# apt and dpkg lock these files with fcntl locks, which flock(1) neither
+# takes nor sees.  apt-get waits for the first two itself when told to
+# (DPkg::Lock::Timeout), but `apt-get update` fails at once on the lists
+# lock, and `dpkg --add-architecture` takes none: so the script waits until
+# none is held (from /proc/locks) before each call, and tries an apt-get that
+# still lost the race again.
+locks="/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock /var/lib/apt/lists/lock /var/cache/apt/archives/lock"
+lock_timeout=${ENSURE_DEPS_LOCK_TIMEOUT:-600}
+case "$lock_timeout" in
+  ''|*[!0-9]*) echo "ensure-deps.sh: ENSURE_DEPS_LOCK_TIMEOUT must be a number of seconds, got '$lock_timeout'" >&2; exit 2 ;;
+esac
+deadline=$(( $(date +%s) + lock_timeout ))
+
+# "PID (COMMAND)" of a process holding a POSIX or open-file lock on $1,
+# nothing when none does.  /proc/locks names the file by device (major:minor
+# in hex) and inode.
+lock_holder() {
+  [ -r /proc/locks ] || return 0
+  set -- "$1" $(stat -L -c '%d %i' "$1" 2>/dev/null)
+  [ $# -eq 3 ] || return 0
+  want=$(printf '%02x:%02x:%s' $((($2 >> 8) & 0xfff)) \
+         $((($2 & 0xff) | (($2 >> 12) & 0xfff00))) "$3")
+  pid=$(awk -v w="$want" '$2 != "->" && ($2 == "POSIX" || $2 == "OFDLCK") && $6 == w { print $5; exit }' /proc/locks)
+  [ -n "$pid" ] || return 0
+  if [ "$pid" -gt 0 ] 2>/dev/null; then
+    echo "process $pid ($(cat "/proc/$pid/comm" 2>/dev/null || echo '?'))"
+  else
+    echo "another process"
+  fi
+}
+
+# Returns once no package manager holds a lock; a message when it starts
+# waiting and every 30 s; past the deadline, a message and exit 1.
+wait_for_locks() {
+  said=0
+  while :; do
+    held="" by=""
+    for f in $locks; do
+      by=$(lock_holder "$f")
+      if [ -n "$by" ]; then held=$f; break; fi
+    done
+    [ -z "$held" ] && return 0
+    now=$(date +%s)
+    if [ "$now" -ge "$deadline" ]; then
+      echo "ensure-deps.sh: gave up after $lock_timeout s waiting for $held (held by $by); set ENSURE_DEPS_LOCK_TIMEOUT to wait longer" >&2
+      exit 1
+    fi
+    if [ $((now - said)) -ge 30 ]; then
+      echo "ensure-deps.sh: waiting for $held, held by $by (another package manager; up to $((deadline - now)) s more)" >&2
+      said=$now
+    fi
+    sleep 1
+  done
+}
+
+# apt-get ARGS, after waiting for the locks; again when it lost the race to
+# another package manager (its "Could not get lock"), until the deadline.
+apt_get() {
+  err=$(mktemp)
+  while :; do
+    wait_for_locks
+    left=$((deadline - $(date +%s)))
+    [ "$left" -gt 0 ] || left=1
+    if $sudo apt-get -o DPkg::Lock::Timeout="$left" "$@" 2>"$err"; then
+      cat "$err" >&2
+      rm -f "$err"
+      return 0
+    else
+      rc=$?
+    fi
+    cat "$err" >&2
+    if ! grep -q 'Could not get lock\|Unable to lock' "$err" ||
+       [ "$(date +%s)" -ge "$deadline" ]; then
+      rm -f "$err"
+      return "$rc"
+    fi
+    sleep 1
+  done
+}
+
 echo "ensure-deps.sh: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 # A package named NAME:ARCH is another architecture's build (multiarch); apt
@@ -141,10 +228,15 @@ export DEBIAN_FRONTEND=noninteractive
 for p in $missing; do
   case "$p" in
     *:*) arch=${p#*:}
-         dpkg --print-foreign-architectures | grep -qx "$arch" ||
-           $sudo dpkg --add-architecture "$arch" ;;
+         if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+           wait_for_locks
+           echo "ensure-deps.sh: adding the dpkg architecture $arch"
+           $sudo dpkg --add-architecture "$arch"
+         fi ;;
   esac
 done
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends $missing
+apt_get update -qq
+# --no-upgrade: only missing packages are named, so it changes nothing here
+# but guarantees that naming an installed one never upgrades it.
+apt_get install -y -qq --no-install-recommends --no-upgrade $missing
 ensure_locale

@@ -64,6 +64,12 @@ def preamble(ver):
 **
 **     sqlite3_auto_extension((void (*)(void))sqlite3_quant_init);
 **
+** For hosts whose users must not reach the file system (a public Datasette,
+** say): the entry point sqlite3_quant_nofs_init registers everything but
+** the functions and tables that open paths (`.load ./quant
+** sqlite3_quant_nofs_init`), and -DSQLITE_QUANT_OMIT_FS leaves their code
+** out of the build, both entry points then registering that set.
+**
 ** Needs a C11 compiler (gcc, clang) and SQLite's headers (sqlite3ext.h).
 ** Results are the same bytes on every kernel path and every host only when
 ** float expressions are never fused (a*b+c into one fma) and never kept in
@@ -84,7 +90,7 @@ def preamble(ver):
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-/* Only sqlite3_quant_init is exported (the Makefile's -fvisibility=hidden):
+/* Only the entry points are exported (the Makefile's -fvisibility=hidden):
 ** everything of the extension's own is hidden; system headers and the
 ** public one, sqlite_quant.h, are not. */
 #if defined(__GNUC__) && !defined(_WIN32) && !defined(__CYGWIN__)

@@ -8,14 +8,26 @@ export interface LoadableDatabase {
 /** The extension's entry point, 'sqlite3_quant_init'. */
 export const entryPoint: 'sqlite3_quant_init';
 
+/** The entry point without the functions and tables that open files by path. */
+export const nofsEntryPoint: 'sqlite3_quant_nofs_init';
+
 /** The package's version, which is also the extension's q_version(). */
 export const version: string;
 
 /** Absolute path of the extension this package carries; throws when there is none. */
 export function getLoadablePath(): string;
 
+export interface LoadOptions {
+  /**
+   * false loads nofsEntryPoint: no function or table that opens a file by
+   * path (for connections whose SQL comes from people who must not reach
+   * the host's files). Default true.
+   */
+  allowFiles?: boolean;
+}
+
 /** Loads the extension into a better-sqlite3 Database. */
-export function load(db: LoadableDatabase): void;
+export function load(db: LoadableDatabase, options?: LoadOptions): void;
 
 export interface ToBlobOptions {
   /** Accept a Float64Array or an array of numbers, rounded to float32 (to nearest, ties to even). */

@@ -9,6 +9,11 @@ const { toBlob, fromBlob } = require('./tensors.js');
 // SQLite derives an entry point from the file name (quant.so ->
 // sqlite3_quant_init); naming it keeps a renamed or relocated file loadable.
 const entryPoint = 'sqlite3_quant_init';
+// The same library's entry point without the functions and tables that open
+// files by path (q_tensors_file, q_tensor_metadata_file, the file writers),
+// for connections whose SQL comes from people who must not reach the host's
+// files.
+const nofsEntryPoint = 'sqlite3_quant_nofs_init';
 const SUFFIX = { darwin: 'dylib', win32: 'dll' }[process.platform] || 'so';
 
 // The version of the extension inside (q_version() returns the same).
@@ -25,16 +30,29 @@ function getLoadablePath() {
   return file;
 }
 
-// Loads the extension into a better-sqlite3 Database (12.x: extension
-// loading is enabled on every connection it opens).
-function load(db) {
-  if (db === null || typeof db !== 'object' || typeof db.loadExtension !== 'function') {
-    const got = db === null ? 'null'
-      : typeof db !== 'object' ? typeof db
-      : (db.constructor && db.constructor.name) || 'Object';
-    throw new TypeError(`load: db must be a better-sqlite3 Database, got ${got}`);
-  }
-  db.loadExtension(getLoadablePath(), entryPoint);
+// The name of a value's type, for errors.
+function typeName(v) {
+  return v === null ? 'null'
+    : typeof v !== 'object' ? typeof v
+    : (v.constructor && v.constructor.name) || 'Object';
 }
 
-module.exports = { load, getLoadablePath, entryPoint, version, toBlob, fromBlob };
+// Loads the extension into a better-sqlite3 Database (12.x: extension
+// loading is enabled on every connection it opens).  { allowFiles: false }
+// loads nofsEntryPoint instead: the functions that open paths are then
+// SQLite's own "no such function" / "no such table".
+function load(db, options = {}) {
+  if (db === null || typeof db !== 'object' || typeof db.loadExtension !== 'function') {
+    throw new TypeError(`load: db must be a better-sqlite3 Database, got ${typeName(db)}`);
+  }
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`load: options must be an object, got ${typeName(options)}`);
+  }
+  const { allowFiles = true } = options;
+  if (typeof allowFiles !== 'boolean') {
+    throw new TypeError(`load: options.allowFiles must be true or false, got ${typeName(allowFiles)}`);
+  }
+  db.loadExtension(getLoadablePath(), allowFiles ? entryPoint : nofsEntryPoint);
+}
+
+module.exports = { load, getLoadablePath, entryPoint, nofsEntryPoint, version, toBlob, fromBlob };

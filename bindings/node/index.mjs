@@ -1,4 +1,4 @@
 // The ES module face of index.js (one implementation, two ways to import it).
 import quant from './index.js';
 
-export const { load, getLoadablePath, entryPoint, version, toBlob, fromBlob } = quant;
+export const { load, getLoadablePath, entryPoint, nofsEntryPoint, version, toBlob, fromBlob } = quant;

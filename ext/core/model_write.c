@@ -118,7 +118,9 @@ int sq_npy_write(const char *dtype, size_t dtype_len, const sq_shape *shape,
 
 #define NPZ_SHOW(len) ((len) > 60 ? 60 : (int)(len))
 
+#ifndef SQLITE_QUANT_OMIT_FS
 static int npz_unseal(sq_npz_writer *w, sq_status *st);
+#endif
 
 static int npz_too_large(sq_status *st) {
   return sq_fail(st, "the archive would pass 4 GiB, which a .npz without "
@@ -189,17 +191,20 @@ int sq_npz_writer_add(sq_npz_writer *w, const char *name, size_t name_len,
   sq_store_u32(ch + 42, (uint32_t)at);     /* local header offset */
   int rc;
   uint64_t ndir = w->ndir;
-  if (!w->out) {
-    rc = sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, lh, 30) ||
-         sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, name, name_len) ||
-         sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, ".npy", 4) ||
-         sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, img, nimg);
-  } else {
+#ifndef SQLITE_QUANT_OMIT_FS
+  if (w->out) {
     rc = npz_unseal(w, st) || sq_staged_pwrite(w->out, at, lh, 30, st) ||
          sq_staged_pwrite(w->out, at + 30, name, name_len, st) ||
          sq_staged_pwrite(w->out, at + 30 + name_len, ".npy", 4, st) ||
          sq_staged_pwrite(w->out, at + 34 + name_len, img, nimg, st);
     if (!rc) w->nbody = at + 34 + name_len + nimg;
+  } else
+#endif
+  {
+    rc = sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, lh, 30) ||
+         sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, name, name_len) ||
+         sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, ".npy", 4) ||
+         sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, img, nimg);
   }
   rc = rc || sq_mw_put(st, &w->dir, &w->ndir, &w->dir_cap, ch, 46) ||
        sq_mw_put(st, &w->dir, &w->ndir, &w->dir_cap, name, name_len) ||
@@ -315,6 +320,9 @@ int sq_npz_writer_finish(const sq_npz_writer *w, unsigned char **out,
 
 /* ---- the file store ---- */
 
+/* The path code: left out by SQLITE_QUANT_OMIT_FS
+** (docs/ARCHITECTURE.md#registration), where w->out stays NULL. */
+#ifndef SQLITE_QUANT_OMIT_FS
 int sq_npz_writer_open(sq_npz_writer *w, sq_staged *target, sq_status *st) {
   memset(w, 0, sizeof *w);
   w->out = target;
@@ -374,12 +382,15 @@ int sq_npz_writer_rewind(sq_npz_writer *w, const sq_npz_mark *m,
   }
   return SQ_OK;
 }
+#endif /* SQLITE_QUANT_OMIT_FS */
 
 void sq_npz_writer_free(sq_npz_writer *w) {
+#ifndef SQLITE_QUANT_OMIT_FS
   if (w->out) {
     sq_staged_close(w->out);
     sqlite3_free(w->out);
   }
+#endif
   sqlite3_free(w->body);
   sqlite3_free(w->dir);
   memset(w, 0, sizeof *w);

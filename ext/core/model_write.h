@@ -54,6 +54,7 @@ int sq_npz_writer_add(sq_npz_writer *w, const char *name, size_t name_len,
 ** an error naming it. */
 int sq_npz_writer_finish(const sq_npz_writer *w, unsigned char **out,
                          uint64_t *outn, sq_status *st);
+#ifndef SQLITE_QUANT_OMIT_FS
 /* The same archive in a staged file for target (resolved by
 ** sq_staged_resolve, sqlite3_malloc'd, taken over even on error; the
 ** temporary file is created now): members are written to it as they come,
@@ -73,6 +74,7 @@ typedef struct sq_npz_mark {
 void sq_npz_writer_mark(const sq_npz_writer *w, sq_npz_mark *m);
 int sq_npz_writer_rewind(sq_npz_writer *w, const sq_npz_mark *m,
                          sq_status *st);
+#endif
 /* Frees the buffers; a staged file not committed is removed. */
 void sq_npz_writer_free(sq_npz_writer *w);
 

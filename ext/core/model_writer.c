@@ -160,6 +160,10 @@ static int mw_type(sq_model_writer *w, const char *name, size_t name_len,
 
 /* ---- the data store ---- */
 
+/* The file store is the path code: left out by SQLITE_QUANT_OMIT_FS
+** (docs/ARCHITECTURE.md#registration), where only the memory store is and
+** w->out stays NULL. */
+#ifndef SQLITE_QUANT_OMIT_FS
 /* A sealed file takes no piece until its data is back at offset 0. */
 static int mw_unseal(sq_model_writer *w, sq_status *st) {
   if (w->broken)
@@ -175,16 +179,20 @@ static int mw_unseal(sq_model_writer *w, sq_status *st) {
   w->nsealed = w->pad_sealed = 0;
   return SQ_OK;
 }
+#endif /* SQLITE_QUANT_OMIT_FS */
 
 /* Appends to the data section. */
 static int mw_store(sq_model_writer *w, const void *p, uint64_t n,
                     sq_status *st) {
-  if (!w->out)
-    return sq_mw_put(st, (char **)&w->mem, &w->ndata, &w->mem_cap, p, n);
-  if (mw_unseal(w, st) || sq_staged_pwrite(w->out, w->ndata, p, n, st))
-    return st->code;
-  w->ndata += n;
-  return SQ_OK;
+#ifndef SQLITE_QUANT_OMIT_FS
+  if (w->out) {
+    if (mw_unseal(w, st) || sq_staged_pwrite(w->out, w->ndata, p, n, st))
+      return st->code;
+    w->ndata += n;
+    return SQ_OK;
+  }
+#endif
+  return sq_mw_put(st, (char **)&w->mem, &w->ndata, &w->mem_cap, p, n);
 }
 
 /* Zeros up to the next multiple of the alignment (GGUF). */
@@ -210,12 +218,14 @@ void sq_model_writer_init(sq_model_writer *w, sq_mw_format f) {
   w->alignment = SQ_MW_GGUF_DEFAULT_ALIGNMENT;
 }
 
+#ifndef SQLITE_QUANT_OMIT_FS
 int sq_model_writer_open(sq_model_writer *w, sq_mw_format f,
                          sq_staged *target, sq_status *st) {
   sq_model_writer_init(w, f);
   w->out = target;
   return sq_staged_create(target, st);
 }
+#endif
 
 /* ---- tensors ---- */
 
@@ -445,6 +455,7 @@ int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
   return SQ_OK;
 }
 
+#ifndef SQLITE_QUANT_OMIT_FS
 /* The file store's end: the header in front of the data, which moves up
 ** by its size in place, then GGUF's padding after the last tensor, the
 ** file cut to exactly that size (a rewind may have left bytes past it),
@@ -490,10 +501,6 @@ int sq_model_writer_commit(sq_model_writer *w, sq_status *st) {
   return sq_staged_commit(w->out, st);
 }
 
-int sq_mw_unseal(sq_model_writer *w, sq_status *st) {
-  return w->out ? mw_unseal(w, st) : SQ_OK;
-}
-
 void sq_model_writer_mark(const sq_model_writer *w, sq_mw_mark *m) {
   m->ntensors = w->ntensors;
   m->nnames = w->nnames;
@@ -522,12 +529,25 @@ int sq_model_writer_rewind(sq_model_writer *w, const sq_mw_mark *m,
   }
   return SQ_OK;
 }
+#endif /* SQLITE_QUANT_OMIT_FS */
+
+int sq_mw_unseal(sq_model_writer *w, sq_status *st) {
+#ifndef SQLITE_QUANT_OMIT_FS
+  if (w->out) return mw_unseal(w, st);
+#else
+  (void)w;
+  (void)st;
+#endif
+  return SQ_OK;
+}
 
 void sq_model_writer_free(sq_model_writer *w) {
+#ifndef SQLITE_QUANT_OMIT_FS
   if (w->out) {
     sq_staged_close(w->out);
     sqlite3_free(w->out);
   }
+#endif
   sqlite3_free(w->t);
   sqlite3_free(w->names);
   sqlite3_free(w->meta);

@@ -73,12 +73,15 @@ typedef struct sq_model_writer {
 
 /* An in-memory writer. */
 void sq_model_writer_init(sq_model_writer *w, sq_mw_format f);
+#ifndef SQLITE_QUANT_OMIT_FS
 /* A writer whose data goes to a staged file for target, already resolved
 ** by sq_staged_resolve (sqlite3_malloc'd; the writer takes it over and
 ** frees it, even on error).  The temporary file is created now, so an
-** unwritable directory fails at the first row. */
+** unwritable directory fails at the first row.  Not compiled with
+** SQLITE_QUANT_OMIT_FS, nor are the seal, commit, mark and rewind below. */
 int sq_model_writer_open(sq_model_writer *w, sq_mw_format f,
                          sq_staged *target, sq_status *st);
+#endif
 
 /* Adds a piece of a tensor under the chunk rule.  name: UTF-8 without NUL
 ** (safetensors: not "__metadata__"; GGUF: under 64 bytes, ggml's limit);
@@ -101,6 +104,7 @@ int sq_model_writer_metadata(sq_model_writer *w, const char *json, size_t len,
 ** handed over) and size. */
 int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
                            uint64_t *outn, sq_status *st);
+#ifndef SQLITE_QUANT_OMIT_FS
 /* File store: the header in front of the data, the file fsync'd and
 ** named beside the target (core/staged_file.h); again after more pieces.
 ** *size: the file's size. */
@@ -118,6 +122,7 @@ void sq_model_writer_mark(const sq_model_writer *w, sq_mw_mark *m);
 /* Back to the mark: what came after it is dropped. */
 int sq_model_writer_rewind(sq_model_writer *w, const sq_mw_mark *m,
                            sq_status *st);
+#endif
 /* Frees everything; a staged file not committed is removed. */
 void sq_model_writer_free(sq_model_writer *w);
 

@@ -16,8 +16,9 @@
 **      protobuf encodings, packed or not, decoded by onnx_decode_field on
 **      each read from the message that holds them;
 **   3. external data: bytes in a file beside the model, read by
-**      onnx_decode_external with pread, only when the model was given as a
-**      path (the BLOB variant lists the tensor and refuses its data).
+**      onnx_read_external with pread, only when the model was given as a
+**      path (the BLOB variant lists the tensor and refuses its data; so does
+**      a build with SQLITE_QUANT_OMIT_FS, which leaves that code out).
 ** Every count is checked against the shape before a row is listed, so a read
 ** can fail only on a value out of its dtype's range or on the external file.
 */
@@ -427,18 +428,16 @@ static int onnx_parse_size(const unsigned char *s, size_t len, uint64_t *out) {
   return 1;
 }
 
-/* The decoder of external data: the file `location` in the model's
-** directory, which must resolve (symbolic links followed) to a regular
-** file inside that directory; bytes [src_offset + start, + len) by pread. */
-static int onnx_decode_external(const sq_file_view *v, const sq_file_tensor *t,
-                                uint64_t start, uint64_t len,
-                                unsigned char *out, sq_status *st) {
+#ifndef SQLITE_QUANT_OMIT_FS
+/* External data: the file `location` in the model's directory, which must
+** resolve (symbolic links followed) to a regular file inside that
+** directory; bytes [src_offset + start, + len) by pread.  The path code:
+** left out by SQLITE_QUANT_OMIT_FS (docs/ARCHITECTURE.md#registration). */
+static int onnx_read_external(const sq_file_view *v, const sq_file_tensor *t,
+                              uint64_t start, uint64_t len,
+                              unsigned char *out, sq_status *st) {
   int nl = onnx_quote_len(t->name, strlen(t->name));
   int ll = onnx_quote_len(t->location, strlen(t->location));
-  if (!v->path)
-    return sq_fail(st, "onnx: tensor '%.*s' keeps its data in the external "
-                   "file '%.*s'; read the model with q_tensors_file", nl,
-                   t->name, ll, t->location);
   char *buf = sq_alloc(st, 3, PATH_MAX + 1);
   if (!buf) return st->code;
   char *dir = buf, *full = buf + PATH_MAX + 1, *real = full + PATH_MAX + 1;
@@ -510,6 +509,24 @@ done:
   if (fd >= 0) close(fd);
   sqlite3_free(buf);
   return rc;
+}
+#endif
+
+/* The decoder of external data, which only a model given as a path (the
+** file variants) can reach. */
+static int onnx_decode_external(const sq_file_view *v, const sq_file_tensor *t,
+                                uint64_t start, uint64_t len,
+                                unsigned char *out, sq_status *st) {
+#ifndef SQLITE_QUANT_OMIT_FS
+  if (v->path) return onnx_read_external(v, t, start, len, out, st);
+#else
+  (void)v; (void)start; (void)len; (void)out;
+#endif
+  return sq_fail(st, "onnx: tensor '%.*s' keeps its data in the external "
+                 "file '%.*s'; read the model with q_tensors_file",
+                 onnx_quote_len(t->name, strlen(t->name)), t->name,
+                 onnx_quote_len(t->location, strlen(t->location)),
+                 t->location);
 }
 
 /* ---- tensors ---- */

@@ -19,6 +19,10 @@
 #include <unistd.h>
 #include "core/staged_file.h"
 
+/* All of it is path code: left out by SQLITE_QUANT_OMIT_FS
+** (docs/ARCHITECTURE.md#registration). */
+#ifndef SQLITE_QUANT_OMIT_FS
+
 #if defined(SQ_STAGED_NO_TMPFILE) && defined(O_TMPFILE)
 #undef O_TMPFILE
 #endif
@@ -417,3 +421,4 @@ void sq_staged_close(sq_staged *f) {
   sqlite3_free(f->tmp);
   sq_staged_init(f);
 }
+#endif /* SQLITE_QUANT_OMIT_FS */

@@ -53,6 +53,9 @@ typedef struct sq_staged {
   int committed;
 } sq_staged;
 
+/* Not compiled with SQLITE_QUANT_OMIT_FS (the type stays: the writers'
+** structs point at one, NULL there). */
+#ifndef SQLITE_QUANT_OMIT_FS
 /* Zeroes f (nothing open); sq_staged_close is then harmless. */
 void sq_staged_init(sq_staged *f);
 int sq_staged_resolve(sq_staged *f, const char *path, sq_status *st);
@@ -71,5 +74,6 @@ int sq_staged_truncate(sq_staged *f, uint64_t n, sq_status *st);
 int sq_staged_seal(sq_staged *f, sq_status *st);
 int sq_staged_commit(sq_staged *f, sq_status *st);
 void sq_staged_close(sq_staged *f);
+#endif
 
 #endif

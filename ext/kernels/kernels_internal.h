@@ -12,9 +12,12 @@
 /* Results are identical on every host only if every float operation rounds
 ** to float32.  gcc in strict ISO mode evaluates float expressions in double
 ** on s390x (FLT_EVAL_METHOD 1), and x87 code in long double (2): build with
-** -fexcess-precision=fast (the Makefile does) or SSE2 maths. */
+** -fexcess-precision=fast (the Makefile does) or SSE2 maths.  16 (gcc
+** targeting AVX512-FP16, e.g. -march=native on such a CPU) is ISO/IEC TS
+** 18661-3's "types narrower than _Float16 widen to it": float still rounds
+** to float. */
 #if defined(__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ != 0 && \
-    __FLT_EVAL_METHOD__ != -1
+    __FLT_EVAL_METHOD__ != -1 && __FLT_EVAL_METHOD__ != 16
 #error "float arithmetic must round to float (FLT_EVAL_METHOD 0): see kernels_internal.h"
 #endif
 

@@ -215,21 +215,20 @@ static const struct {
   sq_fn fn;
   int nmin, nmax;
 } sq_agg_defs[] = {
-  {{"q_scale_agg", SQ_AGG_SCALE}, 1, 4},
-  {{"q_zero_point_agg", SQ_AGG_ZERO_POINT}, 1, 4},
-  {{"q_per_channel_scales_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_SCALE}, 3, 6},
-  {{"q_per_channel_zero_points_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_ZERO_POINT}, 3, 6},
+  {{"q_scale_agg", SQ_AGG_SCALE, SQ_VALUES}, 1, 4},
+  {{"q_zero_point_agg", SQ_AGG_ZERO_POINT, SQ_VALUES}, 1, 4},
+  {{"q_per_channel_scales_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_SCALE,
+    SQ_VALUES}, 3, 6},
+  {{"q_per_channel_zero_points_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_ZERO_POINT,
+    SQ_VALUES}, 3, 6},
 };
 
-int sq_register_aggregate_functions(sqlite3 *db) {
-  const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+int sq_register_aggregate_functions(sq_registry *r) {
   for (size_t i = 0; i < sizeof sq_agg_defs / sizeof sq_agg_defs[0]; i++) {
-    for (int n = sq_agg_defs[i].nmin; n <= sq_agg_defs[i].nmax; n++) {
-      int rc = sqlite3_create_window_function(
-          db, sq_agg_defs[i].fn.name, n, flags, (void *)&sq_agg_defs[i].fn,
-          sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse, NULL);
-      if (rc != SQLITE_OK) return rc;
-    }
+    int rc = sq_create_function(r, &sq_agg_defs[i].fn, sq_agg_defs[i].nmin,
+                                sq_agg_defs[i].nmax, NULL, sq_agg_step,
+                                sq_agg_final, sq_agg_value, sq_agg_inverse);
+    if (rc != SQLITE_OK) return rc;
   }
   return SQLITE_OK;
 }

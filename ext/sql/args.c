@@ -182,19 +182,6 @@ int sq_arg_codes(sqlite3_value *v, const char *argname, const sq_dtype *dt,
   return SQ_OK;
 }
 
-int sq_register_table(sqlite3 *db, const sq_fn_def *defs, size_t count) {
-  const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
-  for (size_t i = 0; i < count; i++) {
-    for (int n = defs[i].nmin; n <= defs[i].nmax; n++) {
-      int rc = sqlite3_create_function(db, defs[i].fn.name, n, flags,
-                                       (void *)&defs[i].fn, defs[i].xFunc,
-                                       NULL, NULL);
-      if (rc != SQLITE_OK) return rc;
-    }
-  }
-  return SQLITE_OK;
-}
-
 int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
                      const char *unit, const char *expected, const sq_range *r,
                      int rounding, sq_param_set *ps, sq_status *st) {

@@ -32,7 +32,7 @@ const sq_table sq_channels_table = {
   "axis HIDDEN, dtype HIDDEN, scheme HIDDEN, options HIDDEN)",
   SQ_CH_ARG0, SQ_CH_NARGS, 3, "q_channels: x, shape and axis are required",
   sizeof(sq_cursor), sq_channels_compute, NULL,
-  sq_channels_column, 0,
+  sq_channels_column, SQ_VALUES,
 };
 
 typedef struct sq_channel_row {

@@ -50,7 +50,7 @@ const sq_table sq_compare_table = {
   "x HIDDEN, shape HIDDEN, axis HIDDEN, options HIDDEN)",
   SQ_CMP_ARG0, SQ_CMP_NARGS, 2, "q_compare: x and shape are required",
   sizeof(sq_cursor), sq_compare_compute, NULL,
-  sq_compare_column, 0,
+  sq_compare_column, SQ_VALUES,
 };
 
 typedef struct sq_compare_row {

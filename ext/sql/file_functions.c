@@ -209,8 +209,8 @@ static void sq_ff_agg_final(sqlite3_context *ctx) {
 }
 
 static const sq_fn sq_ff_agg_fns[] = {
-  {"q_safetensors_agg", SQ_MW_SAFETENSORS},
-  {"q_gguf_agg", SQ_MW_GGUF},
+  {"q_safetensors_agg", SQ_MW_SAFETENSORS, SQ_VALUES},
+  {"q_gguf_agg", SQ_MW_GGUF, SQ_VALUES},
 };
 
 /* ---- q_npz_agg ---------------------------------------------------------- */
@@ -258,24 +258,20 @@ static void sq_npz_agg_final(sqlite3_context *ctx) {
   sq_npz_writer_free(&a->w);
 }
 
-static const sq_fn sq_npz_agg_fn = {"q_npz_agg", 0};
+static const sq_fn sq_npz_agg_fn = {"q_npz_agg", 0, SQ_VALUES};
 
-int sq_register_file_functions(sqlite3 *db) {
+int sq_register_file_functions(sq_registry *r) {
   static const sq_fn_def defs[] = {
-    {{"q_npy", 0}, 3, 3, sq_npy_func},
+    {{"q_npy", 0, SQ_VALUES}, 3, 3, sq_npy_func},
   };
-  int rc = sq_register_table(db, defs, sizeof defs / sizeof defs[0]);
+  int rc = sq_register_table(r, defs, sizeof defs / sizeof defs[0]);
   /* The aggregates return a BLOB: innocuous. */
-  for (size_t k = 0; k < sizeof sq_ff_agg_fns / sizeof sq_ff_agg_fns[0]; k++)
-    for (int n = 4; n <= 5 && rc == SQLITE_OK; n++)
-      rc = sqlite3_create_function(
-          db, sq_ff_agg_fns[k].name, n,
-          SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-          (void *)&sq_ff_agg_fns[k], NULL, sq_ff_agg_step, sq_ff_agg_final);
+  for (size_t k = 0; k < sizeof sq_ff_agg_fns / sizeof sq_ff_agg_fns[0] &&
+                     rc == SQLITE_OK; k++)
+    rc = sq_create_function(r, &sq_ff_agg_fns[k], 4, 5, NULL, sq_ff_agg_step,
+                            sq_ff_agg_final, NULL, NULL);
   if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(
-        db, sq_npz_agg_fn.name, 4,
-        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-        (void *)&sq_npz_agg_fn, NULL, sq_npz_agg_step, sq_npz_agg_final);
+    rc = sq_create_function(r, &sq_npz_agg_fn, 4, 4, NULL, sq_npz_agg_step,
+                            sq_npz_agg_final, NULL, NULL);
   return rc;
 }

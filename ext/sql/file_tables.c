@@ -11,8 +11,10 @@
 **
 **   1. without a format the first bytes decide (sq_file_detect);
 **   2. the file variants map the file read-only (mmap), so only the index
-**      and the row being read are in memory; they are SQLITE_VTAB_DIRECTONLY:
-**      a view, trigger or schema of an untrusted database cannot read files;
+**      and the row being read are in memory; they are SQ_PATHS
+**      (SQLITE_VTAB_DIRECTONLY: a view, trigger or schema of an untrusted
+**      database cannot read files; not registered by sqlite3_quant_nofs_init,
+**      not compiled with SQLITE_QUANT_OMIT_FS);
 **   3. data is a copy of the stored bytes [offset, offset + nbytes);
 **   4. a NULL argument gives no rows; bad arguments are errors;
 **   5. a tensor larger than the connection's SQLITE_LIMIT_LENGTH when the
@@ -61,12 +63,16 @@ typedef struct sq_file_cursor {
 
 static int sq_ft_tensors(sq_cursor *cur, int argc, sqlite3_value **argv,
                          sq_status *st);
+#ifndef SQLITE_QUANT_OMIT_FS
 static int sq_ft_tensors_file(sq_cursor *cur, int argc, sqlite3_value **argv,
                               sq_status *st);
+#endif
 static int sq_ft_meta(sq_cursor *cur, int argc, sqlite3_value **argv,
                       sq_status *st);
+#ifndef SQLITE_QUANT_OMIT_FS
 static int sq_ft_meta_file(sq_cursor *cur, int argc, sqlite3_value **argv,
                            sq_status *st);
+#endif
 static void sq_ft_reset(sq_cursor *cur);
 static void sq_ft_tensor_column(const sq_cursor *cur, sqlite3_context *ctx,
                                 int col);
@@ -85,23 +91,30 @@ static void sq_ft_meta_column(const sq_cursor *cur, sqlite3_context *ctx,
 const sq_table sq_tensors_table = {
   "q_tensors", SQ_FT_SCHEMA("bytes"), SQ_FT_SOURCE, 2, 1,
   "q_tensors: the first argument (the file's bytes) is required",
-  sizeof(sq_file_cursor), sq_ft_tensors, sq_ft_reset, sq_ft_tensor_column, 0,
+  sizeof(sq_file_cursor), sq_ft_tensors, sq_ft_reset, sq_ft_tensor_column,
+  SQ_VALUES,
 };
+#ifndef SQLITE_QUANT_OMIT_FS
 const sq_table sq_tensors_file_table = {
   "q_tensors_file", SQ_FT_SCHEMA("path"), SQ_FT_SOURCE, 2, 1,
   "q_tensors_file: the first argument (a path) is required",
-  sizeof(sq_file_cursor), sq_ft_tensors_file, sq_ft_reset, sq_ft_tensor_column, 1,
+  sizeof(sq_file_cursor), sq_ft_tensors_file, sq_ft_reset, sq_ft_tensor_column,
+  SQ_PATHS,
 };
+#endif
 const sq_table sq_tensor_metadata_table = {
   "q_tensor_metadata", SQ_FM_SCHEMA("bytes"), SQ_FM_SOURCE, 2, 1,
   "q_tensor_metadata: the first argument (the file's bytes) is required",
-  sizeof(sq_file_cursor), sq_ft_meta, sq_ft_reset, sq_ft_meta_column, 0,
+  sizeof(sq_file_cursor), sq_ft_meta, sq_ft_reset, sq_ft_meta_column, SQ_VALUES,
 };
+#ifndef SQLITE_QUANT_OMIT_FS
 const sq_table sq_tensor_metadata_file_table = {
   "q_tensor_metadata_file", SQ_FM_SCHEMA("path"), SQ_FM_SOURCE, 2, 1,
   "q_tensor_metadata_file: the first argument (a path) is required",
-  sizeof(sq_file_cursor), sq_ft_meta_file, sq_ft_reset, sq_ft_meta_column, 1,
+  sizeof(sq_file_cursor), sq_ft_meta_file, sq_ft_reset, sq_ft_meta_column,
+  SQ_PATHS,
 };
+#endif
 
 static const char *sq_ft_type_name(sqlite3_value *v) {
   switch (sqlite3_value_type(v)) {
@@ -113,6 +126,9 @@ static const char *sq_ft_type_name(sqlite3_value *v) {
   }
 }
 
+/* ---- the path code (SQ_PATHS; left out by SQLITE_QUANT_OMIT_FS:
+** docs/ARCHITECTURE.md#registration) ------------------------------------ */
+#ifndef SQLITE_QUANT_OMIT_FS
 /* The reason a file cannot be read, in words that do not depend on the
 ** locale (strerror's do). */
 static const char *sq_ft_errno_text(int e) {
@@ -167,6 +183,30 @@ static int sq_ft_map(sq_file_cursor *c, const char *path, sq_status *st) {
   return SQ_OK;
 }
 
+/* The file variants' first argument: the file at that path, mapped. */
+static int sq_ft_take_path(sq_file_cursor *c, sqlite3_value *v,
+                           sq_status *st) {
+  const char *path = sq_arg_text(v, "path", st);
+  if (!path) return st->code;
+  if (!*path) return sq_fail(st, "path is empty");
+  if (!(c->path = sqlite3_mprintf("%s", path))) return sq_nomem(st);
+  return sq_ft_map(c, path, st);
+}
+#endif /* SQLITE_QUANT_OMIT_FS */
+
+/* The BLOB variants' first argument: the file's bytes, a protected copy. */
+static int sq_ft_take_blob(sq_file_cursor *c, sqlite3_value *v,
+                           sq_status *st) {
+  if (sqlite3_value_type(v) != SQLITE_BLOB)
+    return sq_fail(st, "the file's bytes must be a blob, got %s",
+                   sq_ft_type_name(v));
+  if (!(c->bytes = sqlite3_value_dup(v))) return sq_nomem(st);
+  c->p = sqlite3_value_blob(c->bytes);
+  c->n = (size_t)sqlite3_value_bytes(c->bytes);
+  if (c->n && !c->p) return sq_nomem(st);
+  return SQ_OK;
+}
+
 /* The dtypes whose 1-D tensors can be cut between elements: all but ggml's
 ** block types, whose elements share their block's bytes. */
 static int sq_ft_elementwise(const char *dtype) {
@@ -211,26 +251,15 @@ static int sq_ft_chunk(sq_file_cursor *c, uint64_t limit, sq_status *st) {
   return SQ_OK;
 }
 
-/* argv holds the bytes or the path, then the format when given. */
-static int sq_ft_compute(sq_file_cursor *c, const char *name, int is_file,
+/* argv holds the bytes or the path (which take_bytes turns into the file's
+** bytes), then the format when given. */
+static int sq_ft_compute(sq_file_cursor *c, const char *name,
+                         int (*take_bytes)(sq_file_cursor *, sqlite3_value *,
+                                           sq_status *),
                          int want_meta, int argc, sqlite3_value **argv,
                          sq_status *st) {
   c->name = name;
-  if (is_file) {
-    const char *path = sq_arg_text(argv[0], "path", st);
-    if (!path) return st->code;
-    if (!*path) return sq_fail(st, "path is empty");
-    if (!(c->path = sqlite3_mprintf("%s", path))) return sq_nomem(st);
-    if (sq_ft_map(c, path, st)) return st->code;
-  } else {
-    if (sqlite3_value_type(argv[0]) != SQLITE_BLOB)
-      return sq_fail(st, "the file's bytes must be a blob, got %s",
-                     sq_ft_type_name(argv[0]));
-    if (!(c->bytes = sqlite3_value_dup(argv[0]))) return sq_nomem(st);
-    c->p = sqlite3_value_blob(c->bytes);
-    c->n = (size_t)sqlite3_value_bytes(c->bytes);
-    if (c->n && !c->p) return sq_nomem(st);
-  }
+  if (take_bytes(c, argv[0], st)) return st->code;
   sq_file_format f;
   if (argc > 1) {
     const char *s = sq_arg_text(argv[1], "format", st);
@@ -252,16 +281,18 @@ static int sq_ft_compute(sq_file_cursor *c, const char *name, int is_file,
   return sq_ft_chunk(c, (uint64_t)st->max_bytes, st);
 }
 
-#define SQ_FT_COMPUTE(fn, name, is_file, want_meta)                             \
+#define SQ_FT_COMPUTE(fn, name, take_bytes, want_meta)                          \
   static int fn(sq_cursor *cur, int argc, sqlite3_value **argv,                \
                 sq_status *st) {                                               \
-    return sq_ft_compute((sq_file_cursor *)cur, name, is_file, want_meta,      \
+    return sq_ft_compute((sq_file_cursor *)cur, name, take_bytes, want_meta,   \
                          argc, argv, st);                                      \
   }
-SQ_FT_COMPUTE(sq_ft_tensors, "q_tensors", 0, 0)
-SQ_FT_COMPUTE(sq_ft_tensors_file, "q_tensors_file", 1, 0)
-SQ_FT_COMPUTE(sq_ft_meta, "q_tensor_metadata", 0, 1)
-SQ_FT_COMPUTE(sq_ft_meta_file, "q_tensor_metadata_file", 1, 1)
+SQ_FT_COMPUTE(sq_ft_tensors, "q_tensors", sq_ft_take_blob, 0)
+SQ_FT_COMPUTE(sq_ft_meta, "q_tensor_metadata", sq_ft_take_blob, 1)
+#ifndef SQLITE_QUANT_OMIT_FS
+SQ_FT_COMPUTE(sq_ft_tensors_file, "q_tensors_file", sq_ft_take_path, 0)
+SQ_FT_COMPUTE(sq_ft_meta_file, "q_tensor_metadata_file", sq_ft_take_path, 1)
+#endif
 
 static void sq_ft_reset(sq_cursor *cur) {
   sq_file_cursor *c = (sq_file_cursor *)cur;
@@ -272,7 +303,9 @@ static void sq_ft_reset(sq_cursor *cur) {
   c->bytes = NULL;
   sqlite3_free(c->path);
   c->path = NULL;
+#ifndef SQLITE_QUANT_OMIT_FS
   if (c->map) munmap(c->map, c->map_len);
+#endif
   c->map = NULL;
   c->map_len = 0;
   c->p = NULL;
@@ -292,7 +325,7 @@ static void sq_ft_result_shape(sqlite3_context *ctx, const sq_file_tensor *t) {
 ** and never written, so a later read faults the same bytes back in. */
 static void sq_ft_release(const sq_file_cursor *c, uint64_t start,
                           uint64_t len) {
-#ifdef MADV_DONTNEED
+#if defined(MADV_DONTNEED) && !defined(SQLITE_QUANT_OMIT_FS)
   long page = sysconf(_SC_PAGESIZE);
   if (!c->map || page <= 0 || len == 0) return;
   uint64_t lo = start / (uint64_t)page * (uint64_t)page;

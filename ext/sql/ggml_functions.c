@@ -257,25 +257,23 @@ const sq_table sq_ggml_types_table = {
   "CREATE TABLE x(name TEXT, type_id INTEGER, block_size INTEGER, "
   "type_size INTEGER, bits_per_weight REAL)",
   SQ_TYPES_BITS + 1, 0, 0, "",
-  sizeof(sq_cursor), sq_types_compute, NULL, sq_types_column, 0,
+  sizeof(sq_cursor), sq_types_compute, NULL, sq_types_column, SQ_VALUES,
 };
 
 /* ---- registration ---------------------------------------------------------- */
 
 static const sq_fn_def sq_ggml_defs[] = {
-  {{"q_ggml_quantize", 0}, 2, 4, sq_ggml_quantize_func},
-  {{"q_ggml_dequantize", 0}, 2, 3, sq_ggml_dequantize_func},
+  {{"q_ggml_quantize", 0, SQ_VALUES}, 2, 4, sq_ggml_quantize_func},
+  {{"q_ggml_dequantize", 0, SQ_VALUES}, 2, 3, sq_ggml_dequantize_func},
 };
 
-static const sq_fn sq_importance_fn = {"q_importance_agg", 0};
+static const sq_fn sq_importance_fn = {"q_importance_agg", 0, SQ_VALUES};
 
-int sq_register_ggml_functions(sqlite3 *db) {
-  int rc = sq_register_table(db, sq_ggml_defs,
+int sq_register_ggml_functions(sq_registry *r) {
+  int rc = sq_register_table(r, sq_ggml_defs,
                              sizeof sq_ggml_defs / sizeof sq_ggml_defs[0]);
   if (rc != SQLITE_OK) return rc;
-  return sqlite3_create_window_function(
-      db, sq_importance_fn.name, 2,
-      SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-      (void *)&sq_importance_fn, sq_importance_step, sq_importance_final,
-      sq_importance_value, sq_importance_inverse, NULL);
+  return sq_create_function(r, &sq_importance_fn, 2, 2, NULL,
+                            sq_importance_step, sq_importance_final,
+                            sq_importance_value, sq_importance_inverse);
 }

@@ -84,24 +84,22 @@ static void sq_metric_final(sqlite3_context *ctx) {
 }
 
 static const sq_fn_def sq_metric_defs[] = {
-  {{"q_mse", SQ_METRIC_MSE}, 2, 2, sq_metric_func},
-  {{"q_sqnr", SQ_METRIC_SQNR}, 2, 2, sq_metric_func},
-  {{"q_max_error", SQ_METRIC_MAX_ERROR}, 2, 2, sq_metric_func},
-  {{"q_cosine", SQ_METRIC_COSINE}, 2, 2, sq_metric_func},
+  {{"q_mse", SQ_METRIC_MSE, SQ_VALUES}, 2, 2, sq_metric_func},
+  {{"q_sqnr", SQ_METRIC_SQNR, SQ_VALUES}, 2, 2, sq_metric_func},
+  {{"q_max_error", SQ_METRIC_MAX_ERROR, SQ_VALUES}, 2, 2, sq_metric_func},
+  {{"q_cosine", SQ_METRIC_COSINE, SQ_VALUES}, 2, 2, sq_metric_func},
 };
 
 static const sq_fn sq_metric_aggs[] = {
-  {"q_mse_agg", SQ_METRIC_MSE},
-  {"q_sqnr_agg", SQ_METRIC_SQNR},
+  {"q_mse_agg", SQ_METRIC_MSE, SQ_VALUES},
+  {"q_sqnr_agg", SQ_METRIC_SQNR, SQ_VALUES},
 };
 
-int sq_register_metric_functions(sqlite3 *db) {
-  int rc = sq_register_table(db, sq_metric_defs,
+int sq_register_metric_functions(sq_registry *r) {
+  int rc = sq_register_table(r, sq_metric_defs,
                              sizeof sq_metric_defs / sizeof sq_metric_defs[0]);
   for (size_t i = 0; rc == SQLITE_OK && i < 2; i++)
-    rc = sqlite3_create_function(
-        db, sq_metric_aggs[i].name, 2,
-        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-        (void *)&sq_metric_aggs[i], NULL, sq_metric_step, sq_metric_final);
+    rc = sq_create_function(r, &sq_metric_aggs[i], 2, 2, NULL, sq_metric_step,
+                            sq_metric_final, NULL, NULL);
   return rc;
 }

@@ -261,34 +261,41 @@ done:
 #define C SQ_GRAN_CHANNEL
 #define B SQ_GRAN_BLOCK
 static const sq_fn_def sq_quantize_defs[] = {
-  {{"q_scale", SQ_VARIANT(SQ_OP_SCALES, T)}, 1, 4, sq_params_func},
-  {{"q_zero_point", SQ_VARIANT(SQ_OP_ZERO_POINTS, T)}, 1, 4, sq_params_func},
-  {{"quantize_blob", SQ_VARIANT(SQ_OP_QUANTIZE, T)}, 3, 5, sq_quantize_func},
-  {{"q_fake_quantize", SQ_VARIANT(SQ_OP_FAKE, T)}, 3, 5, sq_quantize_func},
-  {{"dequantize_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, T)}, 3, 5, sq_dequantize_func},
-  {{"q_per_channel_scales", SQ_VARIANT(SQ_OP_SCALES, C)}, 3, 6, sq_params_func},
-  {{"q_per_channel_zero_points", SQ_VARIANT(SQ_OP_ZERO_POINTS, C)}, 3, 6,
+  {{"q_scale", SQ_VARIANT(SQ_OP_SCALES, T), SQ_VALUES}, 1, 4, sq_params_func},
+  {{"q_zero_point", SQ_VARIANT(SQ_OP_ZERO_POINTS, T), SQ_VALUES}, 1, 4,
    sq_params_func},
-  {{"quantize_per_channel_blob", SQ_VARIANT(SQ_OP_QUANTIZE, C)}, 5, 7,
+  {{"quantize_blob", SQ_VARIANT(SQ_OP_QUANTIZE, T), SQ_VALUES}, 3, 5,
    sq_quantize_func},
-  {{"q_fake_quantize_per_channel", SQ_VARIANT(SQ_OP_FAKE, C)}, 5, 7,
+  {{"q_fake_quantize", SQ_VARIANT(SQ_OP_FAKE, T), SQ_VALUES}, 3, 5,
    sq_quantize_func},
-  {{"dequantize_per_channel_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, C)}, 5, 6,
+  {{"dequantize_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, T), SQ_VALUES}, 3, 5,
    sq_dequantize_func},
-  {{"q_block_scales", SQ_VARIANT(SQ_OP_SCALES, B)}, 4, 7, sq_params_func},
-  {{"q_block_zero_points", SQ_VARIANT(SQ_OP_ZERO_POINTS, B)}, 4, 7, sq_params_func},
-  {{"quantize_per_block_blob", SQ_VARIANT(SQ_OP_QUANTIZE, B)}, 6, 8,
+  {{"q_per_channel_scales", SQ_VARIANT(SQ_OP_SCALES, C), SQ_VALUES}, 3, 6,
+   sq_params_func},
+  {{"q_per_channel_zero_points", SQ_VARIANT(SQ_OP_ZERO_POINTS, C), SQ_VALUES}, 3, 6,
+   sq_params_func},
+  {{"quantize_per_channel_blob", SQ_VARIANT(SQ_OP_QUANTIZE, C), SQ_VALUES}, 5, 7,
    sq_quantize_func},
-  {{"q_fake_quantize_per_block", SQ_VARIANT(SQ_OP_FAKE, B)}, 6, 8,
+  {{"q_fake_quantize_per_channel", SQ_VARIANT(SQ_OP_FAKE, C), SQ_VALUES}, 5, 7,
    sq_quantize_func},
-  {{"dequantize_per_block_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, B)}, 6, 7,
+  {{"dequantize_per_channel_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, C),
+    SQ_VALUES}, 5, 6, sq_dequantize_func},
+  {{"q_block_scales", SQ_VARIANT(SQ_OP_SCALES, B), SQ_VALUES}, 4, 7,
+   sq_params_func},
+  {{"q_block_zero_points", SQ_VARIANT(SQ_OP_ZERO_POINTS, B), SQ_VALUES}, 4, 7,
+   sq_params_func},
+  {{"quantize_per_block_blob", SQ_VARIANT(SQ_OP_QUANTIZE, B), SQ_VALUES}, 6, 8,
+   sq_quantize_func},
+  {{"q_fake_quantize_per_block", SQ_VARIANT(SQ_OP_FAKE, B), SQ_VALUES}, 6, 8,
+   sq_quantize_func},
+  {{"dequantize_per_block_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, B), SQ_VALUES}, 6, 7,
    sq_dequantize_func},
 };
 #undef T
 #undef C
 #undef B
 
-int sq_register_quantize_functions(sqlite3 *db) {
-  return sq_register_table(db, sq_quantize_defs,
+int sq_register_quantize_functions(sq_registry *r) {
+  return sq_register_table(r, sq_quantize_defs,
                            sizeof sq_quantize_defs / sizeof sq_quantize_defs[0]);
 }

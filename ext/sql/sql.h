@@ -24,10 +24,26 @@
 #include "core/tensor.h"
 #include "sqlite_quant.h"
 
-/* Each function's user data: its SQL name (for messages) and a variant. */
+/* What a function or table can reach, declared with each one
+** (docs/ARCHITECTURE.md#registration).  The registration derives SQLite's
+** flags from it, and the entry points choose by it:
+**   SQ_VALUES  only its arguments and its result: SQLITE_DETERMINISTIC and
+**              SQLITE_INNOCUOUS (SQLITE_VTAB_INNOCUOUS for a table), so
+**              views, triggers and untrusted schemas may use it;
+**   SQ_PATHS   files named by a path: SQLITE_DIRECTONLY
+**              (SQLITE_VTAB_DIRECTONLY), never from a view, trigger or
+**              schema; registered only by sqlite3_quant_init, never by
+**              sqlite3_quant_nofs_init, and not compiled at all with
+**              SQLITE_QUANT_OMIT_FS.
+** 0 is neither: an entry that does not say fails the load. */
+typedef enum sq_reach { SQ_VALUES = 1, SQ_PATHS = 2 } sq_reach;
+
+/* Each function's user data: its SQL name (for messages), a variant, and
+** what it reaches. */
 typedef struct sq_fn {
   const char *name;
   int variant;
+  sq_reach reach;
 } sq_fn;
 
 /* ---- calls, results and errors (args.c) ----------------------------------- */
@@ -186,14 +202,44 @@ typedef struct sq_table {
   int (*compute)(sq_cursor *c, int argc, sqlite3_value **argv, sq_status *st);
   void (*reset)(sq_cursor *c);
   void (*column)(const sq_cursor *c, sqlite3_context *ctx, int col);
-  /* 1: SQLITE_VTAB_DIRECTONLY, never usable from a view, trigger or schema
-  ** (the tables that read files); 0: SQLITE_VTAB_INNOCUOUS. */
-  int direct_only;
+  sq_reach reach;           /* SQ_PATHS for the tables that read files */
 } sq_table;
 
-int sq_register_table_function(sqlite3 *db, const sq_table *t);
+/* ---- registration (extension.c) -------------------------------------------- */
 
-/* ---- registration ---------------------------------------------------------- */
+/* The connection an entry point registers on: whether SQ_PATHS entries are
+** registered (1) or removed (0); the entry that failed and why (NULL:
+** SQLite's message), for the load's error. */
+typedef struct sq_registry {
+  sqlite3 *db;
+  int paths;
+  const char *failed, *why;
+} sq_registry;
+
+/* Every function and table is registered through these two, which remove
+** SQ_PATHS entries instead when r->paths is 0 (tests/layers.test checks
+** that no other file calls sqlite3_create_function or
+** sqlite3_create_module).
+** sq_create_function registers fn at arities nmin..nmax, fn itself as the
+** user data: a scalar (xFunc), an aggregate (xStep, xFinal) or a window
+** function (also xValue, xInverse). */
+int sq_create_function(sq_registry *r, const sq_fn *fn, int nmin, int nmax,
+                       void (*xFunc)(sqlite3_context *, int, sqlite3_value **),
+                       void (*xStep)(sqlite3_context *, int, sqlite3_value **),
+                       void (*xFinal)(sqlite3_context *),
+                       void (*xValue)(sqlite3_context *),
+                       void (*xInverse)(sqlite3_context *, int,
+                                        sqlite3_value **));
+/* sq_create_module registers module m under name with aux as its client
+** data; destroy (when not NULL) is called on aux once, whatever happens:
+** when SQLite drops the module, at once when the registration fails, and
+** at once when the module is left out. */
+int sq_create_module(sq_registry *r, sq_reach reach, const char *name,
+                     const sqlite3_module *m, void *aux,
+                     void (*destroy)(void *));
+/* A table's xConnect declares its reach with this (the matching
+** sqlite3_vtab_config). */
+int sq_vtab_declare_reach(sqlite3 *db, sq_reach reach);
 
 /* A row of a registration table: arities nmin..nmax share one xFunc. */
 typedef struct sq_fn_def {
@@ -201,22 +247,23 @@ typedef struct sq_fn_def {
   int nmin, nmax;
   void (*xFunc)(sqlite3_context *, int, sqlite3_value **);
 } sq_fn_def;
-int sq_register_table(sqlite3 *db, const sq_fn_def *defs, size_t count);
+int sq_register_table(sq_registry *r, const sq_fn_def *defs, size_t count);
+int sq_register_table_function(sq_registry *r, const sq_table *t);
 
 /* Each family's registration (one per file). */
-int sq_register_tensor_functions(sqlite3 *db);
-int sq_register_quantize_functions(sqlite3 *db);
-int sq_register_metric_functions(sqlite3 *db);
-int sq_register_aggregate_functions(sqlite3 *db);
-int sq_register_ggml_functions(sqlite3 *db);
-int sq_register_file_functions(sqlite3 *db);
+int sq_register_tensor_functions(sq_registry *r);
+int sq_register_quantize_functions(sq_registry *r);
+int sq_register_metric_functions(sq_registry *r);
+int sq_register_aggregate_functions(sq_registry *r);
+int sq_register_ggml_functions(sq_registry *r);
+int sq_register_file_functions(sq_registry *r);
 /* The tables that write files at a path (write_tables.c): the only part of
-** the extension that creates files, registered on its own so that an entry
-** point for hosts that must not touch files can leave it out. */
-int sq_register_file_writers(sqlite3 *db);
-int sq_register_log2_functions(sqlite3 *db);
-extern const sq_table sq_each_table, sq_channels_table, sq_compare_table,
-    sq_ggml_types_table;
+** the extension that creates files; all SQ_PATHS, and not compiled with
+** SQLITE_QUANT_OMIT_FS. */
+int sq_register_file_writers(sq_registry *r);
+int sq_register_log2_functions(sq_registry *r);
+extern const sq_table sq_each_table, sq_each_group_table, sq_channels_table,
+    sq_compare_table, sq_ggml_types_table;
 extern const sq_table sq_tensors_table, sq_tensor_metadata_table,
     sq_tensors_file_table, sq_tensor_metadata_file_table;
 

@@ -8,7 +8,10 @@
 **   q_f16(x), q_bf16(x)        half-format BLOB, round to nearest even
 **   q_json(blob [, dtype [, count]])  JSON array text (shortest float32 decimals)
 **   q_length(blob [, dtype])   element count
-**   q_version(), q_info()
+**   q_version()
+**   q_info()                   JSON: the build, its kernel paths, and
+**                              "files": whether this connection has the
+**                              functions that open paths
 **
 ** Rules: NULL in gives NULL; JSON cannot hold NaN or infinity, so q_json
 ** reports the first such element as an error (q_each shows them).
@@ -179,9 +182,12 @@ static void sq_version_func(sqlite3_context *ctx, int argc, sqlite3_value **argv
   sqlite3_result_text(ctx, SQLITE_QUANT_VERSION, -1, SQLITE_STATIC);
 }
 
+/* sq_fn.variant of q_info: 1 when the functions and tables that open paths
+** are registered on its connection. */
 static void sq_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   (void)argv;
+  const sq_fn *fn = sqlite3_user_data(ctx);
   sqlite3_str *s = sqlite3_str_new(sqlite3_context_db_handle(ctx));
   sqlite3_str_appendf(s, "{\"version\":\"%s\",\"sqlite\":\"%s\",\"kernel\":\"%s\",\"kernels\":[",
                       SQLITE_QUANT_VERSION, SQLITE_VERSION,
@@ -189,7 +195,7 @@ static void sq_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const char *const *names = sq_kernels_available();
   for (int i = 0; names[i]; i++)
     sqlite3_str_appendf(s, "%s\"%s\"", i ? "," : "", names[i]);
-  sqlite3_str_appendall(s, "]}");
+  sqlite3_str_appendf(s, "],\"files\":%s}", fn->variant ? "true" : "false");
   int err = sqlite3_str_errcode(s);
   char *text = sqlite3_str_finish(s);
   if (err) {
@@ -201,16 +207,25 @@ static void sq_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 static const sq_fn_def sq_tensor_defs[] = {
-  {{"q_f32", 0}, 1, 2, sq_f32_func},
-  {{"q_f16", SQ_TO_F16}, 1, 1, sq_half_func},
-  {{"q_bf16", SQ_TO_BF16}, 1, 1, sq_half_func},
-  {{"q_json", 0}, 1, 3, sq_json_func},
-  {{"q_length", 0}, 1, 2, sq_length_func},
-  {{"q_version", 0}, 0, 0, sq_version_func},
-  {{"q_info", 0}, 0, 0, sq_info_func},
+  {{"q_f32", 0, SQ_VALUES}, 1, 2, sq_f32_func},
+  {{"q_f16", SQ_TO_F16, SQ_VALUES}, 1, 1, sq_half_func},
+  {{"q_bf16", SQ_TO_BF16, SQ_VALUES}, 1, 1, sq_half_func},
+  {{"q_json", 0, SQ_VALUES}, 1, 3, sq_json_func},
+  {{"q_length", 0, SQ_VALUES}, 1, 2, sq_length_func},
+  {{"q_version", 0, SQ_VALUES}, 0, 0, sq_version_func},
 };
 
-int sq_register_tensor_functions(sqlite3 *db) {
-  return sq_register_table(db, sq_tensor_defs,
-                           sizeof sq_tensor_defs / sizeof sq_tensor_defs[0]);
+/* q_info's user data says whether its connection reaches files. */
+static const sq_fn sq_info_fns[2] = {
+  {"q_info", 0, SQ_VALUES},
+  {"q_info", 1, SQ_VALUES},
+};
+
+int sq_register_tensor_functions(sq_registry *r) {
+  int rc = sq_register_table(r, sq_tensor_defs,
+                             sizeof sq_tensor_defs / sizeof sq_tensor_defs[0]);
+  if (rc == SQLITE_OK)
+    rc = sq_create_function(r, &sq_info_fns[r->paths != 0], 0, 0,
+                            sq_info_func, NULL, NULL, NULL, NULL);
+  return rc;
 }

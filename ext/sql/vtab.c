@@ -26,22 +26,8 @@ static const sq_table *sq_table_of(sqlite3_vtab_cursor *cur) {
   return ((sq_vtab *)cur->pVtab)->table;
 }
 
-static int sq_vtab_connect_as(sqlite3 *db, const sq_table *t, int risk,
-                              sqlite3_vtab **vt) {
-  int rc = sqlite3_declare_vtab(db, t->schema);
-  if (rc != SQLITE_OK) return rc;
-  sq_vtab *v = sqlite3_malloc64(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
-  v->db = db;
-  v->table = t;
-  sqlite3_vtab_config(db, risk);
-  *vt = &v->base;
-  return SQLITE_OK;
-}
-
-/* Tables that read files are SQLITE_VTAB_DIRECTONLY: SQLite refuses them in
-** views, triggers and schemas ("unsafe use of ..."). */
+/* Tables that read files (SQ_PATHS) are SQLITE_VTAB_DIRECTONLY: SQLite
+** refuses them in views, triggers and schemas ("unsafe use of ..."). */
 static int sq_vtab_connect(sqlite3 *db, void *aux, int argc,
                            const char *const *argv, sqlite3_vtab **vt,
                            char **err) {
@@ -49,8 +35,16 @@ static int sq_vtab_connect(sqlite3 *db, void *aux, int argc,
   (void)argv;
   (void)err;
   const sq_table *t = aux;
-  return sq_vtab_connect_as(db, aux, t->direct_only ? SQLITE_VTAB_DIRECTONLY
-                                                    : SQLITE_VTAB_INNOCUOUS, vt);
+  int rc = sqlite3_declare_vtab(db, t->schema);
+  if (rc != SQLITE_OK) return rc;
+  sq_vtab *v = sqlite3_malloc64(sizeof *v);
+  if (!v) return SQLITE_NOMEM;
+  memset(v, 0, sizeof *v);
+  v->db = db;
+  v->table = t;
+  sq_vtab_declare_reach(db, t->reach);
+  *vt = &v->base;
+  return SQLITE_OK;
 }
 
 static int sq_vtab_disconnect(sqlite3_vtab *v) {
@@ -176,6 +170,7 @@ static sqlite3_module sq_table_module = {
   .xRowid = sq_vtab_rowid,
 };
 
-int sq_register_table_function(sqlite3 *db, const sq_table *t) {
-  return sqlite3_create_module(db, t->name, &sq_table_module, (void *)t);
+int sq_register_table_function(sq_registry *r, const sq_table *t) {
+  return sq_create_module(r, t->reach, t->name, &sq_table_module, (void *)t,
+                          NULL);
 }

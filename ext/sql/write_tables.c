@@ -53,6 +53,9 @@
 **      loads a CREATE TEMP TRIGGER stored in a database's schema as a temp
 **      trigger, which names temp tables; 3.35 was not checked): there no
 **      table takes rows.
+**   7. Every table here, and the removed aggregates below, is SQ_PATHS
+**      (sql.h): sqlite3_quant_nofs_init leaves them out, and with
+**      SQLITE_QUANT_OMIT_FS this file is not compiled at all.
 ** The removed aggregate forms of q_safetensors_write and q_gguf_write stay
 ** registered for one release as an error that says what to write instead.
 */
@@ -61,6 +64,10 @@
 #include "core/model_writer.h"
 #include "core/staged_file.h"
 #include "sql/sql.h"
+
+/* All of it is path code: left out by SQLITE_QUANT_OMIT_FS
+** (docs/ARCHITECTURE.md#registration). */
+#ifndef SQLITE_QUANT_OMIT_FS
 
 #define SQ_WT_NPZ 2   /* beside SQ_MW_SAFETENSORS and SQ_MW_GGUF */
 
@@ -274,7 +281,7 @@ static int sq_wt_connect(sqlite3 *db, void *aux, int argc,
              : version < SQ_WT_TEMP_TRIGGER_NUMBER   ? SQ_WT_REFUSED_ALL
              : sqlite3_stricmp(argv[1], "temp") != 0 ? SQ_WT_REFUSED_OUTSIDE_TEMP
                                                      : SQ_WT_REFUSED_NONE;
-  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  sq_vtab_declare_reach(db, SQ_PATHS);
   *vt = &v->base;
   return SQLITE_OK;
 }
@@ -540,8 +547,15 @@ static void sq_wt_aux_free(void *p) {
 
 /* ---- the removed aggregates ---- */
 
+/* variant: the index of the kind in sq_wt_kinds. */
+static const sq_fn sq_wt_removed_fns[] = {
+  {"q_safetensors_write", 0, SQ_PATHS},
+  {"q_gguf_write", 1, SQ_PATHS},
+};
+
 static void sq_wt_removed(sqlite3_context *ctx) {
-  const sq_wt_kind *k = sqlite3_user_data(ctx);
+  const sq_fn *fn = sqlite3_user_data(ctx);
+  const sq_wt_kind *k = &sq_wt_kinds[fn->variant];
   char *msg = sqlite3_mprintf(
       "%s: the aggregate was removed in 0.3.0 (a statement that failed could "
       "leave a partial file); write the file with INSERT INTO %s(%s) "
@@ -561,9 +575,13 @@ static void sq_wt_removed_step(sqlite3_context *ctx, int argc,
   sq_wt_removed(ctx);
 }
 
-int sq_register_file_writers(sqlite3 *db) {
+int sq_register_file_writers(sq_registry *r) {
   sq_wt_conn *c = sqlite3_malloc64(sizeof *c);
-  if (!c) return SQLITE_NOMEM;
+  if (!c) {
+    r->failed = sq_wt_kinds[0].name;
+    r->why = "out of memory";
+    return SQLITE_NOMEM;
+  }
   memset(c, 0, sizeof *c);
   c->refs = SQ_WT_NKINDS;
   for (int i = 0; i < SQ_WT_NKINDS; i++) {
@@ -572,19 +590,17 @@ int sq_register_file_writers(sqlite3 *db) {
   }
   int rc = SQLITE_OK;
   /* Each registration owns one reference, released by its destructor
-  ** (which SQLite calls also when the registration fails). */
+  ** (called also when the registration fails or the module is left out),
+  ** so every one is made even after one failed. */
   for (int i = 0; i < SQ_WT_NKINDS; i++) {
-    int r = sqlite3_create_module_v2(db, sq_wt_kinds[i].name, &sq_wt_module,
-                                     &c->aux[i], sq_wt_aux_free);
-    if (rc == SQLITE_OK) rc = r;
+    int one = sq_create_module(r, SQ_PATHS, sq_wt_kinds[i].name,
+                               &sq_wt_module, &c->aux[i], sq_wt_aux_free);
+    if (rc == SQLITE_OK) rc = one;
   }
-  for (int i = 0; i < SQ_WT_NKINDS && rc == SQLITE_OK; i++) {
-    if (sq_wt_kinds[i].format == SQ_WT_NPZ) continue;
-    for (int n = 5; n <= 6 && rc == SQLITE_OK; n++)
-      rc = sqlite3_create_function(db, sq_wt_kinds[i].name, n,
-                                   SQLITE_UTF8 | SQLITE_DIRECTONLY,
-                                   (void *)&sq_wt_kinds[i], NULL,
-                                   sq_wt_removed_step, sq_wt_removed);
-  }
+  for (size_t i = 0; i < sizeof sq_wt_removed_fns / sizeof sq_wt_removed_fns[0]
+                     && rc == SQLITE_OK; i++)
+    rc = sq_create_function(r, &sq_wt_removed_fns[i], 5, 6, NULL,
+                            sq_wt_removed_step, sq_wt_removed, NULL, NULL);
   return rc;
 }
+#endif /* SQLITE_QUANT_OMIT_FS */

@@ -15,16 +15,25 @@
 #   - STATIC_TEST, the amalgamation compiled into a program with SQLITE_CORE;
 #   - with -s390x HOST EXT (s390x builds of tests/host/sqlhost.c and of the
 #     amalgamation), the catalog under qemu-s390x, big-endian, byte for byte
-#     as on x86-64; skipped without.
+#     as on x86-64; skipped without;
+#   - with -omit-fs EXT (the amalgamation built with -DSQLITE_QUANT_OMIT_FS
+#     and -Wall -Wextra -Werror, so the guards leave nothing unused): no
+#     file-system call among its imports (nm), against the normal build,
+#     which has them; its default entry point registers exactly what
+#     REF_EXT's sqlite3_quant_nofs_init does, q_info() says "files": false,
+#     and the path functions are SQLite's "no such table/function".
 # Ends "amalgamation: N passed, N failed, N skipped".
 set -u
-s390x_host="" s390x_ext=""
-if [ "${1:-}" = -s390x ]; then
-  s390x_host=$2 s390x_ext=$3
-  shift 3
-fi
+s390x_host="" s390x_ext="" omit_fs_ext=""
+while :; do
+  case "${1:-}" in
+    -s390x) s390x_host=$2 s390x_ext=$3; shift 3 ;;
+    -omit-fs) omit_fs_ext=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
 if [ $# -lt 4 ]; then
-  echo "usage: sh tests/amalgamation/run.sh [-s390x HOST EXT] REF_EXT SQLHOST STATIC_TEST AMALG_EXT..." >&2
+  echo "usage: sh tests/amalgamation/run.sh [-s390x HOST EXT] [-omit-fs EXT] REF_EXT SQLHOST STATIC_TEST AMALG_EXT..." >&2
   exit 2
 fi
 ref=$1 host=$2 static_test=$3
@@ -116,6 +125,50 @@ if [ -n "$s390x_ext" ]; then
 else
   skipped=$((skipped + 1))
   echo "SKIPPED catalog-s390x: no s390x tools (sh tests/ensure-deps.sh s390x)"
+fi
+
+# ---- without the file system (SQLITE_QUANT_OMIT_FS) ------------------------------
+# The calls of the path code (reading and writing model files, ONNX's
+# external data): none may be imported by a build without it.
+fs_calls='^(open|open64|openat|openat64|creat|creat64|close|read|pread|pread64|write|pwrite|pwrite64|lseek|lseek64|fstat|fstat64|stat|stat64|lstat|lstat64|fstatat|statx|mmap|mmap64|munmap|madvise|fsync|fdatasync|ftruncate|ftruncate64|copy_file_range|sendfile|rename|renameat|renameat2|link|linkat|unlink|unlinkat|realpath|mkstemp|mkostemp|fopen|fopen64|opendir|fdopendir|readdir|readdir64|closedir|readlink|flock|fchmod|fchmodat)$'
+fs_imports() { nm -D --undefined-only "$1" | awk '{ sub(/@.*/, "", $2); print $2 }' | grep -E "$fs_calls" | tr '\n' ' '; }
+# What a connection has: functions (name, arity), modules, q_info's "files".
+surface() { # EXT ENTRY
+  sqlite3 -batch :memory: ".load $1 $2" "SELECT group_concat(x, ' ') FROM (
+    SELECT name || '/' || narg AS x FROM pragma_function_list
+     WHERE name LIKE 'q\_%' ESCAPE '\' OR name LIKE '%quantize%'
+    UNION ALL SELECT name FROM pragma_module_list WHERE name LIKE 'q\_%' ESCAPE '\'
+    UNION ALL SELECT 'files=' || json_extract(q_info(), '\$.files') ORDER BY 1)" 2>&1
+}
+if [ -z "$omit_fs_ext" ]; then
+  skipped=$((skipped + 1))
+  echo "SKIPPED omit-fs: no -omit-fs build given"
+elif ! command -v nm >/dev/null 2>&1 || ! command -v sqlite3 >/dev/null 2>&1; then
+  skipped=$((skipped + 1))
+  echo "SKIPPED omit-fs: nm (binutils) or the sqlite3 shell missing"
+else
+  echo "=== without the file system: $omit_fs_ext"
+  normal=$1
+  check omit-fs-control-normal-build-imports-file-calls \
+    "$([ -n "$(fs_imports "$normal")" ] && echo some || echo none)" some
+  check omit-fs-imports-no-file-calls "$(fs_imports "$omit_fs_ext")" ""
+  check omit-fs-exports-both-entry-points \
+    "$(nm -D --defined-only "$omit_fs_ext" | awk '$2 ~ /^[TDBR]$/ { print $3 }' | sort | tr '\n' ' ')" \
+    "sqlite3_quant_init sqlite3_quant_nofs_init "
+  nofs=$(surface "$ref" sqlite3_quant_nofs_init)
+  check omit-fs-reference-nofs-has-no-files \
+    "$(echo "$nofs" | tr ' ' '\n' | grep '^files=')" "files=0"
+  check omit-fs-init-is-the-nofs-set "$(surface "$omit_fs_ext" sqlite3_quant_init)" "$nofs"
+  check omit-fs-nofs-is-the-nofs-set "$(surface "$omit_fs_ext" sqlite3_quant_nofs_init)" "$nofs"
+  check omit-fs-no-such-table \
+    "$(sqlite3 -batch :memory: ".load $omit_fs_ext" "SELECT * FROM q_tensors_file('/etc/hostname')" 2>&1)" \
+    "Error: in prepare, no such table: q_tensors_file"
+  check omit-fs-no-such-writer \
+    "$(sqlite3 -batch :memory: ".load $omit_fs_ext" "INSERT INTO q_gguf_write (path, name, data, type, shape) VALUES ('x.gguf', 'w', X'0000803F', 'f32', '[1]')" 2>&1)" \
+    "Error: in prepare, no such table: q_gguf_write"
+  check omit-fs-blob-reader-works \
+    "$(sqlite3 -batch :memory: ".load $omit_fs_ext" "SELECT name, shape FROM q_tensors((SELECT q_npz_agg('w', q_f32('[1, 2]'), 'f32', '[2]')))" 2>&1)" \
+    "w|[2]"
 fi
 
 # ---- linked in, not loaded -------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Just what the cluster test needs: find the leader, open a database, run SQL
 text (EXEC_SQL, several statements allowed) and queries (QUERY_SQL) without
-parameters.  Every message is an 8-byte header (body length in 8-byte words,
+parameters, list the cluster's nodes and hand leadership to one of them.  Every message is an 8-byte header (body length in 8-byte words,
 type, revision, 2 unused bytes) and a body of 8-byte-aligned fields, all
 little-endian; text is NUL-terminated and padded to 8 bytes.
 """
@@ -10,16 +10,21 @@ import socket
 import struct
 
 # Request types.
-_LEADER, _OPEN, _EXEC_SQL, _QUERY_SQL = 0, 3, 8, 9
+_LEADER, _OPEN, _EXEC_SQL, _QUERY_SQL, _CLUSTER, _TRANSFER = 0, 3, 8, 9, 16, 17
 # Response types.
-_FAILURE, _SERVER, _DB, _RESULT, _ROWS = 0, 1, 4, 6, 7
+_FAILURE, _SERVER, _NODES, _DB, _RESULT, _ROWS, _EMPTY = 0, 1, 3, 4, 6, 7, 8
 # Row value types.
 _INTEGER, _FLOAT, _TEXT, _BLOB, _NULL = 1, 2, 3, 4, 5
 _DONE, _PART = 0xFFFFFFFFFFFFFFFF, 0xEEEEEEEEEEEEEEEE
 
 
 class Error(Exception):
-    """A FAILURE response (code, message) or a broken connection."""
+    """A FAILURE response (its SQLite extended result code in .code) or a
+    broken connection (.code None)."""
+
+    def __init__(self, message, code=None):
+        super().__init__(message)
+        self.code = code
 
 
 def _text(s):
@@ -90,7 +95,7 @@ class Connection:
         r = _Reader(self._recv(words * 8))
         if kind == _FAILURE:
             code = r.u64()
-            raise Error(f"{r.text()} (code {code})")
+            raise Error(f"{r.text()} (code {code})", code)
         return kind, r
 
     def leader(self):
@@ -100,6 +105,25 @@ class Connection:
             raise Error(f"leader: unexpected response type {kind}")
         r.u64()  # node id
         return r.text()
+
+    def cluster(self):
+        """The leader's list of nodes: (id, address, role) with role 0 for
+        a voter, 1 a stand-by, 2 a spare."""
+        kind, r = self._request(_CLUSTER, struct.pack("<Q", 1))  # format 1: with roles
+        if kind != _NODES:
+            raise Error(f"cluster: unexpected response type {kind}")
+        nodes = []
+        for _ in range(r.u64()):
+            node_id, address, role = r.u64(), r.text(), r.u64()
+            nodes.append((node_id, address, role))
+        return nodes
+
+    def transfer(self, node_id):
+        """Asks the leader to hand leadership to NODE_ID.  Raft grants it only
+        once that node's log matches the leader's; otherwise a FAILURE."""
+        kind, _ = self._request(_TRANSFER, struct.pack("<Q", node_id))
+        if kind != _EMPTY:
+            raise Error(f"transfer: unexpected response type {kind}")
 
     def open(self, name):
         kind, r = self._request(_OPEN, _text(name) + struct.pack("<Q", 0) + _text(""))

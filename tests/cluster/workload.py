@@ -2,7 +2,8 @@
 
 The same statements run through the cluster and on a local SQLite file, so
 the two registries can be compared byte for byte.  Each batch is one
-transaction: a batch is in the registry whole or not at all.
+transaction: a batch is in the registry whole or not at all.  The client's
+single-row writes (client_write) go to a table of the test's own.
 """
 import random
 import struct
@@ -122,6 +123,64 @@ def imports(conn_local, models):
                          f"VALUES ({model}, '{tname}', '{shape}', '{dtype}', {ax}, X'{data}')")
         out.append((name, len(rows), "BEGIN;\n" + ";\n".join(stmts) + ";\nCOMMIT;"))
     return out
+
+
+# The client's own writes, one row each, keyed by an id the client chose.
+# write_id is deliberately not UNIQUE: only the retry rule keeps one row per
+# id, so a retry that wrote twice would show as two rows.  kernel is the
+# path of the node that ran the statement (not compared: it is the one value
+# that should differ between a node and the local file).
+CLIENT_WRITES = """CREATE TABLE client_writes (
+  write_id   INTEGER NOT NULL,
+  tensor_id  INTEGER NOT NULL REFERENCES tensors,
+  kernel     TEXT NOT NULL,
+  dtype      TEXT NOT NULL,
+  scheme     TEXT NOT NULL,
+  scale      REAL,
+  zero_point INTEGER,
+  codes      BLOB NOT NULL,
+  sqnr_db    REAL,
+  ggml_type  TEXT NOT NULL,
+  ggml       BLOB NOT NULL
+)"""
+
+# Tensors small enough for a write every few tens of milliseconds and whole
+# ggml blocks of 32 (q4_0, q5_1, q8_0): (tensor_id, ...) on the local file.
+WRITABLE = """SELECT tensor_id FROM tensors
+WHERE length(data) / CASE dtype WHEN 'f32' THEN 4 ELSE 2 END % 32 = 0
+  AND length(data) / CASE dtype WHEN 'f32' THEN 4 ELSE 2 END <= 4096
+ORDER BY tensor_id"""
+
+_CLIENT_CHOICES = [("int8", "affine"), ("int8", "symmetric"), ("uint8", "affine"),
+                   ("int4", "symmetric"), ("int4", "affine")]
+_GGML_TYPES = ["q4_0", "q5_1", "q8_0"]
+
+
+def client_write(write_id, tensor_ids, seed):
+    """The statement of write WRITE_ID: one row of a tensor's codes under a
+    scheme and its ggml blocks, chosen by (SEED, WRITE_ID) alone, and only if
+    no row has that id yet (the retry rule, tests/cluster/writer.py)."""
+    rng = random.Random(f"{seed}:{write_id}")
+    tensor_id = rng.choice(tensor_ids)
+    dtype, scheme = rng.choice(_CLIENT_CHOICES)
+    ggml = rng.choice(_GGML_TYPES)
+    return f"""INSERT INTO client_writes (write_id, tensor_id, kernel, dtype, scheme,
+                           scale, zero_point, codes, sqnr_db, ggml_type, ggml)
+SELECT {write_id}, tensor_id, q_info() ->> '$.kernel', '{dtype}', '{scheme}', s, z, c,
+       q_sqnr(x, dequantize_blob(c, s, z, '{dtype}')), '{ggml}', q_ggml_quantize(x, '{ggml}')
+FROM (SELECT tensor_id, x, s, z, quantize_blob(x, s, z, '{dtype}') AS c
+      FROM (SELECT tensor_id, x, q_scale(x, '{dtype}', '{scheme}') AS s,
+                   q_zero_point(x, '{dtype}', '{scheme}') AS z
+            FROM (SELECT tensor_id, q_f32(data, dtype) AS x FROM tensors
+                  WHERE tensor_id = {tensor_id})))
+WHERE NOT EXISTS (SELECT 1 FROM client_writes WHERE write_id = {write_id})"""
+
+
+# The client's rows in a fixed order, without the kernel column, and the
+# kernel column alone.
+CLIENT_ROWS = """SELECT write_id, tensor_id, dtype, scheme, scale, zero_point, codes,
+       sqnr_db, ggml_type, ggml FROM client_writes ORDER BY write_id, rowid"""
+CLIENT_KERNELS = "SELECT write_id, kernel FROM client_writes ORDER BY write_id, rowid"
 
 
 # The metrics of every row computed again from its codes, by whichever

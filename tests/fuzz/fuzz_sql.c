@@ -276,6 +276,9 @@ static const fn fns[] = {
    {R_CODES, R_SCALES_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE}, {0}},
   {"q_fake_quantize_per_block_log2", 's', 5, 6,
    {R_X, R_SCALES_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE}, {0}},
+  /* Stored per-channel and per-block parameters, side by side (appended:
+  ** the corpus names functions by their index here). */
+  {"q_each_group", 'v', 0, 2, {R_SCALES_CH, R_ZPS_CH}, {"scales", "zero_points"}},
   /* The path writers (docs/FORMATS.md#file-writers): the columns after the
   ** path, which build_sql supplies. */
   {"q_safetensors_write", 'i', 4, 5, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE, R_NONE},

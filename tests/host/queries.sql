@@ -51,6 +51,8 @@ SELECT * FROM q_each(X'FFFFFFFF00000080', 'int32');
 SELECT * FROM q_each(q_f16('[0.5, -1, 65520]'), 'f16');
 SELECT * FROM q_each(q_bf16('[0.5, 0.1]'), 'bf16');
 SELECT i, value FROM q_each(X'0000807F000080FF');
+SELECT * FROM q_each_group(q_f32('[0.5, 2, 0.25]'), X'0100000080FFFFFF00000000');
+SELECT * FROM q_each_group('[1]', X'0100000002000000');
 WITH t(n, x) AS (VALUES (1, '[1, 2]'), (2, '[3.5]'), (3, NULL))
 SELECT n, e.i, e.value FROM t, q_each(t.x) AS e ORDER BY n, e.i;
 

@@ -5,7 +5,10 @@
 #      file list, the pkg-config file's version and paths (without DESTDIR),
 #      the installed extension loaded from the sqlite3 shell with and without
 #      its suffix, and a renamed copy, which loads only with the entry point
-#      named; then uninstall leaves no file and no extension directory;
+#      named; its exports are the two entry points, and the one without
+#      files (sqlite3_quant_nofs_init) loads and has no q_tensors_file, in
+#      the shared and in the static library; then uninstall leaves no file
+#      and no extension directory;
 #   2. PREFIX and LIBDIR set (no DESTDIR): the file list, then a C program
 #      compiled and linked from the installed header and static library
 #      through PKG_CONFIG_PATH and pkg-config, run; then uninstall.
@@ -64,6 +67,21 @@ check renamed-default \
 check renamed-entry-point \
   "$(cd "$top" && sqlite3 :memory: ".load ./renamed.$so sqlite3_quant_init" 'SELECT q_version();' 2>&1)" \
   "$version"
+# The entry point for hosts whose users must not reach files.
+check exports-entry-points \
+  "$(nm -D --defined-only "$ext" | awk '$2 ~ /^[TDBR]$/ { print $3 }' | sort | tr '\n' ' ')" \
+  "sqlite3_quant_init sqlite3_quant_nofs_init "
+# (the static library's other symbols are global but hidden)
+check static-library-entry-points \
+  "$(nm "$dest/usr/local/lib/libsqlite_quant.a" | awk '$2 == "T" && $3 ~ /^sqlite3_/ { print $3 }' | sort | tr '\n' ' ')" \
+  "sqlite3_quant_init sqlite3_quant_nofs_init "
+check header-declares-nofs \
+  "$(grep -c '^int sqlite3_quant_nofs_init(' "$dest/usr/local/include/sqlite_quant.h")" 1
+check shell-load-nofs \
+  "$(sqlite3 :memory: ".load $ext sqlite3_quant_nofs_init" "SELECT json_extract(q_info(), '\$.files');" 2>&1)" 0
+check shell-load-nofs-no-such-table \
+  "$(sqlite3 :memory: ".load $ext sqlite3_quant_nofs_init" "SELECT count(*) FROM q_tensors_file('/etc/hostname');" 2>&1)" \
+  "Error: in prepare, no such table: q_tensors_file"
 run_make uninstall-destdir uninstall DESTDIR="$dest"
 check destdir-after-uninstall "$(files "$dest")" ""
 check destdir-extension-dir-removed \

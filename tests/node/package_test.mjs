@@ -54,10 +54,11 @@ check('platform stamped', [pkg.os, pkg.cpu, pkg.libc],
   [[process.platform], [process.arch], ['glibc']]);
 check('licence', pkg.license, 'MIT');
 check('ESM and CommonJS are one module',
-  ['load', 'getLoadablePath', 'entryPoint', 'version', 'toBlob', 'fromBlob']
-    .map((k) => quant[k] === cjs[k]), [true, true, true, true, true, true]);
+  ['load', 'getLoadablePath', 'entryPoint', 'nofsEntryPoint', 'version', 'toBlob', 'fromBlob']
+    .map((k) => quant[k] === cjs[k]), [true, true, true, true, true, true, true]);
 check('getLoadablePath', getLoadablePath(), path.join(pkgDir, 'quant.so'));
 check('entryPoint', quant.entryPoint, 'sqlite3_quant_init');
+check('nofsEntryPoint', quant.nofsEntryPoint, 'sqlite3_quant_nofs_init');
 
 // --- load(db) ---------------------------------------------------------------
 const db = new Database(':memory:');
@@ -71,6 +72,42 @@ check('load("main.db")', error(() => load('main.db')),
   'TypeError: load: db must be a better-sqlite3 Database, got string');
 check('load(Object.create(null))', error(() => load(Object.create(null))),
   'TypeError: load: db must be a better-sqlite3 Database, got Object');
+
+// --- load(db, { allowFiles: false }): nothing that opens a path ------------------
+// A model file of the tests' own, beside the header (the repository).
+const gguf = path.join(path.dirname(path.dirname(process.argv[2])), 'tests', 'data', 'gguf', 'basic.gguf');
+const countFile = (d) => d.prepare('SELECT count(*) FROM q_tensors_file(?)').pluck().get(gguf);
+const files = (d) => JSON.parse(d.prepare('SELECT q_info()').pluck().get()).files;
+check('load(db) reads files', [files(db), countFile(db)], [true, 21]);
+// A Datasette-style connection: read-only, query_only.  Neither stops
+// q_tensors_file; allowFiles: false does.
+const tmpDb = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-quant-'));
+const dbFile = path.join(tmpDb, 'public.db');
+new Database(dbFile).exec('CREATE TABLE weights(name, data)').close();
+for (const [allowFiles, want] of [[true, 21], [false, 'SqliteError: no such table: q_tensors_file']]) {
+  const ro = new Database(dbFile, { readonly: true });
+  ro.pragma('query_only = 1');
+  load(ro, { allowFiles });
+  let got;
+  try { got = countFile(ro); } catch (e) { got = `${e.name}: ${e.message}`; }
+  check(`read-only query_only, allowFiles ${allowFiles}`, [files(ro), got], [allowFiles, want]);
+  ro.close();
+}
+fs.rmSync(tmpDb, { recursive: true });
+const nofs = new Database(':memory:');
+load(nofs, { allowFiles: false });
+check('allowFiles false: the writer is not there',
+  error(() => nofs.prepare("INSERT INTO q_gguf_write (path, name, data, type, shape) VALUES ('x.gguf', 'w', X'0000803F', 'f32', '[1]')")),
+  'SqliteError: no such table: q_gguf_write');
+check('allowFiles false: quantize still works',
+  nofs.prepare("SELECT hex(quantize_blob(q_f32('[0.5, -1]'), 0.01, 0, 'int8'))").pluck().get(), '329C');
+check('load(db, {}) is the default', (() => { const d = new Database(':memory:'); load(d, {}); return files(d); })(), true);
+check('load(db, null)', error(() => load(new Database(':memory:'), null)),
+  'TypeError: load: options must be an object, got null');
+check('load(db, false)', error(() => load(new Database(':memory:'), false)),
+  'TypeError: load: options must be an object, got boolean');
+check('allowFiles must be a boolean', error(() => load(new Database(':memory:'), { allowFiles: 'no' })),
+  'TypeError: load: options.allowFiles must be true or false, got string');
 
 // A renamed copy loads only with the entry point named.
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-quant-'));

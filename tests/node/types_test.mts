@@ -3,14 +3,20 @@
 // inside the throwaway project where the tarball is installed: every line
 // must type-check, and each @ts-expect-error line must be an error (tsc
 // reports an expected error that does not happen).
-import { load, getLoadablePath, entryPoint, version, toBlob, fromBlob } from 'sqlite-quant';
-import type { LoadableDatabase, BlobDtype } from 'sqlite-quant';
+import { load, getLoadablePath, entryPoint, nofsEntryPoint, version, toBlob, fromBlob } from 'sqlite-quant';
+import type { LoadableDatabase, LoadOptions, BlobDtype } from 'sqlite-quant';
 
 // better-sqlite3's Database has this method; load() needs no more of it.
 const db: LoadableDatabase = { loadExtension: (_path: string, _entry?: string) => undefined };
 load(db);
 // @ts-expect-error a file name is not a database
 load('main.db');
+load(db, { allowFiles: false });
+const options: LoadOptions = {};
+load(db, options);
+// @ts-expect-error allowFiles is a boolean
+load(db, { allowFiles: 'no' });
+const nofsEntry: 'sqlite3_quant_nofs_init' = nofsEntryPoint;
 
 const path: string = getLoadablePath();
 const entry: 'sqlite3_quant_init' = entryPoint;
@@ -45,4 +51,4 @@ const wrong: Uint8Array = fromBlob(blob, 'int4');
 // @ts-expect-error f16 is not read by fromBlob
 fromBlob(blob, 'f16');
 
-export const used = [path, entry, v, x, x2, zps, i16, u16, i8, u8, i4, u4, some, notKnown, wrong];
+export const used = [path, entry, nofsEntry, v, x, x2, zps, i16, u16, i8, u8, i4, u4, some, notKnown, wrong];

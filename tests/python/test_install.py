@@ -93,7 +93,8 @@ def run(t, env):
     # helpers are missing.
     out = subprocess.run([sys.executable, "-c", NO_NUMPY], check=True,
                          capture_output=True, text=True).stdout
-    t.eq("without-numpy", out, f"['ENTRY_POINT', '__version__', 'load', 'loadable_path']\n{version}\n")
+    t.eq("without-numpy", out,
+         f"['ENTRY_POINT', 'NOFS_ENTRY_POINT', '__version__', 'load', 'loadable_path']\n{version}\n")
 
     # A Python whose sqlite3 cannot load extensions (pyenv's default build)
     # has no enable_load_extension: the error says so.

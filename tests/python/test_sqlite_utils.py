@@ -41,6 +41,15 @@ def run(t, env):
     t.eq("sqlite-utils-renamed-no-entry-point", (out.returncode, out.stderr.splitlines()[-1]),
          (1, f"sqlite3.OperationalError: {renamed}: undefined symbol: sqlite3_sqlitequantx_init"))
 
+    # path:entrypoint loads the entry point without files (a public host).
+    gguf = os.path.join(env.repo, "tests", "data", "gguf", "basic.gguf")
+    out = query(env.ext + ":" + sqlite_quant.NOFS_ENTRY_POINT,
+                f"SELECT count(*) AS n FROM q_tensors_file('{gguf}')")
+    t.eq("sqlite-utils-nofs", (out.returncode, out.stdout, out.stderr),
+         (1, "", "Error: no such table: q_tensors_file\n"))
+    out = query(env.ext + ":" + sqlite_quant.NOFS_ENTRY_POINT, QUERY)
+    t.eq("sqlite-utils-nofs-functions", (out.returncode, out.stdout), (0, want))
+
     # Without --load-extension there is no q_version().
     out = subprocess.run([tool, "query", db, "SELECT q_version()"], capture_output=True, text=True, env=clean)
     t.eq("sqlite-utils-not-loaded", (out.returncode, out.stdout, out.stderr),

@@ -4,8 +4,11 @@
 ** linked with the program and the system's libsqlite3; the entry point is
 ** registered for every connection with sqlite3_auto_extension, and
 ** extension loading stays off, so nothing here can come from a loadable
-** file.  Every check compares one result (as text) or one error message
-** with its exact expected value.  Ends "static: N passed, N failed".
+** file.  Then the same with sqlite3_quant_nofs_init, the entry point
+** without the functions that open paths, registered for every connection
+** or called on one that has them.  Every check compares one result (as
+** text) or one error message with its exact expected value.  Ends
+** "static: N passed, N failed".
 */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -112,6 +115,47 @@ int main(void) {
   check(plain, "cancelled", "SELECT q_version()",
         "error: no such function: q_version");
   sqlite3_close(plain);
+
+  /* The entry point without files, for every connection to come. */
+  const char *path_entries =
+      "SELECT (SELECT count(DISTINCT name) FROM pragma_function_list "
+      "WHERE name IN ('q_gguf_write', 'q_safetensors_write')) || ' ' || "
+      "(SELECT count(*) FROM pragma_module_list "
+      "WHERE name IN ('q_tensors_file', 'q_tensor_metadata_file', "
+      "'q_safetensors_write', 'q_gguf_write', 'q_npz_write'))";
+  check(db, "init-has-path-entries", path_entries, "2 5");
+  if (sqlite3_auto_extension((void (*)(void))sqlite3_quant_nofs_init) !=
+      SQLITE_OK) {
+    printf("static: sqlite3_auto_extension failed\n");
+    return 1;
+  }
+  sqlite3 *nofs = open_memory();
+  if (!nofs) return 1;
+  check(nofs, "nofs-files", "SELECT json_extract(q_info(), '$.files')", "0");
+  check(nofs, "nofs-path-entries", path_entries, "0 0");
+  check(nofs, "nofs-no-such-table",
+        "SELECT count(*) FROM q_tensors_file('/etc/hostname')",
+        "error: no such table: q_tensors_file");
+  check(nofs, "nofs-no-such-writer",
+        "INSERT INTO q_gguf_write (path, name, data, type, shape) "
+        "VALUES ('x.gguf', 'w', X'0000803F', 'f32', '[1]')",
+        "error: no such table: q_gguf_write");
+  check(nofs, "nofs-quantize-int8",
+        "SELECT hex(quantize_blob(q_f32('[0.5, -1.0, 0.02, 1.5]'), 0.01, 0, "
+        "'int8'))",
+        "329C027F");
+  sqlite3_close(nofs);
+  sqlite3_cancel_auto_extension((void (*)(void))sqlite3_quant_nofs_init);
+
+  /* Called on a connection that has the path entries, it removes them. */
+  char *err = NULL;
+  int rc = sqlite3_quant_nofs_init(db, &err, NULL);
+  report("nofs-on-init-connection", rc == SQLITE_OK ? "ok" : err ? err : "?",
+         "ok");
+  sqlite3_free(err);
+  check(db, "nofs-removed-path-entries", path_entries, "0 0");
+  check(db, "nofs-removed-files", "SELECT json_extract(q_info(), '$.files')",
+        "0");
 
   sqlite3_close(db);
   printf("static: %d passed, %d failed\n", passed, failed);

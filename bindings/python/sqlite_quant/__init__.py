@@ -2,7 +2,8 @@
 
     import sqlite3, sqlite_quant
     db = sqlite3.connect(":memory:")
-    sqlite_quant.load(db)
+    sqlite_quant.load(db)                       # every function
+    sqlite_quant.load(db, allow_files=False)    # none that opens a path
 
 loadable_path() and load() need nothing but the standard library.  With
 numpy installed, importing the package also makes numpy scalars bind as SQL
@@ -10,10 +11,10 @@ numbers (sqlite_quant._scalars), and f32_blob(), npy_blob() and array()
 move arrays in and out of the extension's BLOBs without misreading them
 (sqlite_quant._arrays).
 """
-from ._loader import ENTRY_POINT, load, loadable_path
+from ._loader import ENTRY_POINT, NOFS_ENTRY_POINT, load, loadable_path
 from ._version import __version__
 
-__all__ = ["ENTRY_POINT", "__version__", "load", "loadable_path"]
+__all__ = ["ENTRY_POINT", "NOFS_ENTRY_POINT", "__version__", "load", "loadable_path"]
 
 try:
     import numpy as _numpy  # noqa: F401  (optional: only the helpers below need it)

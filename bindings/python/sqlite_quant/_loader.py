@@ -5,6 +5,11 @@ import sys
 # SQLite derives an entry point from the file name (quant.so ->
 # sqlite3_quant_init); load() names it, so the file could be renamed.
 ENTRY_POINT = "sqlite3_quant_init"
+# The same library's entry point without the functions and tables that open
+# files by path (q_tensors_file, q_tensor_metadata_file, the file writers):
+# for connections whose SQL comes from people who must not reach the
+# server's files, such as a public Datasette.
+NOFS_ENTRY_POINT = "sqlite3_quant_nofs_init"
 
 _SUFFIXES = (".so", ".dylib", ".dll")
 
@@ -23,12 +28,21 @@ def loadable_path():
     return base
 
 
-def load(conn):
+def load(conn, *, allow_files=True):
     """Loads sqlite-quant into the sqlite3 connection `conn`.
+
+    allow_files=False loads it through NOFS_ENTRY_POINT: every function but
+    those that open files by path, which are then SQLite's own "no such
+    function" / "no such table" (q_info()'s "files" is false).  Use it
+    wherever the SQL comes from someone who must not read or write the
+    host's files: SQLITE_DIRECTONLY keeps those functions out of views and
+    triggers, not out of a query typed by a visitor.
 
     Extension loading is enabled for the load only and disabled again
     afterwards, whatever happens (sqlite3 cannot tell whether it was enabled
     before: leave it disabled unless you need it)."""
+    if not isinstance(allow_files, bool):
+        raise TypeError(f"load: allow_files must be True or False, got {allow_files!r}")
     enable = getattr(conn, "enable_load_extension", None)
     if enable is None:
         raise RuntimeError(
@@ -41,6 +55,7 @@ def load(conn):
     try:
         # The SQL function takes the entry point on every Python version;
         # Connection.load_extension() only from 3.12.
-        conn.execute("SELECT load_extension(?, ?)", (path, ENTRY_POINT)).fetchall()
+        entry = ENTRY_POINT if allow_files else NOFS_ENTRY_POINT
+        conn.execute("SELECT load_extension(?, ?)", (path, entry)).fetchall()
     finally:
         enable(False)
