@@ -90,6 +90,76 @@ static inline unsigned char *load_or_die(const char *path, size_t *n) {
   return p;
 }
 
+/* ---- files on disk (a test that defines CORE_TEST_FILES, and
+** _XOPEN_SOURCE 700 before any include) ---- */
+#ifdef CORE_TEST_FILES
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A fresh directory under $TMPDIR (or /tmp); exits if none can be made. */
+static inline const char *temp_dir(void) {
+  static char dir[512];
+  const char *t = getenv("TMPDIR");
+  snprintf(dir, sizeof dir, "%s/sq_core_test_XXXXXX", t && *t ? t : "/tmp");
+  if (!mkdtemp(dir)) {
+    printf("FAIL: cannot make a directory under %s\n", t && *t ? t : "/tmp");
+    exit(2);
+  }
+  return dir;
+}
+
+/* path := head[0..n), then zeros up to total bytes (a sparse file: no
+** disk for the zeros), its modification time set to 2020-01-01 (so a
+** write now changes it, whatever the clock's tick).  0 on success. */
+static inline int write_sparse(const char *path, const void *head, size_t n,
+                               uint64_t total) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return -1;
+  int bad = (n && write(fd, head, n) != (ssize_t)n) ||
+            ftruncate(fd, (off_t)total) != 0;
+  struct timespec past[2] = {{1577836800, 0}, {1577836800, 0}};
+  bad |= futimens(fd, past) != 0;
+  bad |= close(fd) != 0;
+  return bad ? -1 : 0;
+}
+#endif
+
+/* ---- the index ---- */
+
+/* A view of n bytes at p read from the file at path (NULL: a BLOB), with
+** no stream: src is the caller's, as the view points at it. */
+static inline sq_file_view memory_view(sq_source *src, const unsigned char *p,
+                                       size_t n, const char *path) {
+  sq_source_memory(src, p, n);
+  src->model_path = path;
+  sq_file_view v = {src, NULL};
+  return v;
+}
+
+/* The scope text of tensor t ("-" for none) into buf, composed from the
+** index's scope tree as sq_file_scope_text does, without allocating (so a
+** test that fails allocations in turn can print it). */
+static inline const char *scope_text(const sq_file_index *ix,
+                                     const sq_file_tensor *t, char *buf,
+                                     size_t cap) {
+  if (!t->scope) return "-";
+  size_t total = 0;
+  for (uint32_t k = t->scope; k; k = ix->scopes[k - 1].parent)
+    total += ix->scopes[k - 1].len +
+             (ix->scopes[k - 1].parent && !ix->scopes[k - 1].glued);
+  if (total + 1 > cap) return "(too long)";
+  size_t at = total;
+  buf[at] = 0;
+  for (uint32_t k = t->scope; k; k = ix->scopes[k - 1].parent) {
+    const sq_file_scope *s = &ix->scopes[k - 1];
+    at -= s->len;
+    memcpy(buf + at, s->label, s->len);
+    if (s->parent && !s->glued) buf[--at] = '/';
+  }
+  return buf;
+}
+
 /* ---- an allocator that fails on demand ----
 ** The core allocates only through SQLite's allocator (core/memory.h), so a
 ** test fails the allocation numbered g_fail_at (from 0, counted in g_allocs

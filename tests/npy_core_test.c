@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/crc32.h"
 #include "core/model_file.h"
 #include "core_test.h"
 #include "kernels/byteorder.h"
@@ -351,7 +352,8 @@ static void test_mutations(const char *file, int fmt) {
             if (t->decode) {
               /* a deflated member: its whole data read (and checked) or a
               ** clean error */
-              sq_file_view view = {p, len, NULL};
+              sq_source src;
+              sq_file_view view = memory_view(&src, p, len, NULL);
               unsigned char *buf = malloc(t->nbytes ? t->nbytes : 1);
               sq_status rs = fresh_status();
               int r = sq_file_tensor_read(&view, t, 0, t->nbytes, buf, &rs);
@@ -384,7 +386,8 @@ static void test_mutations(const char *file, int fmt) {
 static int read_range(const unsigned char *p, size_t n, const sq_file_tensor *t,
                       uint64_t start, uint64_t len, unsigned char **out,
                       sq_status *st) {
-  sq_file_view v = {p, n, NULL};
+  sq_source src;
+  sq_file_view v = memory_view(&src, p, n, NULL);
   *out = malloc(len ? len : 1);
   *st = fresh_status();
   return sq_file_tensor_read(&v, t, start, len, *out, st);
@@ -548,12 +551,234 @@ static void test_npz_deflated(void) {
                     "its zip entry says");
 }
 
+/* ---- reading a deflated member in chunks (docs/FORMATS.md#npz-compressed-members) */
+
+/* big.npz's member (262144 bytes after a 128-byte .npy header) read in
+** chunks of `chunk` bytes through one stream, each `times` times in a row,
+** in order (or backwards): every byte right, and the bytes inflated in all
+** (stream.inflated) what the stream's rule says. */
+static uint64_t read_chunked(const unsigned char *p, size_t n,
+                             const sq_file_tensor *t, uint64_t chunk,
+                             int times, int backwards) {
+  sq_source src;
+  sq_source_memory(&src, p, n);
+  sq_file_stream stream;
+  memset(&stream, 0, sizeof stream);
+  sq_file_view v = {&src, &stream};
+  uint64_t nchunks = (t->nbytes + chunk - 1) / chunk;
+  int same = 1;
+  unsigned char *got = malloc(chunk);
+  for (uint64_t k = 0; k < nchunks; k++) {
+    uint64_t c = backwards ? nchunks - 1 - k : k;
+    uint64_t s0 = c * chunk;
+    uint64_t len = t->nbytes - s0 < chunk ? t->nbytes - s0 : chunk;
+    for (int r = 0; r < times; r++) {
+      sq_status st = fresh_status();
+      if (sq_file_tensor_read(&v, t, s0, len, got, &st)) {
+        printf("chunk %llu: %s\n", (unsigned long long)c, st.msg);
+        same = 0;
+      }
+      for (uint64_t b = 0; same && b < len; b++) {
+        unsigned char w4[4];
+        sq_store_f32(w4, big_value((s0 + b) / 4));
+        same = got[b] == w4[(s0 + b) % 4];
+      }
+    }
+  }
+  check(same, "big.npz in chunks of %llu (x%d%s): bytes differ",
+        (unsigned long long)chunk, times, backwards ? ", backwards" : "");
+  free(got);
+  uint64_t inflated = stream.inflated;
+  sq_file_stream_free(&stream);
+  return inflated;
+}
+
+/* An .npz of two deflated members a.npy and b.npy, each a uint8 .npy of
+** n bytes of one value (0x11, 0x22), their streams DEFLATE stored blocks;
+** *len its size (malloc'd). */
+static unsigned char *two_members(size_t n, size_t *len) {
+  static const char *const names[2] = {"a.npy", "b.npy"};
+  unsigned char *z = malloc(2 * (n + n / 60000 * 5 + 400) + 400), *o = z;
+  size_t loff[2], csize[2], usize[2];
+  uint32_t crc[2];
+  for (int m = 0; m < 2; m++) {
+    char head[128];
+    memcpy(head, "\x93NUMPY\x01\x00", 8);
+    int hl = 10 + snprintf(head + 10, sizeof head - 10, "{'descr': '|u1', "
+                           "'fortran_order': False, 'shape': (%zu,), }", n);
+    while ((hl + 1) % 64) head[hl++] = ' ';
+    head[hl++] = '\n';
+    sq_store_u16(head + 8, (uint16_t)(hl - 10));
+    unsigned char *img = malloc(hl + n);
+    memcpy(img, head, hl);
+    memset(img + hl, m ? 0x22 : 0x11, n);
+    usize[m] = hl + n;
+    crc[m] = sq_crc32(0, img, usize[m]);
+    loff[m] = (size_t)(o - z);
+    unsigned char *lh = o;
+    o += 30;
+    memcpy(o, names[m], 5);
+    o += 5;
+    unsigned char *data = o;
+    for (size_t at = 0; at < usize[m];) {
+      size_t k = usize[m] - at > 60000 ? 60000 : usize[m] - at;
+      *o++ = at + k == usize[m];
+      sq_store_u16(o, (uint16_t)k);
+      sq_store_u16(o + 2, (uint16_t)~k);
+      memcpy(o + 4, img + at, k);
+      o += 4 + k;
+      at += k;
+    }
+    csize[m] = (size_t)(o - data);
+    memset(lh, 0, 30);
+    sq_store_u32(lh, 0x04034b50u);
+    sq_store_u16(lh + 8, 8);
+    sq_store_u32(lh + 14, crc[m]);
+    sq_store_u32(lh + 18, (uint32_t)csize[m]);
+    sq_store_u32(lh + 22, (uint32_t)usize[m]);
+    sq_store_u16(lh + 26, 5);
+    free(img);
+  }
+  size_t cd = (size_t)(o - z);
+  for (int m = 0; m < 2; m++) {
+    memset(o, 0, 46);
+    sq_store_u32(o, 0x02014b50u);
+    sq_store_u16(o + 10, 8);
+    sq_store_u32(o + 16, crc[m]);
+    sq_store_u32(o + 20, (uint32_t)csize[m]);
+    sq_store_u32(o + 24, (uint32_t)usize[m]);
+    sq_store_u16(o + 28, 5);
+    sq_store_u32(o + 42, (uint32_t)loff[m]);
+    memcpy(o + 46, names[m], 5);
+    o += 51;
+  }
+  memset(o, 0, 22);
+  sq_store_u32(o, 0x06054b50u);
+  sq_store_u16(o + 8, 2);
+  sq_store_u16(o + 10, 2);
+  sq_store_u32(o + 12, (uint32_t)(o - z - cd));
+  sq_store_u32(o + 16, (uint32_t)cd);
+  o += 22;
+  *len = (size_t)(o - z);
+  return z;
+}
+
+/* One stream over two members: the decoder a read keeps belongs to the
+** tensor it read, never to the next one read. */
+static void test_npz_stream_owner(void) {
+  size_t n = 200000, len;
+  unsigned char *p = two_members(n, &len);
+  sq_file_index ix;
+  sq_status st = fresh_status();
+  int rc = sq_file_read(p, len, SQ_FILE_NPZ, 0, &ix, &st);
+  check(rc == SQ_OK && ix.ntensors == 2, "two members: rc %d (%s)", rc,
+        st.msg);
+  if (rc == SQ_OK && ix.ntensors == 2) {
+    sq_source src;
+    sq_source_memory(&src, p, len);
+    sq_file_stream stream;
+    memset(&stream, 0, sizeof stream);
+    sq_file_view v = {&src, &stream};
+    unsigned char *buf = malloc(n);
+    /* a's middle chunk (the stream marks a), b whole (no mark), then b's
+    ** first chunk: before b's window, so b begins again (never a's mark) */
+    static const struct { int t; uint64_t start, len; } reads[] = {
+      {0, 40000, 40000}, {1, 0, 200000}, {1, 0, 40000}, {0, 0, 40000},
+      {1, 160000, 40000}, {1, 120000, 40000}};
+    int ok = 1;
+    for (size_t k = 0; k < sizeof reads / sizeof reads[0]; k++) {
+      const sq_file_tensor *t = &ix.tensors[reads[k].t];
+      st = fresh_status();
+      rc = sq_file_tensor_read(&v, t, reads[k].start, reads[k].len, buf, &st);
+      for (uint64_t b = 0; ok && b < reads[k].len; b++)
+        ok = rc == SQ_OK && buf[b] == (reads[k].t ? 0x22 : 0x11);
+      check(ok, "read %zu (%s %llu+%llu): rc %d (%s)", k, t->name,
+            (unsigned long long)reads[k].start,
+            (unsigned long long)reads[k].len, rc, st.msg);
+    }
+    free(buf);
+    sq_file_stream_free(&stream);
+  }
+  sq_file_index_free(&ix);
+  free(p);
+}
+
+static void test_npz_streaming(void) {
+  sq_file_index ix;
+  sq_status st;
+  unsigned char *p;
+  size_t n;
+  const char *f = "../npz/big.npz";
+  int rc = read_file(f, -1, &ix, &st, &p, &n);
+  check(rc == SQ_OK && ix.ntensors == 1, "%s: rc %d (%s)", f, rc, st.msg);
+  if (rc == SQ_OK && ix.ntensors == 1) {
+    const sq_file_tensor *t = &ix.tensors[0];
+    uint64_t usize = t->src_kind + t->nbytes;  /* the whole member */
+    /* In order: each byte inflated once, however small the chunks (0.2.0
+    ** inflated from the member's start for each chunk: 262144 / 1000 = 263
+    ** chunks made 34.7 MB, 132 times the member). */
+    uint64_t a = read_chunked(p, n, t, 1000, 1, 0);
+    check(a == usize, "in order, chunks of 1000: %llu bytes inflated, want "
+          "%llu", (unsigned long long)a, (unsigned long long)usize);
+    uint64_t b = read_chunked(p, n, t, 40000, 1, 0);
+    check(b == usize, "in order, chunks of 40000: %llu bytes inflated, want "
+          "%llu", (unsigned long long)b, (unsigned long long)usize);
+    /* Each chunk read twice in a row (SQL reading data twice): the second
+    ** goes on from where the first began, so at most twice the member. */
+    uint64_t c = read_chunked(p, n, t, 40000, 2, 0);
+    check(c > usize && c <= 2 * usize, "in order, each chunk twice: %llu "
+          "bytes inflated, want (%llu, %llu]", (unsigned long long)c,
+          (unsigned long long)usize, (unsigned long long)(2 * usize));
+    uint64_t d = read_chunked(p, n, t, 1000, 3, 0);
+    check(d == usize, "in order, chunks of 1000 each three times (inside the "
+          "window): %llu bytes inflated, want %llu", (unsigned long long)d,
+          (unsigned long long)usize);
+    /* Backwards: a chunk that starts before the decoder's window restarts
+    ** from the member's start (documented), so more is inflated, each
+    ** restart at most the member. */
+    uint64_t e = read_chunked(p, n, t, 40000, 1, 1);
+    check(e > 2 * usize && e <= 7 * usize, "backwards: %llu bytes inflated, "
+          "want (%llu, %llu]", (unsigned long long)e,
+          (unsigned long long)(2 * usize), (unsigned long long)(7 * usize));
+    printf("big.npz (%llu bytes inflated whole): in order in chunks of 1000 "
+           "%llu, of 40000 %llu, each twice %llu, each of 1000 three times "
+           "%llu, backwards %llu\n", (unsigned long long)usize,
+           (unsigned long long)a, (unsigned long long)b, (unsigned long long)c,
+           (unsigned long long)d, (unsigned long long)e);
+  }
+  sq_file_index_free(&ix);
+  free(p);
+
+  /* The .npy header scratch (65548 bytes) is not a result: a deflated
+  ** member lists under max_bytes 1000 (0.2.0: SQ_TOOBIG up to 65547). */
+  for (int64_t limit = 65548; limit >= 1000; limit = limit == 65548 ? 65547
+                                                     : limit == 65547 ? 1000 : 0) {
+    p = load("../npz/types.npz", &n);
+    st = fresh_status();
+    st.max_bytes = limit;
+    rc = sq_file_read(p, n, SQ_FILE_NPZ, 0, &ix, &st);
+    check(rc == SQ_OK && ix.ntensors == 8, "types.npz under max_bytes %lld: "
+          "rc %d (%s)", (long long)limit, rc, st.msg);
+    sq_file_index_free(&ix);
+    free(p);
+    if (limit == 1000) break;
+  }
+
+  /* Members whose bytes overlap (tests/gen_bombs.py npz-overlap: each
+  ** member's stream quotes the next member's local header). */
+  expect_error("../npz/overlap.npz", SQ_FILE_NPZ,
+               "npz: members 'm0.npy' and 'm1.npy' overlap (bytes 0..528 and "
+               "174..528 of the archive)");
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) g_dir = argv[1];
   test_npy_good();
   test_npy_bad();
   test_npz();
   test_npz_deflated();
+  test_npz_streaming();
+  test_npz_stream_owner();
   test_mutations("../npz/types.npz", SQ_FILE_NPZ);
   test_mutations("../npz/descriptor.npz", SQ_FILE_NPZ);
   test_mutations("f32.npy", SQ_FILE_NPY);

@@ -17,8 +17,14 @@
 ** prefix of a valid file refused; byte mutations of the valid files either
 ** refused or read into an index that lies inside the bytes; and every
 ** allocation failed in turn (SQ_NOMEM, nothing leaked: run under ASan).
+** Then files by path (core/source.h): what is not a regular file is refused
+** at once; indexing a 1 GiB file reads one page of it, a chunk read reads
+** that chunk; a file truncated or rewritten in place between two reads is an
+** error naming it, one renamed over is read as it was.
 ** Prints "safetensors_core_test: N passed, M failed".
 */
+#define _XOPEN_SOURCE 700
+#define CORE_TEST_FILES
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,8 +129,11 @@ static void run_cases(void) {
       /* the reader called directly frees its index too */
       sq_file_index ix2;
       memset(&ix2, 0, sizeof ix2);
+      ix2.budget = UINT64_MAX;
+      sq_source src;
+      sq_source_memory(&src, p, c->n);
       st = fresh_status();
-      rc = sq_safetensors_read(p, c->n, 0, &ix2, &st);
+      rc = sq_safetensors_read(&src, 0, &ix2, &st);
       check_got_want(rc == SQ_INVALID && strcmp(st.msg, c->error) == 0 && is_empty(&ix2),
             c->name, "message without metadata", st.msg, c->error);
     } else {
@@ -254,8 +263,11 @@ static void run_oom(void) {
   printf("oom: %ld runs, each allocation failed in turn\n", runs);
 }
 
-/* max_bytes (SQLITE_LIMIT_LENGTH) bounds the index's tables. */
-static void run_toobig(void) {
+/* max_bytes (SQLITE_LIMIT_LENGTH) bounds results, not the index: a
+** 1000-tensor index reads under 4096 bytes.  The index's budget bounds it
+** (docs/FORMATS.md#memory): the reader called with a small one refuses with
+** the sizes, and frees what it made. */
+static void run_budget(void) {
   for (size_t k = 0; k < sizeof st_cases / sizeof st_cases[0]; k++) {
     const struct st_case *c = &st_cases[k];
     if (strcmp(c->name, "many_tensors")) continue;
@@ -263,9 +275,162 @@ static void run_toobig(void) {
     sq_status st = fresh_status();
     st.max_bytes = 4096;
     int rc = sq_file_read(c->bytes, c->n, SQ_FILE_SAFETENSORS, 1, &ix, &st);
-    check_got_want(rc == SQ_TOOBIG && is_empty(&ix), c->name, "table over max_bytes",
-          rc == SQ_OK ? "SQ_OK" : st.msg, "SQ_TOOBIG");
+    check_got_want(rc == SQ_OK && ix.ntensors == 1000, c->name,
+                   "index under max_bytes 4096", rc ? st.msg : "SQ_OK",
+                   "SQ_OK");
+    sq_file_index_free(&ix);
+    memset(&ix, 0, sizeof ix);
+    ix.format = "safetensors";
+    ix.input = c->n;
+    ix.budget = 5000;
+    sq_source src;
+    sq_source_memory(&src, c->bytes, c->n);
+    st = fresh_status();
+    rc = sq_safetensors_read(&src, 1, &ix, &st);
+    char want[256];
+    snprintf(want, sizeof want, "safetensors: the index of the %zu-byte file "
+             "needs more than 5000 bytes for its names, scopes and metadata "
+             "(32 per byte of the file, plus 1048576)", (size_t)c->n);
+    check_got_want(rc == SQ_INVALID && strcmp(st.msg, want) == 0 &&
+                   is_empty(&ix), c->name, "over the budget", st.msg, want);
   }
+}
+
+/* ---- files by path (core/source.h, docs/FORMATS.md#how-files-are-read) -- */
+
+static void expect_open_error(const char *path, const char *want) {
+  sq_source src;
+  sq_status st = fresh_status();
+  int rc = sq_source_open(&src, path, path, 0, &st);
+  check_got_want(rc == SQ_INVALID && strcmp(st.msg, want) == 0 &&
+                 !src.is_file, path, "refused", st.msg, want);
+  sq_source_close(&src);
+}
+
+/* A safetensors file of one f32 tensor [262144, 1024] (1 GiB, sparse) at
+** path; its size. */
+static uint64_t big_safetensors(const char *path) {
+  static const char json[] = "{\"w\":{\"dtype\":\"F32\",\"shape\":[262144,1024],"
+                             "\"data_offsets\":[0,1073741824]}}";
+  unsigned char head[8 + sizeof json];
+  size_t hlen = sizeof json - 1;
+  sq_store_u32(head, (uint32_t)hlen);
+  sq_store_u32(head + 4, 0);
+  memcpy(head + 8, json, hlen);
+  uint64_t total = 8 + hlen + ((uint64_t)1 << 30);
+  if (write_sparse(path, head, 8 + hlen, total)) {
+    printf("FAIL: cannot write %s\n", path);
+    exit(2);
+  }
+  return total;
+}
+
+/* Opens and indexes path; 1 on success (the source open, ix read). */
+static int open_index(const char *path, sq_source *src, sq_file_index *ix) {
+  sq_status st = fresh_status();
+  if (sq_source_open(src, path, path, 0, &st) ||
+      sq_file_read_source(src, SQ_FILE_SAFETENSORS, 0, ix, &st)) {
+    check_got_want(0, path, "opens and indexes", st.msg, "SQ_OK");
+    return 0;
+  }
+  return 1;
+}
+
+static int read_at(sq_source *src, const sq_file_tensor *t, uint64_t start,
+                   unsigned char *out, size_t len, sq_status *st) {
+  sq_file_view v = {src, NULL};
+  *st = fresh_status();
+  return sq_file_tensor_read(&v, t, start, len, out, st);
+}
+
+static void run_files(void) {
+  const char *dir = temp_dir();
+  char path[600], other[600], fifo[600], want[1400];
+  snprintf(path, sizeof path, "%s/big.safetensors", dir);
+  snprintf(other, sizeof other, "%s/other.safetensors", dir);
+  snprintf(fifo, sizeof fifo, "%s/a.fifo", dir);
+
+  /* What is not a regular file, refused by kind (a fifo at once: opened
+  ** without waiting for a writer). */
+  snprintf(want, sizeof want, "cannot open '%s/none': no such file", dir);
+  snprintf(other, sizeof other, "%s/none", dir);
+  expect_open_error(other, want);
+  snprintf(want, sizeof want, "'%s' is not a regular file (a directory)", dir);
+  expect_open_error(dir, want);
+  expect_open_error("/dev/null", "'/dev/null' is not a regular file (a "
+                    "character device)");
+  if (mkfifo(fifo, 0600) == 0) {
+    snprintf(want, sizeof want, "'%s' is not a regular file (a fifo)", fifo);
+    expect_open_error(fifo, want);
+    unlink(fifo);
+  } else {
+    check_got_want(0, fifo, "mkfifo", "failed", "made");
+  }
+  snprintf(other, sizeof other, "%s/other.safetensors", dir);
+
+  /* Indexing reads the first page, not the data; a chunk read reads the
+  ** chunk. */
+  uint64_t size = big_safetensors(path);
+  sq_source src;
+  sq_file_index ix;
+  unsigned char buf[4096];
+  sq_status st;
+  if (open_index(path, &src, &ix)) {
+    check(src.bytes_read == SQ_SOURCE_PAGE && ix.ntensors == 1,
+          "1 GiB safetensors: indexing read %llu bytes in %llu reads, want "
+          "one page (%u)", (unsigned long long)src.bytes_read,
+          (unsigned long long)src.reads, SQ_SOURCE_PAGE);
+    printf("a %llu-byte safetensors file indexed by reading %llu bytes\n",
+           (unsigned long long)size, (unsigned long long)src.bytes_read);
+    uint64_t before = src.bytes_read;
+    int rc = read_at(&src, &ix.tensors[0], ((uint64_t)1 << 30) - 4096, buf,
+                     4096, &st);
+    check(rc == SQ_OK && src.bytes_read - before == 4096,
+          "its last 4096 bytes: rc %d (%s), %llu bytes read", rc, st.msg,
+          (unsigned long long)(src.bytes_read - before));
+    /* rewritten in place, the same size: its mtime moves */
+    int fd = open(path, O_WRONLY);
+    check(fd >= 0 && pwrite(fd, "x", 1, 100) == 1 && close(fd) == 0,
+          "rewrite %s in place", path);
+    rc = read_at(&src, &ix.tensors[0], 0, buf, 16, &st);
+    snprintf(want, sizeof want, "'%s' changed while it was read (it is still "
+             "%llu bytes, but was modified)", path, (unsigned long long)size);
+    check_got_want(rc == SQ_INVALID && strcmp(st.msg, want) == 0, path,
+                   "rewritten in place", st.msg, want);
+    sq_file_index_free(&ix);
+    sq_source_close(&src);
+  }
+  /* truncated */
+  big_safetensors(path);
+  if (open_index(path, &src, &ix)) {
+    check(truncate(path, 1000) == 0, "truncate %s", path);
+    int rc = read_at(&src, &ix.tensors[0], 4096, buf, 16, &st);
+    snprintf(want, sizeof want, "'%s' changed while it was read (it is now "
+             "1000 bytes, was %llu)", path, (unsigned long long)size);
+    check_got_want(rc == SQ_INVALID && strcmp(st.msg, want) == 0, path,
+                   "truncated", st.msg, want);
+    sq_file_index_free(&ix);
+    sq_source_close(&src);
+  }
+  /* replaced by rename: read as it was (the other file's byte 200 of data
+  ** is 'y', the old one's 0) */
+  big_safetensors(path);
+  big_safetensors(other);
+  if (open_index(path, &src, &ix)) {
+    int fd = open(other, O_WRONLY);
+    off_t data = (off_t)(size - ((uint64_t)1 << 30));
+    check(fd >= 0 && pwrite(fd, "y", 1, data + 200) == 1 && close(fd) == 0,
+          "write %s", other);
+    check(rename(other, path) == 0, "rename over %s", path);
+    int rc = read_at(&src, &ix.tensors[0], 192, buf, 16, &st);
+    check(rc == SQ_OK && buf[8] == 0, "renamed over: rc %d (%s), byte %u",
+          rc, st.msg, (unsigned)buf[8]);
+    sq_file_index_free(&ix);
+    sq_source_close(&src);
+  }
+  unlink(path);
+  unlink(other);
+  rmdir(dir);
 }
 
 int main(void) {
@@ -273,7 +438,8 @@ int main(void) {
   run_cases();
   run_mutations();
   run_oom();
-  run_toobig();
+  run_budget();
+  run_files();
   printf("safetensors_core_test: %d passed, %d failed\n", g_pass, g_fail);
   return g_fail != 0;
 }

@@ -42,15 +42,16 @@ static void init_status(sq_status *st) {
 static char *render(const sq_file_index *ix) {
   size_t cap = 64;
   for (size_t i = 0; i < ix->ntensors; i++)
-    cap += strlen(ix->tensors[i].name) + 128 + 21 * SQ_MAX_DIMS +
-           (ix->tensors[i].scope ? strlen(ix->tensors[i].scope) : 0);
+    cap += strlen(ix->tensors[i].name) + 128 + 21 * SQ_MAX_DIMS + 1024;
   for (size_t i = 0; i < ix->nmeta; i++)
     cap += strlen(ix->meta[i].key) + strlen(ix->meta[i].value) + 64;
   char *s = malloc(cap), *e = s;
   *e = 0;
   for (size_t i = 0; i < ix->ntensors; i++) {
     const sq_file_tensor *t = &ix->tensors[i];
-    e += sprintf(e, "%s|%s|%s|", t->name, t->dtype, t->scope ? t->scope : "-");
+    char scope[1024];
+    e += sprintf(e, "%s|%s|%s|", t->name, t->dtype,
+                 scope_text(ix, t, scope, sizeof scope));
     for (int d = 0; d < t->ndim; d++) e += sprintf(e, "%lld,", (long long)t->dim[d]);
     e += sprintf(e, "|%llu|%llu\n", (unsigned long long)t->offset,
                  (unsigned long long)t->nbytes);

@@ -10,6 +10,10 @@ uint64_t sq_fb_load_u64(const unsigned char *p) {
   return (uint64_t)sq_load_u32(p) | ((uint64_t)sq_load_u32(p + 4) << 32);
 }
 
+const unsigned char *sq_fb_bytes(sq_fb *fb, size_t pos, size_t len) {
+  return sq_source_span(fb->src, pos, len, fb->st);
+}
+
 /* The table at pos, with its vtable checked. */
 static int sq_fb_table_at(sq_fb *fb, uint64_t pos, sq_fb_table *t,
                           const char *what) {
@@ -17,15 +21,19 @@ static int sq_fb_table_at(sq_fb *fb, uint64_t pos, sq_fb_table *t,
     return sq_fail(fb->st, "%s: %s: table at byte %llu is past the end of the "
                    "%llu-byte file", fb->format, what, (unsigned long long)pos,
                    (unsigned long long)fb->n);
-  int32_t so = (int32_t)sq_load_u32(fb->p + pos);
+  const unsigned char *tp = sq_fb_bytes(fb, (size_t)pos, 4);
+  if (!tp) return fb->st->code;
+  int32_t so = (int32_t)sq_load_u32(tp);
   int64_t vt = (int64_t)pos - (int64_t)so;
   if (vt < 0 || (uint64_t)vt > fb->n || fb->n - (uint64_t)vt < 4)
     return sq_fail(fb->st, "%s: %s: the vtable of the table at byte %llu lies "
                    "at byte %lld, outside the %llu-byte file", fb->format,
                    what, (unsigned long long)pos, (long long)vt,
                    (unsigned long long)fb->n);
-  uint16_t vsize = sq_load_u16(fb->p + vt);
-  uint16_t tsize = sq_load_u16(fb->p + vt + 2);
+  const unsigned char *vp = sq_fb_bytes(fb, (size_t)vt, 4);
+  if (!vp) return fb->st->code;
+  uint16_t vsize = sq_load_u16(vp);
+  uint16_t tsize = sq_load_u16(vp + 2);
   if (vsize < 4 || (vsize & 1))
     return sq_fail(fb->st, "%s: %s: the vtable at byte %lld has size %u (it "
                    "must be even and at least 4)", fb->format, what,
@@ -51,7 +59,9 @@ int sq_fb_root(sq_fb *fb, sq_fb_table *root) {
     return sq_fail(fb->st, "%s: the file is %llu bytes, too short for a "
                    "flatbuffer (a 4-byte root offset and a 4-byte file "
                    "identifier)", fb->format, (unsigned long long)fb->n);
-  uint32_t r = sq_load_u32(fb->p);
+  const unsigned char *rp = sq_fb_bytes(fb, 0, 4);
+  if (!rp) return fb->st->code;
+  uint32_t r = sq_load_u32(rp);
   if (r < 8)
     return sq_fail(fb->st, "%s: the root table offset %lu points into the "
                    "file header (it must be at least 8)", fb->format,
@@ -71,7 +81,9 @@ static int sq_fb_field(sq_fb *fb, const sq_fb_table *t, int i, size_t size,
   *pos = 0;
   if (!sq_fb_has(t, i)) return SQ_OK;
   /* the vtable was checked to lie inside the buffer, slot + 2 <= vsize */
-  uint16_t off = sq_load_u16(fb->p + t->vt + 4 + 2 * (size_t)i);
+  const unsigned char *sp = sq_fb_bytes(fb, t->vt + 4 + 2 * (size_t)i, 2);
+  if (!sp) return fb->st->code;
+  uint16_t off = sq_load_u16(sp);
   if (off == 0) return SQ_OK;
   if (off < 4 || off > t->tsize || size > (size_t)(t->tsize - off))
     return sq_fail(fb->st, "%s: %s: field at offset %u (%u bytes) of the "
@@ -86,7 +98,9 @@ int sq_fb_u8(sq_fb *fb, const sq_fb_table *t, int i, uint8_t def, uint8_t *out,
              const char *what) {
   size_t pos;
   if (sq_fb_field(fb, t, i, 1, &pos, what)) return SQ_INVALID;
-  *out = pos ? fb->p[pos] : def;
+  const unsigned char *b = pos ? sq_fb_bytes(fb, pos, 1) : NULL;
+  if (pos && !b) return fb->st->code;
+  *out = pos ? b[0] : def;
   return SQ_OK;
 }
 
@@ -94,7 +108,9 @@ int sq_fb_u32(sq_fb *fb, const sq_fb_table *t, int i, uint32_t def,
               uint32_t *out, const char *what) {
   size_t pos;
   if (sq_fb_field(fb, t, i, 4, &pos, what)) return SQ_INVALID;
-  *out = pos ? sq_load_u32(fb->p + pos) : def;
+  const unsigned char *b = pos ? sq_fb_bytes(fb, pos, 4) : NULL;
+  if (pos && !b) return fb->st->code;
+  *out = pos ? sq_load_u32(b) : def;
   return SQ_OK;
 }
 
@@ -102,7 +118,9 @@ int sq_fb_u64(sq_fb *fb, const sq_fb_table *t, int i, uint64_t def,
               uint64_t *out, const char *what) {
   size_t pos;
   if (sq_fb_field(fb, t, i, 8, &pos, what)) return SQ_INVALID;
-  *out = pos ? sq_fb_load_u64(fb->p + pos) : def;
+  const unsigned char *b = pos ? sq_fb_bytes(fb, pos, 8) : NULL;
+  if (pos && !b) return fb->st->code;
+  *out = pos ? sq_fb_load_u64(b) : def;
   return SQ_OK;
 }
 
@@ -110,7 +128,9 @@ int sq_fb_u64(sq_fb *fb, const sq_fb_table *t, int i, uint64_t def,
 ** the position it points at, which leaves at least 4 bytes in the buffer. */
 static int sq_fb_uoffset(sq_fb *fb, size_t pos, uint64_t *to,
                          const char *what) {
-  uint32_t u = sq_load_u32(fb->p + pos);
+  const unsigned char *b = sq_fb_bytes(fb, pos, 4);
+  if (!b) return fb->st->code;
+  uint32_t u = sq_load_u32(b);
   *to = (uint64_t)pos + u;
   if (u == 0)
     return sq_fail(fb->st, "%s: %s: the offset at byte %llu is 0 (it points "
@@ -154,7 +174,9 @@ int sq_fb_vector_field(sq_fb *fb, const sq_fb_table *t, int i,
   out->len = 0;
   if (sq_fb_follow(fb, t, i, &to, what)) return SQ_INVALID;
   if (!to) return SQ_OK;
-  uint32_t len = sq_load_u32(fb->p + to);
+  const unsigned char *lp = sq_fb_bytes(fb, to, 4);
+  if (!lp) return fb->st->code;
+  uint32_t len = sq_load_u32(lp);
   /* len < 2^32 and elem_size <= 8: the product fits in 64 bits */
   if ((uint64_t)len * elem_size > fb->n - to - 4)
     return sq_fail(fb->st, "%s: %s: the vector at byte %llu has %lu "
@@ -177,14 +199,17 @@ int sq_fb_string_field(sq_fb *fb, const sq_fb_table *t, int i,
   *present = 0;
   if (sq_fb_follow(fb, t, i, &to, what)) return SQ_INVALID;
   if (!to) return SQ_OK;
-  uint32_t l = sq_load_u32(fb->p + to);
+  const unsigned char *lp = sq_fb_bytes(fb, to, 4);
+  if (!lp) return fb->st->code;
+  uint32_t l = sq_load_u32(lp);
   /* the bytes and their NUL */
   if ((uint64_t)l + 1 > fb->n - to - 4)
     return sq_fail(fb->st, "%s: %s: the string at byte %llu has length %lu, "
                    "past the end of the %llu-byte file", fb->format, what,
                    (unsigned long long)to, (unsigned long)l,
                    (unsigned long long)fb->n);
-  const unsigned char *b = fb->p + to + 4;
+  const unsigned char *b = sq_fb_bytes(fb, to + 4, (size_t)l + 1);
+  if (!b) return fb->st->code;
   if (b[l] != 0)
     return sq_fail(fb->st, "%s: %s: the string at byte %llu does not end "
                    "with a NUL byte", fb->format, what,

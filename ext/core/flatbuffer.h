@@ -22,6 +22,9 @@
 **   4. strings must end with their NUL and be valid UTF-8;
 **   5. nothing assumes alignment: every load is a byteorder helper
 **      (memcpy), so misaligned data reads the same on every host;
+**   5a. bytes are taken from the source as spans (core/source.h): only the
+**      tables, vtables, vectors and strings the caller reaches, never the
+**      rest of the buffer;
 **   6. nothing recurses: the caller walks its schema's fixed depth.
 ** Errors go to fb->st as "<format>: <what>: <problem>", where what is the
 ** caller's path to the value ("subgraphs[1].tensors[3].name").
@@ -31,10 +34,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/source.h"
 #include "core/status.h"
 
 typedef struct sq_fb {
-  const unsigned char *p;
+  sq_source *src;               /* the buffer (spanned: core/source.h) */
   size_t n;
   const char *format;           /* the error prefix: "tflite" */
   sq_status *st;
@@ -84,5 +88,8 @@ int sq_fb_vector_table(sq_fb *fb, const sq_fb_vector *v, uint32_t k,
 
 /* A little-endian u64 at any alignment. */
 uint64_t sq_fb_load_u64(const unsigned char *p);
+/* Bytes [pos, pos + len) of the buffer (a checked vector's elements, say):
+** valid until the parse ends; NULL with the error in fb->st. */
+const unsigned char *sq_fb_bytes(sq_fb *fb, size_t pos, size_t len);
 
 #endif

@@ -21,12 +21,20 @@
 #define GGUF_MAX_DIMS 4           /* ggml's GGML_MAX_DIMS */
 #define GGUF_DEFAULT_ALIGNMENT 32
 
-/* The bytes and the read position. */
+/* The source, its size and the read position; the index charged for
+** memory (core/model_file.h). */
 typedef struct gguf_reader {
-  const unsigned char *p;
+  sq_source *src;
   size_t n, pos;
   sq_status *st;
+  sq_file_index *ix;
 } gguf_reader;
+
+/* The k bytes at the position (which gguf_need checked are there): the
+** file's structure, spanned. */
+static const unsigned char *gguf_at(gguf_reader *r, uint64_t k) {
+  return sq_source_span(r->src, r->pos, k, r->st);
+}
 
 /* Fails unless k more bytes are left; what names the field. */
 static int gguf_need(gguf_reader *r, uint64_t k, const char *what) {
@@ -44,14 +52,18 @@ static uint64_t gguf_u64_at(const unsigned char *p) {
 
 static int gguf_u32(gguf_reader *r, uint32_t *v, const char *what) {
   if (gguf_need(r, 4, what)) return SQ_INVALID;
-  *v = sq_load_u32(r->p + r->pos);
+  const unsigned char *p = gguf_at(r, 4);
+  if (!p) return r->st->code;
+  *v = sq_load_u32(p);
   r->pos += 4;
   return SQ_OK;
 }
 
 static int gguf_u64(gguf_reader *r, uint64_t *v, const char *what) {
   if (gguf_need(r, 8, what)) return SQ_INVALID;
-  *v = gguf_u64_at(r->p + r->pos);
+  const unsigned char *p = gguf_at(r, 8);
+  if (!p) return r->st->code;
+  *v = gguf_u64_at(p);
   r->pos += 8;
   return SQ_OK;
 }
@@ -77,7 +89,7 @@ static int gguf_string(gguf_reader *r, const unsigned char **s, size_t *len,
                    "of the %llu-byte file", what, (unsigned long long)(r->pos - 8),
                    (unsigned long long)l, (unsigned long long)r->n);
   }
-  *s = r->p + r->pos;
+  if (!(*s = gguf_at(r, l))) return r->st->code;
   *len = (size_t)l;
   if (is_name && memchr(*s, 0, *len)) {
     return sq_fail(r->st, "gguf: %s at byte %llu contains a NUL byte", what,
@@ -106,10 +118,11 @@ static const char *const gguf_type_names[GGUF_NTYPES] = {
 static const unsigned char gguf_type_bytes[GGUF_NTYPES] = {
   1, 1, 2, 2, 4, 4, 4, 1, 8, 0, 8, 8, 8};
 
-/* A growing JSON text, sized through sq_realloc. */
+/* A growing JSON text, charged to the index (core/model_file.h). */
 typedef struct gguf_text {
   char *s;
   size_t len, cap;
+  sq_file_index *ix;
 } gguf_text;
 
 static int gguf_text_add(gguf_text *t, const char *s, size_t len,
@@ -120,7 +133,7 @@ static int gguf_text_add(gguf_text *t, const char *s, size_t len,
       if (want > ((uint64_t)1 << 62)) return sq_toobig(st);
       want *= 2;
     }
-    char *p = sq_realloc(st, t->s, want, 1);
+    char *p = sq_file_realloc(t->ix, t->s, want, 1, st);
     if (!p) return st->code;
     t->s = p;
     t->cap = (size_t)want;
@@ -185,17 +198,22 @@ static int gguf_scalar_json(int type, const unsigned char *p, char *buf) {
 }
 
 /* Reads one value of element type `type` (not an array) at the reader,
-** appending its JSON to t when t is not NULL.  key names it in errors. */
+** appending its JSON to t when t is not NULL.  key names it in errors.
+** A scalar's bytes are at p when p is not NULL (an array's, spanned
+** whole), else they are spanned here. */
 static int gguf_value(gguf_reader *r, int type, gguf_text *t,
-                      const unsigned char *key, size_t keylen) {
+                      const unsigned char *key, size_t keylen,
+                      const unsigned char *p) {
   if (type == GGUF_STRING) {
     const unsigned char *s;
     size_t len;
     if (gguf_string(r, &s, &len, "string value", 0)) return SQ_INVALID;
     return t ? gguf_text_json_string(t, s, len, r->st) : SQ_OK;
   }
-  if (gguf_need(r, gguf_type_bytes[type], "value")) return SQ_INVALID;
-  const unsigned char *p = r->p + r->pos;
+  if (!p) {
+    if (gguf_need(r, gguf_type_bytes[type], "value")) return SQ_INVALID;
+    if (!(p = gguf_at(r, gguf_type_bytes[type]))) return r->st->code;
+  }
   if (type == GGUF_BOOL && p[0] > 1) {
     return sq_fail(r->st, "gguf: key '%.*s': bool value %u is neither 0 nor 1",
                    gguf_quote_len(key, keylen), (const char *)key,
@@ -288,13 +306,14 @@ typedef struct gguf_span {
 typedef struct gguf_spans {
   gguf_span *v;
   size_t n, cap;
+  sq_file_index *ix;
 } gguf_spans;
 
 static int gguf_spans_add(gguf_spans *a, const unsigned char *s, size_t len,
                           sq_status *st) {
   if (a->n == a->cap) {
     size_t want = a->cap ? a->cap * 2 : 16;
-    gguf_span *v = sq_realloc(st, a->v, want, sizeof *v);
+    gguf_span *v = sq_file_realloc(a->ix, a->v, want, sizeof *v, st);
     if (!v) return st->code;
     a->v = v;
     a->cap = want;
@@ -342,7 +361,7 @@ static int gguf_no_overlaps(sq_file_index *ix, sq_status *st) {
   size_t m = 0;
   for (size_t i = 0; i < ix->ntensors; i++) m += ix->tensors[i].nbytes > 0;
   if (m < 2) return SQ_OK;
-  gguf_extent *e = sq_alloc(st, m, sizeof *e);
+  gguf_extent *e = sq_file_alloc(ix, m, sizeof *e, st);
   if (!e) return st->code;
   m = 0;
   for (size_t i = 0; i < ix->ntensors; i++) {
@@ -374,7 +393,6 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
                          sq_file_index *ix, gguf_spans *keys,
                          uint64_t *alignment) {
   sq_status *st = r->st;
-  uint64_t total = 0; /* every value's JSON, bounded like one buffer */
   for (uint64_t k = 0; k < nkv; k++) {
     const unsigned char *key;
     size_t keylen;
@@ -394,14 +412,16 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
                        gguf_type_names[type]);
       }
       if (gguf_need(r, 4, "value")) return SQ_INVALID;
-      uint32_t a = sq_load_u32(r->p + r->pos);
+      const unsigned char *ap = gguf_at(r, 4);
+      if (!ap) return st->code;
+      uint32_t a = sq_load_u32(ap);
       if (a == 0 || (a & (a - 1)) != 0) {
         return sq_fail(st, "gguf: general.alignment %lu is not a power of 2",
                        (unsigned long)a);
       }
       *alignment = a;
     }
-    gguf_text text = {0};
+    gguf_text text = {NULL, 0, 0, ix};
     gguf_text *t = want_meta ? &text : NULL;
     char tname[24];
     snprintf(tname, sizeof tname, "%s", gguf_type_names[type]);
@@ -426,25 +446,34 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
                        gguf_type_names[et], (unsigned long long)(r->n - r->pos));
       }
       snprintf(tname, sizeof tname, "array[%s]", gguf_type_names[et]);
+      /* An array of numbers is spanned whole (its count fits, checked
+      ** above); without metadata only bools need their bytes seen. */
+      const unsigned char *elems = NULL;
+      uint64_t esize = gguf_type_bytes[et];
+      if (et != GGUF_STRING) {
+        if (!t && et != GGUF_BOOL) {
+          r->pos += (size_t)(count * esize);
+          count = 0;
+        } else if (!(elems = gguf_at(r, count * esize))) {
+          return st->code;
+        }
+      }
       if (t) rc = gguf_text_add(t, "[", 1, st);
       for (uint64_t i = 0; !rc && i < count; i++) {
         if (t && i) rc = gguf_text_add(t, ",", 1, st);
-        if (!rc) rc = gguf_value(r, (int)et, t, key, keylen);
+        if (!rc) rc = gguf_value(r, (int)et, t, key, keylen,
+                                 elems ? elems + i * esize : NULL);
       }
       if (t && !rc) rc = gguf_text_add(t, "]", 1, st);
     } else {
-      rc = gguf_value(r, (int)type, t, key, keylen);
+      rc = gguf_value(r, (int)type, t, key, keylen, NULL);
     }
     if (!rc && t) {
-      uint64_t bytes;
-      total += text.len;
-      if (!sq_size(st, total, 1, &bytes)) {
-        sq_file_meta *m = sq_file_add_meta(ix, (const char *)key, keylen, st);
-        if (m) {
-          memcpy(m->type, tname, sizeof m->type);
-          m->value = text.s;
-          text.s = NULL;
-        }
+      sq_file_meta *m = sq_file_add_meta(ix, (const char *)key, keylen, st);
+      if (m) {
+        memcpy(m->type, tname, sizeof m->type);
+        m->value = text.s;
+        text.s = NULL;
       }
       rc = st->code;
     }
@@ -513,13 +542,16 @@ static int gguf_read_tensor_info(gguf_reader *r, sq_file_index *ix,
   return SQ_OK;
 }
 
-int sq_gguf_read(const unsigned char *p, size_t n, int want_meta,
-                 sq_file_index *ix, sq_status *st) {
-  gguf_reader r = {p, n, 0, st};
-  gguf_spans keys = {0}, names = {0};
+int sq_gguf_read(sq_source *src, int want_meta, sq_file_index *ix,
+                 sq_status *st) {
+  size_t n = (size_t)src->size;
+  gguf_reader r = {src, n, 0, st, ix};
+  gguf_spans keys = {NULL, 0, 0, ix}, names = {NULL, 0, 0, ix};
   uint32_t version;
   uint64_t ntensors, nkv, alignment = GGUF_DEFAULT_ALIGNMENT;
 
+  const unsigned char *p = n >= 4 ? sq_source_span(src, 0, 4, st) : NULL;
+  if (n >= 4 && !p) return st->code;
   if (n < 4 || memcmp(p, "GGUF", 4) != 0) {
     return sq_fail(st, "gguf: not a GGUF file (the first 4 bytes are not "
                    "\"GGUF\")");

@@ -11,6 +11,15 @@
 ** `pos` and the pending bytes [flushed, pos) are handed on (CRC, skip,
 ** copy to out) whenever 32 KiB are pending, so the 32 KiB of history a
 ** distance may reach are always in the window and never yet overwritten.
+** The window holds the last 64 KiB of output, so a request that starts
+** inside it is served from there before decoding goes on.
+**
+** The decoder stops between symbols (or inside a stored block) and keeps
+** all it needs in the sq_inflate: the bit buffer and the input position,
+** the block it is in (its code tables, or the stored bytes left), the
+** window and the running CRC-32.  Each request copies the bit reader and
+** the output position into locals and back, so the inner loops work on
+** registers as a one-shot decoder would.
 */
 #include <string.h>
 #include "core/inflate.h"
@@ -19,16 +28,45 @@
 #define WMASK (SQ_INFLATE_WINDOW - 1)
 #define HISTORY 32768u
 
+enum { BLOCK_HEADER, BLOCK_STORED, BLOCK_CODES };
+
 typedef struct bit_reader {
-  const unsigned char *in;
-  size_t n, pos;    /* input, its size, the next byte to load */
-  uint64_t buf;     /* loaded bits, next bit lowest */
+  sq_inflate *z;
+  const unsigned char *bp;  /* input bytes [bstart, bstart + blen) */
+  uint64_t bstart, blen;
+  uint64_t n, pos;          /* the stream's size, the next byte to load */
+  uint64_t buf;             /* loaded bits, next bit lowest */
   unsigned nbits;
+  int err;                  /* the input could not be read (st says why) */
+  sq_status *st;
 } bit_reader;
+
+/* Makes input byte b->pos one of those at hand: reads the next
+** SQ_INFLATE_INPUT bytes from there (only without mem). */
+static int fetch(bit_reader *b) {
+  sq_inflate *z = b->z;
+  uint64_t want = b->n - b->pos < SQ_INFLATE_INPUT ? b->n - b->pos
+                                                   : SQ_INFLATE_INPUT;
+  if (z->in.read(z->in.ctx, z->in.base + b->pos, z->inbuf, (size_t)want,
+                 b->st)) {
+    b->err = 1;
+    return 1;
+  }
+  b->bp = z->inbuf;
+  b->bstart = b->pos;
+  b->blen = want;
+  return 0;
+}
+
+static int at_hand(const bit_reader *b) {
+  return b->pos >= b->bstart && b->pos - b->bstart < b->blen;
+}
 
 static void refill(bit_reader *b) {
   while (b->nbits <= 56 && b->pos < b->n) {
-    b->buf |= (uint64_t)b->in[b->pos++] << b->nbits;
+    if (!at_hand(b) && fetch(b)) return;
+    b->buf |= (uint64_t)b->bp[b->pos - b->bstart] << b->nbits;
+    b->pos++;
     b->nbits += 8;
   }
 }
@@ -37,9 +75,10 @@ static void refill(bit_reader *b) {
 static int take(bit_reader *b, unsigned k, unsigned *v, sq_status *st) {
   if (b->nbits < k) {
     refill(b);
+    if (b->err) return st->code;
     if (b->nbits < k)
-      return sq_fail(st, "deflate: the stream ends inside a block (byte %zu)",
-                     b->n);
+      return sq_fail(st, "deflate: the stream ends inside a block (byte %llu)",
+                     (unsigned long long)b->n);
   }
   *v = (unsigned)(b->buf & ((1u << k) - 1));
   b->buf >>= k;
@@ -92,7 +131,10 @@ static int build(sq_huffman *h, const unsigned char *lengths, unsigned n) {
 /* One symbol of h, or an error: no such code, or past the end of input. */
 static int decode(bit_reader *b, const sq_huffman *h, unsigned *sym,
                   sq_status *st) {
-  if (b->nbits < 15) refill(b);
+  if (b->nbits < 15) {
+    refill(b);
+    if (b->err) return st->code;
+  }
   uint16_t e = h->fast[b->buf & ((1u << SQ_INFLATE_FAST) - 1)];
   if (e) {
     unsigned len = e & 15;
@@ -121,12 +163,13 @@ static int decode(bit_reader *b, const sq_huffman *h, unsigned *sym,
       first = (first + count) << 1;
       code <<= 1;
     }
-    return sq_fail(st, "deflate: a code at byte %zu is not in the block's "
-                       "code set", b->pos - b->nbits / 8);
+    return sq_fail(st, "deflate: a code at byte %llu is not in the block's "
+                       "code set",
+                   (unsigned long long)(b->pos - b->nbits / 8));
   }
 truncated:
-  return sq_fail(st, "deflate: the stream ends inside a block (byte %zu)",
-                 b->n);
+  return sq_fail(st, "deflate: the stream ends inside a block (byte %llu)",
+                 (unsigned long long)b->n);
 }
 
 /* Where output goes: the window, then [skip, skip + len) of it to out. */
@@ -147,7 +190,7 @@ static int flush(sink *k) {
     uint64_t m = k->pos - k->flushed;
     if (m > SQ_INFLATE_WINDOW - at) m = SQ_INFLATE_WINDOW - at;
     const unsigned char *p = k->z->window + at;
-    if (k->to_end) k->z->crc = sq_crc32_with(&k->z->crc_tables, k->z->crc, p, m);
+    k->z->crc = sq_crc32_with(&k->z->crc_tables, k->z->crc, p, m);
     /* The overlap of [flushed, flushed + m) with [skip, skip + len). */
     uint64_t a = k->flushed > k->skip ? k->flushed : k->skip;
     uint64_t e = k->flushed + m, end = k->skip + k->len;
@@ -266,8 +309,9 @@ static void fixed_tables(sq_inflate *z) {
   build(&z->dist, lengths, 32);
 }
 
-/* A stored block (RFC 1951 3.2.4): LEN bytes from the byte boundary. */
-static int stored(bit_reader *b, sink *k, int *stop, sq_status *st) {
+/* A stored block's header (RFC 1951 3.2.4): LEN and NLEN from the byte
+** boundary; its LEN bytes follow. */
+static int stored_header(bit_reader *b, sq_status *st) {
   unsigned drop = b->nbits & 7, len, nlen;
   b->buf >>= drop;
   b->nbits -= drop;
@@ -280,17 +324,28 @@ static int stored(bit_reader *b, sink *k, int *stop, sq_status *st) {
   b->buf = 0;
   b->nbits = 0;
   if (len > b->n - b->pos)
-    return sq_fail(st, "deflate: a stored block of %u bytes at byte %zu runs "
-                       "past the %zu-byte stream", len, b->pos, b->n);
-  while (len) {
+    return sq_fail(st, "deflate: a stored block of %u bytes at byte %llu runs "
+                       "past the %llu-byte stream", len,
+                   (unsigned long long)b->pos, (unsigned long long)b->n);
+  b->z->stored_left = len;
+  return SQ_OK;
+}
+
+/* The stored block's bytes left, until they are out or the request is. */
+static int stored(bit_reader *b, sink *k, int *stop, sq_status *st) {
+  sq_inflate *z = k->z;
+  while (z->stored_left) {
+    if (!at_hand(b) && fetch(b)) return st->code;
+    uint64_t avail = b->blen - (b->pos - b->bstart);
     uint64_t at = k->pos & WMASK;
     uint64_t m = HISTORY - (k->pos - k->flushed);
-    if (m > len) m = len;
+    if (m > z->stored_left) m = z->stored_left;
     if (m > SQ_INFLATE_WINDOW - at) m = SQ_INFLATE_WINDOW - at;
-    memcpy(k->z->window + at, b->in + b->pos, m);
+    if (m > avail) m = avail;
+    memcpy(z->window + at, b->bp + (b->pos - b->bstart), (size_t)m);
     b->pos += m;
     k->pos += m;
-    len -= (unsigned)m;
+    z->stored_left -= (unsigned)m;
     if (pending_full(k) && flush(k)) {
       *stop = 1;
       return SQ_OK;
@@ -299,8 +354,9 @@ static int stored(bit_reader *b, sink *k, int *stop, sq_status *st) {
   return SQ_OK;
 }
 
-/* The symbols of a Huffman block up to end-of-block. */
-static int codes(bit_reader *b, sink *k, unsigned ndist, int *stop,
+/* The symbols of a Huffman block up to end-of-block (*eob) or until the
+** request is out (*stop). */
+static int codes(bit_reader *b, sink *k, unsigned ndist, int *stop, int *eob,
                  sq_status *st) {
   sq_inflate *z = k->z;
   unsigned char *w = z->window;
@@ -310,6 +366,7 @@ static int codes(bit_reader *b, sink *k, unsigned ndist, int *stop,
     if (sym < 256) {
       w[k->pos++ & WMASK] = (unsigned char)sym;
     } else if (sym == 256) {
+      *eob = 1;
       return SQ_OK;
     } else {
       sym -= 257;
@@ -349,52 +406,127 @@ static int codes(bit_reader *b, sink *k, unsigned ndist, int *stop,
   }
 }
 
-int sq_inflate_run(sq_inflate *z, const unsigned char *in, size_t n,
-                   uint64_t skip, unsigned char *out, uint64_t len, int to_end,
-                   uint64_t most, sq_status *st) {
-  bit_reader b = {in, n, 0, 0, 0};
-  sink k = {z, 0, 0, skip, len, out, to_end, most, 0};
-  int final = 0, stop = 0;
+void sq_inflate_begin(sq_inflate *z, const sq_inflate_input *in) {
   z->produced = z->consumed = 0;
   z->crc = 0;
-  z->finished = 0;
+  z->finished = z->overflow = 0;
+  z->in = *in;
+  z->in_pos = z->bits = 0;
+  z->nbits = 0;
+  z->in_start = z->in_len = 0;
+  z->pos = z->flushed = 0;
+  z->block = BLOCK_HEADER;
+  z->last = 0;
+  z->stored_left = z->ndist = 0;
+  z->broken = 0;
+  sq_crc32_init(&z->crc_tables);
+}
+
+uint64_t sq_inflate_earliest(const sq_inflate *z) {
+  if (z->broken) return UINT64_MAX;
+  return z->pos > SQ_INFLATE_WINDOW ? z->pos - SQ_INFLATE_WINDOW : 0;
+}
+
+/* The next block's header: its type, and its tables or stored length. */
+static int block_header(bit_reader *b, sq_inflate *z, sq_status *st) {
+  unsigned type, f;
+  if (take(b, 1, &f, st) || take(b, 2, &type, st)) return st->code;
+  z->last = (int)f;
+  if (type == 0) {
+    if (stored_header(b, st)) return st->code;
+    z->block = BLOCK_STORED;
+  } else if (type == 1) {
+    fixed_tables(z);
+    z->ndist = 30;
+    z->block = BLOCK_CODES;
+  } else if (type == 2) {
+    if (dynamic_tables(b, z, &z->ndist, st)) return st->code;
+    z->block = BLOCK_CODES;
+  } else {
+    return sq_fail(st, "deflate: block type 3 is reserved");
+  }
+  return SQ_OK;
+}
+
+int sq_inflate_read(sq_inflate *z, uint64_t skip, unsigned char *out,
+                    uint64_t len, int to_end, uint64_t most, sq_status *st) {
   z->overflow = 0;
   if (skip > UINT64_MAX - len)
     return sq_fail(st, "deflate: output range past 2^64 bytes");
-  if (!to_end && skip + len == 0) return SQ_OK;
-  if (to_end) sq_crc32_init(&z->crc_tables);
-  while (!final && !stop) {
-    unsigned type, f;
-    if (take(&b, 1, &f, st) || take(&b, 2, &type, st)) return st->code;
-    final = (int)f;
-    if (type == 0) {
-      if (stored(&b, &k, &stop, st)) return st->code;
-    } else if (type == 1) {
-      fixed_tables(z);
-      if (codes(&b, &k, 30, &stop, st)) return st->code;
-    } else if (type == 2) {
-      unsigned ndist = 0;
-      if (dynamic_tables(&b, z, &ndist, st) ||
-          codes(&b, &k, ndist, &stop, st))
-        return st->code;
-    } else {
-      return sq_fail(st, "deflate: block type 3 is reserved");
+  if (skip < sq_inflate_earliest(z))
+    return sq_fail(st, "deflate: output byte %llu is before the decoder's "
+                       "window (it must begin again)",
+                   (unsigned long long)skip);
+  uint64_t end = skip + len;
+  if (!to_end && end == 0) return SQ_OK;
+  /* What the window holds already: [skip, flushed) was handed on by an
+  ** earlier request and is still there (skip >= earliest). */
+  if (skip < z->flushed) {
+    uint64_t e = end < z->flushed ? end : z->flushed;
+    for (uint64_t i = skip; i < e;) {
+      uint64_t at = i & WMASK, m = e - i;
+      if (m > SQ_INFLATE_WINDOW - at) m = SQ_INFLATE_WINDOW - at;
+      memcpy(out + (i - skip), z->window + at, (size_t)m);
+      i += m;
     }
   }
-  /* stop: the wanted bytes are out, possibly in the middle of a block. */
-  z->finished = final && !stop;
-  if (!stop) flush(&k);
-  z->produced = k.pos;
+  bit_reader b = {z, z->in.mem, 0, z->in.mem ? z->in.n : 0, z->in.n,
+                  z->in_pos, z->bits, z->nbits, 0, st};
+  if (!z->in.mem) {
+    b.bp = z->inbuf;
+    b.bstart = z->in_start;
+    b.blen = z->in_len;
+  }
+  sink k = {z, z->pos, z->flushed, skip, len, out, to_end, most, 0};
+  int stop = flush(&k), rc = SQ_OK;
+  while (!stop && !z->finished) {
+    if (z->block == BLOCK_HEADER && (rc = block_header(&b, z, st))) break;
+    int eob = 0;
+    if (z->block == BLOCK_STORED) {
+      if ((rc = stored(&b, &k, &stop, st))) break;
+      eob = z->stored_left == 0 && !stop;
+    } else {
+      if ((rc = codes(&b, &k, z->ndist, &stop, &eob, st))) break;
+    }
+    if (eob) {
+      z->block = BLOCK_HEADER;
+      if (z->last) z->finished = 1;
+    }
+  }
+  /* finished: the pending output goes out now. */
+  if (!rc && !stop) flush(&k);
+  z->in_pos = b.pos;
+  z->bits = b.buf;
+  z->nbits = b.nbits;
+  if (!z->in.mem) {
+    z->in_start = b.bstart;
+    z->in_len = b.blen;
+  }
+  z->pos = z->produced = k.pos;
+  z->flushed = k.flushed;
   z->consumed = b.pos - b.nbits / 8;
+  if (rc) {
+    z->broken = 1;
+    return st->code ? st->code : rc;
+  }
   if (k.over) {
     z->finished = 0;
     z->overflow = 1;
+    z->broken = 1;
     return sq_fail(st, "deflate: the stream makes more than %llu bytes",
                    (unsigned long long)most);
   }
-  if (k.pos < skip + len)
+  if (k.pos < end)
     return sq_fail(st, "deflate: the stream ends after %llu bytes of output "
                        "(%llu wanted)", (unsigned long long)k.pos,
-                   (unsigned long long)(skip + len));
+                   (unsigned long long)end);
   return SQ_OK;
+}
+
+int sq_inflate_run(sq_inflate *z, const unsigned char *in, size_t n,
+                   uint64_t skip, unsigned char *out, uint64_t len, int to_end,
+                   uint64_t most, sq_status *st) {
+  sq_inflate_input src = {in, NULL, NULL, 0, n};
+  sq_inflate_begin(z, &src);
+  return sq_inflate_read(z, skip, out, len, to_end, most, st);
 }

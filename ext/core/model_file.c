@@ -71,43 +71,86 @@ int sq_file_tensor_read(const sq_file_view *v, const sq_file_tensor *t,
                    (unsigned long long)(start + len),
                    (unsigned long long)t->nbytes);
   if (t->decode) return t->decode(v, t, start, len, out, st);
-  if (t->offset > v->n || t->nbytes > v->n - t->offset)
+  if (t->offset > v->src->size || t->nbytes > v->src->size - t->offset)
     return sq_fail(st, "tensor '%.200s': its data lies outside the file",
                    t->name);
-  if (len) memcpy(out, v->p + t->offset + start, len);
-  return SQ_OK;
+  return sq_source_read(v->src, t->offset + start, len, out, st);
+}
+
+void sq_file_stream_free(sq_file_stream *s) {
+  sqlite3_free(s->live);
+  sqlite3_free(s->mark);
+  sq_window_free(&s->win);
+  memset(s, 0, sizeof *s);
 }
 
 void sq_file_index_free(sq_file_index *ix) {
   for (size_t i = 0; i < ix->ntensors; i++) {
     sqlite3_free(ix->tensors[i].name);
     sqlite3_free(ix->tensors[i].location);
-    sqlite3_free(ix->tensors[i].scope);
   }
   for (size_t i = 0; i < ix->nmeta; i++) {
     sqlite3_free(ix->meta[i].key);
     sqlite3_free(ix->meta[i].value);
   }
+  for (size_t i = 0; i < ix->nscopes; i++) sqlite3_free(ix->scopes[i].label);
   sqlite3_free(ix->tensors);
   sqlite3_free(ix->meta);
+  sqlite3_free(ix->scopes);
   memset(ix, 0, sizeof *ix);
 }
 
-/* A NUL-terminated copy of s[0..len). */
-static char *sq_strndup(const char *s, size_t len, sq_status *st) {
-  char *c = sq_alloc(st, (uint64_t)len + 1, 1);
+/* ---- the budget (docs/FORMATS.md#memory) ---- */
+
+int sq_file_charge(sq_file_index *ix, uint64_t bytes, sq_status *st) {
+  if (bytes > ix->budget || ix->used > ix->budget - bytes)
+    return sq_fail(st, "%s: the index of the %llu-byte file needs more than "
+                       "%llu bytes for its names, scopes and metadata (%u per "
+                       "byte of the file, plus %u)",
+                   ix->format ? ix->format : "file",
+                   (unsigned long long)ix->input,
+                   (unsigned long long)ix->budget, SQ_FILE_BUDGET_PER_BYTE,
+                   SQ_FILE_BUDGET_FIXED);
+  ix->used += bytes;
+  return SQ_OK;
+}
+
+void *sq_file_alloc(sq_file_index *ix, uint64_t count, uint64_t size,
+                    sq_status *st) {
+  if (size && count > UINT64_MAX / size) {
+    sq_toobig(st);
+    return NULL;
+  }
+  if (sq_file_charge(ix, count * size, st)) return NULL;
+  return sq_alloc_internal(st, count, size);
+}
+
+void *sq_file_realloc(sq_file_index *ix, void *old, uint64_t count,
+                      uint64_t size, sq_status *st) {
+  if (size && count > UINT64_MAX / size) {
+    sq_toobig(st);
+    return NULL;
+  }
+  if (sq_file_charge(ix, count * size, st)) return NULL;
+  return sq_realloc_internal(st, old, count, size);
+}
+
+char *sq_file_strndup(sq_file_index *ix, const void *s, size_t len,
+                      sq_status *st) {
+  char *c = sq_file_alloc(ix, (uint64_t)len + 1, 1, st);
   if (!c) return NULL;
   if (len) memcpy(c, s, len);
   c[len] = 0;
   return c;
 }
 
-/* Room for one more entry of size `size` in *arr (count n, capacity *cap). */
+/* Room for one more entry of size `size` in *arr (count n, capacity *cap).
+** The tables are one entry per row: not charged (rule 3). */
 static int sq_grow(void **arr, size_t n, size_t *cap, size_t size,
                    sq_status *st) {
   if (n < *cap) return SQ_OK;
   size_t want = *cap ? *cap * 2 : 16;
-  void *p = sq_realloc(st, *arr, want, size);
+  void *p = sq_realloc_internal(st, *arr, want, size);
   if (!p) return st->code;
   *arr = p;
   *cap = want;
@@ -116,7 +159,7 @@ static int sq_grow(void **arr, size_t n, size_t *cap, size_t size,
 
 sq_file_tensor *sq_file_add_tensor(sq_file_index *ix, const char *name,
                                    size_t len, sq_status *st) {
-  char *copy = sq_strndup(name, len, st);
+  char *copy = sq_file_strndup(ix, name, len, st);
   if (!copy) return NULL;
   if (sq_grow((void **)&ix->tensors, ix->ntensors, &ix->tensors_cap,
               sizeof *ix->tensors, st)) {
@@ -131,7 +174,7 @@ sq_file_tensor *sq_file_add_tensor(sq_file_index *ix, const char *name,
 
 sq_file_meta *sq_file_add_meta(sq_file_index *ix, const char *key, size_t len,
                                sq_status *st) {
-  char *copy = sq_strndup(key, len, st);
+  char *copy = sq_file_strndup(ix, key, len, st);
   if (!copy) return NULL;
   if (sq_grow((void **)&ix->meta, ix->nmeta, &ix->meta_cap, sizeof *ix->meta,
               st)) {
@@ -144,13 +187,76 @@ sq_file_meta *sq_file_add_meta(sq_file_index *ix, const char *key, size_t len,
   return m;
 }
 
-int sq_file_read(const unsigned char *p, size_t n, sq_file_format f,
-                 int want_meta, sq_file_index *ix, sq_status *st) {
+int sq_file_add_scope(sq_file_index *ix, uint32_t parent, const char *label,
+                      size_t len, int glued, uint32_t *id, sq_status *st) {
+  if (ix->nscopes >= UINT32_MAX - 1) return sq_toobig(st);
+  char *copy = sq_file_strndup(ix, label, len, st);
+  if (!copy) return st->code;
+  if (sq_grow((void **)&ix->scopes, ix->nscopes, &ix->scopes_cap,
+              sizeof *ix->scopes, st)) {
+    sqlite3_free(copy);
+    return st->code;
+  }
+  sq_file_scope *s = &ix->scopes[ix->nscopes++];
+  s->parent = parent;
+  s->glued = glued;
+  s->label = copy;
+  s->len = len;
+  *id = (uint32_t)ix->nscopes;
+  return SQ_OK;
+}
+
+char *sq_file_scope_text(const sq_file_index *ix, uint32_t scope,
+                         uint64_t *len, sq_status *st) {
+  *len = 0;
+  if (scope == 0 || scope > ix->nscopes) return NULL;
+  /* Parents come before their children, so the walk ends. */
+  uint64_t total = 0;
+  for (uint32_t k = scope; k; k = ix->scopes[k - 1].parent)
+    total += ix->scopes[k - 1].len +
+             (ix->scopes[k - 1].parent && !ix->scopes[k - 1].glued);
+  char *text = sq_alloc(st, total + 1, 1);
+  if (!text) return NULL;
+  uint64_t at = total;
+  text[at] = 0;
+  for (uint32_t k = scope; k; k = ix->scopes[k - 1].parent) {
+    const sq_file_scope *s = &ix->scopes[k - 1];
+    at -= s->len;
+    if (s->len) memcpy(text + at, s->label, s->len);
+    if (s->parent && !s->glued) text[--at] = '/';
+  }
+  *len = total;
+  return text;
+}
+
+int sq_file_read_source(sq_source *src, sq_file_format f, int want_meta,
+                        sq_file_index *ix, sq_status *st) {
   static int (*const readers[SQ_FILE_NFORMATS])(
-      const unsigned char *, size_t, int, sq_file_index *, sq_status *) = {
+      sq_source *, int, sq_file_index *, sq_status *) = {
     sq_safetensors_read, sq_gguf_read, sq_npy_read, sq_npz_read,
     sq_onnx_read, sq_tflite_read};
   memset(ix, 0, sizeof *ix);
-  if (readers[f](p, n, want_meta, ix, st)) sq_file_index_free(ix);
+  if (src->size > (uint64_t)SIZE_MAX) {
+    sq_source_end_parse(src);
+    return sq_fail(st, "%s: the %llu-byte file is too large for this system",
+                   sq_format_names[f], (unsigned long long)src->size);
+  }
+  ix->format = sq_format_names[f];
+  ix->input = src->size;
+  ix->budget = src->size > (UINT64_MAX - SQ_FILE_BUDGET_FIXED) /
+                               SQ_FILE_BUDGET_PER_BYTE
+                   ? UINT64_MAX
+                   : SQ_FILE_BUDGET_PER_BYTE * src->size + SQ_FILE_BUDGET_FIXED;
+  if (readers[f](src, want_meta, ix, st)) sq_file_index_free(ix);
+  sq_source_end_parse(src);
   return st->code;
+}
+
+int sq_file_read(const unsigned char *p, size_t n, sq_file_format f,
+                 int want_meta, sq_file_index *ix, sq_status *st) {
+  sq_source src;
+  sq_source_memory(&src, p, n);
+  int rc = sq_file_read_source(&src, f, want_meta, ix, st);
+  sq_source_close(&src);
+  return rc;
 }

@@ -3,19 +3,35 @@
 ** (docs/FORMATS.md).
 **
 ** Each format has one reader (safetensors.c, gguf.c, npy.c, ...) that turns
-** the bytes into an index: per tensor its name, dtype, shape (numpy's
-** row-major order) and where its data lies in the bytes; per metadata entry
-** its key, type and value as JSON.  Readers never copy tensor data and
-** never trust a count or an offset before checking it against the bytes:
-** every offset + size is checked to lie inside [0, n) without overflow, and
-** every table is sized only after its count was checked against the bytes
-** that must hold it.
+** the bytes of a source (core/source.h: memory or an open file) into an
+** index: per tensor its name, dtype, shape (numpy's row-major order) and
+** where its data lies in the bytes; per metadata entry its key, type and
+** value as JSON.  The rules every reader keeps:
+**
+**   1. readers never copy tensor data and never trust a count or an offset
+**      before checking it against the bytes: every offset + size is checked
+**      to lie inside [0, n) without overflow, and every table is sized only
+**      after its count was checked against the bytes that must hold it;
+**   2. readers take structure bytes with sq_source_span (or a window), never
+**      a tensor's data: indexing a file reads its headers, not its tensors;
+**   3. the index's own memory (names, keys, metadata values, scope labels,
+**      locations and the readers' scratch) is allocated here
+**      (sq_file_alloc and the helpers below) and refused past the budget of
+**      docs/FORMATS.md#memory: SQ_FILE_BUDGET_PER_BYTE bytes per byte of
+**      the file plus SQ_FILE_BUDGET_FIXED; the tables hold one entry per
+**      row besides.  None of it counts against SQLITE_LIMIT_LENGTH, which
+**      bounds results (a row's name, value, scope or data) when SQL reads
+**      them;
+**   4. a scope is a path in a tree stored once (each node its parent and
+**      its own label): a row's scope text is composed when it is read, so
+**      deeply nested subgraphs cost their labels once, not once per tensor.
 */
 #ifndef SQ_MODEL_FILE_H
 #define SQ_MODEL_FILE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/source.h"
 #include "core/status.h"
 #include "core/tensor.h"
 
@@ -29,16 +45,34 @@ typedef enum sq_file_format {
 ** f8_e4m3 f8_e5m2, and ggml's block types (q4_0 ... q6_K). */
 #define SQ_FILE_DTYPE_MAX 16
 
-/* The bytes a reader indexed, and where they came from. */
-typedef struct sq_file_view {
-  const unsigned char *p;       /* the file's bytes */
-  size_t n;
-  const char *path;             /* the file variants: its path (for data kept
-                                ** beside it, as ONNX external data); NULL
-                                ** for a BLOB */
-} sq_file_view;
+/* The readers' budget (rule 3). */
+#define SQ_FILE_BUDGET_PER_BYTE 32u
+#define SQ_FILE_BUDGET_FIXED 1048576u
 
 struct sq_file_tensor;
+struct sq_inflate;
+
+/* What reading a cursor's rows keeps from one row to the next, so that a
+** tensor read chunk by chunk in order is decoded once, not once per chunk
+** (npz: docs/FORMATS.md#npz-compressed-members).  Zeroed is empty. */
+typedef struct sq_file_stream {
+  const struct sq_file_tensor *owner;  /* the tensor the states are for */
+  struct sq_inflate *live, *mark;      /* npz: the decoder where the last
+                                       ** read ended, and where it began */
+  uint64_t inflated;                   /* bytes decoded over the stream's
+                                       ** life (tests prove linearity) */
+  sq_window win;                       /* transient reads (ONNX) */
+} sq_file_stream;
+void sq_file_stream_free(sq_file_stream *s);
+
+/* The bytes a reader indexed: its source (whose model_path says where
+** data kept beside the file lies, as ONNX external data) and, when the
+** caller keeps one, the stream. */
+typedef struct sq_file_view {
+  sq_source *src;
+  sq_file_stream *stream;       /* NULL: each read stands alone */
+} sq_file_view;
+
 /* Decodes bytes [start, start + len) of a tensor's data (as stored, in its
 ** dtype, little-endian) into out; start + len <= t->nbytes. */
 typedef int (*sq_tensor_decoder)(const sq_file_view *v,
@@ -64,9 +98,10 @@ typedef struct sq_file_tensor {
                                     ** form (npz: the member's CRC-32) */
   char *location;               /* sqlite3_malloc'd or NULL: a file beside
                                 ** this one (ONNX external data) */
-  char *scope;                  /* sqlite3_malloc'd or NULL: where in the
-                                ** model the tensor sits (ONNX subgraph,
-                                ** TFLite subgraph) */
+  uint32_t scope;               /* where in the model the tensor sits (ONNX
+                                ** subgraph, TFLite subgraph): 0 for the main
+                                ** graph, else node scope - 1 of the index's
+                                ** scope tree (rule 4) */
 } sq_file_tensor;
 
 /* The shape of t as JSON text, "[2,3]" ("[]" for a scalar), into buf
@@ -78,8 +113,8 @@ typedef struct sq_file_tensor {
 size_t sq_file_shape_text(const sq_file_tensor *t, char *buf,
                           size_t cap);
 
-/* Bytes [start, start + len) of t's data into out (memcpy, or its
-** decoder); start + len must be <= t->nbytes. */
+/* Bytes [start, start + len) of t's data into out (read from the source,
+** or by its decoder); start + len must be <= t->nbytes. */
 int sq_file_tensor_read(const sq_file_view *v, const sq_file_tensor *t,
                         uint64_t start, uint64_t len, unsigned char *out,
                         sq_status *st);
@@ -91,11 +126,27 @@ typedef struct sq_file_meta {
   char *value;                  /* JSON text, sqlite3_malloc'd */
 } sq_file_meta;
 
+/* A node of the scope tree: its parent (0: none, else node parent - 1) and
+** its own label; a scope's text is the labels from the root, each joined to
+** the one before by '/' (or directly, when glued: ONNX's "[2]" after its
+** attribute's name). */
+typedef struct sq_file_scope {
+  uint32_t parent;
+  int glued;
+  char *label;                  /* sqlite3_malloc'd */
+  size_t len;
+} sq_file_scope;
+
 typedef struct sq_file_index {
   sq_file_tensor *tensors;
   size_t ntensors, tensors_cap;
   sq_file_meta *meta;
   size_t nmeta, meta_cap;
+  sq_file_scope *scopes;
+  size_t nscopes, scopes_cap;
+  /* The budget (rule 3): what the reader allocated, what it may. */
+  const char *format;           /* the error prefix: "onnx" */
+  uint64_t input, used, budget;
 } sq_file_index;
 
 /* The format whose magic bytes begin p, or -1. */
@@ -105,13 +156,22 @@ int sq_file_format_parse(const char *text, size_t len, sq_file_format *f,
                          sq_status *st);
 const char *sq_file_format_name(sq_file_format f);
 
-/* Reads the index of n bytes in format f (want_meta: the metadata too).
-** On error the index is freed and st says what is wrong, naming the
-** format ("safetensors: header length 4096 is past the end of the 100-byte
-** file"). */
+/* Reads the index of the source in format f (want_meta: the metadata
+** too), then drops the source's span cache.  On error the index is freed
+** and st says what is wrong, naming the format ("safetensors: header length
+** 4096 is past the end of the 100-byte file"). */
+int sq_file_read_source(sq_source *src, sq_file_format f, int want_meta,
+                        sq_file_index *ix, sq_status *st);
+/* The same over n bytes in memory. */
 int sq_file_read(const unsigned char *p, size_t n, sq_file_format f,
                  int want_meta, sq_file_index *ix, sq_status *st);
 void sq_file_index_free(sq_file_index *ix);
+
+/* The text of scope node `scope` (a tensor's scope member; 0 gives NULL and
+** *len 0): a result, so sized by sq_alloc (SQLITE_LIMIT_LENGTH);
+** sqlite3_malloc'd, NUL-terminated. */
+char *sq_file_scope_text(const sq_file_index *ix, uint32_t scope,
+                         uint64_t *len, sq_status *st);
 
 /* For the readers: append an entry (name copied from name[0..len)); the
 ** returned entry is zeroed but for the name. */
@@ -119,23 +179,40 @@ sq_file_tensor *sq_file_add_tensor(sq_file_index *ix, const char *name,
                                    size_t len, sq_status *st);
 sq_file_meta *sq_file_add_meta(sq_file_index *ix, const char *key, size_t len,
                                sq_status *st);
+/* A scope node under parent (0: at the root) labelled label[0..len),
+** glued to its parent's label or not; its number (for sq_file_tensor.scope)
+** in *id. */
+int sq_file_add_scope(sq_file_index *ix, uint32_t parent, const char *label,
+                      size_t len, int glued, uint32_t *id, sq_status *st);
+/* The index's memory (rule 3): count * size bytes charged to the budget;
+** realloc charges the new size (frees are not subtracted, so the budget
+** bounds all a reader ever asks for).  sq_file_charge charges without
+** allocating. */
+int sq_file_charge(sq_file_index *ix, uint64_t bytes, sq_status *st);
+void *sq_file_alloc(sq_file_index *ix, uint64_t count, uint64_t size,
+                    sq_status *st);
+void *sq_file_realloc(sq_file_index *ix, void *old, uint64_t count,
+                      uint64_t size, sq_status *st);
+/* A NUL-terminated copy of s[0..len) charged to the budget. */
+char *sq_file_strndup(sq_file_index *ix, const void *s, size_t len,
+                      sq_status *st);
 
-/* One reader per format (the same contract as sq_file_read). */
-int sq_safetensors_read(const unsigned char *p, size_t n, int want_meta,
-                        sq_file_index *ix, sq_status *st);
-int sq_gguf_read(const unsigned char *p, size_t n, int want_meta,
-                 sq_file_index *ix, sq_status *st);
+/* One reader per format (the same contract as sq_file_read_source). */
+int sq_safetensors_read(sq_source *src, int want_meta, sq_file_index *ix,
+                        sq_status *st);
+int sq_gguf_read(sq_source *src, int want_meta, sq_file_index *ix,
+                 sq_status *st);
 /* A ggml tensor type by its reader name (any case): its id, the reader's
 ** spelling, block size and bytes per block; 0 when there is none. */
 int sq_gguf_type_named(const char *s, size_t len, uint32_t *id,
                        const char **name, uint64_t *block, uint64_t *bytes);
-int sq_npy_read(const unsigned char *p, size_t n, int want_meta,
-                sq_file_index *ix, sq_status *st);
-int sq_npz_read(const unsigned char *p, size_t n, int want_meta,
-                sq_file_index *ix, sq_status *st);
-int sq_onnx_read(const unsigned char *p, size_t n, int want_meta,
-                 sq_file_index *ix, sq_status *st);
-int sq_tflite_read(const unsigned char *p, size_t n, int want_meta,
-                   sq_file_index *ix, sq_status *st);
+int sq_npy_read(sq_source *src, int want_meta, sq_file_index *ix,
+                sq_status *st);
+int sq_npz_read(sq_source *src, int want_meta, sq_file_index *ix,
+                sq_status *st);
+int sq_onnx_read(sq_source *src, int want_meta, sq_file_index *ix,
+                 sq_status *st);
+int sq_tflite_read(sq_source *src, int want_meta, sq_file_index *ix,
+                   sq_status *st);
 
 #endif

@@ -12,14 +12,18 @@
 ** .npz: a zip archive of .npy members (np.savez stores them, zip64 extra
 ** fields and all; np.savez_compressed deflates them).  The central
 ** directory is the index: each member's local header is checked and its
-** bytes lie inside the archive before the central directory.  A stored
+** bytes lie inside the archive before the central directory, and no two
+** members' bytes (local header to the end of the data) overlap, checked
+** before any member's data is read (docs/FORMATS.md#npy-and-npz).  A stored
 ** member's CRC-32 is checked now and it is read by the .npy rules; of a
 ** deflated member only the .npy header is inflated now (core/inflate.h),
 ** and its data is inflated when read, checked against the directory's size
-** and CRC-32 whenever a read reaches its end.
+** and CRC-32 whenever a read reaches its end; a cursor's stream keeps the
+** decoder between reads, so chunks read in order are inflated once.
 **
-** Nothing is copied and every offset + size is checked against the bytes
-** before use (core/model_file.h).
+** Nothing is copied, every offset + size is checked against the bytes
+** before use, and only the structure (the directory, local headers, .npy
+** headers) is spanned (core/model_file.h).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,12 +355,33 @@ static sq_file_tensor *npy_add(sq_file_index *ix, const char *name,
   return t;
 }
 
+/* The .npy image of `total` bytes at byte base of the source: its preamble
+** and header are spanned (the structure), never its data. */
+static int npy_parse_at(sq_source *src, uint64_t base, uint64_t total,
+                        npy_info *info, sq_status *st) {
+  uint64_t want = total < 12 ? total : 12;
+  const unsigned char *p = sq_source_span(src, base, want, st);
+  if (!p) return st->code;
+  if (want >= 10 && memcmp(p, "\x93NUMPY", 6) == 0 && p[6] >= 1 &&
+      p[6] <= 3 && p[7] == 0) {
+    uint64_t hstart = p[6] == 1 ? 10 : 12;
+    if (hstart <= want) {
+      uint64_t hlen = p[6] == 1 ? sq_load_u16(p + 8) : sq_load_u32(p + 8);
+      if (hlen <= total - hstart) {
+        want = hstart + hlen;
+        if (!(p = sq_source_span(src, base, want, st))) return st->code;
+      }
+    }
+  }
+  return npy_parse(p, (size_t)want, total, info, st);
+}
+
 /* One tensor, named "" (the file has no names). */
-int sq_npy_read(const unsigned char *p, size_t n, int want_meta,
-                sq_file_index *ix, sq_status *st) {
+int sq_npy_read(sq_source *src, int want_meta, sq_file_index *ix,
+                sq_status *st) {
   (void)want_meta; /* .npy has no metadata */
   npy_info info;
-  if (npy_parse(p, n, n, &info, st)) return st->code;
+  if (npy_parse_at(src, 0, src->size, &info, st)) return st->code;
   if (!npy_add(ix, "", 0, &info, 0, st)) return st->code;
   return SQ_OK;
 }
@@ -418,46 +443,82 @@ static int npz_zip64_extra(const unsigned char *e, size_t elen, uint64_t *usize,
 
 /* The most of a deflated member inflated to read its .npy header: numpy
 ** writes headers of 128 bytes or so and its own reader refuses more than
-** 10,000 by default; 64 KiB and the 12-byte preamble is ample. */
+** 10,000 by default; 64 KiB and the 12-byte preamble is ample.  (It is the
+** reader's scratch, charged to the index's budget: no length limit applies
+** to it.) */
 #define NPZ_HEAD_MAX (65536u + 12u)
 
-/* What the index reads of deflated members with: one decoder state and one
-** header buffer, allocated on the first such member. */
-typedef struct npz_scratch {
-  sq_inflate *z;
-  unsigned char *head;
-} npz_scratch;
-
-/* The decoder's state is fixed-size working memory, not data: allocated
-** whatever the connection's length limit (which tests lower to a few KB). */
-static sq_inflate *npz_inflate_alloc(sq_status *st) {
-  sq_status fixed;
-  memset(&fixed, 0, sizeof fixed);
-  fixed.max_bytes = INT64_MAX;
-  sq_inflate *z = sq_alloc(&fixed, 1, sizeof *z);
-  if (!z) sq_nomem(st);
-  return z;
+/* The deflate stream's bytes, read through the source. */
+static int npz_input(void *ctx, uint64_t off, unsigned char *buf, size_t len,
+                     sq_status *st) {
+  return sq_source_read(ctx, off, len, buf, st);
 }
 
-/* A tensor's bytes [start, start + len): the member inflated from its
-** start, skipping the .npy header (src_kind bytes) and `start`.  A read
-** that reaches the member's end decodes it all and checks it against the
-** zip directory: the size, the stream's length, the CRC-32. */
+/* The stream of a member's data [off, off + n) of the source. */
+static sq_inflate_input npz_stream(sq_source *src, uint64_t off, uint64_t n) {
+  sq_inflate_input in = {NULL, npz_input, src, off, n};
+  if (!src->is_file) in.mem = src->mem + off;
+  return in;
+}
+
+/* The decoder's states are fixed-size working memory, not data (nothing a
+** length limit could bound). */
+static int npz_states(sq_file_stream *s, sq_status *st) {
+  if (!s->live) {
+    if (!(s->live = sq_alloc_internal(st, 1, sizeof *s->live)))
+      return st->code;
+    s->live->broken = 1;  /* begun before use */
+    s->owner = NULL;
+  }
+  if (!s->mark) {
+    if (!(s->mark = sq_alloc_internal(st, 1, sizeof *s->mark)))
+      return st->code;
+    s->mark->broken = 1;
+  }
+  return SQ_OK;
+}
+
+/* A tensor's bytes [start, start + len): the member inflated, skipping the
+** .npy header (src_kind bytes) and `start`.  The stream keeps the decoder
+** where the last read ended (live) and where it began (mark): a read that
+** starts where the last ended goes on from there, one that starts where it
+** began (the same chunk again) goes on from the mark, and any other restarts
+** from the member's beginning (docs/FORMATS.md#npz-compressed-members).  A
+** read that reaches the member's end decodes it all and checks it against
+** the zip directory: the size, the stream's length, the CRC-32. */
 static int npz_inflate_decode(const sq_file_view *v, const sq_file_tensor *t,
                               uint64_t start, uint64_t len, unsigned char *out,
                               sq_status *st) {
-  uint64_t head = t->src_kind, usize = head + t->nbytes;
+  uint64_t head = t->src_kind, usize = head + t->nbytes, skip = head + start;
   int to_end = start + len == t->nbytes;
-  if (t->src_offset > v->n || t->src_nbytes > v->n - t->src_offset)
+  if (t->src_offset > v->src->size ||
+      t->src_nbytes > v->src->size - t->src_offset)
     return sq_fail(st, "npz: member '%.60s.npy': its data lies outside the "
                        "file", t->name);
-  sq_inflate *z = npz_inflate_alloc(st);
-  if (!z) return st->code;
+  sq_file_stream own, *s = v->stream ? v->stream : &own;
+  if (!v->stream) memset(&own, 0, sizeof own);
+  if (npz_states(s, st)) goto done;
+  sq_inflate *z = s->live;
+  int keep = s->owner == t;
+  if (!keep) s->mark->broken = 1;  /* the mark was another tensor's */
+  if (!keep || skip < sq_inflate_earliest(z)) {
+    if (keep && skip >= sq_inflate_earliest(s->mark)) {
+      memcpy(z, s->mark, sizeof *z);
+    } else {
+      sq_inflate_input in = npz_stream(v->src, t->src_offset, t->src_nbytes);
+      sq_inflate_begin(z, &in);
+    }
+  }
+  s->owner = NULL;  /* until this read succeeds */
+  /* Not the whole member: keep where this read begins, for a read of the
+  ** same chunk again (SQL may read a column twice). */
+  if (start > 0 || !to_end) memcpy(s->mark, z, sizeof *z);
   sq_status sub;
   memset(&sub, 0, sizeof sub);
   sub.max_bytes = st->max_bytes;
-  int rc = sq_inflate_run(z, v->p + t->src_offset, (size_t)t->src_nbytes,
-                          head + start, out, len, to_end, usize, &sub);
+  uint64_t before = z->pos;
+  int rc = sq_inflate_read(z, skip, out, len, to_end, usize, &sub);
+  s->inflated += z->pos - before;
   if (rc && z->overflow)
     sq_fail(st, "npz: member '%.60s.npy' inflates to more than the %llu "
                 "bytes its zip entry says", t->name,
@@ -475,47 +536,115 @@ static int npz_inflate_decode(const sq_file_view *v, const sq_file_tensor *t,
   else if (to_end && z->crc != t->src_crc32)
     sq_fail(st, "npz: member '%.60s.npy' fails its CRC-32 check (corrupt)",
             t->name);
-  sqlite3_free(z);
+  if (!st->code) s->owner = t;
+done:
+  if (s == &own) sq_file_stream_free(&own);
   return st->code;
 }
 
+/* What the first pass over the central directory found of a member. */
+typedef struct npz_member {
+  const unsigned char *name;    /* spanned: valid until the parse ends */
+  size_t nlen;
+  unsigned method;
+  uint32_t crc;
+  uint64_t csize, usize, loff, data;
+} npz_member;
+
 /* Indexes a deflated member: only its .npy header is inflated now. */
-static int npz_deflated(const unsigned char *p, uint64_t data, uint64_t csize,
-                        uint64_t usize, uint32_t crc, const unsigned char *nm,
-                        size_t nlen, sq_file_index *ix, npz_scratch *s,
-                        sq_status *st) {
-  if (!s->z && !(s->z = npz_inflate_alloc(st))) return st->code;
-  if (!s->head && !(s->head = sq_alloc(st, NPZ_HEAD_MAX, 1))) return st->code;
-  uint64_t want = usize < NPZ_HEAD_MAX ? usize : NPZ_HEAD_MAX;
+static int npz_deflated(sq_source *src, const npz_member *m,
+                        sq_file_index *ix, sq_inflate **z,
+                        unsigned char **headbuf, sq_status *st) {
+  const unsigned char *nm = m->name;
+  size_t nlen = m->nlen;
+  if (!*z && !(*z = sq_file_alloc(ix, 1, sizeof **z, st))) return st->code;
+  if (!*headbuf && !(*headbuf = sq_file_alloc(ix, NPZ_HEAD_MAX, 1, st)))
+    return st->code;
+  uint64_t want = m->usize < NPZ_HEAD_MAX ? m->usize : NPZ_HEAD_MAX;
   sq_status sub;
   memset(&sub, 0, sizeof sub);
   sub.max_bytes = st->max_bytes;
-  if (sq_inflate_run(s->z, p + data, (size_t)csize, 0, s->head, want, 0,
-                    usize, &sub)) {
-    if (s->z->finished)
+  sq_inflate_input in = npz_stream(src, m->data, m->csize);
+  sq_inflate_begin(*z, &in);
+  if (sq_inflate_read(*z, 0, *headbuf, want, 0, m->usize, &sub)) {
+    if ((*z)->finished)
       return sq_fail(st, "npz: member '%.*s' inflates to %llu bytes but its "
                          "zip entry says %llu", NPZ_NAME(nlen, nm),
-                     (unsigned long long)s->z->produced,
-                     (unsigned long long)usize);
+                     (unsigned long long)(*z)->produced,
+                     (unsigned long long)m->usize);
     return sq_fail(st, "npz: member '%.*s': %s", NPZ_NAME(nlen, nm), sub.msg);
   }
   npy_info info;
-  if (npy_parse(s->head, (size_t)want, usize, &info, &sub))
+  if (npy_parse(*headbuf, (size_t)want, m->usize, &info, &sub))
     return sq_fail(st, "npz: member '%.*s': %s", NPZ_NAME(nlen, nm),
                    sub.msg + 5 /* without "npy: " */);
   sq_file_tensor *t = npy_add(ix, (const char *)nm, nlen - 4, &info, 0, st);
   if (!t) return st->code;
-  t->offset = data;
+  t->offset = m->data;
   t->decode = npz_inflate_decode;
-  t->src_offset = data;
-  t->src_nbytes = csize;
+  t->src_offset = m->data;
+  t->src_nbytes = m->csize;
   t->src_kind = (uint32_t)info.offset;  /* <= NPZ_HEAD_MAX */
-  t->src_crc32 = crc;
+  t->src_crc32 = m->crc;
   return SQ_OK;
 }
 
-static int npz_read(const unsigned char *p, size_t n, sq_file_index *ix,
-                    npz_scratch *scratch, sq_status *st) {
+/* The CRC-32 of bytes [off, off + n) of the source, read a window at a
+** time (memory: in place). */
+static int npz_crc(sq_source *src, uint64_t off, uint64_t n, uint32_t *crc,
+                   sq_status *st) {
+  sq_crc32_tables tb;
+  sq_window w = {NULL, 0, 0};
+  sq_crc32_init(&tb);
+  *crc = 0;
+  while (n) {
+    size_t k = n < SQ_WINDOW_SIZE ? (size_t)n : SQ_WINDOW_SIZE;
+    const unsigned char *p = sq_window_get(&w, src, off, k, st);
+    if (!p) break;
+    *crc = sq_crc32_with(&tb, *crc, p, k);
+    off += k;
+    n -= k;
+  }
+  sq_window_free(&w);
+  return st->code;
+}
+
+/* Members' bytes, local header to the end of the data, in the order they
+** lie: two that share a byte are refused (an overlap bomb's members all
+** point at one run of data). */
+static int npz_member_cmp(const void *a, const void *b) {
+  const npz_member *x = *(const npz_member *const *)a;
+  const npz_member *y = *(const npz_member *const *)b;
+  if (x->loff != y->loff) return x->loff < y->loff ? -1 : 1;
+  return 0;
+}
+
+static int npz_no_overlaps(npz_member *m, uint64_t count, sq_file_index *ix,
+                           sq_status *st) {
+  if (count < 2) return SQ_OK;
+  npz_member **v = sq_file_alloc(ix, count, sizeof *v, st);
+  if (!v) return st->code;
+  for (uint64_t k = 0; k < count; k++) v[k] = &m[k];
+  qsort(v, (size_t)count, sizeof *v, npz_member_cmp);
+  for (uint64_t k = 1; k < count; k++) {
+    const npz_member *a = v[k - 1], *b = v[k];
+    uint64_t a_end = a->data + a->csize;
+    if (b->loff < a_end) {
+      sq_fail(st, "npz: members '%.*s' and '%.*s' overlap (bytes %llu..%llu "
+                  "and %llu..%llu of the archive)", NPZ_NAME(a->nlen, a->name),
+              NPZ_NAME(b->nlen, b->name), (unsigned long long)a->loff,
+              (unsigned long long)a_end, (unsigned long long)b->loff,
+              (unsigned long long)(b->data + b->csize));
+      break;
+    }
+  }
+  sqlite3_free(v);
+  return st->code;
+}
+
+static int npz_read(sq_source *src, sq_file_index *ix, npz_member **members,
+                    sq_inflate **z, unsigned char **headbuf, sq_status *st) {
+  size_t n = (size_t)src->size;
   /* The end of central directory record: 22 bytes and a comment of up to
   ** 65535 that must reach exactly the end. */
   if (n < 22)
@@ -524,9 +653,12 @@ static int npz_read(const unsigned char *p, size_t n, sq_file_index *ix,
   size_t eocd = 0;
   int found = 0;
   size_t lowest = n - 22 > 65535 ? n - 22 - 65535 : 0;
+  const unsigned char *tail = sq_source_span(src, lowest, n - lowest, st);
+  if (!tail) return st->code;
   for (size_t i = n - 22 + 1; i-- > lowest;) {
-    if (sq_load_u32(p + i) == 0x06054b50u &&
-        (size_t)sq_load_u16(p + i + 20) == n - 22 - i) {
+    const unsigned char *q = tail + (i - lowest);
+    if (sq_load_u32(q) == 0x06054b50u &&
+        (size_t)sq_load_u16(q + 20) == n - 22 - i) {
       eocd = i;
       found = 1;
       break;
@@ -535,7 +667,7 @@ static int npz_read(const unsigned char *p, size_t n, sq_file_index *ix,
   if (!found)
     return sq_fail(st, "npz: no zip end of central directory record (not a "
                        "zip archive, or truncated)");
-  const unsigned char *e = p + eocd;
+  const unsigned char *e = tail + (eocd - lowest);
   uint64_t entries = sq_load_u16(e + 10), cd_size = sq_load_u32(e + 12),
            cd_off = sq_load_u32(e + 16);
   if (sq_load_u16(e + 4) != 0 || sq_load_u16(e + 6) != 0 ||
@@ -545,27 +677,32 @@ static int npz_read(const unsigned char *p, size_t n, sq_file_index *ix,
   /* zip64 (as Python's zipfile writes it whenever a member or the directory
   ** needs it, even with the end record's own fields unsaturated): the
   ** locator just before the end record, pointing to the zip64 record. */
-  int zip64 = eocd >= 20 && sq_load_u32(p + eocd - 20) == 0x07064b50u;
+  const unsigned char *l = eocd >= 20 ? sq_source_span(src, eocd - 20, 20, st)
+                                      : NULL;
+  if (eocd >= 20 && !l) return st->code;
+  int zip64 = l && sq_load_u32(l) == 0x07064b50u;
   if (!zip64 &&
       (entries == 0xFFFF || cd_size == 0xFFFFFFFFu || cd_off == 0xFFFFFFFFu))
     return sq_fail(st, "npz: the zip64 end of central directory locator is "
                        "missing");
   if (zip64) {
-    const unsigned char *l = p + eocd - 20;
-    uint64_t z = npz_u64(l + 8);
+    uint64_t zr = npz_u64(l + 8);
     if (sq_load_u32(l + 4) != 0 || sq_load_u32(l + 16) > 1)
       return sq_fail(st, "npz: multi-disk zip archives are not supported");
-    if (z > eocd - 20 || eocd - 20 - z < 56 || sq_load_u32(p + z) != 0x06064b50u)
+    const unsigned char *r = NULL;
+    if (zr <= eocd - 20 && eocd - 20 - zr >= 56 &&
+        !(r = sq_source_span(src, zr, 56, st)))
+      return st->code;
+    if (!r || sq_load_u32(r) != 0x06064b50u)
       return sq_fail(st, "npz: zip64 end of central directory record offset "
-                         "%llu is not a zip64 record", (unsigned long long)z);
-    const unsigned char *r = p + z;
+                         "%llu is not a zip64 record", (unsigned long long)zr);
     if (sq_load_u32(r + 16) != 0 || sq_load_u32(r + 20) != 0 ||
         npz_u64(r + 24) != npz_u64(r + 32))
       return sq_fail(st, "npz: multi-disk zip archives are not supported");
     entries = npz_u64(r + 32);
     cd_size = npz_u64(r + 40);
     cd_off = npz_u64(r + 48);
-    cd_end = (size_t)z;
+    cd_end = (size_t)zr;
   }
   if (cd_off > cd_end || cd_size != cd_end - cd_off)
     return sq_fail(st, "npz: central directory (offset %llu, %llu bytes) does "
@@ -576,20 +713,29 @@ static int npz_read(const unsigned char *p, size_t n, sq_file_index *ix,
     return sq_fail(st, "npz: %llu members cannot fit in a %llu-byte central "
                        "directory", (unsigned long long)entries,
                    (unsigned long long)cd_size);
+  /* The directory is structure: spanned whole. */
+  const unsigned char *cd = sq_source_span(src, cd_off, cd_size, st);
+  if (!cd) return st->code;
+  if (entries && !(*members = sq_file_alloc(ix, entries, sizeof **members,
+                                            st)))
+    return st->code;
 
-  size_t at = (size_t)cd_off;
+  /* First pass: every entry and its local header, before any member's
+  ** bytes are read. */
+  size_t at = 0, cdn = (size_t)cd_size;
   for (uint64_t k = 0; k < entries; k++) {
-    if (cd_end - at < 46 || sq_load_u32(p + at) != 0x02014b50u)
-      return sq_fail(st, "npz: central directory entry %llu at byte %zu is "
-                         "not one", (unsigned long long)k, at);
-    const unsigned char *c = p + at;
+    if (cdn - at < 46 || sq_load_u32(cd + at) != 0x02014b50u)
+      return sq_fail(st, "npz: central directory entry %llu at byte %llu is "
+                         "not one", (unsigned long long)k,
+                     (unsigned long long)(cd_off + at));
+    const unsigned char *c = cd + at;
     unsigned flags = sq_load_u16(c + 8), method = sq_load_u16(c + 10);
     uint32_t crc = sq_load_u32(c + 16);
     uint64_t csize = sq_load_u32(c + 20), usize = sq_load_u32(c + 24);
     size_t nlen = sq_load_u16(c + 28), elen = sq_load_u16(c + 30),
            mlen = sq_load_u16(c + 32);
     uint64_t loff = sq_load_u32(c + 42);
-    if (cd_end - at - 46 < nlen + elen + mlen)
+    if (cdn - at - 46 < nlen + elen + mlen)
       return sq_fail(st, "npz: central directory entry %llu runs past the "
                          "directory", (unsigned long long)k);
     const unsigned char *nm = c + 46;
@@ -616,12 +762,14 @@ static int npz_read(const unsigned char *p, size_t n, sq_file_index *ix,
                      (unsigned long long)csize, (unsigned long long)usize);
     /* The local header: its name must be the central one; the data follows
     ** and must end before the central directory. */
-    if (loff > cd_off || cd_off - loff < 30 ||
-        sq_load_u32(p + loff) != 0x04034b50u)
+    const unsigned char *lh = NULL;
+    if (loff <= cd_off && cd_off - loff >= 30 &&
+        !(lh = sq_source_span(src, loff, 30, st)))
+      return st->code;
+    if (!lh || sq_load_u32(lh) != 0x04034b50u)
       return sq_fail(st, "npz: member '%.*s' local header offset %llu is not "
                          "a local header", NPZ_NAME(nlen, nm),
                      (unsigned long long)loff);
-    const unsigned char *lh = p + loff;
     uint64_t lnlen = sq_load_u16(lh + 26), lelen = sq_load_u16(lh + 28);
     uint64_t data = loff + 30 + lnlen + lelen;
     if (data > cd_off || csize > cd_off - data)
@@ -629,35 +777,61 @@ static int npz_read(const unsigned char *p, size_t n, sq_file_index *ix,
                          "is past the end of the archive's data (byte %llu)",
                      NPZ_NAME(nlen, nm), (unsigned long long)csize,
                      (unsigned long long)data, (unsigned long long)cd_off);
-    if (lnlen != nlen || memcmp(lh + 30, nm, nlen) != 0)
+    const unsigned char *lname = NULL;
+    if (lnlen == nlen && !(lname = sq_source_span(src, loff + 30, nlen, st)))
+      return st->code;
+    if (!lname || memcmp(lname, nm, nlen) != 0)
       return sq_fail(st, "npz: member '%.*s' local header names another file",
                      NPZ_NAME(nlen, nm));
-    if (method == 8) {
-      if (npz_deflated(p, data, csize, usize, crc, nm, nlen, ix, scratch, st))
-        return st->code;
+    npz_member *m = &(*members)[k];
+    m->name = nm;
+    m->nlen = nlen;
+    m->method = method;
+    m->crc = crc;
+    m->csize = csize;
+    m->usize = usize;
+    m->loff = loff;
+    m->data = data;
+  }
+  if (at != cdn)
+    return sq_fail(st, "npz: central directory has %llu bytes after its %llu "
+                       "entries", (unsigned long long)(cdn - at),
+                   (unsigned long long)entries);
+  if (npz_no_overlaps(*members, entries, ix, st)) return st->code;
+
+  /* Second pass: the members' .npy headers and the stored ones' CRC-32. */
+  for (uint64_t k = 0; k < entries; k++) {
+    const npz_member *m = &(*members)[k];
+    const unsigned char *nm = m->name;
+    size_t nlen = m->nlen;
+    if (m->method == 8) {
+      if (npz_deflated(src, m, ix, z, headbuf, st)) return st->code;
       continue;
     }
-    if (sq_crc32(0, p + data, csize) != crc)
+    uint32_t crc;
+    if (npz_crc(src, m->data, m->csize, &crc, st)) return st->code;
+    if (crc != m->crc)
       return sq_fail(st, "npz: member '%.*s' fails its CRC-32 check (corrupt)",
                      NPZ_NAME(nlen, nm));
     npy_info info;
     sq_status sub;
     memset(&sub, 0, sizeof sub);
     sub.max_bytes = st->max_bytes;
-    if (npy_parse(p + data, (size_t)csize, csize, &info, &sub))
+    if (npy_parse_at(src, m->data, m->csize, &info, &sub)) {
+      if (sub.code == SQ_NOMEM) return sq_nomem(st);
+      if (sub.code == SQ_TOOBIG) return sq_toobig(st);
+      /* without "npy: "; a failed read says its own words */
+      int npy = strncmp(sub.msg, "npy: ", 5) == 0;
       return sq_fail(st, "npz: member '%.*s': %s", NPZ_NAME(nlen, nm),
-                     sub.msg + 5 /* without "npy: " */);
-    if (!npy_add(ix, (const char *)nm, nlen - 4, &info, data, st))
+                     sub.msg + (npy ? 5 : 0));
+    }
+    if (!npy_add(ix, (const char *)nm, nlen - 4, &info, m->data, st))
       return st->code;
   }
-  if (at != cd_end)
-    return sq_fail(st, "npz: central directory has %llu bytes after its %llu "
-                       "entries", (unsigned long long)(cd_end - at),
-                   (unsigned long long)entries);
 
   /* numpy's np.load keeps one array per name: duplicates are refused. */
   if (ix->ntensors > 1) {
-    npz_name *names = sq_alloc(st, ix->ntensors, sizeof *names);
+    npz_name *names = sq_file_alloc(ix, ix->ntensors, sizeof *names, st);
     if (!names) return st->code;
     for (size_t i = 0; i < ix->ntensors; i++) {
       names[i].s = ix->tensors[i].name;
@@ -676,12 +850,15 @@ static int npz_read(const unsigned char *p, size_t n, sq_file_index *ix,
   return st->code;
 }
 
-int sq_npz_read(const unsigned char *p, size_t n, int want_meta,
-                sq_file_index *ix, sq_status *st) {
+int sq_npz_read(sq_source *src, int want_meta, sq_file_index *ix,
+                sq_status *st) {
   (void)want_meta; /* .npz has no metadata */
-  npz_scratch scratch = {NULL, NULL};
-  npz_read(p, n, ix, &scratch, st);
-  sqlite3_free(scratch.z);
-  sqlite3_free(scratch.head);
+  npz_member *members = NULL;
+  sq_inflate *z = NULL;
+  unsigned char *headbuf = NULL;
+  npz_read(src, ix, &members, &z, &headbuf, st);
+  sqlite3_free(members);
+  sqlite3_free(z);
+  sqlite3_free(headbuf);
   return st->code;
 }

@@ -3,7 +3,7 @@
 ** float64 look-alike check on raw float32 BLOBs
 ** (docs/NUMERICS.md#float-tensors).
 **
-**   1. .npy bytes are read by their own header (sq_npy_read: every size is
+**   1. .npy bytes are read by their own header (sq_file_read: every size is
 **      checked before anything is allocated) and converted to an owned
 **      float32 buffer by sq_f32_from_stored (core/stored_convert.c: f64
 **      rounded to nearest, a finite value beyond float32's range an error
@@ -26,7 +26,7 @@ int sq_tensor_from_npy(const sq_kernels *k, const unsigned char *p, size_t n,
                        const char *argname, sq_tensor *t, sq_status *st) {
   sq_file_index ix = {0};
   memset(t, 0, sizeof *t);
-  if (sq_npy_read(p, n, 0, &ix, st)) {
+  if (sq_file_read(p, n, SQ_FILE_NPY, 0, &ix, st)) {
     char msg[sizeof st->msg];
     sq_file_index_free(&ix);
     if (st->code != SQ_INVALID) return st->code;

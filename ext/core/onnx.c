@@ -9,28 +9,34 @@
 ** its metadata_props.  Per graph, the initializers come first, then the
 ** nodes in order, each node's subgraphs walked where the node stands.
 **
+** The walk takes the bytes from a source (core/source.h) by offset: field
+** headers through a window, the strings it keeps (names, locations,
+** metadata) as spans, and never a tensor's data, which is recorded by offset
+** and read when a row asks for it.  Subgraph scopes are nodes of the
+** index's scope tree: a node's label once, each graph attribute's name
+** once, each graph's "[i]" (core/model_file.h), so nesting costs the labels
+** once however many tensors lie below them.
+**
 ** Tensor data is kept three ways:
-**   1. raw_data: little-endian bytes in the file, handed out in place;
+**   1. raw_data: little-endian bytes in the file, read at their offset;
 **   2. typed fields (float_data, int32_data, int64_data, double_data,
 **      uint64_data; a Constant's value_float(s)/value_int(s)): numbers in
 **      protobuf encodings, packed or not, decoded by onnx_decode_field on
 **      each read from the message that holds them;
 **   3. external data: bytes in a file beside the model, read by
-**      onnx_read_external with pread, only when the model was given as a
-**      path (the BLOB variant lists the tensor and refuses its data; so does
-**      a build with SQLITE_QUANT_OMIT_FS, which leaves that code out).
+**      onnx_read_external through a file source (regular files only, as the
+**      model itself), only when the model was given as a path (the BLOB
+**      variant lists the tensor and refuses its data; so does a build with
+**      SQLITE_QUANT_OMIT_FS, which leaves that code out).
 ** Every count is checked against the shape before a row is listed, so a read
 ** can fail only on a value out of its dtype's range or on the external file.
 */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "core/model_file.h"
 #include "core/protobuf.h"
 #include "core/text.h"
@@ -121,18 +127,21 @@ static const char *onnx_field_name(int field) {
 
 /* ---- the reader's state ---- */
 
-/* A growing NUL-terminated text (scope paths, JSON values). */
+/* A growing NUL-terminated text (scope labels, JSON values), charged to the
+** index (core/model_file.h). */
 typedef struct onnx_text {
   char *s;
   size_t len, cap;
+  sq_file_index *ix;
 } onnx_text;
 
 typedef struct onnx_reader {
-  const unsigned char *p;
-  size_t n;
+  sq_source *src;
+  uint64_t n;
   sq_file_index *ix;
   sq_status *st;
-  onnx_text scope;          /* the current graph's scope; empty: main graph */
+  uint32_t scope;           /* the current graph's scope node; 0: main graph */
+  sq_window win;            /* what the walks read field headers through */
 } onnx_reader;
 
 static int onnx_text_add(onnx_text *t, const char *s, size_t len,
@@ -143,7 +152,7 @@ static int onnx_text_add(onnx_text *t, const char *s, size_t len,
       if (want > ((uint64_t)1 << 40)) return sq_toobig(st);
       want *= 2;
     }
-    char *p = sq_realloc(st, t->s, want, 1);
+    char *p = sq_file_realloc(t->ix, t->s, want, 1, st);
     if (!p) return st->code;
     t->s = p;
     t->cap = (size_t)want;
@@ -183,14 +192,10 @@ static int onnx_quote_len(const void *s, size_t len) {
 }
 #define ONNX_Q(s, len) onnx_quote_len((s), (len)), (const char *)(s)
 
-static unsigned long long onnx_at(const onnx_reader *r, const void *p) {
-  return (unsigned long long)((const unsigned char *)p - r->p);
-}
-
-/* A reader over the bytes [p, p + len) of the file. */
-static sq_pb_reader onnx_sub(const onnx_reader *r, const unsigned char *p,
-                             size_t len) {
-  sq_pb_reader pr = {r->p, (size_t)(p - r->p), (size_t)(p - r->p) + len};
+/* A walk over the bytes [off, off + len) of the file, through the
+** reader's window. */
+static sq_pb_reader onnx_sub(onnx_reader *r, uint64_t off, uint64_t len) {
+  sq_pb_reader pr = {r->src, &r->win, r->st, off, off + len};
   return pr;
 }
 
@@ -212,38 +217,49 @@ static int onnx_expect(onnx_reader *r, const sq_pb_field *f, int wire,
                  "%d", what, field, (unsigned long long)f->at, f->wire, wire);
 }
 
-/* A string field: length-delimited, valid UTF-8 (names also without NUL). */
+/* A string field: length-delimited, valid UTF-8 (names also without NUL);
+** its bytes spanned into *s (valid until the parse ends) when s is set. */
 static int onnx_string(onnx_reader *r, const sq_pb_field *f, const char *what,
-                       const char *field, int is_name) {
+                       const char *field, int is_name,
+                       const unsigned char **s) {
   if (onnx_expect(r, f, SQ_PB_LEN, what, field)) return SQ_INVALID;
-  if (is_name && memchr(f->p, 0, f->len))
+  const unsigned char *p = sq_source_span(r->src, f->off, f->len, r->st);
+  if (!p) return r->st->code;
+  size_t len = (size_t)f->len;
+  if (is_name && memchr(p, 0, len))
     return sq_fail(r->st, "onnx: %s.%s at byte %llu contains a NUL byte",
                    what, field, (unsigned long long)f->at);
-  if (sq_utf8_check(f->p, f->len) != f->len)
+  if (sq_utf8_check(p, len) != len)
     return sq_fail(r->st, "onnx: %s.%s at byte %llu is not valid UTF-8", what,
                    field, (unsigned long long)f->at);
+  if (s) *s = p;
   return SQ_OK;
 }
 
 /* ---- typed fields ---- */
 
-/* Counts the values of repeated field `field` in the message [p, p + len):
-** each occurrence either one value in the element's own wire type or a
-** packed run (length-delimited) of them; varints are checked one by one. */
-static int onnx_count_values(onnx_reader *r, const unsigned char *p,
-                             size_t len, int field, const char *fname,
-                             int conv, const char *name, uint64_t *count,
-                             const unsigned char **first) {
+/* Counts the values of repeated field `field` in the message [off, off +
+** len): each occurrence either one value in the element's own wire type or
+** a packed run (length-delimited) of them; varints are checked one by one.
+** *first: where the first occurrence's value lies (*has_first 0 if none). */
+static int onnx_count_values(onnx_reader *r, uint64_t off, uint64_t len,
+                             int field, const char *fname, int conv,
+                             const char *name, uint64_t *count,
+                             uint64_t *first, int *has_first) {
   int wire = conv == CONV_F32 ? SQ_PB_I32
              : conv == CONV_F64 ? SQ_PB_I64 : SQ_PB_VARINT;
-  sq_pb_reader pr = onnx_sub(r, p, len);
+  sq_pb_reader pr = onnx_sub(r, off, len);
   sq_pb_field f;
   *count = 0;
-  *first = NULL;
+  *first = 0;
+  *has_first = 0;
   while (pr.pos < pr.end) {
     if (onnx_next(r, &pr, &f, "TensorProto")) return SQ_INVALID;
     if (f.number != (uint32_t)field) continue;
-    if (!*first) *first = f.p;
+    if (!*has_first) {
+      *first = f.off;
+      *has_first = 1;
+    }
     if (f.wire == wire) {
       (*count)++;
     } else if (f.wire == SQ_PB_LEN && wire != SQ_PB_VARINT) {
@@ -256,7 +272,9 @@ static int onnx_count_values(onnx_reader *r, const unsigned char *p,
                        (unsigned)w);
       *count += f.len / w;
     } else if (f.wire == SQ_PB_LEN) {
-      sq_pb_reader vr = onnx_sub(r, f.p, f.len);
+      /* The packed varints are data: walked through the window, never
+      ** spanned. */
+      sq_pb_reader vr = onnx_sub(r, f.off, f.len);
       while (vr.pos < vr.end) {
         uint64_t v;
         int err = sq_pb_varint(&vr, &v);
@@ -319,35 +337,48 @@ static int onnx_convert(const sq_file_tensor *t, int conv, uint64_t v,
   return SQ_OK;
 }
 
-/* The decoder of typed fields: walks the message [src_offset, +src_nbytes)
-** for the field, converting each value and keeping the bytes that fall in
-** [start, start + len).  The reader counted and checked the values. */
-static int onnx_decode_field(const sq_file_view *v, const sq_file_tensor *t,
-                             uint64_t start, uint64_t len, unsigned char *out,
-                             sq_status *st) {
+/* A value's bytes [b0, b0 + es) kept where they fall in [start, end). */
+static int onnx_keep(const sq_file_tensor *t, int conv, uint64_t val,
+                     uint64_t b0, uint64_t es, uint64_t start, uint64_t end,
+                     unsigned char *out, sq_status *st) {
+  if (b0 + es <= start) return SQ_OK;
+  unsigned char tmp[8];
+  if (onnx_convert(t, conv, val, tmp, st)) return st->code;
+  uint64_t from = b0 < start ? start - b0 : 0;
+  uint64_t to = b0 + es > end ? end - b0 : es;
+  memcpy(out + (b0 + from - start), tmp + from, (size_t)(to - from));
+  return SQ_OK;
+}
+
+/* The walk of onnx_decode_field over its message, through window w. */
+static int onnx_decode_walk(sq_source *src, sq_window *w,
+                            const sq_file_tensor *t, uint64_t start,
+                            uint64_t len, unsigned char *out, sq_status *st) {
   uint32_t field = t->src_kind & 0xFF;
   int conv = (int)((t->src_kind >> 8) & 0xFF);
   uint64_t es = onnx_conv_bytes[conv];
   int wire = conv == CONV_F32 ? SQ_PB_I32
              : conv == CONV_F64 ? SQ_PB_I64 : SQ_PB_VARINT;
-  if (t->src_offset > v->n || t->src_nbytes > v->n - t->src_offset)
-    return sq_fail(st, "onnx: tensor '%.*s': its data lies outside the file",
-                   ONNX_Q(t->name, strlen(t->name)));
   uint64_t end = start + len;
   uint64_t k = 0;               /* the index of the next value */
-  sq_pb_reader pr = {v->p, (size_t)t->src_offset,
-                     (size_t)(t->src_offset + t->src_nbytes)};
+  sq_pb_reader pr = {src, w, st, t->src_offset, t->src_offset + t->src_nbytes};
   while (pr.pos < pr.end && k * es < end) {
     sq_pb_field f;
     if (sq_pb_next(&pr, &f))
       return sq_fail(st, "onnx: tensor '%.*s': its message changed",
                      ONNX_Q(t->name, strlen(t->name)));
     if (f.number != field) continue;
-    sq_pb_reader vr = {v->p, (size_t)(f.p - v->p),
-                       (size_t)(f.p - v->p) + f.len};
     int packed = f.wire == SQ_PB_LEN;
-    if (packed && wire != SQ_PB_VARINT) {
-      /* A packed fixed-width run: skip the values before start at once. */
+    if (!packed) {
+      if (onnx_keep(t, conv, f.u, k * es, es, start, end, out, st))
+        return st->code;
+      k++;
+      continue;
+    }
+    sq_pb_reader vr = {src, w, st, f.off, f.off + f.len};
+    if (wire != SQ_PB_VARINT) {
+      /* A packed fixed-width run: skip the values before start at once,
+      ** then take the rest a window at a time. */
       uint64_t m = f.len / es;
       if ((k + m) * es <= start) {
         k += m;
@@ -355,47 +386,60 @@ static int onnx_decode_field(const sq_file_view *v, const sq_file_tensor *t,
       }
       if (k * es < start) {
         uint64_t skip = start / es - k;
-        vr.pos += (size_t)(skip * es);
+        vr.pos += skip * es;
         k += skip;
       }
-    }
-    while (k * es < end) {
-      uint64_t val;
-      if (wire == SQ_PB_VARINT) {
-        if (packed) {
-          if (vr.pos >= vr.end) break;
-          if (sq_pb_varint(&vr, &val))
-            return sq_fail(st, "onnx: tensor '%.*s': its message changed",
-                           ONNX_Q(t->name, strlen(t->name)));
-        } else {
-          val = f.u;
+      while (k * es < end && vr.end - vr.pos >= es) {
+        uint64_t n = (vr.end - vr.pos) / es, most = SQ_WINDOW_SIZE / es;
+        uint64_t need = (end - k * es + es - 1) / es;
+        if (n > most) n = most;
+        if (n > need) n = need;
+        const unsigned char *q = sq_window_get(w, src, vr.pos,
+                                               (size_t)(n * es), st);
+        if (!q) return st->code;
+        for (uint64_t i = 0; i < n; i++, q += es, k++) {
+          uint64_t val = es == 4 ? sq_load_u32(q)
+                                 : (uint64_t)sq_load_u32(q) |
+                                       ((uint64_t)sq_load_u32(q + 4) << 32);
+          if (onnx_keep(t, conv, val, k * es, es, start, end, out, st))
+            return st->code;
         }
-      } else if (packed) {
-        if (vr.end - vr.pos < es) break;
-        const unsigned char *q = v->p + vr.pos;
-        val = es == 4 ? sq_load_u32(q)
-                      : (uint64_t)sq_load_u32(q) |
-                            ((uint64_t)sq_load_u32(q + 4) << 32);
-        vr.pos += (size_t)es;
-      } else {
-        val = f.u;
+        vr.pos += n * es;
       }
-      uint64_t b0 = k * es;
-      if (b0 + es > start) {
-        unsigned char tmp[8];
-        if (onnx_convert(t, conv, val, tmp, st)) return st->code;
-        uint64_t from = b0 < start ? start - b0 : 0;
-        uint64_t to = b0 + es > end ? end - b0 : es;
-        memcpy(out + (b0 + from - start), tmp + from, (size_t)(to - from));
-      }
+      continue;
+    }
+    while (k * es < end && vr.pos < vr.end) {
+      uint64_t val;
+      if (sq_pb_varint(&vr, &val))
+        return sq_fail(st, "onnx: tensor '%.*s': its message changed",
+                       ONNX_Q(t->name, strlen(t->name)));
+      if (onnx_keep(t, conv, val, k * es, es, start, end, out, st))
+        return st->code;
       k++;
-      if (!packed) break;
     }
   }
   if (k * es < end)
     return sq_fail(st, "onnx: tensor '%.*s': its message changed",
                    ONNX_Q(t->name, strlen(t->name)));
   return SQ_OK;
+}
+
+/* The decoder of typed fields: walks the message [src_offset, +src_nbytes)
+** for the field, converting each value and keeping the bytes that fall in
+** [start, start + len).  The reader counted and checked the values.  The
+** walk reads through the cursor's window (or one of its own). */
+static int onnx_decode_field(const sq_file_view *v, const sq_file_tensor *t,
+                             uint64_t start, uint64_t len, unsigned char *out,
+                             sq_status *st) {
+  if (t->src_offset > v->src->size ||
+      t->src_nbytes > v->src->size - t->src_offset)
+    return sq_fail(st, "onnx: tensor '%.*s': its data lies outside the file",
+                   ONNX_Q(t->name, strlen(t->name)));
+  sq_window own = {NULL, 0, 0};
+  sq_window *w = v->stream ? &v->stream->win : &own;
+  int rc = onnx_decode_walk(v->src, w, t, start, len, out, st);
+  sq_window_free(&own);
+  return rc;
 }
 
 /* ---- external data ---- */
@@ -431,19 +475,24 @@ static int onnx_parse_size(const unsigned char *s, size_t len, uint64_t *out) {
 #ifndef SQLITE_QUANT_OMIT_FS
 /* External data: the file `location` in the model's directory, which must
 ** resolve (symbolic links followed) to a regular file inside that
-** directory; bytes [src_offset + start, + len) by pread.  The path code:
-** left out by SQLITE_QUANT_OMIT_FS (docs/ARCHITECTURE.md#registration). */
+** directory; bytes [src_offset + start, + len) read through a file source
+** (core/source.h: opened without blocking, regular files only, a change
+** while it is read is an error).  The path code: left out by
+** SQLITE_QUANT_OMIT_FS (docs/ARCHITECTURE.md#registration). */
 static int onnx_read_external(const sq_file_view *v, const sq_file_tensor *t,
                               uint64_t start, uint64_t len,
                               unsigned char *out, sq_status *st) {
   int nl = onnx_quote_len(t->name, strlen(t->name));
   int ll = onnx_quote_len(t->location, strlen(t->location));
-  char *buf = sq_alloc(st, 3, PATH_MAX + 1);
+  const char *path = v->src->model_path;
+  char *buf = sq_alloc_internal(st, 3, PATH_MAX + 1);
   if (!buf) return st->code;
   char *dir = buf, *full = buf + PATH_MAX + 1, *real = full + PATH_MAX + 1;
-  int rc = SQ_OK, fd = -1;
-  const char *slash = strrchr(v->path, '/');
-  size_t dlen = slash ? (size_t)(slash - v->path) : 1;
+  int rc = SQ_OK;
+  sq_source ext;
+  memset(&ext, 0, sizeof ext);
+  const char *slash = strrchr(path, '/');
+  size_t dlen = slash ? (size_t)(slash - path) : 1;
   if (slash && dlen == 0) dlen = 1; /* the root directory */
   size_t llen = strlen(t->location);
   if (dlen + 1 + llen > PATH_MAX) {
@@ -451,7 +500,7 @@ static int onnx_read_external(const sq_file_view *v, const sq_file_tensor *t,
                  "too long", nl, t->name);
     goto done;
   }
-  memcpy(full, slash ? v->path : ".", dlen);
+  memcpy(full, slash ? path : ".", dlen);
   full[dlen] = 0;
   if (!realpath(full, dir)) {
     rc = sq_fail(st, "onnx: tensor '%.*s': cannot resolve the model's "
@@ -473,40 +522,28 @@ static int onnx_read_external(const sq_file_view *v, const sq_file_tensor *t,
                  "the model's directory", nl, t->name, ll, t->location);
     goto done;
   }
-  /* real has no symbolic link left; O_NOFOLLOW keeps it so if one is put
-  ** in its place after the check. */
-  fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  struct stat sb;
-  if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    rc = sq_fail(st, "onnx: tensor '%.*s': cannot read its external file "
-                 "'%.*s'", nl, t->name, ll, t->location);
+  /* real has no symbolic link left; SQ_SOURCE_NOFOLLOW keeps it so if one
+  ** is put in its place after the check. */
+  sq_status sub;
+  memset(&sub, 0, sizeof sub);
+  sub.max_bytes = st->max_bytes;
+  if (sq_source_open(&ext, real, t->location, SQ_SOURCE_NOFOLLOW, &sub)) {
+    if (sub.code == SQ_NOMEM) rc = sq_nomem(st);
+    else rc = sq_fail(st, "onnx: tensor '%.*s': %s", nl, t->name, sub.msg);
     goto done;
   }
-  uint64_t size = (uint64_t)sb.st_size;
-  if (t->src_offset > size || t->nbytes > size - t->src_offset) {
+  if (t->src_offset > ext.size || t->nbytes > ext.size - t->src_offset) {
     rc = sq_fail(st, "onnx: tensor '%.*s': %llu bytes at offset %llu are past "
                  "the end of the %llu-byte external file '%.*s'", nl, t->name,
                  (unsigned long long)t->nbytes,
-                 (unsigned long long)t->src_offset, (unsigned long long)size,
-                 ll, t->location);
+                 (unsigned long long)t->src_offset,
+                 (unsigned long long)ext.size, ll, t->location);
     goto done;
   }
-  uint64_t got = 0;
-  while (got < len) {
-    size_t want = len - got > ((size_t)1 << 30) ? ((size_t)1 << 30)
-                                                : (size_t)(len - got);
-    ssize_t k = pread(fd, out + got, want,
-                      (off_t)(t->src_offset + start + got));
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) {
-      rc = sq_fail(st, "onnx: tensor '%.*s': cannot read its external file "
-                   "'%.*s'", nl, t->name, ll, t->location);
-      goto done;
-    }
-    got += (uint64_t)k;
-  }
+  if (sq_source_read(&ext, t->src_offset + start, len, out, &sub))
+    rc = sq_fail(st, "onnx: tensor '%.*s': %s", nl, t->name, sub.msg);
 done:
-  if (fd >= 0) close(fd);
+  sq_source_close(&ext);
   sqlite3_free(buf);
   return rc;
 }
@@ -518,7 +555,8 @@ static int onnx_decode_external(const sq_file_view *v, const sq_file_tensor *t,
                                 uint64_t start, uint64_t len,
                                 unsigned char *out, sq_status *st) {
 #ifndef SQLITE_QUANT_OMIT_FS
-  if (v->path) return onnx_read_external(v, t, start, len, out, st);
+  if (v->src->model_path)
+    return onnx_read_external(v, t, start, len, out, st);
 #else
   (void)v; (void)start; (void)len; (void)out;
 #endif
@@ -540,9 +578,9 @@ static const onnx_dtype *onnx_dtype_find(uint64_t id) {
 /* Fills t's dtype, shape and size from dims and data_type (name for
 ** errors); 1 when the tensor is a STRING tensor, which is skipped. */
 static int onnx_shape(onnx_reader *r, sq_file_tensor *t, const char *name,
-                      const unsigned char *p, size_t len,
-                      const onnx_dtype **dt, uint64_t *count, int *skip) {
-  sq_pb_reader pr = onnx_sub(r, p, len);
+                      uint64_t off, uint64_t len, const onnx_dtype **dt,
+                      uint64_t *count, int *skip) {
+  sq_pb_reader pr = onnx_sub(r, off, len);
   sq_pb_field f;
   uint64_t type = 0;
   int has_type = 0;
@@ -561,7 +599,9 @@ static int onnx_shape(onnx_reader *r, sq_file_tensor *t, const char *name,
       return sq_fail(r->st, "onnx: tensor '%.*s' is a segment of a larger "
                      "tensor, which is not supported", nl, name);
     } else if (f.number == TENSOR_DIMS) {
-      sq_pb_reader vr = onnx_sub(r, f.p, f.len);
+      /* Its own reader: the walk above goes on from pr.pos, which a
+      ** shared window serves again. */
+      sq_pb_reader vr = onnx_sub(r, f.off, f.len);
       int packed = f.wire == SQ_PB_LEN;
       if (!packed && f.wire != SQ_PB_VARINT)
         return onnx_expect(r, &f, SQ_PB_VARINT, "TensorProto", "dims");
@@ -611,31 +651,20 @@ static int onnx_shape(onnx_reader *r, sq_file_tensor *t, const char *name,
   return SQ_OK;
 }
 
-/* The scope of the current graph on a new tensor. */
-static int onnx_set_scope(onnx_reader *r, sq_file_tensor *t) {
-  if (!r->scope.len) return SQ_OK;
-  t->scope = sq_alloc(r->st, r->scope.len + 1, 1);
-  if (!t->scope) return r->st->code;
-  memcpy(t->scope, r->scope.s, r->scope.len + 1);
-  return SQ_OK;
-}
-
 /* Drops the last entry of the index (on an error, or a skipped tensor). */
 static void onnx_drop_last(sq_file_index *ix) {
   sq_file_tensor *t = &ix->tensors[--ix->ntensors];
   sqlite3_free(t->name);
   sqlite3_free(t->location);
-  sqlite3_free(t->scope);
 }
 
-/* One TensorProto [p, p + len): an initializer (name NULL: its own) or a
-** Constant's value (name: the node's output). */
-static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
+/* One TensorProto [off, off + len): an initializer (name NULL: its own) or
+** a Constant's value (name: the node's output). */
+static int onnx_tensor(onnx_reader *r, uint64_t off, uint64_t len,
                        const unsigned char *name, size_t name_len) {
-  sq_pb_reader pr = onnx_sub(r, p, len);
+  sq_pb_reader pr = onnx_sub(r, off, len);
   sq_pb_field f;
-  const unsigned char *raw = NULL;
-  size_t raw_len = 0;
+  uint64_t raw = 0, raw_len = 0;
   int has_raw = 0, external = 0;
   const unsigned char *own = NULL;  /* the tensor's own name (the last) */
   size_t own_len = 0;
@@ -646,14 +675,15 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
     if (onnx_next(r, &pr, &f, "TensorProto")) return SQ_INVALID;
     switch (f.number) {
       case TENSOR_NAME:
-        if (onnx_string(r, &f, "TensorProto", "name", 1)) return SQ_INVALID;
-        own = f.p;
-        own_len = f.len;
+        if (onnx_string(r, &f, "TensorProto", "name", 1, &own))
+          return SQ_INVALID;
+        own_len = (size_t)f.len;
         break;
       case TENSOR_RAW_DATA:
+        /* The data: its place only. */
         if (onnx_expect(r, &f, SQ_PB_LEN, "TensorProto", "raw_data"))
           return SQ_INVALID;
-        raw = f.p;
+        raw = f.off;
         raw_len = f.len;
         has_raw = 1;
         break;
@@ -665,7 +695,7 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
       case TENSOR_EXTERNAL_DATA: {
         if (onnx_expect(r, &f, SQ_PB_LEN, "TensorProto", "external_data"))
           return SQ_INVALID;
-        sq_pb_reader er = onnx_sub(r, f.p, f.len);
+        sq_pb_reader er = onnx_sub(r, f.off, f.len);
         sq_pb_field e;
         const unsigned char *key = NULL, *val = NULL;
         size_t kl = 0, vl = 0;
@@ -676,8 +706,11 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
             if (onnx_expect(r, &e, SQ_PB_LEN, "StringStringEntryProto",
                             e.number == ENTRY_KEY ? "key" : "value"))
               return SQ_INVALID;
-            if (e.number == ENTRY_KEY) { key = e.p; kl = e.len; }
-            else { val = e.p; vl = e.len; }
+            const unsigned char *b = sq_source_span(r->src, e.off, e.len,
+                                                    r->st);
+            if (!b) return r->st->code;
+            if (e.number == ENTRY_KEY) { key = b; kl = (size_t)e.len; }
+            else { val = b; vl = (size_t)e.len; }
           }
         }
         if (!val) val = (const unsigned char *)"";
@@ -708,15 +741,15 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
   int skip;
   int nl = onnx_quote_len(t->name, strlen(t->name));
   char shape[64];
-  if (onnx_shape(r, t, t->name, p, len, &dt, &count, &skip)) goto fail;
+  if (onnx_shape(r, t, t->name, off, len, &dt, &count, &skip)) goto fail;
   if (skip) {
     onnx_drop_last(r->ix);
     return SQ_OK;
   }
-  if (onnx_set_scope(r, t)) goto fail;
+  t->scope = r->scope;
   sq_file_shape_text(t, shape, sizeof shape);
   if (external) {
-    uint64_t off = 0, length;
+    uint64_t eoff = 0, length;
     if (!ext_loc) {
       sq_fail(st, "onnx: tensor '%.*s' has external data without a location",
               nl, t->name);
@@ -728,7 +761,7 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
               ONNX_Q(ext_loc, ext_loc_len));
       goto fail;
     }
-    if (ext_off && !onnx_parse_size(ext_off, ext_off_len, &off)) {
+    if (ext_off && !onnx_parse_size(ext_off, ext_off_len, &eoff)) {
       sq_fail(st, "onnx: tensor '%.*s': external data offset '%.*s' is not a "
               "decimal number", nl, t->name, ONNX_Q(ext_off, ext_off_len));
       goto fail;
@@ -747,17 +780,15 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
         goto fail;
       }
     }
-    if (off > (uint64_t)INT64_MAX - t->nbytes) {
+    if (eoff > (uint64_t)INT64_MAX - t->nbytes) {
       sq_fail(st, "onnx: tensor '%.*s': external data offset %llu is too "
-              "large", nl, t->name, (unsigned long long)off);
+              "large", nl, t->name, (unsigned long long)eoff);
       goto fail;
     }
-    t->location = sq_alloc(st, ext_loc_len + 1, 1);
-    if (!t->location) goto fail;
-    memcpy(t->location, ext_loc, ext_loc_len);
-    t->location[ext_loc_len] = 0;
+    if (!(t->location = sq_file_strndup(r->ix, ext_loc, ext_loc_len, st)))
+      goto fail;
     t->decode = onnx_decode_external;
-    t->offset = t->src_offset = off;
+    t->offset = t->src_offset = eoff;
     t->src_nbytes = t->nbytes;
     return SQ_OK;
   }
@@ -788,7 +819,7 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
               shape, t->dtype, (unsigned long long)t->nbytes);
       goto fail;
     }
-    t->offset = raw ? onnx_at(r, raw) : onnx_at(r, p);
+    t->offset = has_raw ? raw : off;
     return SQ_OK;
   }
   if (field != dt->field) {
@@ -797,10 +828,10 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
             onnx_field_name(dt->field));
     goto fail;
   }
-  uint64_t nvalues, want = dt->bytes ? count : t->nbytes;
-  const unsigned char *first;
-  if (onnx_count_values(r, p, len, field, onnx_field_name(field), dt->conv,
-                        t->name, &nvalues, &first))
+  uint64_t nvalues, want = dt->bytes ? count : t->nbytes, first;
+  int has_first;
+  if (onnx_count_values(r, off, len, field, onnx_field_name(field), dt->conv,
+                        t->name, &nvalues, &first, &has_first))
     goto fail;
   if (nvalues != want) {
     sq_fail(st, "onnx: tensor '%.*s' has %llu values in %s but its shape %s "
@@ -809,10 +840,10 @@ static int onnx_tensor(onnx_reader *r, const unsigned char *p, size_t len,
     goto fail;
   }
   t->decode = onnx_decode_field;
-  t->src_offset = onnx_at(r, p);
+  t->src_offset = off;
   t->src_nbytes = len;
   t->src_kind = (uint32_t)field | ((uint32_t)dt->conv << 8);
-  t->offset = first ? onnx_at(r, first) : onnx_at(r, p);
+  t->offset = has_first ? first : off;
   return SQ_OK;
 fail:
   onnx_drop_last(r->ix);
@@ -822,16 +853,17 @@ fail:
 /* A Constant's value_float, value_floats, value_int or value_ints: an f32 or
 ** int64 tensor (a scalar, or 1-D) decoded from the attribute message. */
 static int onnx_attr_tensor(onnx_reader *r, const unsigned char *name,
-                            size_t name_len, const unsigned char *p,
-                            size_t len, int field, const char *attr, int conv,
+                            size_t name_len, uint64_t off, uint64_t len,
+                            int field, const char *attr, int conv,
                             int scalar) {
   sq_file_tensor *t = sq_file_add_tensor(r->ix, (const char *)name, name_len,
                                          r->st);
   if (!t) return r->st->code;
-  uint64_t n;
-  const unsigned char *first;
-  if (onnx_set_scope(r, t) ||
-      onnx_count_values(r, p, len, field, attr, conv, t->name, &n, &first))
+  uint64_t n, first;
+  int has_first;
+  t->scope = r->scope;
+  if (onnx_count_values(r, off, len, field, attr, conv, t->name, &n, &first,
+                        &has_first))
     goto fail;
   snprintf(t->dtype, sizeof t->dtype, "%s", conv == CONV_F32 ? "f32" : "int64");
   if (scalar) {
@@ -848,10 +880,10 @@ static int onnx_attr_tensor(onnx_reader *r, const unsigned char *name,
   }
   t->nbytes = n * onnx_conv_bytes[conv];
   t->decode = onnx_decode_field;
-  t->src_offset = onnx_at(r, p);
+  t->src_offset = off;
   t->src_nbytes = len;
   t->src_kind = (uint32_t)field | ((uint32_t)conv << 8);
-  t->offset = first ? onnx_at(r, first) : onnx_at(r, p);
+  t->offset = has_first ? first : off;
   return SQ_OK;
 fail:
   onnx_drop_last(r->ix);
@@ -860,58 +892,60 @@ fail:
 
 /* ---- graphs ---- */
 
-static int onnx_graph(onnx_reader *r, const unsigned char *p, size_t len,
-                      int depth);
+static int onnx_graph(onnx_reader *r, uint64_t off, uint64_t len, int depth);
 
 static int onnx_is(const unsigned char *s, size_t len, const char *word) {
   return len == strlen(word) && memcmp(s, word, len) == 0;
 }
 
 /* A Constant node's value, named by its first output. */
-static int onnx_constant(onnx_reader *r, const unsigned char *p, size_t len,
+static int onnx_constant(onnx_reader *r, uint64_t off, uint64_t len,
                          const unsigned char *out, size_t out_len) {
-  sq_pb_reader pr = onnx_sub(r, p, len);
+  sq_pb_reader pr = onnx_sub(r, off, len);
   sq_pb_field f;
   while (pr.pos < pr.end) {
     if (onnx_next(r, &pr, &f, "NodeProto")) return SQ_INVALID;
     if (f.number != NODE_ATTRIBUTE) continue;
     if (onnx_expect(r, &f, SQ_PB_LEN, "NodeProto", "attribute"))
       return SQ_INVALID;
-    sq_pb_reader ar = onnx_sub(r, f.p, f.len);
+    sq_pb_reader ar = onnx_sub(r, f.off, f.len);
     sq_pb_field a;
-    const unsigned char *an = NULL, *t = NULL;
-    size_t anl = 0, tl = 0;
+    const unsigned char *an = NULL;
+    size_t anl = 0;
+    uint64_t t = 0, tl = 0;
+    int has_t = 0;
     while (ar.pos < ar.end) {
       if (onnx_next(r, &ar, &a, "AttributeProto")) return SQ_INVALID;
       if (a.number == ATTR_NAME) {
-        if (onnx_string(r, &a, "AttributeProto", "name", 1)) return SQ_INVALID;
-        an = a.p;
-        anl = a.len;
+        if (onnx_string(r, &a, "AttributeProto", "name", 1, &an))
+          return SQ_INVALID;
+        anl = (size_t)a.len;
       } else if (a.number == ATTR_T) {
         if (onnx_expect(r, &a, SQ_PB_LEN, "AttributeProto", "t"))
           return SQ_INVALID;
-        t = a.p;
+        t = a.off;
         tl = a.len;
+        has_t = 1;
       }
     }
     if (!an) continue;
     if (onnx_is(an, anl, "value")) {
-      if (!t)
+      if (!has_t)
         return sq_fail(r->st, "onnx: Constant '%.*s': attribute value holds "
                        "no tensor", ONNX_Q(out, out_len));
       return onnx_tensor(r, t, tl, out, out_len);
     }
     if (onnx_is(an, anl, "value_float"))
-      return onnx_attr_tensor(r, out, out_len, f.p, f.len, ATTR_F, "value_float",
-                              CONV_F32, 1);
+      return onnx_attr_tensor(r, out, out_len, f.off, f.len, ATTR_F,
+                              "value_float", CONV_F32, 1);
     if (onnx_is(an, anl, "value_floats"))
-      return onnx_attr_tensor(r, out, out_len, f.p, f.len, ATTR_FLOATS,
+      return onnx_attr_tensor(r, out, out_len, f.off, f.len, ATTR_FLOATS,
                               "value_floats", CONV_F32, 0);
     if (onnx_is(an, anl, "value_int"))
-      return onnx_attr_tensor(r, out, out_len, f.p, f.len, ATTR_I, "value_int",
-                              CONV_I64, 1);
+      return onnx_attr_tensor(r, out, out_len, f.off, f.len, ATTR_I,
+                              "value_int", CONV_I64, 1);
     if (onnx_is(an, anl, "value_ints"))
-      return onnx_attr_tensor(r, out, out_len, f.p, f.len, ATTR_INTS,
+      return onnx_attr_tensor(r, out, out_len, f.off, f.len, ATTR_INTS,
                               "value_ints", CONV_I64, 0);
     if (onnx_is(an, anl, "sparse_value"))
       return sq_fail(r->st, "onnx: Constant '%.*s' holds a sparse tensor, "
@@ -921,40 +955,26 @@ static int onnx_constant(onnx_reader *r, const unsigned char *p, size_t len,
   return SQ_OK;
 }
 
-/* Appends "<label>/<attr>" (or "<attr>[i]" when index >= 0) to the scope. */
-static int onnx_scope_push(onnx_reader *r, const char *label, size_t llen,
-                           const unsigned char *attr, size_t alen,
-                           long index) {
-  sq_status *st = r->st;
-  char idx[32];
-  if (r->scope.len && onnx_text_add(&r->scope, "/", 1, st)) return st->code;
-  if (onnx_text_add(&r->scope, label, llen, st) ||
-      onnx_text_add(&r->scope, "/", 1, st) ||
-      onnx_text_add(&r->scope, (const char *)attr, alen, st))
-    return st->code;
-  if (index >= 0) {
-    snprintf(idx, sizeof idx, "[%ld]", index);
-    if (onnx_text_add(&r->scope, idx, strlen(idx), st)) return st->code;
-  }
-  return SQ_OK;
-}
-
 /* A NodeProto string field, checked; kept in *s, *len unless s is NULL. */
 static int onnx_node_string(onnx_reader *r, const sq_pb_field *f,
                             const char *field, const unsigned char **s,
                             size_t *len) {
-  if (onnx_string(r, f, "NodeProto", field, 1)) return SQ_INVALID;
+  const unsigned char *p;
+  if (onnx_string(r, f, "NodeProto", field, 1, &p)) return SQ_INVALID;
   if (s) {
-    *s = f->p;
-    *len = f->len;
+    *s = p;
+    *len = (size_t)f->len;
   }
   return SQ_OK;
 }
 
-/* One node: a Constant's value, then the subgraphs of its attributes. */
-static int onnx_node(onnx_reader *r, const unsigned char *p, size_t len,
+/* One node: a Constant's value, then the subgraphs of its attributes.  The
+** scopes below it: the node's label, then each graph attribute's name, then
+** for a list of graphs each one's "[i]" (three levels of the scope tree,
+** composed "<label>/<attr>[i]"), each made once. */
+static int onnx_node(onnx_reader *r, uint64_t off, uint64_t len,
                      uint64_t index, int depth) {
-  sq_pb_reader pr = onnx_sub(r, p, len);
+  sq_pb_reader pr = onnx_sub(r, off, len);
   sq_pb_field f;
   const unsigned char *out = NULL, *name = NULL, *op = NULL, *domain = NULL;
   size_t out_len = 0, name_len = 0, op_len = 0, domain_len = 0;
@@ -990,8 +1010,8 @@ static int onnx_node(onnx_reader *r, const unsigned char *p, size_t len,
       (!domain || domain_len == 0 || onnx_is(domain, domain_len, "ai.onnx"))) {
     if (!out || out_len == 0)
       return sq_fail(r->st, "onnx: Constant node at byte %llu has no output",
-                     onnx_at(r, p));
-    if (onnx_constant(r, p, len, out, out_len)) return r->st->code;
+                     (unsigned long long)off);
+    if (onnx_constant(r, off, len, out, out_len)) return r->st->code;
   }
   if (!has_graphs) return SQ_OK;
 
@@ -1009,24 +1029,26 @@ static int onnx_node(onnx_reader *r, const unsigned char *p, size_t len,
     label = label_buf;
     label_len = (size_t)k < sizeof label_buf ? (size_t)k : sizeof label_buf - 1;
   }
-  pr = onnx_sub(r, p, len);
+  uint32_t node_scope = 0, parent = r->scope;
+  pr = onnx_sub(r, off, len);
   while (pr.pos < pr.end) {
     if (onnx_next(r, &pr, &f, "NodeProto")) return SQ_INVALID;
     if (f.number != NODE_ATTRIBUTE) continue;
-    sq_pb_reader ar = onnx_sub(r, f.p, f.len);
+    sq_pb_reader ar = onnx_sub(r, f.off, f.len);
     sq_pb_field a;
     const unsigned char *an = NULL;
     size_t anl = 0;
     while (ar.pos < ar.end) {
       if (onnx_next(r, &ar, &a, "AttributeProto")) return SQ_INVALID;
       if (a.number == ATTR_NAME) {
-        if (onnx_string(r, &a, "AttributeProto", "name", 1)) return SQ_INVALID;
-        an = a.p;
-        anl = a.len;
+        if (onnx_string(r, &a, "AttributeProto", "name", 1, &an))
+          return SQ_INVALID;
+        anl = (size_t)a.len;
       }
     }
     long gi = 0;
-    ar = onnx_sub(r, f.p, f.len);
+    uint32_t attr_scope = 0;
+    ar = onnx_sub(r, f.off, f.len);
     while (ar.pos < ar.end) {
       if (onnx_next(r, &ar, &a, "AttributeProto")) return SQ_INVALID;
       if (a.number != ATTR_G && a.number != ATTR_GRAPHS) continue;
@@ -1035,14 +1057,28 @@ static int onnx_node(onnx_reader *r, const unsigned char *p, size_t len,
         return SQ_INVALID;
       if (depth >= ONNX_MAX_DEPTH)
         return sq_fail(r->st, "onnx: subgraphs are nested more than %d deep "
-                       "(at byte %llu)", ONNX_MAX_DEPTH, onnx_at(r, a.p));
-      size_t saved = r->scope.len;
-      if (onnx_scope_push(r, label, label_len, an ? an : a.p, an ? anl : 0,
-                          a.number == ATTR_GRAPHS ? gi++ : -1))
+                       "(at byte %llu)", ONNX_MAX_DEPTH,
+                       (unsigned long long)a.off);
+      if (!node_scope &&
+          sq_file_add_scope(r->ix, parent, label, label_len, 0, &node_scope,
+                            r->st))
         return r->st->code;
-      if (onnx_graph(r, a.p, a.len, depth + 1)) return r->st->code;
-      r->scope.len = saved;
-      r->scope.s[saved] = 0;
+      if (!attr_scope &&
+          sq_file_add_scope(r->ix, node_scope, an ? (const char *)an : "",
+                            an ? anl : 0, 0, &attr_scope, r->st))
+        return r->st->code;
+      uint32_t graph_scope = attr_scope;
+      if (a.number == ATTR_GRAPHS) {
+        char idx[32];
+        int k = snprintf(idx, sizeof idx, "[%ld]", gi++);
+        if (sq_file_add_scope(r->ix, attr_scope, idx, (size_t)k, 1,
+                              &graph_scope, r->st))
+          return r->st->code;
+      }
+      r->scope = graph_scope;
+      int rc = onnx_graph(r, a.off, a.len, depth + 1);
+      r->scope = parent;
+      if (rc) return r->st->code;
     }
   }
   return SQ_OK;
@@ -1050,28 +1086,27 @@ static int onnx_node(onnx_reader *r, const unsigned char *p, size_t len,
 
 /* A graph: its initializers, then its nodes in order.  depth counts the
 ** graphs above this one, so the recursion is bounded by ONNX_MAX_DEPTH. */
-static int onnx_graph(onnx_reader *r, const unsigned char *p, size_t len,
-                      int depth) {
-  sq_pb_reader pr = onnx_sub(r, p, len);
+static int onnx_graph(onnx_reader *r, uint64_t off, uint64_t len, int depth) {
+  sq_pb_reader pr = onnx_sub(r, off, len);
   sq_pb_field f;
   while (pr.pos < pr.end) {
     if (onnx_next(r, &pr, &f, "GraphProto")) return SQ_INVALID;
     if (f.number == GRAPH_INITIALIZER) {
       if (onnx_expect(r, &f, SQ_PB_LEN, "GraphProto", "initializer") ||
-          onnx_tensor(r, f.p, f.len, NULL, 0))
+          onnx_tensor(r, f.off, f.len, NULL, 0))
         return r->st->code;
     } else if (f.number == GRAPH_SPARSE_INITIALIZER) {
       return sq_fail(r->st, "onnx: sparse initializer at byte %llu: sparse "
                      "tensors are not supported", (unsigned long long)f.at);
     }
   }
-  pr = onnx_sub(r, p, len);
+  pr = onnx_sub(r, off, len);
   uint64_t index = 0;
   while (pr.pos < pr.end) {
     if (onnx_next(r, &pr, &f, "GraphProto")) return SQ_INVALID;
     if (f.number != GRAPH_NODE) continue;
     if (onnx_expect(r, &f, SQ_PB_LEN, "GraphProto", "node") ||
-        onnx_node(r, f.p, f.len, index++, depth))
+        onnx_node(r, f.off, f.len, index++, depth))
       return r->st->code;
   }
   return SQ_OK;
@@ -1084,7 +1119,7 @@ static int onnx_graph(onnx_reader *r, const unsigned char *p, size_t len,
 static int onnx_meta(onnx_reader *r, const char *key, size_t key_len,
                      const unsigned char *s, size_t slen, int64_t v) {
   sq_status *st = r->st;
-  onnx_text text = {0};
+  onnx_text text = {NULL, 0, 0, r->ix};
   char num[32];
   int rc;
   if (s) {
@@ -1109,7 +1144,8 @@ static int onnx_meta(onnx_reader *r, const char *key, size_t key_len,
 
 /* The model's fields as metadata rows (docs/FORMATS.md#onnx). */
 static int onnx_model_meta(onnx_reader *r, const sq_pb_field *last,
-                           const unsigned char *graph, size_t graph_len) {
+                           const int *have, uint64_t graph, uint64_t graph_len,
+                           int has_graph) {
   static const struct { int field; const char *key; } scalars[] = {
     {MODEL_IR_VERSION, "ir_version"}, {MODEL_PRODUCER_NAME, "producer_name"},
     {MODEL_PRODUCER_VERSION, "producer_version"}, {MODEL_DOMAIN, "domain"},
@@ -1117,27 +1153,33 @@ static int onnx_model_meta(onnx_reader *r, const sq_pb_field *last,
   sq_status *st = r->st;
   for (size_t i = 0; i < sizeof scalars / sizeof *scalars; i++) {
     const sq_pb_field *f = &last[scalars[i].field];
-    if (!f->p) continue;
+    if (!have[scalars[i].field]) continue;
     const char *k = scalars[i].key;
-    if (f->wire == SQ_PB_VARINT ? onnx_meta(r, k, strlen(k), NULL, 0,
-                                            (int64_t)f->u)
-                                : onnx_meta(r, k, strlen(k), f->p, f->len, 0))
+    if (f->wire == SQ_PB_VARINT) {
+      if (onnx_meta(r, k, strlen(k), NULL, 0, (int64_t)f->u)) return st->code;
+      continue;
+    }
+    const unsigned char *s = sq_source_span(r->src, f->off, f->len, st);
+    if (!s || onnx_meta(r, k, strlen(k), s, (size_t)f->len, 0))
       return st->code;
   }
-  if (graph) {
+  if (has_graph) {
     sq_pb_reader pr = onnx_sub(r, graph, graph_len);
-    sq_pb_field f, name = {0};
+    sq_pb_field f;
+    const unsigned char *name = NULL;
+    size_t name_len = 0;
     while (pr.pos < pr.end) {
       if (onnx_next(r, &pr, &f, "GraphProto")) return SQ_INVALID;
       if (f.number == GRAPH_NAME) {
-        if (onnx_string(r, &f, "GraphProto", "name", 0)) return SQ_INVALID;
-        name = f;
+        if (onnx_string(r, &f, "GraphProto", "name", 0, &name))
+          return SQ_INVALID;
+        name_len = (size_t)f.len;
       }
     }
-    if (name.p && onnx_meta(r, "graph.name", 10, name.p, name.len, 0))
+    if (name && onnx_meta(r, "graph.name", 10, name, name_len, 0))
       return st->code;
   }
-  sq_pb_reader pr = onnx_sub(r, r->p, r->n);
+  sq_pb_reader pr = onnx_sub(r, 0, r->n);
   sq_pb_field f;
   while (pr.pos < pr.end) {
     if (onnx_next(r, &pr, &f, "ModelProto")) return SQ_INVALID;
@@ -1145,7 +1187,7 @@ static int onnx_model_meta(onnx_reader *r, const sq_pb_field *last,
       continue;
     int opset = f.number == MODEL_OPSET_IMPORT;
     const char *what = opset ? "OperatorSetIdProto" : "StringStringEntryProto";
-    sq_pb_reader er = onnx_sub(r, f.p, f.len);
+    sq_pb_reader er = onnx_sub(r, f.off, f.len);
     sq_pb_field e;
     const unsigned char *key = (const unsigned char *)"", *val = NULL;
     size_t kl = 0, vl = 0;
@@ -1153,22 +1195,20 @@ static int onnx_model_meta(onnx_reader *r, const sq_pb_field *last,
     while (er.pos < er.end) {
       if (onnx_next(r, &er, &e, what)) return SQ_INVALID;
       if (e.number == 1) {
-        if (onnx_string(r, &e, what, opset ? "domain" : "key", 1))
+        if (onnx_string(r, &e, what, opset ? "domain" : "key", 1, &key))
           return SQ_INVALID;
-        key = e.p;
-        kl = e.len;
+        kl = (size_t)e.len;
       } else if (e.number == 2 && opset) {
         if (onnx_expect(r, &e, SQ_PB_VARINT, what, "version"))
           return SQ_INVALID;
         version = e.u;
       } else if (e.number == 2) {
-        if (onnx_string(r, &e, what, "value", 0)) return SQ_INVALID;
-        val = e.p;
-        vl = e.len;
+        if (onnx_string(r, &e, what, "value", 0, &val)) return SQ_INVALID;
+        vl = (size_t)e.len;
       }
     }
     if (opset) {
-      onnx_text k = {0};
+      onnx_text k = {NULL, 0, 0, r->ix};
       int rc = onnx_text_add(&k, "opset_import.", 13, st);
       if (!rc) rc = kl ? onnx_text_add(&k, (const char *)key, kl, st)
                        : onnx_text_add(&k, "ai.onnx", 7, st);
@@ -1185,44 +1225,49 @@ static int onnx_model_meta(onnx_reader *r, const sq_pb_field *last,
 
 /* ---- the reader ---- */
 
-int sq_onnx_read(const unsigned char *p, size_t n, int want_meta,
-                 sq_file_index *ix, sq_status *st) {
-  onnx_reader r = {p, n, ix, st, {0}};
-  sq_pb_reader pr = {p, 0, n};
+static int onnx_read(onnx_reader *r, int want_meta) {
+  sq_status *st = r->st;
+  sq_pb_reader pr = onnx_sub(r, 0, r->n);
   sq_pb_field f, last[MODEL_METADATA_PROPS + 1];
-  const unsigned char *graph = NULL;
-  size_t graph_len = 0;
+  int have[MODEL_METADATA_PROPS + 1];
+  uint64_t graph = 0, graph_len = 0;
+  int has_graph = 0;
   memset(last, 0, sizeof last);
+  memset(have, 0, sizeof have);
   while (pr.pos < pr.end) {
-    if (onnx_next(&r, &pr, &f, "ModelProto")) return SQ_INVALID;
+    if (onnx_next(r, &pr, &f, "ModelProto")) return SQ_INVALID;
     switch (f.number) {
       case MODEL_IR_VERSION: case MODEL_MODEL_VERSION:
-        if (onnx_expect(&r, &f, SQ_PB_VARINT, "ModelProto",
+        if (onnx_expect(r, &f, SQ_PB_VARINT, "ModelProto",
                         f.number == MODEL_IR_VERSION ? "ir_version"
                                                      : "model_version"))
           return SQ_INVALID;
         last[f.number] = f;
+        have[f.number] = 1;
         break;
       case MODEL_PRODUCER_NAME: case MODEL_PRODUCER_VERSION:
       case MODEL_DOMAIN: case MODEL_DOC_STRING:
-        if (onnx_string(&r, &f, "ModelProto",
+        if (onnx_string(r, &f, "ModelProto",
                         f.number == MODEL_PRODUCER_NAME ? "producer_name"
                         : f.number == MODEL_PRODUCER_VERSION ? "producer_version"
-                        : f.number == MODEL_DOMAIN ? "domain" : "doc_string", 0))
+                        : f.number == MODEL_DOMAIN ? "domain" : "doc_string", 0,
+                        NULL))
           return SQ_INVALID;
         last[f.number] = f;
+        have[f.number] = 1;
         break;
       case MODEL_GRAPH:
-        if (onnx_expect(&r, &f, SQ_PB_LEN, "ModelProto", "graph"))
+        if (onnx_expect(r, &f, SQ_PB_LEN, "ModelProto", "graph"))
           return SQ_INVALID;
-        if (graph)
+        if (has_graph)
           return sq_fail(st, "onnx: the model has two graph fields (at byte "
                          "%llu)", (unsigned long long)f.at);
-        graph = f.p;
+        graph = f.off;
         graph_len = f.len;
+        has_graph = 1;
         break;
       case MODEL_OPSET_IMPORT: case MODEL_METADATA_PROPS:
-        if (onnx_expect(&r, &f, SQ_PB_LEN, "ModelProto",
+        if (onnx_expect(r, &f, SQ_PB_LEN, "ModelProto",
                         f.number == MODEL_OPSET_IMPORT ? "opset_import"
                                                        : "metadata_props"))
           return SQ_INVALID;
@@ -1230,10 +1275,23 @@ int sq_onnx_read(const unsigned char *p, size_t n, int want_meta,
       default: break;
     }
   }
-  if (!last[MODEL_IR_VERSION].p)
+  if (!have[MODEL_IR_VERSION])
     return sq_fail(st, "onnx: no ir_version: not an ONNX model");
-  int rc = graph ? onnx_graph(&r, graph, graph_len, 0) : SQ_OK;
-  if (!rc && want_meta) rc = onnx_model_meta(&r, last, graph, graph_len);
-  sqlite3_free(r.scope.s);
+  int rc = has_graph ? onnx_graph(r, graph, graph_len, 0) : SQ_OK;
+  if (!rc && want_meta)
+    rc = onnx_model_meta(r, last, have, graph, graph_len, has_graph);
   return rc ? st->code : SQ_OK;
+}
+
+int sq_onnx_read(sq_source *src, int want_meta, sq_file_index *ix,
+                 sq_status *st) {
+  onnx_reader r;
+  memset(&r, 0, sizeof r);
+  r.src = src;
+  r.n = src->size;
+  r.ix = ix;
+  r.st = st;
+  int rc = onnx_read(&r, want_meta);
+  sq_window_free(&r.win);
+  return rc;
 }

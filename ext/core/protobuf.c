@@ -4,24 +4,46 @@
 #include "core/protobuf.h"
 #include "kernels/byteorder.h"
 
+/* k bytes at off (the caller checked they lie in the message). */
+static const unsigned char *sq_pb_bytes(sq_pb_reader *r, uint64_t off,
+                                        size_t k) {
+  return r->win ? sq_window_get(r->win, r->src, off, k, r->st)
+                : sq_source_span(r->src, off, k, r->st);
+}
+
 int sq_pb_varint(sq_pb_reader *r, uint64_t *v) {
+  uint64_t left = r->end - r->pos;
+  if (r->pos >= r->end) return SQ_PB_TRUNCATED;
+  size_t k = left < 10 ? (size_t)left : 10;
+  const unsigned char *p = sq_pb_bytes(r, r->pos, k);
+  if (!p) return SQ_PB_IO;
+  /* On an error the position is past the bytes looked at, as a reader
+  ** that takes them one by one leaves it (messages quote it). */
   uint64_t x = 0;
-  for (int i = 0; i < 10; i++) {
-    if (r->pos >= r->end) return SQ_PB_TRUNCATED;
-    unsigned b = r->p[r->pos++];
+  for (size_t i = 0; i < 10; i++) {
+    if (i >= k) {
+      r->pos = r->end;
+      return SQ_PB_TRUNCATED;
+    }
+    unsigned b = p[i];
     /* The tenth byte holds bit 63 only. */
-    if (i == 9 && b > 1) return SQ_PB_OVERFLOW;
+    if (i == 9 && b > 1) {
+      r->pos += 10;
+      return SQ_PB_OVERFLOW;
+    }
     x |= (uint64_t)(b & 0x7F) << (7 * i);
     if (!(b & 0x80)) {
+      r->pos += i + 1;
       *v = x;
       return SQ_PB_OK;
     }
   }
+  r->pos += 10;
   return SQ_PB_OVERFLOW;
 }
 
 int sq_pb_next(sq_pb_reader *r, sq_pb_field *f) {
-  size_t at = r->pos;
+  uint64_t at = r->pos;
   uint64_t tag;
   int err = sq_pb_varint(r, &tag);
   if (err) {
@@ -30,7 +52,7 @@ int sq_pb_next(sq_pb_reader *r, sq_pb_field *f) {
   }
   f->at = at;
   f->wire = (int)(tag & 7);
-  f->p = NULL;
+  f->off = r->pos;
   f->len = 0;
   f->u = 0;
   if ((tag >> 3) == 0 || (tag >> 3) > 0x1FFFFFFF) {
@@ -38,18 +60,19 @@ int sq_pb_next(sq_pb_reader *r, sq_pb_field *f) {
     return SQ_PB_BAD_FIELD;
   }
   f->number = (uint32_t)(tag >> 3);
-  f->p = r->p + r->pos;
+  const unsigned char *p;
   switch (f->wire) {
     case SQ_PB_VARINT:
       err = sq_pb_varint(r, &f->u);
-      if (!err) f->len = (size_t)(r->p + r->pos - f->p);
+      if (!err) f->len = r->pos - f->off;
       break;
     case SQ_PB_I64:
       if (r->end - r->pos < 8) {
         err = SQ_PB_TRUNCATED;
+      } else if (!(p = sq_pb_bytes(r, r->pos, 8))) {
+        err = SQ_PB_IO;
       } else {
-        f->u = (uint64_t)sq_load_u32(r->p + r->pos) |
-               ((uint64_t)sq_load_u32(r->p + r->pos + 4) << 32);
+        f->u = (uint64_t)sq_load_u32(p) | ((uint64_t)sq_load_u32(p + 4) << 32);
         r->pos += 8;
         f->len = 8;
       }
@@ -57,8 +80,10 @@ int sq_pb_next(sq_pb_reader *r, sq_pb_field *f) {
     case SQ_PB_I32:
       if (r->end - r->pos < 4) {
         err = SQ_PB_TRUNCATED;
+      } else if (!(p = sq_pb_bytes(r, r->pos, 4))) {
+        err = SQ_PB_IO;
       } else {
-        f->u = sq_load_u32(r->p + r->pos);
+        f->u = sq_load_u32(p);
         r->pos += 4;
         f->len = 4;
       }
@@ -68,9 +93,9 @@ int sq_pb_next(sq_pb_reader *r, sq_pb_field *f) {
       err = sq_pb_varint(r, &len);
       if (!err && len > r->end - r->pos) err = SQ_PB_PAST_END;
       if (!err) {
-        f->p = r->p + r->pos;
-        f->len = (size_t)len;
-        r->pos += (size_t)len;
+        f->off = r->pos;
+        f->len = len;
+        r->pos += len;
       }
       break;
     }
@@ -94,6 +119,7 @@ const char *sq_pb_error_text(int err) {
                              "supported";
     case SQ_PB_BAD_WIRE: return "unknown wire type";
     case SQ_PB_BAD_FIELD: return "field number 0 or past 2^29 - 1";
+    case SQ_PB_IO: return "the file could not be read";
     default: return "no error";
   }
 }

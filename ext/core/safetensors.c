@@ -45,6 +45,7 @@ typedef struct st_parser {
   const char *s; /* the header text */
   size_t n, i;   /* its length, the position */
   sq_status *st;
+  sq_file_index *ix; /* where memory is charged (core/model_file.h) */
 } st_parser;
 
 static const struct {
@@ -203,7 +204,7 @@ static int st_string_text(st_parser *p, const char **text, size_t *len,
     *text = raw;
     return SQ_OK;
   }
-  *buf = sq_alloc(p->st, (uint64_t)*len + 1, 1);
+  *buf = sq_file_alloc(p->ix, (uint64_t)*len + 1, 1, p->st);
   if (!*buf) return p->st->code;
   st_unescape(raw, rawlen, *buf);
   (*buf)[*len] = 0;
@@ -502,8 +503,9 @@ static int st_tensor(st_parser *p, sq_file_tensor *t) {
 }
 
 /* JSON text of a string: quotes, \" \\ and control characters escaped. */
-static char *st_json_quote(const char *s, size_t len, sq_status *st) {
-  char *o = sq_alloc(st, (uint64_t)len + 1, 6);
+static char *st_json_quote(sq_file_index *ix, const char *s, size_t len,
+                           sq_status *st) {
+  char *o = sq_file_alloc(ix, (uint64_t)len + 1, 6, st);
   if (!o) return NULL;
   size_t k = 0;
   o[k++] = '"';
@@ -564,7 +566,7 @@ static int st_metadata(st_parser *p, sq_file_index *ix) {
     }
     if (st_string_text(p, &val, &vlen, &vbuf, &nul)) return p->st->code;
     strcpy(m->type, "string");
-    m->value = st_json_quote(val, vlen, p->st);
+    m->value = st_json_quote(ix, val, vlen, p->st);
     sqlite3_free(vbuf);
     if (!m->value) return p->st->code;
     st_ws(p);
@@ -598,7 +600,7 @@ static int st_duplicates(sq_file_index *ix, sq_status *st) {
   for (int pass = 0; pass < 2; pass++) {
     size_t count = pass ? ix->nmeta : ix->ntensors;
     if (count < 2) continue;
-    st_named *v = sq_alloc(st, count, sizeof *v);
+    st_named *v = sq_file_alloc(ix, count, sizeof *v, st);
     if (!v) return st->code;
     for (size_t i = 0; i < count; i++) {
       v[i].name = pass ? ix->meta[i].key : ix->tensors[i].name;
@@ -626,7 +628,7 @@ static int st_layout(sq_file_index *ix, uint64_t base, uint64_t data_len,
   size_t nt = ix->ntensors;
   uint64_t at = 0;
   if (nt) {
-    st_span *v = sq_alloc(st, nt, sizeof *v);
+    st_span *v = sq_file_alloc(ix, nt, sizeof *v, st);
     if (!v) return st->code;
     for (size_t i = 0; i < nt; i++) {
       v[i].begin = ix->tensors[i].offset;
@@ -655,7 +657,8 @@ static int st_layout(sq_file_index *ix, uint64_t base, uint64_t data_len,
       at = v[i].end;
       prev = t;
     }
-    sq_file_tensor *sorted = st->code ? NULL : sq_alloc(st, nt, sizeof *sorted);
+    sq_file_tensor *sorted =
+        st->code ? NULL : sq_file_alloc(ix, nt, sizeof *sorted, st);
     if (sorted) {
       for (size_t i = 0; i < nt; i++) {
         sorted[i] = ix->tensors[v[i].at];
@@ -676,11 +679,14 @@ static int st_layout(sq_file_index *ix, uint64_t base, uint64_t data_len,
   return SQ_OK;
 }
 
-static int st_read(const unsigned char *p, size_t n, int want_meta,
-                   sq_file_index *ix, sq_status *st) {
+static int st_read(sq_source *src, int want_meta, sq_file_index *ix,
+                   sq_status *st) {
+  size_t n = (size_t)src->size;
   if (n < 8)
     return sq_fail(st, "safetensors: the file is %zu bytes, too short for the "
                        "8-byte header length", n);
+  const unsigned char *p = sq_source_span(src, 0, 8, st);
+  if (!p) return st->code;
   uint64_t hlen = (uint64_t)sq_load_u32(p) | (uint64_t)sq_load_u32(p + 4) << 32;
   if (hlen > ST_MAX_HEADER)
     return sq_fail(st, "safetensors: header length %" PRIu64 " is over the "
@@ -688,13 +694,16 @@ static int st_read(const unsigned char *p, size_t n, int want_meta,
   if (hlen > n - 8)
     return sq_fail(st, "safetensors: header length %" PRIu64 " is past the end "
                        "of the %zu-byte file", hlen, n);
-  if (hlen == 0 || p[8] != '{')
+  /* The header is the structure: the one span (rule 2 of model_file.h). */
+  const unsigned char *h = hlen ? sq_source_span(src, 8, hlen, st) : NULL;
+  if (hlen && !h) return st->code;
+  if (hlen == 0 || h[0] != '{')
     return sq_fail(st, "safetensors: the header does not begin with '{'");
-  size_t bad = sq_utf8_check(p + 8, (size_t)hlen);
+  size_t bad = sq_utf8_check(h, (size_t)hlen);
   if (bad < hlen)
     return sq_fail(st, "safetensors: the header is not UTF-8 (byte 0x%02x at "
-                       "byte %zu)", p[8 + bad], bad);
-  st_parser ps = {(const char *)p + 8, (size_t)hlen, 1, st};
+                       "byte %zu)", h[bad], bad);
+  st_parser ps = {(const char *)h, (size_t)hlen, 1, st, ix};
   st_parser *q = &ps;
   int have_meta = 0;
   st_ws(q);
@@ -759,8 +768,8 @@ static int st_read(const unsigned char *p, size_t n, int want_meta,
   return SQ_OK;
 }
 
-int sq_safetensors_read(const unsigned char *p, size_t n, int want_meta,
-                        sq_file_index *ix, sq_status *st) {
-  if (st_read(p, n, want_meta, ix, st)) sq_file_index_free(ix);
+int sq_safetensors_read(sq_source *src, int want_meta, sq_file_index *ix,
+                        sq_status *st) {
+  if (st_read(src, want_meta, ix, st)) sq_file_index_free(ix);
   return st->code;
 }

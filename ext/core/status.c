@@ -7,7 +7,10 @@
 **   2. every buffer is count x size bytes, computed here with an overflow
 **      check; no buffer may exceed the connection's SQLITE_LIMIT_LENGTH
 **      (st->max_bytes), and asking for more is SQ_TOOBIG, never a wrapped
-**      size.  Callers size nothing themselves.
+**      size.  Callers size nothing themselves;
+**   3. working memory that is no result (sq_alloc_internal) is overflow-
+**      checked the same way but bounded by its owner's own rule instead of
+**      the length limit.
 */
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,6 +56,32 @@ void *sq_alloc(sq_status *st, uint64_t count, uint64_t size) {
 void *sq_realloc(sq_status *st, void *old, uint64_t count, uint64_t size) {
   uint64_t bytes;
   if (sq_size(st, count, size, &bytes)) return NULL;
+  void *p = sqlite3_realloc64(old, bytes ? bytes : 1);
+  if (!p) sq_nomem(st);
+  return p;
+}
+
+/* count * size without overflow, at most INT64_MAX (what sqlite3_malloc64
+** can be asked for at all). */
+static int sq_size_internal(sq_status *st, uint64_t count, uint64_t size,
+                            uint64_t *bytes) {
+  if (size != 0 && count > (uint64_t)INT64_MAX / size) return sq_toobig(st);
+  *bytes = count * size;
+  return SQ_OK;
+}
+
+void *sq_alloc_internal(sq_status *st, uint64_t count, uint64_t size) {
+  uint64_t bytes = 0;
+  if (sq_size_internal(st, count, size, &bytes)) return NULL;
+  void *p = sqlite3_malloc64(bytes ? bytes : 1);
+  if (!p) sq_nomem(st);
+  return p;
+}
+
+void *sq_realloc_internal(sq_status *st, void *old, uint64_t count,
+                          uint64_t size) {
+  uint64_t bytes = 0;
+  if (sq_size_internal(st, count, size, &bytes)) return NULL;
   void *p = sqlite3_realloc64(old, bytes ? bytes : 1);
   if (!p) sq_nomem(st);
   return p;

@@ -40,6 +40,14 @@ int sq_size(sq_status *st, uint64_t count, uint64_t size, uint64_t *bytes);
 void *sq_alloc(sq_status *st, uint64_t count, uint64_t size);
 /* sqlite3_realloc64 sized the same way; on failure old is left untouched. */
 void *sq_realloc(sq_status *st, void *old, uint64_t count, uint64_t size);
+/* Working memory that is not a result: a fixed-size state (a decoder, a
+** read buffer) or a table whose size its owner bounds by its own budget
+** (the model-file readers' budget, docs/FORMATS.md#memory).  count * size,
+** overflow-checked like sq_alloc, but not bound by SQLITE_LIMIT_LENGTH,
+** which limits what SQL sees, not how the extension works inside. */
+void *sq_alloc_internal(sq_status *st, uint64_t count, uint64_t size);
+void *sq_realloc_internal(sq_status *st, void *old, uint64_t count,
+                          uint64_t size);
 
 /* Decimal numbers are read and written in the C locale whatever the host
 ** process set (c_locale.c, docs/NUMERICS.md#locale): bracket every

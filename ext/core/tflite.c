@@ -28,13 +28,17 @@
 **      packs them); string, complex, resource and variant tensors and sparse
 **      tensors are refused with an error naming the tensor;
 **   3. scope: NULL in subgraph 0 (the main graph), the subgraph's name or
-**      "subgraph#<i>" in the others;
+**      "subgraph#<i>" in the others (one node of the index's scope tree per
+**      subgraph, core/model_file.h);
 **   4. metadata: version, description, each Metadata entry, metadata_buffer,
 **      operator_codes, and each tensor's quantization parameters;
 **   5. the FlatBuffer allows shared parts (many subgraphs may point at one
 **      tensor vector): what the reader produces is bounded by a budget
 **      proportional to the file's size, so a small file cannot make it copy
-**      names or print numbers without end.
+**      names or print numbers without end (besides the index's own budget,
+**      docs/FORMATS.md#memory);
+**   6. the buffer is read through spans (flatbuffer.h): tables, vectors and
+**      strings the model reaches; a tensor's data only by its offset.
 */
 #include <stdio.h>
 #include <string.h>
@@ -71,7 +75,7 @@ static const struct { const char *tfl, *dtype; unsigned size; }
   {"UINT32", "uint32", 4}, {"UINT16", "uint16", 2}, {"INT4", "int4", 0},
   {"BFLOAT16", "bf16", 2}};
 
-/* A growing text, sized through sq_realloc. */
+/* A growing text, charged to the index (core/model_file.h). */
 typedef struct tfl_text {
   char *s;
   size_t len, cap;
@@ -105,7 +109,7 @@ static int tfl_text_add(tfl_reader *r, const void *s, size_t len) {
   if (!t->s || len + 1 > t->cap - t->len) {
     uint64_t want = t->cap ? t->cap : 64;
     while (want - t->len < len + 1) want *= 2;
-    char *p = sq_realloc(r->st, t->s, want, 1);
+    char *p = sq_file_realloc(r->ix, t->s, want, 1, r->st);
     if (!p) return r->st->code;
     t->s = p;
     t->cap = (size_t)want;
@@ -143,7 +147,8 @@ static int tfl_meta_row(tfl_reader *r, size_t klen, const char *type) {
   if (!m) return r->st->code;
   snprintf(m->type, sizeof m->type, "%s", type);
   size_t vlen = r->text.len - klen;
-  if (!(m->value = sq_alloc(r->st, (uint64_t)vlen + 1, 1))) return r->st->code;
+  if (!(m->value = sq_file_alloc(r->ix, (uint64_t)vlen + 1, 1, r->st)))
+    return r->st->code;
   memcpy(m->value, r->text.s + klen, vlen);
   m->value[vlen] = 0;
   return SQ_OK;
@@ -206,11 +211,13 @@ static int tfl_shape(tfl_reader *r, const sq_fb_table *tt, unsigned type,
     return sq_fail(r->st, "tflite: tensor '%.*s': its shape has %lu "
                    "dimensions (at most %d)", tfl_quote_len(nm, nl), nm,
                    (unsigned long)shape.len, SQ_MAX_DIMS);
+  const unsigned char *dims = sq_fb_bytes(&r->fb, shape.pos, 4 * shape.len);
+  if (!dims) return r->st->code;
   uint64_t count = 1, cap = (uint64_t)1 << 60;
   *huge = 0;
   t->ndim = (int)shape.len;
   for (uint32_t d = 0; d < shape.len; d++) {
-    int32_t v = (int32_t)sq_load_u32(r->fb.p + shape.pos + 4 * (size_t)d);
+    int32_t v = (int32_t)sq_load_u32(dims + 4 * (size_t)d);
     if (v < 0)
       return sq_fail(r->st, "tflite: tensor '%.*s': dimension %lu of its "
                      "shape is %ld", tfl_quote_len(nm, nl), nm,
@@ -229,16 +236,19 @@ static int tfl_shape(tfl_reader *r, const sq_fb_table *tt, unsigned type,
 
 /* A vector of float32 or int64 (is_int) as a JSON array. */
 static int tfl_text_numbers(tfl_reader *r, const sq_fb_vector *v, int is_int) {
+  const unsigned char *p = sq_fb_bytes(&r->fb, v->pos,
+                                       (size_t)v->len * (is_int ? 8 : 4));
+  if (!p) return r->st->code;
   if (tfl_text_add(r, "[", 1)) return SQ_INVALID;
   for (uint32_t k = 0; k < v->len; k++) {
     char buf[40];
     int len;
     if (is_int) {
-      uint64_t u = sq_fb_load_u64(r->fb.p + v->pos + 8 * (size_t)k);
+      uint64_t u = sq_fb_load_u64(p + 8 * (size_t)k);
       len = snprintf(buf, sizeof buf, "%s%lld", k ? "," : "",
                      (long long)(int64_t)u);
     } else {
-      float f = sq_load_f32(r->fb.p + v->pos + 4 * (size_t)k);
+      float f = sq_load_f32(p + 4 * (size_t)k);
       len = k ? 1 : 0;
       buf[0] = ',';
       /* JSON has no NaN or infinity: strings, as GGUF metadata shows them */
@@ -306,7 +316,7 @@ static int tfl_quantization(tfl_reader *r, const sq_fb_table *tt,
 
 /* One tensor of a subgraph: a row when its buffer holds data. */
 static int tfl_tensor(tfl_reader *r, const sq_fb_table *tt, const char *scope,
-                      int want_meta) {
+                      uint32_t scope_id, int want_meta) {
   const unsigned char *name;
   uint32_t nlen, b;
   int present;
@@ -371,29 +381,27 @@ static int tfl_tensor(tfl_reader *r, const sq_fb_table *tt, const char *scope,
   t->offset = off;
   t->nbytes = nbytes;
   if (scope) {
-    size_t slen = strlen(scope);
-    if (tfl_charge(r, slen)) return SQ_INVALID;
-    if (!(t->scope = sq_alloc(r->st, slen + 1, 1))) return r->st->code;
-    memcpy(t->scope, scope, slen + 1);
+    /* charged as a copy would be: the budget keeps its meaning */
+    if (tfl_charge(r, strlen(scope))) return SQ_INVALID;
+    t->scope = scope_id;
   }
   return SQ_OK;
 }
 
 /* The scope of subgraph i (> 0): its name, or "subgraph#<i>" when it has
-** none; sqlite3_malloc'd, charged to the budget. */
-static char *tfl_scope(tfl_reader *r, uint32_t i, const unsigned char *name,
-                       uint32_t nlen) {
+** none; a node of the index's scope tree (*id), its label in *label
+** (sqlite3_malloc'd, charged to the budget) for the tensors' charges and
+** the quantization keys. */
+static int tfl_scope(tfl_reader *r, uint32_t i, const unsigned char *name,
+                     uint32_t nlen, char **label, uint32_t *id) {
   char num[32];
   if (!nlen) {
     nlen = (uint32_t)snprintf(num, sizeof num, "subgraph#%lu", (unsigned long)i);
     name = (const unsigned char *)num;
   }
-  if (tfl_charge(r, nlen)) return NULL;
-  char *scope = sq_alloc(r->st, (uint64_t)nlen + 1, 1);
-  if (!scope) return NULL;
-  memcpy(scope, name, nlen);
-  scope[nlen] = 0;
-  return scope;
+  if (tfl_charge(r, nlen)) return SQ_INVALID;
+  if (!(*label = sq_file_strndup(r->ix, name, nlen, r->st))) return r->st->code;
+  return sq_file_add_scope(r->ix, 0, (const char *)name, nlen, 0, id, r->st);
 }
 
 static int tfl_subgraphs(tfl_reader *r, const sq_fb_table *model,
@@ -424,13 +432,17 @@ static int tfl_subgraphs(tfl_reader *r, const sq_fb_table *model,
                            r->what))
       return SQ_INVALID;
     char *scope = NULL;
-    if (i > 0 && !(scope = tfl_scope(r, i, name, nlen))) return r->st->code;
+    uint32_t scope_id = 0;
+    if (i > 0 && tfl_scope(r, i, name, nlen, &scope, &scope_id)) {
+      sqlite3_free(scope);
+      return r->st->code;
+    }
     for (uint32_t j = 0; j < tensors.len; j++) {
       sq_fb_table tt;
       snprintf(r->what, sizeof r->what, "%s.tensors[%lu]", what,
                (unsigned long)j);
       if (sq_fb_vector_table(&r->fb, &tensors, j, &tt, r->what) ||
-          tfl_tensor(r, &tt, scope, want_meta)) {
+          tfl_tensor(r, &tt, scope, scope_id, want_meta)) {
         sqlite3_free(scope);
         return r->st->code;
       }
@@ -490,7 +502,8 @@ static int tfl_model_meta(tfl_reader *r, const sq_fb_table *model,
     size_t klen = r->text.len;
     /* Text (UTF-8 without NUL once trailing NUL padding is dropped, as in
     ** min_runtime_version) is a JSON string; anything else hex. */
-    const unsigned char *d = r->fb.p + off;
+    const unsigned char *d = sq_fb_bytes(&r->fb, (size_t)off, (size_t)nbytes);
+    if (!d) return SQ_INVALID;
     uint64_t tl = nbytes;
     while (tl > 0 && d[tl - 1] == 0) tl--;
     int is_text = !memchr(d, 0, tl) && sq_utf8_check(d, tl) == tl;
@@ -514,12 +527,14 @@ static int tfl_model_meta(tfl_reader *r, const sq_fb_table *model,
                          "metadata_buffer"))
     return SQ_INVALID;
   if (mb.len) {
+    const unsigned char *ints = sq_fb_bytes(&r->fb, mb.pos, 4 * (size_t)mb.len);
+    if (!ints) return SQ_INVALID;
     r->text.len = 0;
     if (tfl_text_str(r, "metadata_buffer") || tfl_text_add(r, "[", 1))
       return SQ_INVALID;
     for (uint32_t k = 0; k < mb.len; k++) {
       snprintf(buf, sizeof buf, "%s%ld", k ? "," : "",
-               (long)(int32_t)sq_load_u32(r->fb.p + mb.pos + 4 * (size_t)k));
+               (long)(int32_t)sq_load_u32(ints + 4 * (size_t)k));
       if (tfl_text_str(r, buf)) return SQ_INVALID;
     }
     if (tfl_text_add(r, "]", 1) || tfl_meta_row(r, 15, "array[int32]"))
@@ -573,11 +588,12 @@ static int tfl_opcodes(tfl_reader *r, const sq_fb_table *model) {
   return SQ_OK;
 }
 
-int sq_tflite_read(const unsigned char *p, size_t n, int want_meta,
-                   sq_file_index *ix, sq_status *st) {
+int sq_tflite_read(sq_source *src, int want_meta, sq_file_index *ix,
+                   sq_status *st) {
+  size_t n = (size_t)src->size;
   tfl_reader r;
   memset(&r, 0, sizeof r);
-  r.fb.p = p;
+  r.fb.src = src;
   r.fb.n = n;
   r.fb.format = "tflite";
   r.fb.st = st;
@@ -588,7 +604,9 @@ int sq_tflite_read(const unsigned char *p, size_t n, int want_meta,
   uint32_t version;
   int rc = SQ_INVALID;
   if (sq_fb_root(&r.fb, &model)) goto done;
-  if (memcmp(p + 4, "TFL3", 4) != 0) {
+  const unsigned char *id = sq_fb_bytes(&r.fb, 4, 4);
+  if (!id) goto done;
+  if (memcmp(id, "TFL3", 4) != 0) {
     sq_fail(st, "tflite: the file identifier at byte 4 is not \"TFL3\"");
     goto done;
   }

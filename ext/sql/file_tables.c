@@ -10,12 +10,24 @@
 **   q_tensor_metadata_file(path [, format])  metadata entry
 **
 **   1. without a format the first bytes decide (sq_file_detect);
-**   2. the file variants map the file read-only (mmap), so only the index
-**      and the row being read are in memory; they are SQ_PATHS
-**      (SQLITE_VTAB_DIRECTONLY: a view, trigger or schema of an untrusted
-**      database cannot read files; not registered by sqlite3_quant_nofs_init,
-**      not compiled with SQLITE_QUANT_OMIT_FS);
-**   3. data is a copy of the stored bytes [offset, offset + nbytes);
+**   2. the file variants open the path as a file source (core/source.h,
+**      docs/FORMATS.md#how-files-are-read): regular files only, refused
+**      without blocking (a fifo, a directory, a device); nothing is mapped:
+**      the index reads the file's structure, and each row's data is read
+**      with pread when the row asks for it, so only the index and the row
+**      being read are in memory and a file truncated or rewritten under the
+**      cursor is an error ("... changed while it was read"), never a fault.
+**      The cursor keeps the file open from the query's start to its end (a
+**      file replaced by rename meanwhile is read to the end as it was).
+**      They are SQ_PATHS (SQLITE_VTAB_DIRECTONLY: a view, trigger or schema
+**      of an untrusted database cannot read files; not registered by
+**      sqlite3_quant_nofs_init, not compiled with SQLITE_QUANT_OMIT_FS);
+**   3. data is a copy of the stored bytes [offset, offset + nbytes), read
+**      with pread (or what the tensor's decoder makes of them, with the
+**      cursor's stream kept from row to row: a compressed member read chunk
+**      by chunk in order is inflated once) into a fresh buffer handed to
+**      SQLite, from SQ_FT_REUSE bytes on one that comes back to the cursor
+**      when SQLite is done with it (see there why);
 **   4. a NULL argument gives no rows; bad arguments are errors;
 **   5. a tensor larger than the connection's SQLITE_LIMIT_LENGTH when the
 **      query starts comes out as chunks of whole rows (slices along axis
@@ -24,15 +36,8 @@
 **      cut (a scalar, a 1-D ggml tensor, one row over the limit) is one
 **      chunk whose data is SQLITE_TOOBIG.
 */
-#define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE   /* madvise */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "core/model_file.h"
 #include "sql/sql.h"
 
@@ -48,15 +53,87 @@ typedef struct sq_ft_chunking {
   uint64_t first, chunks, rows, rows_per_chunk, row_bytes;
 } sq_ft_chunking;
 
+/* What reading the rows changes: the source (a file's position checks) and
+** the decoders' stream.  Held by pointer, as the column callback has the
+** cursor const. */
+/* Big rows' buffers come back to the cursor when SQLite is done with them
+** (the destructor handed to sqlite3_result_blob64), so the next row is read
+** into memory whose pages are already there: a fresh buffer for each chunk
+** costs a page fault per 4 KiB the first time each page is written (make
+** test-large: 3.2 GB in 256 MiB chunks read in 2.0 s with fresh buffers,
+** 1.3 s when SQLite copied from one kept buffer, against 0.6 s for 0.2.0's
+** one copy from a mapping).  The pool is shared by the cursor and the
+** buffers SQLite holds, and freed by the last of them: a value may outlive
+** its cursor. */
+typedef struct sq_ft_pool {
+  int refs;                 /* the cursor, if open, and the buffers out */
+  int open;                 /* the cursor still wants buffers back */
+  struct sq_ft_buf *spare;  /* one buffer back from SQLite */
+} sq_ft_pool;
+
+/* A pooled buffer: this header, then the data. */
+typedef struct sq_ft_buf {
+  sq_ft_pool *pool;
+  uint64_t cap;
+} sq_ft_buf;
+#define SQ_FT_BUF_HEAD ((sizeof(sq_ft_buf) + 15) / 16 * 16)
+
+/* Rows of at least this many bytes use the pool; smaller ones a fresh
+** buffer (the allocator's own free lists serve those). */
+#define SQ_FT_REUSE (1u << 20)
+
+/* What reading the rows changes: the source (a file's position checks), the
+** decoders' stream, the pool.  Held by pointer, as the column callback has
+** the cursor const. */
+typedef struct sq_ft_reading {
+  sq_source src;            /* the BLOB copy's bytes, or the open file */
+  sq_file_stream stream;
+  sq_ft_pool *pool;
+} sq_ft_reading;
+
+static void sq_ft_pool_drop(sq_ft_pool *pool) {
+  if (--pool->refs > 0) return;
+  sqlite3_free(pool->spare);
+  sqlite3_free(pool);
+}
+
+/* The destructor of a pooled buffer's value: back to the pool, or freed. */
+static void sq_ft_buf_release(void *data) {
+  sq_ft_buf *b = (sq_ft_buf *)(void *)((char *)data - SQ_FT_BUF_HEAD);
+  sq_ft_pool *pool = b->pool;
+  if (pool->open && !pool->spare) {
+    pool->spare = b;
+  } else {
+    sqlite3_free(b);
+  }
+  sq_ft_pool_drop(pool);
+}
+
+/* A pooled buffer of at least len bytes (its data), the spare if it is big
+** enough; NULL with st set.  The caller hands it to SQLite or releases it. */
+static unsigned char *sq_ft_buf_get(sq_ft_pool *pool, uint64_t len,
+                                    sq_status *st) {
+  sq_ft_buf *b = pool->spare;
+  pool->spare = NULL;
+  if (b && b->cap < len) {
+    sqlite3_free(b);
+    b = NULL;
+  }
+  if (!b) {
+    /* len was checked against the length limit; the header is ours */
+    if (!(b = sq_alloc_internal(st, SQ_FT_BUF_HEAD + len, 1))) return NULL;
+    b->cap = len;
+  }
+  b->pool = pool;
+  pool->refs++;
+  return (unsigned char *)b + SQ_FT_BUF_HEAD;
+}
+
 typedef struct sq_file_cursor {
   sq_cursor base;
   const char *name;         /* the function's, for errors from a column */
   sqlite3_value *bytes;     /* the BLOB variants: a protected copy */
-  void *map;                /* the file variants: the mapping, map_len bytes */
-  size_t map_len;
-  const unsigned char *p;   /* the file's bytes */
-  size_t n;
-  char *path;               /* the file variants: a copy of the path */
+  sq_ft_reading *rd;
   sq_file_index ix;
   sq_ft_chunking *chunking; /* q_tensors: one per tensor */
 } sq_file_cursor;
@@ -129,68 +206,13 @@ static const char *sq_ft_type_name(sqlite3_value *v) {
 /* ---- the path code (SQ_PATHS; left out by SQLITE_QUANT_OMIT_FS:
 ** docs/ARCHITECTURE.md#registration) ------------------------------------ */
 #ifndef SQLITE_QUANT_OMIT_FS
-/* The reason a file cannot be read, in words that do not depend on the
-** locale (strerror's do). */
-static const char *sq_ft_errno_text(int e) {
-  switch (e) {
-    case ENOENT: return "no such file";
-    case EACCES: return "permission denied";
-    case EISDIR: return "it is a directory";
-    case ENOTDIR: return "a part of the path is not a directory";
-    case ENAMETOOLONG: return "the path is too long";
-    case ELOOP: return "too many symbolic links";
-    case EMFILE: case ENFILE: return "too many open files";
-    case ENOMEM: return "out of memory";
-    default: return "cannot read it";
-  }
-}
-
-/* Maps the file at path read-only into c (an empty file maps nothing). */
-static int sq_ft_map(sq_file_cursor *c, const char *path, sq_status *st) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return sq_fail(st, "cannot open '%.200s': %s", path,
-                   sq_ft_errno_text(errno));
-  struct stat sb;
-  if (fstat(fd, &sb) != 0) {
-    int e = errno;
-    close(fd);
-    return sq_fail(st, "cannot open '%.200s': %s", path, sq_ft_errno_text(e));
-  }
-  if (!S_ISREG(sb.st_mode)) {
-    close(fd);
-    return sq_fail(st, "'%.200s' is not a regular file", path);
-  }
-  if ((uint64_t)sb.st_size > (uint64_t)SIZE_MAX) {
-    close(fd);
-    return sq_fail(st, "'%.200s' is too large to map on this system", path);
-  }
-  size_t len = (size_t)sb.st_size;
-  if (len > 0) {
-    void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (m == MAP_FAILED) {
-      int e = errno;
-      close(fd);
-      if (e == ENOMEM) return sq_nomem(st);
-      return sq_fail(st, "cannot map '%.200s': %s", path, sq_ft_errno_text(e));
-    }
-    c->map = m;
-    c->map_len = len;
-    c->p = m;
-  }
-  c->n = len;
-  close(fd);
-  return SQ_OK;
-}
-
-/* The file variants' first argument: the file at that path, mapped. */
+/* The file variants' first argument: the file at that path, opened. */
 static int sq_ft_take_path(sq_file_cursor *c, sqlite3_value *v,
                            sq_status *st) {
   const char *path = sq_arg_text(v, "path", st);
   if (!path) return st->code;
   if (!*path) return sq_fail(st, "path is empty");
-  if (!(c->path = sqlite3_mprintf("%s", path))) return sq_nomem(st);
-  return sq_ft_map(c, path, st);
+  return sq_source_open(&c->rd->src, path, path, 0, st);
 }
 #endif /* SQLITE_QUANT_OMIT_FS */
 
@@ -201,9 +223,10 @@ static int sq_ft_take_blob(sq_file_cursor *c, sqlite3_value *v,
     return sq_fail(st, "the file's bytes must be a blob, got %s",
                    sq_ft_type_name(v));
   if (!(c->bytes = sqlite3_value_dup(v))) return sq_nomem(st);
-  c->p = sqlite3_value_blob(c->bytes);
-  c->n = (size_t)sqlite3_value_bytes(c->bytes);
-  if (c->n && !c->p) return sq_nomem(st);
+  const unsigned char *p = sqlite3_value_blob(c->bytes);
+  int n = sqlite3_value_bytes(c->bytes);
+  if (n && !p) return sq_nomem(st);
+  sq_source_memory(&c->rd->src, p, (uint64_t)n);
   return SQ_OK;
 }
 
@@ -259,21 +282,29 @@ static int sq_ft_compute(sq_file_cursor *c, const char *name,
                          int want_meta, int argc, sqlite3_value **argv,
                          sq_status *st) {
   c->name = name;
+  if (!(c->rd = sqlite3_malloc64(sizeof *c->rd))) return sq_nomem(st);
+  memset(c->rd, 0, sizeof *c->rd);
   if (take_bytes(c, argv[0], st)) return st->code;
+  sq_source *src = &c->rd->src;
   sq_file_format f;
   if (argc > 1) {
     const char *s = sq_arg_text(argv[1], "format", st);
     if (!s) return st->code;
     if (sq_file_format_parse(s, strlen(s), &f, st)) return st->code;
   } else {
-    int d = sq_file_detect(c->p, c->n);
+    /* The first bytes: spanned (the format's reader spans them again, from
+    ** the same cache). */
+    uint64_t k = src->size < 16 ? src->size : 16;
+    const unsigned char *head = sq_source_span(src, 0, k, st);
+    if (!head) return st->code;
+    int d = sq_file_detect(head, (size_t)k);
     if (d < 0)
       return sq_fail(st, "cannot tell the file format from its first bytes "
                          "(expected safetensors, gguf, npy, npz, onnx or "
                          "tflite)");
     f = (sq_file_format)d;
   }
-  if (sq_file_read(c->p, c->n, f, want_meta, &c->ix, st)) return st->code;
+  if (sq_file_read_source(src, f, want_meta, &c->ix, st)) return st->code;
   if (want_meta) {
     c->base.n = c->ix.nmeta;
     return SQ_OK;
@@ -299,17 +330,18 @@ static void sq_ft_reset(sq_cursor *cur) {
   sq_file_index_free(&c->ix);
   sqlite3_free(c->chunking);
   c->chunking = NULL;
+  if (c->rd) {
+    if (c->rd->pool) {
+      c->rd->pool->open = 0;
+      sq_ft_pool_drop(c->rd->pool);
+    }
+    sq_file_stream_free(&c->rd->stream);
+    sq_source_close(&c->rd->src);
+    sqlite3_free(c->rd);
+    c->rd = NULL;
+  }
   sqlite3_value_free(c->bytes);
   c->bytes = NULL;
-  sqlite3_free(c->path);
-  c->path = NULL;
-#ifndef SQLITE_QUANT_OMIT_FS
-  if (c->map) munmap(c->map, c->map_len);
-#endif
-  c->map = NULL;
-  c->map_len = 0;
-  c->p = NULL;
-  c->n = 0;
 }
 
 /* The shape as a JSON array: "[2,3]", "[]" for a scalar. */
@@ -317,25 +349,6 @@ static void sq_ft_result_shape(sqlite3_context *ctx, const sq_file_tensor *t) {
   char buf[SQ_FILE_SHAPE_TEXT_MAX];
   size_t k = sq_file_shape_text(t, buf, sizeof buf);
   sqlite3_result_text(ctx, buf, (int)k, SQLITE_TRANSIENT);
-}
-
-/* Drops the mapped pages of bytes [start, start + len) from the process
-** once they were copied, so reading a file chunk by chunk keeps one chunk
-** resident, not the whole file (make test-large).  The mapping is private
-** and never written, so a later read faults the same bytes back in. */
-static void sq_ft_release(const sq_file_cursor *c, uint64_t start,
-                          uint64_t len) {
-#if defined(MADV_DONTNEED) && !defined(SQLITE_QUANT_OMIT_FS)
-  long page = sysconf(_SC_PAGESIZE);
-  if (!c->map || page <= 0 || len == 0) return;
-  uint64_t lo = start / (uint64_t)page * (uint64_t)page;
-  uint64_t hi = start + len;
-  if (hi > c->map_len) hi = c->map_len;
-  if (hi <= lo) return;
-  madvise((char *)c->map + lo, (size_t)(hi - lo), MADV_DONTNEED);
-#else
-  (void)c; (void)start; (void)len;
-#endif
 }
 
 /* Which chunk the cursor's row is: its tensor, the chunk's rows and the
@@ -372,41 +385,60 @@ static sq_ft_row sq_ft_locate(const sq_file_cursor *c, uint64_t i) {
   return r;
 }
 
-/* The chunk's bytes: the stored ones in place, or what the tensor's decoder
-** makes of that range. */
+/* The chunk's bytes, read from the source (or made by the tensor's
+** decoder) straight into the buffer SQLite is given. */
 static void sq_ft_result_data(sqlite3_context *ctx, const sq_file_cursor *c,
                               const sq_ft_row *r) {
-  const sq_file_tensor *t = r->t;
   sq_status st;
   sq_status_begin(&st, sqlite3_context_db_handle(ctx));
   if (r->len > (uint64_t)st.max_bytes) {
     sqlite3_result_error_toobig(ctx);
     return;
   }
-  if (!t->decode) {
-    /* The reader checked offset + nbytes <= n; checked again here, as the
-    ** one place that hands out stored bytes. */
-    if (t->offset > c->n || t->nbytes > c->n - t->offset ||
-        r->start > t->nbytes || r->len > t->nbytes - r->start) {
-      sq_fail(&st, "tensor data lies outside the file");
-    } else {
-      sqlite3_result_blob64(ctx,
-                            r->len ? c->p + t->offset + r->start
-                                   : (const void *)"",
-                            r->len, SQLITE_TRANSIENT);
-      sq_ft_release(c, t->offset + r->start, r->len);
+  sq_ft_reading *rd = c->rd;
+  sq_file_view v = {&rd->src, &rd->stream};
+  if (r->len >= SQ_FT_REUSE) {
+    if (!rd->pool) {
+      if (!(rd->pool = sqlite3_malloc64(sizeof *rd->pool))) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+      }
+      rd->pool->refs = 1;
+      rd->pool->open = 1;
+      rd->pool->spare = NULL;
+    }
+    unsigned char *buf = sq_ft_buf_get(rd->pool, r->len, &st);
+    if (buf && !sq_file_tensor_read(&v, r->t, r->start, r->len, buf, &st)) {
+      sqlite3_result_blob64(ctx, buf, r->len, sq_ft_buf_release);
       return;
     }
-  } else {
-    sq_file_view v = {c->p, c->n, c->path};
-    unsigned char *out = sq_alloc(&st, r->len ? r->len : 1, 1);
-    if (out && !sq_file_tensor_read(&v, t, r->start, r->len, out, &st)) {
-      sqlite3_result_blob64(ctx, out, r->len, sqlite3_free);
-      return;
-    }
-    sqlite3_free(out);
+    if (buf) sq_ft_buf_release(buf);
+    sq_result_status(ctx, c->name, &st);
+    return;
   }
+  unsigned char *out = sq_alloc(&st, r->len ? r->len : 1, 1);
+  if (out && !sq_file_tensor_read(&v, r->t, r->start, r->len, out, &st)) {
+    sqlite3_result_blob64(ctx, out, r->len, sqlite3_free);
+    return;
+  }
+  sqlite3_free(out);
   sq_result_status(ctx, c->name, &st);
+}
+
+/* The scope's text, composed from the index's scope tree (NULL for the
+** main graph). */
+static void sq_ft_result_scope(sqlite3_context *ctx, const sq_file_cursor *c,
+                               const sq_file_tensor *t) {
+  if (!t->scope) return;
+  sq_status st;
+  sq_status_begin(&st, sqlite3_context_db_handle(ctx));
+  uint64_t len;
+  char *text = sq_file_scope_text(&c->ix, t->scope, &len, &st);
+  if (!text) {
+    sq_result_status(ctx, c->name, &st);
+    return;
+  }
+  sqlite3_result_text64(ctx, text, len, sqlite3_free, SQLITE_UTF8);
 }
 
 static void sq_ft_tensor_column(const sq_cursor *cur, sqlite3_context *ctx,
@@ -425,9 +457,7 @@ static void sq_ft_tensor_column(const sq_cursor *cur, sqlite3_context *ctx,
                                                 (t->decode ? 0 : r.start)));
       break;
     case SQ_FT_NBYTES: sqlite3_result_int64(ctx, (sqlite3_int64)r.len); break;
-    case SQ_FT_SCOPE:
-      if (t->scope) sqlite3_result_text(ctx, t->scope, -1, SQLITE_TRANSIENT);
-      break;
+    case SQ_FT_SCOPE: sq_ft_result_scope(ctx, c, t); break;
     case SQ_FT_CHUNK: sqlite3_result_int64(ctx, (sqlite3_int64)r.chunk); break;
     case SQ_FT_CHUNKS: sqlite3_result_int64(ctx, (sqlite3_int64)r.chunks); break;
     case SQ_FT_ROW_START:

@@ -627,6 +627,12 @@ SELECT hex(q_npy(X'', 'f32', '[2,0]')), q_npy(X'', 'int8', '[-1]');
 /* limit length 21000 */ SELECT chunk, length(q_ggml_quantize(data, 'q4_K', json_set(shape, '$[0]', rows))) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'w';
 /* limit length 21000 */ SELECT q_scale_agg(data), q_zero_point_agg(data) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'v';
 SELECT name, chunk, chunks, rows, q_scale(data) FROM q_tensors_file('tests/host/files/chunks.safetensors') WHERE name = 'v';
+-- The readers' sources (docs/FORMATS.md#how-files-are-read): rows of a megabyte through the cursor's buffer pool, a compressed member read on in chunks, its scratch under a small limit, overlapping zip members, a directory
+SELECT name, length(data), hex(substr(data, -4)) FROM q_tensors((SELECT q_safetensors_agg('w', zeroblob(1100000), 'uint8', '[1100000]')));
+/* limit length 21000 */ SELECT chunk, rows, hex(substr(data, 1, 4)), hex(substr(data, -4)) FROM q_tensors_file('tests/data/npz/big.npz');
+/* limit length 1000 */ SELECT name, hex(data) FROM q_tensors_file('tests/data/npz/types.npz') WHERE name IN ('i8', 'flags');
+SELECT count(*) FROM q_tensors_file('tests/data/npz/overlap.npz');
+SELECT * FROM q_tensors_file('tests/data/onnx');
 -- GGUF writer and the file writers (docs/FORMATS.md#writing-gguf, docs/FORMATS.md#file-writers)
 SELECT hex(q_gguf_agg(n, d, t, s, '{"general.alignment":{"type":"uint32","value":16},"a":{"type":"array[float32]","value":[0.1,"NaN",-1e-45]},"b":{"type":"string","value":"\u00e9"},"c":{"type":"int64","value":-9223372036854775808},"d":{"type":"float64","value":0.1}}')) FROM (SELECT 1 k, 'w' n, q_f32('[1,2,3,4]') d, 'f32' t, '[2,2]' s UNION ALL SELECT 2, 'q', zeroblob(34), 'q8_0', '[32]' UNION ALL SELECT 3, 'c', NULL, 'int8', '[1]' ORDER BY k);
 SELECT key, type, value FROM q_tensor_metadata((SELECT q_gguf_agg('w', X'01', 'int8', '[1]', '{"u":{"type":"uint64","value":18446744073709551615},"f":{"type":"float32","value":3.4028235e38},"e":{"type":"array[string]","value":[]},"t":{"type":"bool","value":true}}')));
