@@ -17,6 +17,9 @@
 #                    under qemu-user, compared with x86-64 byte for byte
 #   make test-ggml   every path's ggml kernels against ggml's own library
 #   make test-gguf-write  GGUF files against ggml's gguf code, both ways
+#   make test-file-crash  the path writers killed (-9, TERM) mid-write and on a
+#                    full tmpfs (root: mounts one), with O_TMPFILE and with the
+#                    named temporary file it falls back to
 #   make test-npy-core, test-gguf-core, test-safetensors-core
 #                    the model-file readers' tests (ASan + UBSan)
 #   make test-ggml   the ggml block-format kernels against ggml itself, byte
@@ -112,8 +115,8 @@ DEPS = sh tests/ensure-deps.sh
         test-npy-core test-gguf-core test-safetensors-core test-inflate-core \
         test-onnx-core test-tflite-core \
         kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
-        fuzz-ci ggml-lib test-ggml test-gguf-write test-torch test-import \
-        test-registry-concurrency test-registry-kill clean
+        fuzz-ci ggml-lib test-ggml test-gguf-write test-file-crash test-torch \
+        test-import test-registry-concurrency test-registry-kill clean
 all: dist/quant.$(SO)
 
 build/obj/%.o: %.c $(HDR)
@@ -306,6 +309,25 @@ test-registry-kill: dist/quant.so
 # in SQL and is written again byte for byte.
 test-gguf-write: ggml-lib dist/quant.so
 	/usr/bin/python3 tests/ggml/gguf_write_check.py --lib $(GGML_LIB) --ext dist/quant.so
+
+# The path writers against crashes and a full disk (tests/file_crash.tcl):
+# children killed with SIGKILL and SIGTERM mid-write leave nothing but the
+# old target, unchanged; a full tmpfs (mounted when root, else skipped with
+# the reason) gives an error and keeps the old file; the disk a write needs
+# is the output's size, not twice.  Run twice: on dist/quant.so (O_TMPFILE)
+# and on build/named-tmp/quant.so, the same library whose staged files take
+# the named-file way (-DSQ_STAGED_NO_TMPFILE), as on a file system without
+# O_TMPFILE; the transaction tests run on that build too.
+NAMED_TMP_OBJ = $(filter-out build/obj/ext/core/staged_file.o,$(OBJ)) \
+                build/named-tmp/staged_file.o
+build/named-tmp/staged_file.o: ext/core/staged_file.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(QUANT_CFLAGS) -DSQ_STAGED_NO_TMPFILE -c $< -o $@
+build/named-tmp/quant.$(SO): $(NAMED_TMP_OBJ)
+	$(CC) $(CFLAGS) $(SHARED) -o $@ $(NAMED_TMP_OBJ) $(LDLIBS)
+
+test-file-crash: dist/quant.$(SO) build/named-tmp/quant.$(SO)
+	tclsh tests/file_crash.tcl dist/quant.$(SO) build/named-tmp/quant.$(SO)
 
 test-tcl: dist/quant.so
 	tclsh tests/run.tcl dist/quant.so

@@ -1,6 +1,9 @@
 -- export_gguf.sql: one model under one policy, out of the registry
--- (sql/registry.sql) as a GGUF file, in one SELECT.  Returns the file's
--- size in bytes.
+-- (sql/registry.sql) as a GGUF file, in one INSERT into a q_gguf_write
+-- table: the file appears at :path (or replaces the one there) when the
+-- statement commits, never after a failure.  The table is in temp, so the
+-- registry's write lock is not held while the file is built
+-- (docs/FORMATS.md#file-writers).
 --
 -- Parameters, bound by name (`.parameter set :policy_id 1` in the sqlite3
 -- shell): :policy_id, :model_id, :path (the file to write; its directory
@@ -27,6 +30,7 @@
 -- Nothing depends on the time or the machine: the same registry gives the
 -- same bytes.
 
+CREATE VIRTUAL TABLE IF NOT EXISTS temp.gguf_out USING q_gguf_write;
 WITH
 -- The model's tensors (a chunked tensor's rows in chunk order) with the
 -- policy's quantization, if any.  vs: the shape the parameters refer to;
@@ -141,5 +145,6 @@ keys AS (
 metadata AS (
   SELECT json_group_object(key, json(v)) AS json
   FROM (SELECT key, v FROM keys ORDER BY s, tid, f))
-SELECT q_gguf_write(:path, name, data, type, shape, (SELECT json FROM metadata))
+INSERT INTO temp.gguf_out (path, name, data, type, shape, metadata)
+SELECT :path, name, data, type, shape, (SELECT json FROM metadata)
 FROM (SELECT * FROM parts ORDER BY first_id, part, chunk);

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define SQLITE_QUANT_VERSION "0.2.0"
+#define SQLITE_QUANT_VERSION "0.3.0"
 
 /* Entry points.  Declared with plain types so this header does not need
 ** sqlite3ext.h; the definitions use the real ones. */

@@ -1,7 +1,8 @@
 -- recipes.sql: model files in and out of the registry (sql/registry.sql),
 -- each in one statement or one transaction.  Load the extension first; the
--- _file readers and the file writers are SQLITE_DIRECTONLY, so these run
--- from the shell or an application, never from a view or trigger.
+-- _file readers and the file writers (tables written by a transaction) are
+-- SQLITE_DIRECTONLY, so these run from the shell or an application, never
+-- from a view or trigger.
 --
 -- Each recipe is a section starting with a "-- @recipe <name>" line
 -- (tests/recipes.test runs them in turn on generated files).  Parameters
@@ -76,14 +77,20 @@ WHERE m.name = :model AND m.version = :version
   AND json_extract(t.shape, '$[1]') % g.block = 0;
 
 -- @recipe export-gguf
--- One SELECT: the weights quantized as :ggml_type as their blocks, every
+-- One INSERT: the weights quantized as :ggml_type as their blocks, every
 -- other tensor of the model as float32, in tensor order, and the model's
--- metadata with its types.
-SELECT q_gguf_write(:out, name, data, type, shape,
-                    (SELECT json_group_object(key, json_object('type', type,
-                                                               'value', json(value)))
-                     FROM model_metadata AS k JOIN models AS m USING (model_id)
-                     WHERE m.name = :model AND m.version = :version))
+-- metadata with its types.  The file appears at :out when the statement
+-- (or the transaction around it) commits, never after a failure.  Through
+-- a table in temp: no lock on the registry while the file is built (the
+-- eponymous q_gguf_write would hold its write lock while the file is
+-- built; docs/FORMATS.md#file-writers).
+CREATE VIRTUAL TABLE IF NOT EXISTS temp.gguf_out USING q_gguf_write;
+INSERT INTO temp.gguf_out (path, name, data, type, shape, metadata)
+SELECT :out, name, data, type, shape,
+       (SELECT json_group_object(key, json_object('type', type,
+                                                  'value', json(value)))
+        FROM model_metadata AS k JOIN models AS m USING (model_id)
+        WHERE m.name = :model AND m.version = :version)
 FROM (SELECT t.name, coalesce(q.codes, q_f32(t.data, t.dtype)) AS data,
              coalesce(q.dtype, 'f32') AS type, t.shape
       FROM tensors AS t JOIN models AS m USING (model_id)
@@ -94,27 +101,30 @@ FROM (SELECT t.name, coalesce(q.codes, q_f32(t.data, t.dtype)) AS data,
       ORDER BY t.tensor_id);
 
 -- @recipe export-safetensors
--- One SELECT: per weight quantized per channel as :dtype (affine, min/max),
--- "<name>" holds its codes, "<name>.scales" (float32) and
+-- One INSERT: per weight quantized per channel as :dtype (affine,
+-- min/max), "<name>" holds its codes, "<name>.scales" (float32) and
 -- "<name>.zero_points" (int32) its parameters along "<name>.axis"
 -- recorded in the metadata; tensors without such a row go as float32.
 -- safetensors metadata values are strings: JSON strings are unwrapped,
--- other values kept as their JSON text.
-SELECT q_safetensors_write(:out, name, data, dtype, shape,
-                           (SELECT json_group_object(key, value) FROM (
-                              SELECT k.key, CASE json_type(k.value) WHEN 'text'
-                                     THEN json_extract(k.value, '$')
-                                     ELSE k.value END AS value
-                              FROM model_metadata AS k JOIN models AS m USING (model_id)
-                              WHERE m.name = :model AND m.version = :version
-                              UNION ALL
-                              SELECT t.name || '.axis', CAST(q.axis AS TEXT)
-                              FROM quantizations AS q JOIN tensors AS t USING (tensor_id)
-                              JOIN models AS m USING (model_id)
-                              WHERE m.name = :model AND m.version = :version
-                                AND q.granularity = 'channel' AND q.dtype = :dtype
-                                AND q.scheme = 'affine' AND q.method = 'minmax'
-                                AND q.options = '')))
+-- other values kept as their JSON text.  Written at the commit, through a
+-- table in temp, as export-gguf.
+CREATE VIRTUAL TABLE IF NOT EXISTS temp.safetensors_out USING q_safetensors_write;
+INSERT INTO temp.safetensors_out (path, name, data, dtype, shape, metadata)
+SELECT :out, name, data, dtype, shape,
+       (SELECT json_group_object(key, value) FROM (
+          SELECT k.key, CASE json_type(k.value) WHEN 'text'
+                 THEN json_extract(k.value, '$')
+                 ELSE k.value END AS value
+          FROM model_metadata AS k JOIN models AS m USING (model_id)
+          WHERE m.name = :model AND m.version = :version
+          UNION ALL
+          SELECT t.name || '.axis', CAST(q.axis AS TEXT)
+          FROM quantizations AS q JOIN tensors AS t USING (tensor_id)
+          JOIN models AS m USING (model_id)
+          WHERE m.name = :model AND m.version = :version
+            AND q.granularity = 'channel' AND q.dtype = :dtype
+            AND q.scheme = 'affine' AND q.method = 'minmax'
+            AND q.options = ''))
 FROM (SELECT t.tensor_id, 0 AS part, t.name,
              coalesce(q.codes, q_f32(t.data, t.dtype)) AS data,
              coalesce(q.dtype, 'f32') AS dtype, t.shape

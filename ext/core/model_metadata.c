@@ -487,6 +487,7 @@ int sq_model_writer_metadata(sq_model_writer *w, const char *json, size_t len,
   uint64_t nkey = 0, ckey = 0, nval = 0, cval = 0, count = 0;
   uint32_t alignment = SQ_MW_GGUF_DEFAULT_ALIGNMENT;
   mw_gguf_ctx c = {&j, w, NULL, 0, NULL, 0, 0};
+  if (sq_mw_unseal(w, st)) return st->code;
   sqlite3_free(w->meta);
   w->meta = NULL;
   w->nmeta = w->meta_cap = w->meta_count = 0;

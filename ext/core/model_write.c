@@ -117,6 +117,15 @@ int sq_npy_write(const char *dtype, size_t dtype_len, const sq_shape *shape,
 /* ------------------------------------------------------------------ .npz */
 
 #define NPZ_SHOW(len) ((len) > 60 ? 60 : (int)(len))
+
+#ifndef SQLITE_QUANT_OMIT_FS
+static int npz_unseal(sq_npz_writer *w, sq_status *st);
+#endif
+
+static int npz_too_large(sq_status *st) {
+  return sq_fail(st, "the archive would pass 4 GiB, which a .npz without "
+                     "zip64 member fields cannot hold");
+}
 /* 1980-01-01 00:00:00 in MS-DOS form: zip's earliest date. */
 #define NPZ_DOS_TIME 0
 #define NPZ_DOS_DATE ((0u << 9) | (1u << 5) | 1u)
@@ -153,10 +162,12 @@ int sq_npz_writer_add(sq_npz_writer *w, const char *name, size_t name_len,
   unsigned flags = ascii ? 0 : 0x800;  /* bit 11: the name is UTF-8 */
   uint32_t crc = sq_crc32(0, img, nimg);
   unsigned char lh[30], ch[46];
-  /* A BLOB is below 2^31 bytes (SQLITE_LIMIT_LENGTH): no zip64 sizes. */
-  if (at > 0xFFFFFFFEu || nimg > 0xFFFFFFFEu - at) {
+  /* A BLOB is below 2^31 bytes (SQLITE_LIMIT_LENGTH): no zip64 sizes.  A
+  ** file may pass 4 GiB, which needs zip64 fields in every member. */
+  if (at > 0xFFFFFFFEu || nimg > 0xFFFFFFFEu - at ||
+      (w->out && 34 + name_len > 0xFFFFFFFEu - at - nimg)) {
     sqlite3_free(img);
-    return sq_toobig(st);
+    return w->out ? npz_too_large(st) : sq_toobig(st);
   }
   sq_store_u32(lh, 0x04034b50u);
   sq_store_u16(lh + 4, 20);                /* version needed: 2.0 */
@@ -178,15 +189,33 @@ int sq_npz_writer_add(sq_npz_writer *w, const char *name, size_t name_len,
   sq_store_u16(ch + 36, 0);                /* internal attributes */
   sq_store_u32(ch + 38, 0);                /* external attributes */
   sq_store_u32(ch + 42, (uint32_t)at);     /* local header offset */
-  int rc = sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, lh, 30) ||
-           sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, name, name_len) ||
-           sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, ".npy", 4) ||
-           sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, img, nimg) ||
-           sq_mw_put(st, &w->dir, &w->ndir, &w->dir_cap, ch, 46) ||
-           sq_mw_put(st, &w->dir, &w->ndir, &w->dir_cap, name, name_len) ||
-           sq_mw_put(st, &w->dir, &w->ndir, &w->dir_cap, ".npy", 4);
+  int rc;
+  uint64_t ndir = w->ndir;
+#ifndef SQLITE_QUANT_OMIT_FS
+  if (w->out) {
+    rc = npz_unseal(w, st) || sq_staged_pwrite(w->out, at, lh, 30, st) ||
+         sq_staged_pwrite(w->out, at + 30, name, name_len, st) ||
+         sq_staged_pwrite(w->out, at + 30 + name_len, ".npy", 4, st) ||
+         sq_staged_pwrite(w->out, at + 34 + name_len, img, nimg, st);
+    if (!rc) w->nbody = at + 34 + name_len + nimg;
+  } else
+#endif
+  {
+    rc = sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, lh, 30) ||
+         sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, name, name_len) ||
+         sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, ".npy", 4) ||
+         sq_mw_put(st, &w->body, &w->nbody, &w->body_cap, img, nimg);
+  }
+  rc = rc || sq_mw_put(st, &w->dir, &w->ndir, &w->dir_cap, ch, 46) ||
+       sq_mw_put(st, &w->dir, &w->ndir, &w->dir_cap, name, name_len) ||
+       sq_mw_put(st, &w->dir, &w->ndir, &w->dir_cap, ".npy", 4);
   sqlite3_free(img);
-  if (rc) return st->code;
+  if (rc) {
+    /* Whole members only: the archive as it was before this one. */
+    w->nbody = at;
+    w->ndir = ndir;
+    return st->code;
+  }
   w->nmembers++;
   return SQ_OK;
 }
@@ -226,23 +255,15 @@ static int npz_unique(const sq_npz_writer *w, sq_status *st) {
   return st->code;
 }
 
-int sq_npz_writer_finish(const sq_npz_writer *w, unsigned char **out,
-                         uint64_t *outn, sq_status *st) {
-  *out = NULL;
-  *outn = 0;
-  if (npz_unique(w, st)) return st->code;
-  /* More than 65535 members: the zip64 end record (56 bytes) and its
-  ** locator (20) before the end record, whose count says 0xFFFF. */
+/* The bytes after the central directory: the zip64 end record (56 bytes)
+** and its locator (20) when there are more than 65535 members (the end
+** record's count then says 0xFFFF), and the end record (22). */
+static uint64_t npz_tail_size(const sq_npz_writer *w) {
+  return 22 + (w->nmembers > 0xFFFF ? 56 + 20 : 0);
+}
+
+static void npz_tail(const sq_npz_writer *w, unsigned char *e) {
   int zip64 = w->nmembers > 0xFFFF;
-  uint64_t tail = 22 + (zip64 ? 56 + 20 : 0);
-  if (w->nbody > UINT64_MAX - w->ndir - tail) return sq_toobig(st);
-  uint64_t total = w->nbody + w->ndir + tail;
-  if (total > 0xFFFFFFFEu) return sq_toobig(st);
-  unsigned char *p = sq_alloc(st, total, 1);
-  if (!p) return st->code;
-  if (w->nbody) memcpy(p, w->body, w->nbody);
-  if (w->ndir) memcpy(p + w->nbody, w->dir, w->ndir);
-  unsigned char *e = p + w->nbody + w->ndir;
   if (zip64) {
     sq_store_u32(e, 0x06064b50u);
     sq_store_u32(e + 4, 44);   /* the record's size after this field */
@@ -276,12 +297,100 @@ int sq_npz_writer_finish(const sq_npz_writer *w, unsigned char **out,
   sq_store_u32(e + 12, (uint32_t)w->ndir);
   sq_store_u32(e + 16, (uint32_t)w->nbody);
   sq_store_u16(e + 20, 0);     /* no comment */
+}
+
+int sq_npz_writer_finish(const sq_npz_writer *w, unsigned char **out,
+                         uint64_t *outn, sq_status *st) {
+  *out = NULL;
+  *outn = 0;
+  if (npz_unique(w, st)) return st->code;
+  uint64_t tail = npz_tail_size(w);
+  if (w->nbody > UINT64_MAX - w->ndir - tail) return sq_toobig(st);
+  uint64_t total = w->nbody + w->ndir + tail;
+  if (total > 0xFFFFFFFEu) return sq_toobig(st);
+  unsigned char *p = sq_alloc(st, total, 1);
+  if (!p) return st->code;
+  if (w->nbody) memcpy(p, w->body, w->nbody);
+  if (w->ndir) memcpy(p + w->nbody, w->dir, w->ndir);
+  npz_tail(w, p + w->nbody + w->ndir);
   *out = p;
   *outn = total;
   return SQ_OK;
 }
 
+/* ---- the file store ---- */
+
+/* The path code: left out by SQLITE_QUANT_OMIT_FS
+** (docs/ARCHITECTURE.md#registration), where w->out stays NULL. */
+#ifndef SQLITE_QUANT_OMIT_FS
+int sq_npz_writer_open(sq_npz_writer *w, sq_staged *target, sq_status *st) {
+  memset(w, 0, sizeof *w);
+  w->out = target;
+  return sq_staged_create(target, st);
+}
+
+/* The members are at the file's start whether sealed or not: unsealing
+** only drops the directory after them. */
+static int npz_unseal(sq_npz_writer *w, sq_status *st) {
+  if (!w->sealed) return SQ_OK;
+  if (sq_staged_truncate(w->out, w->nbody, st)) return st->code;
+  w->sealed = 0;
+  return SQ_OK;
+}
+
+int sq_npz_writer_seal(sq_npz_writer *w, uint64_t *size, sq_status *st) {
+  *size = 0;
+  if (npz_unique(w, st)) return st->code;
+  uint64_t tail = npz_tail_size(w);
+  if (w->nbody + w->ndir + tail > 0xFFFFFFFEu) return npz_too_large(st);
+  if (!w->sealed) {
+    unsigned char e[22 + 56 + 20];
+    npz_tail(w, e);
+    if (sq_staged_pwrite(w->out, w->nbody, w->dir, w->ndir, st) ||
+        sq_staged_pwrite(w->out, w->nbody + w->ndir, e, tail, st) ||
+        sq_staged_truncate(w->out, w->nbody + w->ndir + tail, st))
+      return st->code;
+    w->sealed = 1;
+  }
+  if (sq_staged_seal(w->out, st)) return st->code;
+  *size = w->nbody + w->ndir + tail;
+  return SQ_OK;
+}
+
+int sq_npz_writer_commit(sq_npz_writer *w, sq_status *st) {
+  if (!w->sealed)
+    return sq_fail(st, "cannot replace '%.200s': the file is not complete",
+                   w->out->path);
+  return sq_staged_commit(w->out, st);
+}
+
+void sq_npz_writer_mark(const sq_npz_writer *w, sq_npz_mark *m) {
+  m->nbody = w->nbody;
+  m->ndir = w->ndir;
+  m->nmembers = w->nmembers;
+}
+
+int sq_npz_writer_rewind(sq_npz_writer *w, const sq_npz_mark *m,
+                         sq_status *st) {
+  if (w->out && npz_unseal(w, st)) return st->code;
+  w->nbody = m->nbody;
+  w->ndir = m->ndir;
+  w->nmembers = m->nmembers;
+  if (w->out) {
+    sq_status ignored = *st;  /* sealing writes from nbody on anyway */
+    (void)sq_staged_truncate(w->out, w->nbody, &ignored);
+  }
+  return SQ_OK;
+}
+#endif /* SQLITE_QUANT_OMIT_FS */
+
 void sq_npz_writer_free(sq_npz_writer *w) {
+#ifndef SQLITE_QUANT_OMIT_FS
+  if (w->out) {
+    sq_staged_close(w->out);
+    sqlite3_free(w->out);
+  }
+#endif
   sqlite3_free(w->body);
   sqlite3_free(w->dir);
   memset(w, 0, sizeof *w);

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/staged_file.h"
 #include "core/status.h"
 #include "core/tensor.h"
 
@@ -33,11 +34,13 @@ int sq_npy_write(const char *dtype, size_t dtype_len, const sq_shape *shape,
 ** records.  Zero it to start; the buffers grow through sq_realloc (SQ_TOOBIG
 ** past st->max_bytes); free it with sq_npz_writer_free after any result. */
 typedef struct sq_npz_writer {
-  char *body;                   /* local headers and data so far */
+  char *body;                   /* local headers and data so far (memory) */
   uint64_t nbody, body_cap;
   char *dir;                    /* central directory entries so far */
   uint64_t ndir, dir_cap;
   uint64_t nmembers;
+  sq_staged *out;               /* the file store, or NULL: memory */
+  int sealed;                   /* out holds the directory after the body */
 } sq_npz_writer;
 
 /* Appends one member: name (UTF-8, no NUL; ".npy" is appended), dtype and
@@ -51,6 +54,28 @@ int sq_npz_writer_add(sq_npz_writer *w, const char *name, size_t name_len,
 ** an error naming it. */
 int sq_npz_writer_finish(const sq_npz_writer *w, unsigned char **out,
                          uint64_t *outn, sq_status *st);
+#ifndef SQLITE_QUANT_OMIT_FS
+/* The same archive in a staged file for target (resolved by
+** sq_staged_resolve, sqlite3_malloc'd, taken over even on error; the
+** temporary file is created now): members are written to it as they come,
+** the central directory (46 bytes and the name per member) stays in memory
+** until sq_npz_writer_seal writes it after them and seals the file
+** (core/staged_file.h); sq_npz_writer_commit renames it over the target.
+** More members may follow a seal.  A file store refuses an archive past
+** 4 GiB (zip64 member fields, which numpy's files then have, are not
+** written), with an error. */
+int sq_npz_writer_open(sq_npz_writer *w, sq_staged *target, sq_status *st);
+int sq_npz_writer_seal(sq_npz_writer *w, uint64_t *size, sq_status *st);
+int sq_npz_writer_commit(sq_npz_writer *w, sq_status *st);
+/* The state between two rows, to rewind to (what came after is dropped). */
+typedef struct sq_npz_mark {
+  uint64_t nbody, ndir, nmembers;
+} sq_npz_mark;
+void sq_npz_writer_mark(const sq_npz_writer *w, sq_npz_mark *m);
+int sq_npz_writer_rewind(sq_npz_writer *w, const sq_npz_mark *m,
+                         sq_status *st);
+#endif
+/* Frees the buffers; a staged file not committed is removed. */
 void sq_npz_writer_free(sq_npz_writer *w);
 
 #endif

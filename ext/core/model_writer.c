@@ -5,14 +5,9 @@
 ** chunk rule, the data stores and the headers are here; the metadata
 ** argument is decoded in model_metadata.c.
 */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include "core/model_file.h"
 #include "core/model_writer.h"
 #include "core/model_writer_buf.h"
@@ -166,83 +161,22 @@ static int mw_type(sq_model_writer *w, const char *name, size_t name_len,
 /* ---- the data store ---- */
 
 /* The file store is the path code: left out by SQLITE_QUANT_OMIT_FS
-** (docs/ARCHITECTURE.md#registration), where only the memory store is. */
+** (docs/ARCHITECTURE.md#registration), where only the memory store is and
+** w->out stays NULL. */
 #ifndef SQLITE_QUANT_OMIT_FS
-/* Messages for the errors of writing a file, the same in every locale. */
-static const char *mw_errno_text(int e) {
-  switch (e) {
-    case ENOENT: return "no such directory";
-    case EACCES: case EPERM: return "permission denied";
-    case EISDIR: return "it is a directory";
-    case ENOTDIR: return "a part of the path is not a directory";
-    case ENAMETOOLONG: return "the path is too long";
-    case ELOOP: return "too many symbolic links";
-    case EMFILE: case ENFILE: return "too many open files";
-    case ENOSPC: return "no space left on the device";
-#ifdef EDQUOT
-    case EDQUOT: return "disk quota exceeded";
-#endif
-    case EROFS: return "read-only file system";
-    case EFBIG: return "file too large";
-    case EIO: return "input/output error";
-    case EXDEV: return "the temporary file is on another device";
-    case ENOMEM: return "out of memory";
-    default: return "cannot write it";
-  }
-}
-
-static int mw_io_fail(sq_model_writer *w, const char *what, int e,
-                      sq_status *st) {
-  if (e == ENOMEM) return sq_nomem(st);
-  return sq_fail(st, "cannot %s '%.200s': %s", what, w->path,
-                 mw_errno_text(e));
-}
-
-/* A new file beside the target, named "<target>.tmp-XXXXXXXX", created
-** exclusively with mode 0666 so that the umask applies as for any file. */
-static int mw_create_temp(sq_model_writer *w, char **tmp, int *fd,
-                          sq_status *st) {
-  static unsigned counter;
-  size_t plen = strlen(w->path);
-  char *name = sq_alloc(st, plen + 24, 1);
-  if (!name) return st->code;
-  uint64_t seed = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^
-                  (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)name;
-  for (int attempt = 0; attempt < 100; attempt++) {
-    unsigned c = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
-    uint64_t x = seed + (uint64_t)c * 0xD1B54A32D192ED03ull;
-    x ^= x >> 29;
-    snprintf(name, plen + 24, "%s.tmp-%08x", w->path, (unsigned)(x & 0xFFFFFFFFu));
-    int f = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (f >= 0) {
-      *tmp = name;
-      *fd = f;
-      return SQ_OK;
-    }
-    if (errno != EEXIST) {
-      int e = errno;
-      sqlite3_free(name);
-      return mw_io_fail(w, "create a file beside", e, st);
-    }
-  }
-  sqlite3_free(name);
-  return sq_fail(st, "cannot create a file beside '%.200s': every temporary "
-                     "name tried exists", w->path);
-}
-
-static int mw_write_all(sq_model_writer *w, int fd, const void *p, uint64_t n,
-                        sq_status *st) {
-  const unsigned char *b = p;
-  while (n) {
-    size_t k = n > ((size_t)1 << 30) ? ((size_t)1 << 30) : (size_t)n;
-    ssize_t r = write(fd, b, k);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return mw_io_fail(w, "write", errno, st);
-    }
-    b += r;
-    n -= (uint64_t)r;
-  }
+/* A sealed file takes no piece until its data is back at offset 0. */
+static int mw_unseal(sq_model_writer *w, sq_status *st) {
+  if (w->broken)
+    return sq_fail(st, "cannot write '%.200s': an earlier error left the "
+                       "file incomplete", w->out->path);
+  if (!w->sealed) return SQ_OK;
+  w->broken = 1;
+  if (sq_staged_move(w->out, w->nsealed, 0, w->ndata, st) ||
+      sq_staged_truncate(w->out, w->ndata, st))
+    return st->code;
+  w->broken = 0;
+  w->sealed = 0;
+  w->nsealed = w->pad_sealed = 0;
   return SQ_OK;
 }
 #endif /* SQLITE_QUANT_OMIT_FS */
@@ -251,8 +185,9 @@ static int mw_write_all(sq_model_writer *w, int fd, const void *p, uint64_t n,
 static int mw_store(sq_model_writer *w, const void *p, uint64_t n,
                     sq_status *st) {
 #ifndef SQLITE_QUANT_OMIT_FS
-  if (w->fd >= 0) {
-    if (mw_write_all(w, w->fd, p, n, st)) return st->code;
+  if (w->out) {
+    if (mw_unseal(w, st) || sq_staged_pwrite(w->out, w->ndata, p, n, st))
+      return st->code;
     w->ndata += n;
     return SQ_OK;
   }
@@ -261,10 +196,14 @@ static int mw_store(sq_model_writer *w, const void *p, uint64_t n,
 }
 
 /* Zeros up to the next multiple of the alignment (GGUF). */
+static uint64_t mw_pad_size(const sq_model_writer *w) {
+  uint64_t a = w->format == SQ_MW_GGUF ? w->alignment : 1;
+  return (a - w->ndata % a) % a;
+}
+
 static int mw_pad_data(sq_model_writer *w, sq_status *st) {
   static const unsigned char zeros[256];
-  uint64_t a = w->format == SQ_MW_GGUF ? w->alignment : 1;
-  uint64_t pad = (a - w->ndata % a) % a;
+  uint64_t pad = mw_pad_size(w);
   while (pad) {
     uint64_t k = pad > sizeof zeros ? sizeof zeros : pad;
     if (mw_store(w, zeros, k, st)) return st->code;
@@ -277,18 +216,14 @@ void sq_model_writer_init(sq_model_writer *w, sq_mw_format f) {
   memset(w, 0, sizeof *w);
   w->format = f;
   w->alignment = SQ_MW_GGUF_DEFAULT_ALIGNMENT;
-  w->fd = -1;
 }
 
 #ifndef SQLITE_QUANT_OMIT_FS
-int sq_model_writer_open(sq_model_writer *w, sq_mw_format f, const char *path,
-                         sq_status *st) {
+int sq_model_writer_open(sq_model_writer *w, sq_mw_format f,
+                         sq_staged *target, sq_status *st) {
   sq_model_writer_init(w, f);
-  size_t n = strlen(path);
-  if (!n) return sq_fail(st, "path is empty");
-  if (!(w->path = sq_alloc(st, n + 1, 1))) return st->code;
-  memcpy(w->path, path, n + 1);
-  return mw_create_temp(w, &w->tmp_data, &w->fd, st);
+  w->out = target;
+  return sq_staged_create(target, st);
 }
 #endif
 
@@ -521,111 +456,101 @@ int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
 }
 
 #ifndef SQLITE_QUANT_OMIT_FS
-/* Copies the data file after the header: copy_file_range, else reads and
-** writes through a 1 MiB buffer. */
-static int mw_copy(sq_model_writer *w, int to, sq_status *st) {
-  uint64_t left = w->ndata;
-  off_t in = 0;
-  while (left) {
-    size_t k = left > ((uint64_t)1 << 30) ? ((size_t)1 << 30) : (size_t)left;
-    ssize_t r = copy_file_range(w->fd, &in, to, NULL, k, 0);
-    if (r > 0) {
-      left -= (uint64_t)r;
-      continue;
+/* The file store's end: the header in front of the data, which moves up
+** by its size in place, then GGUF's padding after the last tensor, the
+** file cut to exactly that size (a rewind may have left bytes past it),
+** then fsync'd and named.  The padding is not counted in ndata, so
+** unsealing gives back the state of the last piece. */
+int sq_model_writer_seal(sq_model_writer *w, uint64_t *size, sq_status *st) {
+  static const unsigned char zeros[256];
+  *size = 0;
+  if (w->broken) return mw_unseal(w, st);
+  if (!w->sealed) {
+    char *h = NULL;
+    uint64_t nh = 0, pad = mw_pad_size(w);
+    if (mw_check_complete(w, st) ||
+        (w->format == SQ_MW_GGUF ? mw_gguf_header(w, &h, &nh, st)
+                                 : mw_st_header(w, &h, &nh, st))) {
+      sqlite3_free(h);
+      return st->code;
     }
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0 && errno != ENOSYS && errno != EXDEV && errno != EINVAL &&
-        errno != EOPNOTSUPP && errno != EPERM)
-      return mw_io_fail(w, "write", errno, st);
-    break;  /* not supported here (or no progress): copy by hand */
-  }
-  if (!left) return SQ_OK;
-  size_t bsize = 1 << 20;
-  unsigned char *buf = sq_alloc(st, bsize, 1);
-  if (!buf) return st->code;
-  while (left) {
-    size_t k = left > bsize ? bsize : (size_t)left;
-    ssize_t r = pread(w->fd, buf, k, in);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) {
-      sqlite3_free(buf);
-      return mw_io_fail(w, "write", r < 0 ? errno : EIO, st);
+    w->broken = 1;
+    int rc = sq_staged_move(w->out, 0, nh, w->ndata, st) ||
+             sq_staged_pwrite(w->out, 0, h, nh, st);
+    sqlite3_free(h);
+    for (uint64_t at = 0; !rc && at < pad; at += sizeof zeros) {
+      uint64_t k = pad - at > sizeof zeros ? sizeof zeros : pad - at;
+      rc = sq_staged_pwrite(w->out, nh + w->ndata + at, zeros, k, st);
     }
-    if (mw_write_all(w, to, buf, (uint64_t)r, st)) break;
-    in += r;
-    left -= (uint64_t)r;
+    if (rc || sq_staged_truncate(w->out, nh + w->ndata + pad, st))
+      return st->code;
+    w->broken = 0;
+    w->sealed = 1;
+    w->nsealed = nh;
+    w->pad_sealed = pad;
   }
-  sqlite3_free(buf);
-  return st->code;
+  if (sq_staged_seal(w->out, st)) return st->code;
+  *size = w->nsealed + w->ndata + w->pad_sealed;
+  return SQ_OK;
 }
 
-/* Makes the rename durable: fsync of the directory that holds path (best
-** effort: the file itself is already complete and in place). */
-static void mw_sync_dir(const char *path) {
-  const char *slash = strrchr(path, '/');
-  char dir[4096];
-  if (!slash) {
-    dir[0] = '.';
-    dir[1] = 0;
-  } else {
-    size_t n = slash == path ? 1 : (size_t)(slash - path);
-    if (n >= sizeof dir) return;
-    memcpy(dir, path, n);
-    dir[n] = 0;
-  }
-  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  (void)fsync(fd);
-  close(fd);
+int sq_model_writer_commit(sq_model_writer *w, sq_status *st) {
+  if (!w->sealed || w->broken)
+    return sq_fail(st, "cannot replace '%.200s': the file is not complete",
+                   w->out->path);
+  return sq_staged_commit(w->out, st);
 }
 
-int sq_model_writer_commit(sq_model_writer *w, uint64_t *written,
+void sq_model_writer_mark(const sq_model_writer *w, sq_mw_mark *m) {
+  m->ntensors = w->ntensors;
+  m->nnames = w->nnames;
+  m->ndata = w->ndata;
+  m->got = w->ntensors ? w->t[w->ntensors - 1].got : 0;
+  m->has_meta = w->meta != NULL;
+}
+
+int sq_model_writer_rewind(sq_model_writer *w, const sq_mw_mark *m,
                            sq_status *st) {
-  *written = 0;
-  char *h = NULL;
-  uint64_t nh;
-  int out = -1;
-  if (mw_header(w, &h, &nh, st) || mw_create_temp(w, &w->tmp_out, &out, st) ||
-      mw_write_all(w, out, h, nh, st) || mw_copy(w, out, st))
-    goto done;
-  if (fsync(out) != 0) {
-    mw_io_fail(w, "write", errno, st);
-    goto done;
+  if (w->out && mw_unseal(w, st)) return st->code;
+  w->ntensors = m->ntensors;
+  if (w->ntensors) w->t[w->ntensors - 1].got = m->got;
+  w->nnames = m->nnames;
+  w->ndata = m->ndata;
+  if (!m->has_meta && w->meta) {
+    sqlite3_free(w->meta);
+    w->meta = NULL;
+    w->nmeta = w->meta_cap = w->meta_count = 0;
+    w->alignment = SQ_MW_GGUF_DEFAULT_ALIGNMENT;
   }
-  if (close(out) != 0) {
-    out = -1;
-    mw_io_fail(w, "write", errno, st);
-    goto done;
+  /* Only to give the disk back: sealing cuts the file to its size anyway. */
+  if (w->out) {
+    sq_status ignored = *st;
+    (void)sq_staged_truncate(w->out, w->ndata, &ignored);
   }
-  out = -1;
-  if (rename(w->tmp_out, w->path) != 0) {
-    mw_io_fail(w, "replace", errno, st);
-    goto done;
-  }
-  sqlite3_free(w->tmp_out);
-  w->tmp_out = NULL;
-  *written = nh + w->ndata;
-  mw_sync_dir(w->path);
-done:
-  if (out >= 0) close(out);
-  sqlite3_free(h);
-  return st->code;
+  return SQ_OK;
 }
 #endif /* SQLITE_QUANT_OMIT_FS */
 
+int sq_mw_unseal(sq_model_writer *w, sq_status *st) {
+#ifndef SQLITE_QUANT_OMIT_FS
+  if (w->out) return mw_unseal(w, st);
+#else
+  (void)w;
+  (void)st;
+#endif
+  return SQ_OK;
+}
+
 void sq_model_writer_free(sq_model_writer *w) {
 #ifndef SQLITE_QUANT_OMIT_FS
-  if (w->fd >= 0) close(w->fd);
-  if (w->tmp_data) unlink(w->tmp_data);
-  if (w->tmp_out) unlink(w->tmp_out);
+  if (w->out) {
+    sq_staged_close(w->out);
+    sqlite3_free(w->out);
+  }
 #endif
-  sqlite3_free(w->tmp_data);
-  sqlite3_free(w->tmp_out);
-  sqlite3_free(w->path);
   sqlite3_free(w->t);
   sqlite3_free(w->names);
   sqlite3_free(w->meta);
   sqlite3_free(w->mem);
   memset(w, 0, sizeof *w);
-  w->fd = -1;
 }

@@ -14,19 +14,24 @@
 **     data moves up and the header goes in front, so the peak is the file's
 **     size (plus what the allocator needs to grow the block), never two
 **     copies;
-**   - a temporary file in the target's directory: pieces are appended as
-**     they arrive, so memory holds only the index.  At the end the header
-**     goes into a second temporary file, the data is copied after it
-**     (copy_file_range, or a bounded buffer), the file is fsync'd and
-**     renamed over the target; sq_model_writer_free removes whatever
-**     temporary file is left, so a writer that does not finish leaves
-**     nothing.
+**   - a staged file beside the target (core/staged_file.h): pieces are
+**     written as they arrive, so memory holds only the index.  Sealing
+**     computes the header, moves the data up in place by the header's size
+**     (the disk holds the data once) and writes the header in front; the
+**     file is then fsync'd and named, ready for sq_model_writer_commit to
+**     rename it over the target.  A sealed writer may take more pieces or
+**     be rewound (the data moves back down first), and be sealed again.
+**     sq_model_writer_free removes whatever has not been committed.
+** Marks (sq_mw_mark) record the writer's state between rows; rewinding to
+** one drops what came after it (tensors, pieces, the metadata), the file
+** cut back to its size then: a statement rolled back leaves no trace.
 */
 #ifndef SQ_MODEL_WRITER_H
 #define SQ_MODEL_WRITER_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/staged_file.h"
 #include "core/status.h"
 #include "core/tensor.h"
 
@@ -53,22 +58,29 @@ typedef struct sq_model_writer {
   ** object (compact JSON), or GGUF's key-value pairs; NULL when none. */
   char *meta;
   uint64_t nmeta, meta_cap, meta_count;
-  /* The data section: in memory, or in the temporary file fd. */
+  /* The data section: in memory, or in the staged file out. */
   unsigned char *mem;
   uint64_t ndata, mem_cap;
-  int fd;                      /* -1 in memory */
-  char *path;                  /* the target (file store) */
-  char *tmp_data, *tmp_out;    /* temporary files still to remove */
+  sq_staged *out;              /* NULL in memory */
+  /* out is sealed: the header's nsealed bytes lie before the data, then
+  ** GGUF's padding after the last tensor, pad_sealed bytes. */
+  int sealed;
+  uint64_t nsealed, pad_sealed;
+  /* A failed seal or unseal leaves the file's bytes unknown: every later
+  ** call then fails. */
+  int broken;
 } sq_model_writer;
 
 /* An in-memory writer. */
 void sq_model_writer_init(sq_model_writer *w, sq_mw_format f);
 #ifndef SQLITE_QUANT_OMIT_FS
-/* A writer whose data goes to a temporary file beside path (created now,
-** so an unwritable directory fails at the first row).  Not compiled with
-** SQLITE_QUANT_OMIT_FS, nor is sq_model_writer_commit. */
-int sq_model_writer_open(sq_model_writer *w, sq_mw_format f, const char *path,
-                         sq_status *st);
+/* A writer whose data goes to a staged file for target, already resolved
+** by sq_staged_resolve (sqlite3_malloc'd; the writer takes it over and
+** frees it, even on error).  The temporary file is created now, so an
+** unwritable directory fails at the first row.  Not compiled with
+** SQLITE_QUANT_OMIT_FS, nor are the seal, commit, mark and rewind below. */
+int sq_model_writer_open(sq_model_writer *w, sq_mw_format f,
+                         sq_staged *target, sq_status *st);
 #endif
 
 /* Adds a piece of a tensor under the chunk rule.  name: UTF-8 without NUL
@@ -76,8 +88,8 @@ int sq_model_writer_open(sq_model_writer *w, sq_mw_format f, const char *path,
 ** dtype: one of the readers' names the format has; shape: the whole
 ** tensor's.  A piece with a new name starts a tensor (the previous one must
 ** be complete; a name already used is refused); one with the current name
-** continues it (same dtype and shape).  After an error the writer is only to
-** be freed. */
+** continues it (same dtype and shape).  After an error, rewind to a mark
+** taken before the call, or free the writer. */
 int sq_model_writer_add(sq_model_writer *w, const char *name, size_t name_len,
                         const char *dtype, size_t dtype_len,
                         const sq_shape *shape, const void *data, size_t nbytes,
@@ -93,11 +105,25 @@ int sq_model_writer_metadata(sq_model_writer *w, const char *json, size_t len,
 int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
                            uint64_t *outn, sq_status *st);
 #ifndef SQLITE_QUANT_OMIT_FS
-/* File store: writes the file in place of the target; *written is its size. */
-int sq_model_writer_commit(sq_model_writer *w, uint64_t *written,
+/* File store: the header in front of the data, the file fsync'd and
+** named beside the target (core/staged_file.h); again after more pieces.
+** *size: the file's size. */
+int sq_model_writer_seal(sq_model_writer *w, uint64_t *size, sq_status *st);
+/* File store, sealed: renames the file over the target. */
+int sq_model_writer_commit(sq_model_writer *w, sq_status *st);
+
+/* The state between two rows, to rewind to. */
+typedef struct sq_mw_mark {
+  size_t ntensors;
+  uint64_t nnames, ndata, got;
+  int has_meta;
+} sq_mw_mark;
+void sq_model_writer_mark(const sq_model_writer *w, sq_mw_mark *m);
+/* Back to the mark: what came after it is dropped. */
+int sq_model_writer_rewind(sq_model_writer *w, const sq_mw_mark *m,
                            sq_status *st);
 #endif
-/* Frees everything and removes any temporary file left. */
+/* Frees everything; a staged file not committed is removed. */
 void sq_model_writer_free(sq_model_writer *w);
 
 #endif

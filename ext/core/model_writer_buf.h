@@ -24,4 +24,8 @@ int sq_mw_put_u64(sq_status *st, char **buf, uint64_t *n, uint64_t *cap,
 /* s[0..len) (valid UTF-8) as a JSON string, escaped as serde_json does. */
 int sq_mw_json_string(sq_status *st, char **buf, uint64_t *n, uint64_t *cap,
                       const char *s, size_t len);
+/* A sealed staged file's data back at offset 0, before anything that the
+** header depends on changes (a no-op in memory or unsealed). */
+struct sq_model_writer;
+int sq_mw_unseal(struct sq_model_writer *w, sq_status *st);
 #endif

@@ -83,12 +83,18 @@ int sq_create_function(sq_registry *r, const sq_fn *fn, int nmin, int nmax,
 }
 
 int sq_create_module(sq_registry *r, sq_reach reach, const char *name,
-                     const sqlite3_module *m, void *aux) {
-  if (sq_reach_flags(reach) < 0) return sq_reach_unknown(r, name);
-  /* Left out: a NULL module removes one registered before. */
+                     const sqlite3_module *m, void *aux,
+                     void (*destroy)(void *)) {
+  if (sq_reach_flags(reach) < 0) {
+    if (destroy) destroy(aux);
+    return sq_reach_unknown(r, name);
+  }
+  /* Left out: a NULL module removes one registered before; aux is not
+  ** handed to SQLite then, so it is released here. */
   int drop = reach == SQ_PATHS && !r->paths;
-  int rc = sqlite3_create_module(r->db, name, drop ? NULL : m,
-                                 drop ? NULL : aux);
+  int rc = sqlite3_create_module_v2(r->db, name, drop ? NULL : m,
+                                    drop ? NULL : aux, drop ? NULL : destroy);
+  if (drop && destroy) destroy(aux);
   if (rc != SQLITE_OK) r->failed = name;
   return rc;
 }
@@ -129,6 +135,11 @@ static int sq_load(sqlite3 *db, char **pzErrMsg,
     sq_register_metric_functions, sq_register_aggregate_functions,
     sq_register_ggml_functions,   sq_register_file_functions,
     sq_register_log2_functions,
+#ifndef SQLITE_QUANT_OMIT_FS
+    /* The only part that writes files at a path
+    ** (docs/FORMATS.md#file-writers). */
+    sq_register_file_writers,
+#endif
   };
   static const sq_table *const tables[] = {
     &sq_each_table, &sq_each_group_table, &sq_channels_table, &sq_compare_table,

@@ -11,11 +11,9 @@
 **   q_npz_agg(name, data, dtype, shape)
 **                               aggregate: a .npz BLOB as numpy.savez writes
 **                               it, one member "<name>.npy" per row
-**   q_safetensors_write(path, name, data, dtype, shape [, metadata])
-**   q_gguf_write(path, name, data, type, shape [, metadata])
-**                               aggregates, SQLITE_DIRECTONLY: the file at
-**                               path (replaced only on success), its size
-**                               returned (docs/FORMATS.md#file-writers)
+**
+** The path writers (q_safetensors_write, q_gguf_write, q_npz_write) are
+** tables written by a transaction: write_tables.c.
 **
 ** Rules: NULL in gives NULL (the aggregates skip rows whose data is NULL;
 ** no rows give NULL and write no file; a row with data but a NULL name,
@@ -98,29 +96,69 @@ done:
   if (st.code) sq_result_status(ctx, fn->name, &st);
 }
 
-/* ---- the four writer aggregates ----------------------------------------- */
+/* ---- a writer's row (shared with write_tables.c) ------------------------ */
 
-/* sq_fn.variant: the format, plus SQ_FF_FILE for the file writers (whose
-** first argument is the path). */
-#define SQ_FF_FILE 2
+int sq_writer_row_decode(sqlite3_value **v, const char *dtype_arg,
+                         unsigned shape_flags, sq_writer_row *r,
+                         sq_status *st) {
+  memset(r, 0, sizeof *r);
+  if (!(r->name = sq_arg_text(v[0], "name", st))) return st->code;
+  if (sqlite3_value_type(v[1]) != SQLITE_BLOB)
+    return sq_fail(st, "data must be a blob, got %s", sq_ff_type_name(v[1]));
+  if (!(r->dtype = sq_arg_text(v[2], dtype_arg, st))) return st->code;
+  if (sqlite3_value_type(v[3]) == SQLITE_NULL)
+    return sq_fail(st, "shape must not be NULL");
+  if (sq_ff_shape(v[3], shape_flags, &r->shape, st)) return st->code;
+  r->data = sqlite3_value_blob(v[1]);
+  r->nbytes = (size_t)sqlite3_value_bytes(v[1]);
+  if (!r->data && r->nbytes) return sq_nomem(st);
+  if (!r->data) r->data = "";
+  return SQ_OK;
+}
+
+int sq_writer_meta_take(sq_writer_meta *m, sq_model_writer *w,
+                        sqlite3_value *v, sq_status *st) {
+  if (sqlite3_value_type(v) == SQLITE_NULL) return SQ_OK;
+  const char *text = sq_arg_text(v, "metadata", st);
+  if (!text) return st->code;
+  size_t n = strlen(text);
+  if (m->given) {
+    if (n != m->n || memcmp(text, m->text, n) != 0)
+      return sq_fail(st, "metadata differs from the first row's (give it "
+                         "once, or the same on every row)");
+    return SQ_OK;
+  }
+  char *copy = sq_alloc(st, n + 1, 1);
+  if (!copy) return st->code;
+  if (sq_model_writer_metadata(w, text, n, st)) {
+    sqlite3_free(copy);
+    return st->code;
+  }
+  memcpy(copy, text, n + 1);
+  m->text = copy;
+  m->n = n;
+  m->given = 1;
+  return SQ_OK;
+}
+
+void sq_writer_meta_free(sq_writer_meta *m) {
+  sqlite3_free(m->text);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- the two writer aggregates ------------------------------------------ */
 
 typedef struct sq_ff_agg {
   sq_status failed;         /* first member: see sq_agg_state */
-  sq_model_writer w;        /* opened on the first row with data */
+  sq_model_writer w;        /* started on the first row with data */
   int started;
-  char *meta;               /* the metadata text taken, to compare */
-  size_t nmeta;
-  int has_meta;
-  char *path;               /* the file writers' path, to compare */
+  sq_writer_meta meta;
 } sq_ff_agg;
 
 static void sq_ff_agg_free(sq_ff_agg *a) {
   if (a->started) sq_model_writer_free(&a->w);
   a->started = 0;
-  sqlite3_free(a->meta);
-  a->meta = NULL;
-  sqlite3_free(a->path);
-  a->path = NULL;
+  sq_writer_meta_free(&a->meta);
 }
 
 static void sq_ff_agg_step(sqlite3_context *ctx, int argc,
@@ -128,103 +166,30 @@ static void sq_ff_agg_step(sqlite3_context *ctx, int argc,
   sq_status st;
   const char *name = sq_begin(ctx, &st);
   const sq_fn *fn = sqlite3_user_data(ctx);
-  int file = fn->variant & SQ_FF_FILE;
-  sq_mw_format format = (sq_mw_format)(fn->variant & 1);
-  const char *dtype_arg = format == SQ_MW_GGUF ? "type" : "dtype";
-  sqlite3_value **v = argv + (file ? 1 : 0);
-  int nv = argc - (file ? 1 : 0);
-  if (sqlite3_value_type(v[1]) == SQLITE_NULL) return;
+  sq_mw_format format = (sq_mw_format)fn->variant;
+  if (sqlite3_value_type(argv[1]) == SQLITE_NULL) return;
   sq_ff_agg *a = sq_agg_state(ctx, sizeof *a, name);
   if (!a) return;
-  sq_shape shape;
-  const char *tname, *dtype;
-#ifndef SQLITE_QUANT_OMIT_FS
-  if (file) {
-    const char *path = sq_arg_text(argv[0], "path", &st);
-    if (!path) goto done;
-    if (!a->started) {
-      if (sq_model_writer_open(&a->w, format, path, &st)) {
-        a->started = 1;
-        goto done;
-      }
-      a->started = 1;
-      size_t n = strlen(path);
-      if (!(a->path = sq_alloc(&st, n + 1, 1))) goto done;
-      memcpy(a->path, path, n + 1);
-    } else if (strcmp(path, a->path) != 0) {
-      sq_fail(&st, "path differs from the first row's ('%.200s')", a->path);
-      goto done;
-    }
-  } else
-#endif
   if (!a->started) {
     sq_model_writer_init(&a->w, format);
     a->started = 1;
   }
-  if (!(tname = sq_arg_text(v[0], "name", &st))) goto done;
-  if (sqlite3_value_type(v[1]) != SQLITE_BLOB) {
-    sq_fail(&st, "data must be a blob, got %s", sq_ff_type_name(v[1]));
-    goto done;
-  }
-  if (!(dtype = sq_arg_text(v[2], dtype_arg, &st))) goto done;
-  if (sqlite3_value_type(v[3]) == SQLITE_NULL) {
-    sq_fail(&st, "shape must not be NULL");
-    goto done;
-  }
   /* safetensors holds empty arrays (data_offsets [x, x]); GGUF's tensors
-  ** are not empty. */
-  if (sq_ff_shape(v[3], format == SQ_MW_SAFETENSORS ? SQ_SHAPE_ZERO_DIMS : 0,
-                  &shape, &st))
-    goto done;
-  const void *data = sqlite3_value_blob(v[1]);
-  size_t nbytes = (size_t)sqlite3_value_bytes(v[1]);
-  if (!data && nbytes) {
-    sq_nomem(&st);
-    goto done;
-  }
-  /* The metadata first: GGUF's general.alignment places the data. */
-  if (nv > 4 && sqlite3_value_type(v[4]) != SQLITE_NULL) {
-    const char *m = sq_arg_text(v[4], "metadata", &st);
-    if (!m) goto done;
-    size_t n = strlen(m);
-    if (a->has_meta) {
-      if (n != a->nmeta || memcmp(m, a->meta, n) != 0) {
-        sq_fail(&st, "metadata differs from the first row's (give it once, "
-                     "or the same on every row)");
-        goto done;
-      }
-    } else {
-      if (sq_model_writer_metadata(&a->w, m, n, &st)) goto done;
-      if (!(a->meta = sq_alloc(&st, n + 1, 1))) goto done;
-      memcpy(a->meta, m, n);
-      a->nmeta = n;
-      a->has_meta = 1;
-    }
-  }
-  sq_model_writer_add(&a->w, tname, strlen(tname), dtype, strlen(dtype),
-                      &shape, data ? data : "", nbytes, &st);
-done:
+  ** are not empty.  The metadata before the tensor: GGUF's
+  ** general.alignment places the data. */
+  sq_writer_row r;
+  if (sq_writer_row_decode(argv, format == SQ_MW_GGUF ? "type" : "dtype",
+                           format == SQ_MW_SAFETENSORS ? SQ_SHAPE_ZERO_DIMS : 0,
+                           &r, &st) == SQ_OK &&
+      (argc < 5 || sq_writer_meta_take(&a->meta, &a->w, argv[4], &st) == SQ_OK))
+    sq_model_writer_add(&a->w, r.name, strlen(r.name), r.dtype,
+                        strlen(r.dtype), &r.shape, r.data, r.nbytes, &st);
   if (st.code) {
     sq_ff_agg_free(a);
     a->failed = st;
     sq_result_status(ctx, name, &st);
   }
 }
-
-#ifndef SQLITE_QUANT_OMIT_FS
-/* Whether the statement running this aggregate was interrupted.  SQLite
-** calls xFinal both at the end of the rows and when it abandons the
-** statement, alike; sqlite3_interrupt is told apart by running a trivial
-** statement, which fails with SQLITE_INTERRUPT while the flag is up. */
-static int sq_ff_interrupted(sqlite3 *db, sq_status *st) {
-  sqlite3_stmt *s = NULL;
-  int rc = sqlite3_prepare_v2(db, "SELECT 1", -1, &s, NULL);
-  if (rc == SQLITE_OK) rc = sqlite3_step(s);
-  sqlite3_finalize(s);
-  if (rc == SQLITE_NOMEM) sq_nomem(st);
-  return rc == SQLITE_INTERRUPT || rc == SQLITE_NOMEM;
-}
-#endif
 
 static void sq_ff_agg_final(sqlite3_context *ctx) {
   sq_status st;
@@ -234,23 +199,10 @@ static void sq_ff_agg_final(sqlite3_context *ctx) {
   if (a->failed.code) {
     sq_result_status(ctx, name, &a->failed);
   } else if (a->started && a->w.ntensors) {
-#ifndef SQLITE_QUANT_OMIT_FS
-    const sq_fn *fn = sqlite3_user_data(ctx);
-    if (fn->variant & SQ_FF_FILE) {
-      uint64_t written;
-      if (sq_ff_interrupted(sqlite3_context_db_handle(ctx), &st)) {
-        if (!st.code) sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
-      } else if (sq_model_writer_commit(&a->w, &written, &st) == SQ_OK) {
-        sqlite3_result_int64(ctx, (sqlite3_int64)written);
-      }
-    } else
-#endif
-    {
-      unsigned char *out;
-      uint64_t outn;
-      if (sq_model_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
-        sq_result_blob(ctx, out, outn, &st);
-    }
+    unsigned char *out;
+    uint64_t outn;
+    if (sq_model_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
+      sq_result_blob(ctx, out, outn, &st);
     if (st.code) sq_result_status(ctx, name, &st);
   }
   sq_ff_agg_free(a);
@@ -259,10 +211,6 @@ static void sq_ff_agg_final(sqlite3_context *ctx) {
 static const sq_fn sq_ff_agg_fns[] = {
   {"q_safetensors_agg", SQ_MW_SAFETENSORS, SQ_VALUES},
   {"q_gguf_agg", SQ_MW_GGUF, SQ_VALUES},
-#ifndef SQLITE_QUANT_OMIT_FS
-  {"q_safetensors_write", SQ_MW_SAFETENSORS | SQ_FF_FILE, SQ_PATHS},
-  {"q_gguf_write", SQ_MW_GGUF | SQ_FF_FILE, SQ_PATHS},
-#endif
 };
 
 /* ---- q_npz_agg ---------------------------------------------------------- */
@@ -280,28 +228,11 @@ static void sq_npz_agg_step(sqlite3_context *ctx, int argc,
   if (sqlite3_value_type(argv[1]) == SQLITE_NULL) return;
   sq_npz_agg *a = sq_agg_state(ctx, sizeof *a, name);
   if (!a) return;
-  sq_shape shape;
-  const char *tname, *dtype;
-  if (!(tname = sq_arg_text(argv[0], "name", &st))) goto done;
-  if (sqlite3_value_type(argv[1]) != SQLITE_BLOB) {
-    sq_fail(&st, "data must be a blob, got %s", sq_ff_type_name(argv[1]));
-    goto done;
-  }
-  if (!(dtype = sq_arg_text(argv[2], "dtype", &st))) goto done;
-  if (sqlite3_value_type(argv[3]) == SQLITE_NULL) {
-    sq_fail(&st, "shape must not be NULL");
-    goto done;
-  }
-  if (sq_ff_shape(argv[3], SQ_SHAPE_ZERO_DIMS, &shape, &st)) goto done;
-  const void *data = sqlite3_value_blob(argv[1]);
-  size_t nbytes = (size_t)sqlite3_value_bytes(argv[1]);
-  if (!data && nbytes) {
-    sq_nomem(&st);
-    goto done;
-  }
-  sq_npz_writer_add(&a->w, tname, strlen(tname), dtype, strlen(dtype), &shape,
-                    data ? data : "", nbytes, &st);
-done:
+  sq_writer_row r;
+  if (sq_writer_row_decode(argv, "dtype", SQ_SHAPE_ZERO_DIMS, &r, &st) ==
+      SQ_OK)
+    sq_npz_writer_add(&a->w, r.name, strlen(r.name), r.dtype, strlen(r.dtype),
+                      &r.shape, r.data, r.nbytes, &st);
   if (st.code) {
     a->failed = st;
     sq_npz_writer_free(&a->w);
@@ -334,15 +265,11 @@ int sq_register_file_functions(sq_registry *r) {
     {{"q_npy", 0, SQ_VALUES}, 3, 3, sq_npy_func},
   };
   int rc = sq_register_table(r, defs, sizeof defs / sizeof defs[0]);
-  /* The aggregates that return a BLOB are innocuous; those that write files
-  ** (SQ_PATHS) are SQLITE_DIRECTONLY: never from a view, trigger or schema. */
+  /* The aggregates return a BLOB: innocuous. */
   for (size_t k = 0; k < sizeof sq_ff_agg_fns / sizeof sq_ff_agg_fns[0] &&
-                     rc == SQLITE_OK; k++) {
-    const sq_fn *fn = &sq_ff_agg_fns[k];
-    int file = (fn->variant & SQ_FF_FILE) != 0;
-    rc = sq_create_function(r, fn, 4 + file, 5 + file, NULL, sq_ff_agg_step,
+                     rc == SQLITE_OK; k++)
+    rc = sq_create_function(r, &sq_ff_agg_fns[k], 4, 5, NULL, sq_ff_agg_step,
                             sq_ff_agg_final, NULL, NULL);
-  }
   if (rc == SQLITE_OK)
     rc = sq_create_function(r, &sq_npz_agg_fn, 4, 4, NULL, sq_npz_agg_step,
                             sq_npz_agg_final, NULL, NULL);

@@ -149,6 +149,33 @@ void sq_result_log2_params(sqlite3_context *ctx, const float *mn,
                            const float *mx, size_t count, int per_tensor,
                            const sq_dtype *dt, int want_scale, sq_status *st);
 
+/* ---- a model-file writer's row (file_functions.c) ------------------------ */
+
+struct sq_model_writer;
+/* A row's tensor: name, data, dtype, shape decoded from v[0..3] as every
+** writer takes them (data not NULL: a NULL data row is skipped before). */
+typedef struct sq_writer_row {
+  const char *name, *dtype;
+  const void *data;         /* never NULL ("" when empty) */
+  size_t nbytes;
+  sq_shape shape;
+} sq_writer_row;
+/* dtype_arg names the third argument in messages ("dtype", GGUF's "type");
+** shape_flags: SQ_SHAPE_ZERO_DIMS where empty arrays are allowed. */
+int sq_writer_row_decode(sqlite3_value **v, const char *dtype_arg,
+                         unsigned shape_flags, sq_writer_row *r,
+                         sq_status *st);
+/* The metadata rule: given on one row (set on the writer then) or the same
+** text on every row that gives it; NULL is no metadata. */
+typedef struct sq_writer_meta {
+  char *text;
+  size_t n;
+  int given;
+} sq_writer_meta;
+int sq_writer_meta_take(sq_writer_meta *m, struct sq_model_writer *w,
+                        sqlite3_value *v, sq_status *st);
+void sq_writer_meta_free(sq_writer_meta *m);
+
 /* ---- table-valued functions (vtab.c) ------------------------------------ */
 
 /* A cursor of a table-valued function: row i of n.  A table's own cursor
@@ -203,8 +230,13 @@ int sq_create_function(sq_registry *r, const sq_fn *fn, int nmin, int nmax,
                        void (*xValue)(sqlite3_context *),
                        void (*xInverse)(sqlite3_context *, int,
                                         sqlite3_value **));
+/* sq_create_module registers module m under name with aux as its client
+** data; destroy (when not NULL) is called on aux once, whatever happens:
+** when SQLite drops the module, at once when the registration fails, and
+** at once when the module is left out. */
 int sq_create_module(sq_registry *r, sq_reach reach, const char *name,
-                     const sqlite3_module *m, void *aux);
+                     const sqlite3_module *m, void *aux,
+                     void (*destroy)(void *));
 /* A table's xConnect declares its reach with this (the matching
 ** sqlite3_vtab_config). */
 int sq_vtab_declare_reach(sqlite3 *db, sq_reach reach);
@@ -225,6 +257,10 @@ int sq_register_metric_functions(sq_registry *r);
 int sq_register_aggregate_functions(sq_registry *r);
 int sq_register_ggml_functions(sq_registry *r);
 int sq_register_file_functions(sq_registry *r);
+/* The tables that write files at a path (write_tables.c): the only part of
+** the extension that creates files; all SQ_PATHS, and not compiled with
+** SQLITE_QUANT_OMIT_FS. */
+int sq_register_file_writers(sq_registry *r);
 int sq_register_log2_functions(sq_registry *r);
 extern const sq_table sq_each_table, sq_each_group_table, sq_channels_table,
     sq_compare_table, sq_ggml_types_table;

@@ -171,5 +171,6 @@ static sqlite3_module sq_table_module = {
 };
 
 int sq_register_table_function(sq_registry *r, const sq_table *t) {
-  return sq_create_module(r, t->reach, t->name, &sq_table_module, (void *)t);
+  return sq_create_module(r, t->reach, t->name, &sq_table_module, (void *)t,
+                          NULL);
 }

@@ -130,7 +130,7 @@ fi
 # ---- without the file system (SQLITE_QUANT_OMIT_FS) ------------------------------
 # The calls of the path code (reading and writing model files, ONNX's
 # external data): none may be imported by a build without it.
-fs_calls='^(open|open64|openat|openat64|creat|creat64|close|read|pread|pread64|write|pwrite|pwrite64|lseek|lseek64|fstat|fstat64|stat|stat64|lstat|lstat64|fstatat|statx|mmap|mmap64|munmap|madvise|fsync|fdatasync|ftruncate|ftruncate64|copy_file_range|sendfile|rename|renameat|renameat2|link|linkat|unlink|unlinkat|realpath|mkstemp|mkostemp|fopen|fopen64|opendir|readlink)$'
+fs_calls='^(open|open64|openat|openat64|creat|creat64|close|read|pread|pread64|write|pwrite|pwrite64|lseek|lseek64|fstat|fstat64|stat|stat64|lstat|lstat64|fstatat|statx|mmap|mmap64|munmap|madvise|fsync|fdatasync|ftruncate|ftruncate64|copy_file_range|sendfile|rename|renameat|renameat2|link|linkat|unlink|unlinkat|realpath|mkstemp|mkostemp|fopen|fopen64|opendir|fdopendir|readdir|readdir64|closedir|readlink|flock|fchmod|fchmodat)$'
 fs_imports() { nm -D --undefined-only "$1" | awk '{ sub(/@.*/, "", $2); print $2 }' | grep -E "$fs_calls" | tr '\n' ' '; }
 # What a connection has: functions (name, arity), modules, q_info's "files".
 surface() { # EXT ENTRY
@@ -163,6 +163,9 @@ else
   check omit-fs-no-such-table \
     "$(sqlite3 -batch :memory: ".load $omit_fs_ext" "SELECT * FROM q_tensors_file('/etc/hostname')" 2>&1)" \
     "Error: in prepare, no such table: q_tensors_file"
+  check omit-fs-no-such-writer \
+    "$(sqlite3 -batch :memory: ".load $omit_fs_ext" "INSERT INTO q_gguf_write (path, name, data, type, shape) VALUES ('x.gguf', 'w', X'0000803F', 'f32', '[1]')" 2>&1)" \
+    "Error: in prepare, no such table: q_gguf_write"
   check omit-fs-blob-reader-works \
     "$(sqlite3 -batch :memory: ".load $omit_fs_ext" "SELECT name, shape FROM q_tensors((SELECT q_npz_agg('w', q_f32('[1, 2]'), 'f32', '[2]')))" 2>&1)" \
     "w|[2]"

@@ -58,6 +58,12 @@
 **           15  a previous value: the same argument of the previous row or
 **               call, or (high bit) one of the last four call results
 **
+** The path writers (q_safetensors_write, q_gguf_write, q_npz_write) are
+** tables: INSERT forms whose path is never fuzzed but one of two files in
+** a private directory (on /dev/shm when there is one: no disk and no cost
+** to the fsyncs), plus SAVEPOINT, ROLLBACK TO and RELEASE forms; an input
+** that leaves a savepoint open is rolled back before the check.
+**
 ** After each input the connection must still answer a fixed query; if not,
 ** the target aborts.  Crashes, sanitizer reports, leaks and timeouts are
 ** findings; SQL errors are expected and ignored.
@@ -65,6 +71,7 @@
 ** fns[] and the argument kinds only grow at the end, so the committed seeds
 ** (tests/fuzz/gen_sql_seeds.py writes them) keep their meaning.
 */
+#define _POSIX_C_SOURCE 200809L  /* mkdtemp */
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -72,6 +79,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sqlite3.h>
 #include "sqlite_quant.h"
 
@@ -176,10 +184,12 @@ enum role {
 
 typedef struct fn {
   const char *name;
-  char kind;              /* s scalar, a aggregate, w window, v table-valued */
+  char kind;              /* s scalar, a aggregate, w window, v table-valued,
+                          ** i a table written by INSERT (the path writers) */
   int nmin, nmax;         /* table-valued: nmin 0 tries missing arguments */
   unsigned char roles[MAX_ARGS];
-  const char *hidden[MAX_ARGS]; /* table-valued: argument column names */
+  const char *hidden[MAX_ARGS]; /* table-valued: argument column names;
+                                ** i: the columns after path */
 } fn;
 
 #define PARAMS_T R_X, R_DTYPE, R_SCHEME, R_OPTS
@@ -247,9 +257,8 @@ static const fn fns[] = {
   {"q_npy", 's', 3, 3, {R_BLOB, R_DTYPE, R_SHAPE}, {0}},
   {"q_safetensors_agg", 'a', 4, 5, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE, R_NONE}, {0}},
   {"q_npz_agg", 'a', 4, 4, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE}, {0}},
-  /* The GGUF writer (its metadata a JSON text).  The file writers
-  ** (q_safetensors_write, q_gguf_write) are left out: fuzzed paths would
-  ** write anywhere. */
+  /* The GGUF writer (its metadata a JSON text).  The path writers are the
+  ** tables at the end. */
   {"q_gguf_agg", 'a', 4, 5, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE, R_NONE}, {0}},
   /* The log2 scheme's codes (docs/NUMERICS.md#logarithmic-log2). */
   {"quantize_log2_blob", 's', 2, 3, {R_X, R_SCALE, R_DTYPE}, {0}},
@@ -270,6 +279,14 @@ static const fn fns[] = {
   /* Stored per-channel and per-block parameters, side by side (appended:
   ** the corpus names functions by their index here). */
   {"q_each_group", 'v', 0, 2, {R_SCALES_CH, R_ZPS_CH}, {"scales", "zero_points"}},
+  /* The path writers (docs/FORMATS.md#file-writers): the columns after the
+  ** path, which build_sql supplies. */
+  {"q_safetensors_write", 'i', 4, 5, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE, R_NONE},
+   {"name", "data", "dtype", "shape", "metadata"}},
+  {"q_gguf_write", 'i', 4, 5, {R_NONE, R_BLOB, R_GGML_TYPE, R_SHAPE, R_NONE},
+   {"name", "data", "type", "shape", "metadata"}},
+  {"q_npz_write", 'i', 4, 4, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE},
+   {"name", "data", "dtype", "shape"}},
 };
 #define NFNS (int)(sizeof fns / sizeof fns[0])
 
@@ -1166,18 +1183,26 @@ static sqlite3 *db;
 static int trace;
 static volatile unsigned sink;
 
-enum { NV_SCALAR = 2, NV_AGG = 13, NV_VTAB = 8 };
+enum { NV_SCALAR = 2, NV_AGG = 13, NV_VTAB = 8, NV_INSERT = 8 };
 
 static int variants_of(const fn *f) {
-  return f->kind == 's' ? NV_SCALAR : f->kind == 'v' ? NV_VTAB : NV_AGG;
+  return f->kind == 's' ? NV_SCALAR : f->kind == 'v' ? NV_VTAB
+       : f->kind == 'i' ? NV_INSERT : NV_AGG;
 }
 
 /* Whether the form reads its arguments from rows of t. */
 static int uses_rows(const fn *f, int variant) {
   if (f->kind == 'a' || f->kind == 'w') return 1;
   if (f->kind == 's') return variant == 1;
+  if (f->kind == 'i') return variant == 0 || variant == 2 || variant == 3 || variant == 4;
   return variant == 3 || variant == 7;
 }
+
+/* The two files the path writers write, as SQL: parameters when prepared,
+** literals in a trace. */
+static const char *wpath[2] = {":path", ":path2"};
+static char wdir[64], wfile[2][96];
+static int savepoint_opened;
 
 static void put_args(buf *o, int arity, const char *const *a) {
   for (int i = 0; i < arity; i++) {
@@ -1247,6 +1272,33 @@ static void build_sql(buf *o, const fn *f, int arity, int variant,
         break;
     }
     bfree(&call);
+    return;
+  }
+  if (f->kind == 'i') {
+    /* Into the eponymous table, or into a table of the same module in temp
+    ** (3); rows of t, one row of parameters (1), rows alternating between
+    ** two files (2), rows cut short by another expression's error at r = 2
+    ** (4); savepoints around them (5, 6, 7). */
+    if (variant >= 5) {
+      bputs(o, variant == 5 ? "SAVEPOINT fz" : variant == 6 ? "ROLLBACK TO fz"
+                                                           : "RELEASE fz");
+      return;
+    }
+    bprintf(o, "INSERT INTO %s%s (path", variant == 3 ? "temp.fz_" : "", f->name);
+    for (int i = 0; i < arity; i++) bprintf(o, ", %s", f->hidden[i]);
+    if (variant == 1) {
+      bprintf(o, ") VALUES (%s", wpath[0]);
+      for (int i = 0; i < arity; i++) bprintf(o, ", %s", a[i]);
+      bputs(o, ")");
+      return;
+    }
+    if (variant == 2)
+      bprintf(o, ") SELECT CASE r %% 2 WHEN 0 THEN %s ELSE %s END", wpath[0], wpath[1]);
+    else
+      bprintf(o, ") SELECT %s", wpath[0]);
+    for (int i = 0; i < arity; i++) bprintf(o, ", %s", a[i]);
+    bputs(o, variant == 4 ? " FROM t WHERE abs(-9223372036854775807 - r + 1) > 0 ORDER BY r"
+                          : " FROM t ORDER BY r");
     return;
   }
   /* Table-valued.  With no arguments the call is written without parens. */
@@ -1445,7 +1497,12 @@ static void put_literal_value(buf *o, sqlite3_value *v) {
 
 static void trace_call(const fn *f, int arity, int variant, arg rows[][MAX_ARGS],
                        int nrows, int64_t fv, int64_t gv) {
-  buf o = {0}, lits[MAX_ARGS], fb = {0}, gb = {0};
+  buf o = {0}, lits[MAX_ARGS], fb = {0}, gb = {0}, pb[2] = {{0}, {0}};
+  const char *saved[2] = {wpath[0], wpath[1]};
+  for (int k = 0; k < 2; k++) {
+    put_bytes_literal(&pb[k], (const unsigned char *)wfile[k], strlen(wfile[k]), 1);
+    wpath[k] = pb[k].p;
+  }
   const char *a[MAX_ARGS];
   memset(lits, 0, sizeof lits);
   put_int_literal(&fb, fv);
@@ -1474,6 +1531,10 @@ static void trace_call(const fn *f, int arity, int variant, arg rows[][MAX_ARGS]
   bfree(&o);
   bfree(&fb);
   bfree(&gb);
+  for (int k = 0; k < 2; k++) {
+    wpath[k] = saved[k];
+    bfree(&pb[k]);
+  }
 }
 
 /* ---- one call, one input ------------------------------------------------------ */
@@ -1543,6 +1604,11 @@ static void one_call(src *s, int callno) {
     int gi_ = sqlite3_bind_parameter_index(st, ":g");
     if (fi_) sqlite3_bind_int64(st, fi_, fv);
     if (gi_) sqlite3_bind_int64(st, gi_, gv);
+    for (int k = 0; k < 2; k++) {
+      int pi = sqlite3_bind_parameter_index(st, k ? ":path2" : ":path");
+      if (pi) sqlite3_bind_text(st, pi, wfile[k], -1, SQLITE_STATIC);
+    }
+    if (f->kind == 'i' && variant == 5) savepoint_opened = 1;
     /* An argument over the length limit cannot be bound (SQLITE_TOOBIG). */
     if (ok || with_rows) run(st, callno % NREG);
     sqlite3_reset(st);
@@ -1579,6 +1645,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reg[i] = NULL;
   }
   for (int j = 0; j < MAX_ARGS; j++) arg_clear(&last_arg[j]);
+  /* The writers' SAVEPOINT form opens a transaction an input may leave
+  ** open; nothing else may. */
+  if (savepoint_opened && !sqlite3_get_autocommit(db))
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  savepoint_opened = 0;
   check_connection();
   return 0;
 }
@@ -1602,14 +1673,15 @@ static void check_function_table(void) {
     int found = 0;
     for (int i = 0; i < NFNS && !found; i++) {
       if (strcmp(fns[i].name, name) != 0) continue;
-      if ((narg < 0) != (fns[i].kind == 'v')) continue;
+      if ((narg < 0) != (fns[i].kind == 'v' || fns[i].kind == 'i')) continue;
       if (narg >= 0 && (narg < fns[i].nmin || narg > fns[i].nmax)) continue;
       found = 1;
       seen[i][narg + 1] = 1;
     }
-    /* The file writers are not fuzzed: a fuzzed path could name any file. */
-    if (strcmp(name, "q_safetensors_write") == 0 ||
-        strcmp(name, "q_gguf_write") == 0)
+    /* The removed aggregate forms of the path writers: an error whatever
+    ** the arguments (file_write.test). */
+    if (narg >= 0 && (strcmp(name, "q_safetensors_write") == 0 ||
+                      strcmp(name, "q_gguf_write") == 0))
       found = 1;
     if (!found) {
       fprintf(stderr, "fuzz_sql: %s with %d arguments is registered but not in fns[]\n",
@@ -1619,7 +1691,7 @@ static void check_function_table(void) {
   }
   sqlite3_finalize(st);
   for (int i = 0; i < NFNS; i++) {
-    if (fns[i].kind == 'v') {
+    if (fns[i].kind == 'v' || fns[i].kind == 'i') {
       if (!seen[i][0]) {
         fprintf(stderr, "fuzz_sql: module %s is not registered\n", fns[i].name);
         bad = 1;
@@ -1634,6 +1706,11 @@ static void check_function_table(void) {
       }
   }
   if (bad) abort();
+}
+
+static void remove_wdir(void) {
+  for (int k = 0; k < 2; k++) (void)unlink(wfile[k]);
+  (void)rmdir(wdir);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -1656,6 +1733,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   sanity = prepare("SELECT q_json(quantize_blob('[1,-2]', 1, 0), 'int8'), "
                    "(SELECT count(*) FROM t)");
   check_function_table();
+  /* The path writers' directory and their tables in temp. */
+  snprintf(wdir, sizeof wdir, "%s/fuzz_sql-XXXXXX",
+           access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+  if (!mkdtemp(wdir)) abort();
+  for (int k = 0; k < 2; k++) snprintf(wfile[k], sizeof wfile[k], "%s/%c", wdir, 'a' + k);
+  atexit(remove_wdir);
+  for (int i = 0; i < NFNS; i++) {
+    if (fns[i].kind != 'i') continue;
+    char sql[128];
+    snprintf(sql, sizeof sql, "CREATE VIRTUAL TABLE temp.fz_%s USING %s", fns[i].name,
+             fns[i].name);
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) abort();
+    if (trace) fprintf(stderr, "%s;\n", sql);
+  }
   if (trace)
     fprintf(stderr, ".limit length %d\nCREATE TEMP TABLE IF NOT EXISTS t(r INTEGER "
                     "PRIMARY KEY, c0, c1, c2, c3, c4, c5, c6, c7);\n", LENGTH_LIMIT);

@@ -612,6 +612,33 @@ SEEDS.update({
         [t("w"), b(b"\x01"), t("int8"), t("[2]"), t('{"k":{"type":"uint8","value":256}}')]])],
 })
 
+# The path writers (tables; fuzz_sql.c supplies the path): a file with
+# metadata and a block type, rows alternating between two files, nested
+# savepoints rolled back and released, rows cut short by another
+# expression's error, a table in temp.
+NO_ARGS = [null()] * 4
+SEEDS.update({
+    "writers-gguf": [call("q_gguf_write", rows=[
+        [t("w"), b(struct.pack("<4f", 1, 2, 3, 4)), t("f32"), t("[2,2]"), t(GGUF_META)],
+        [t("q"), b(bytes(34)), t("q8_0"), t("[32]"), t(GGUF_META)]])],
+    "writers-safetensors-two-files": [call("q_safetensors_write", variant=2, rows=[
+        [t("a"), b(b"\x01\x02"), t("int8"), t("[2]"), t('{"k":"v"}')],
+        [t("b"), b(b"\x03"), t("uint8"), t("[1]"), null()]])],
+    "writers-npz-savepoints": [
+        call("q_npz_write", variant=5, args=NO_ARGS),
+        call("q_npz_write", variant=1, args=[t("x"), b(b"\x01"), t("uint8"), t("[1]")]),
+        call("q_npz_write", variant=5, args=NO_ARGS),
+        call("q_npz_write", rows=[[t("y"), b(b""), t("f32"), t("[0,3]")],
+                                  [t("x"), b(b"\x02"), t("uint8"), t("[1]")]]),
+        call("q_npz_write", variant=6, args=NO_ARGS),
+        call("q_npz_write", variant=7, args=NO_ARGS),
+        call("q_npz_write", variant=7, args=NO_ARGS)],
+    "writers-cut-short": [
+        call("q_gguf_write", variant=4, rows=[[t("w"), b(b"\x01\x02"), t("int8"), t("[4]")],
+                                              [t("w"), b(b"\x03\x04"), t("int8"), t("[4]")]]),
+        call("q_safetensors_write", variant=3, rows=[[t("w"), b(b"\x01"), t("int8"), t("[2]")]])],
+})
+
 # Calibration: the histogram and entropy methods, one tensor and
 # rows in order; the tutorial's formula; the log2 scheme and its codes.
 X9 = t("[[191.6, -13.5, 728.6], [92.14, 295.5, -184], [0, 684.6, 245.5]]")

@@ -285,6 +285,13 @@ failed:
 #define LIMIT_LENGTH "/* limit length "
 static result run_sql_limited(sqlite3 *db, const char *sql);
 
+/* An entry may open a transaction (the path writers' entries do), and one
+** that fails half-way leaves it open: it is rolled back after the entry, so
+** that every run of an entry starts outside a transaction. */
+static void end_transaction(sqlite3 *db) {
+  if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+}
+
 static result run_sql(sqlite3 *db, const char *sql) {
   if (strncmp(sql, LIMIT_LENGTH, strlen(LIMIT_LENGTH)) == 0) {
     int n = atoi(sql + strlen(LIMIT_LENGTH));
@@ -368,6 +375,7 @@ static int transcript(const char *ext, const catalog *c) {
     sbuf h = {0};
     header(&h, i, &c->e[i]);
     result r = run_sql(db, c->e[i].sql);
+    end_transaction(db);
     fwrite(h.p, 1, h.n, stdout);
     fwrite(r.out.p, 1, r.out.n, stdout);
     sb_free(&h);
@@ -495,6 +503,7 @@ static result fault_run(sqlite3 *db, const char *sql, long long k, int *fired) {
   result r = run_sql(db, sql);
   fault.armed = 0;
   *fired = fault.fired;
+  end_transaction(db);
   return r;
 }
 
@@ -510,6 +519,7 @@ static int hunt_leaks(const char *ext, const entry *e, int i, long long runs,
     long long base = fault.live;
     sqlite3 *db = open_db(ext);
     result r = run_sql(db, e->sql);
+    end_transaction(db);
     result_free(&r);
     int fired;
     r = fault_run(db, e->sql, k, &fired);
@@ -550,6 +560,7 @@ static void oom_query(const char *ext, const catalog *c, int i, int fd) {
   long long base = fault.live;
   sqlite3 *db = open_db(ext);
   result want = run_sql(db, e->sql);
+  end_transaction(db);
   result sane = run_sql(db, sanity_sql);
   if (strcmp(sane.out.p, sanity_want) != 0) {
     printf("FAILED oom #%d (line %d): the sanity query fails after an unfailed run\n", i + 1, e->line);

@@ -3,10 +3,10 @@
 # (tests/large/gen_large.py: three tensors of 1,050,673,152 bytes, the shape
 # of Llama 3 8B's embedding) read chunk by chunk with q_tensors_file under
 # SQLITE_LIMIT_LENGTH = LARGE_LIMIT (default 256 MiB), every chunk's SHA3-256
-# compared with the generator's; then, when the extension has
-# q_safetensors_write, the file copied in one SELECT and compared.  Peak RSS
-# and times come from /usr/bin/time -v, next to a plain cp of the same file.
-# Needs about 10 GB in LARGE_DIR (default build/large), removed at the end
+# compared with the generator's; then, when the extension has the
+# q_safetensors_write table, the file copied in one INSERT and compared.
+# Peak RSS and times come from /usr/bin/time -v, next to a plain cp of the
+# same file.  Needs about 10 GB in LARGE_DIR (default build/large), removed at the end
 # unless LARGE_KEEP=1.  docs/FORMATS.md#tensors-bigger-than-a-blob
 set -eu
 EXT=$(realpath "${1:-dist/quant.so}")
@@ -60,13 +60,14 @@ if ! cmp -s "$DIR/expected.txt" "$DIR/got.txt"; then
 fi
 echo "ok: $(wc -l < "$DIR/got.txt") chunks equal the generator's"
 
-HAS_WRITER=$(echo "SELECT count(*) FROM pragma_function_list WHERE name = 'q_safetensors_write';" | shell probe)
+HAS_WRITER=$(echo "SELECT count(*) FROM pragma_module_list WHERE name = 'q_safetensors_write';" | shell probe)
 if [ "$HAS_WRITER" = 0 ]; then
-  echo "skipped: this build has no q_safetensors_write, so the copy in one SELECT is not run"
+  echo "skipped: this build has no q_safetensors_write table, so the copy in one INSERT is not run"
   exit 0
 fi
 shell write > "$DIR/write.txt" <<SQL
-SELECT q_safetensors_write('$DIR/written.safetensors', name, data, dtype, shape)
+INSERT INTO q_safetensors_write (path, name, data, dtype, shape)
+SELECT '$DIR/written.safetensors', name, data, dtype, shape
 FROM q_tensors_file('$SRC');
 SQL
 report "write (q_safetensors_write from q_tensors_file)" "$DIR/write.time"

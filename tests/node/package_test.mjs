@@ -97,8 +97,8 @@ fs.rmSync(tmpDb, { recursive: true });
 const nofs = new Database(':memory:');
 load(nofs, { allowFiles: false });
 check('allowFiles false: the writer is not there',
-  error(() => nofs.prepare("SELECT q_gguf_write('x.gguf', 'w', X'0000803F', 'f32', '[1]')")),
-  'SqliteError: no such function: q_gguf_write');
+  error(() => nofs.prepare("INSERT INTO q_gguf_write (path, name, data, type, shape) VALUES ('x.gguf', 'w', X'0000803F', 'f32', '[1]')")),
+  'SqliteError: no such table: q_gguf_write');
 check('allowFiles false: quantize still works',
   nofs.prepare("SELECT hex(quantize_blob(q_f32('[0.5, -1]'), 0.01, 0, 'int8'))").pluck().get(), '329C');
 check('load(db, {}) is the default', (() => { const d = new Database(':memory:'); load(d, {}); return files(d); })(), true);

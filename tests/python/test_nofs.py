@@ -72,6 +72,13 @@ def run(t, env):
          left_out, {x for x in full_fns if not x[2] & INNOCUOUS})
     t.eq("left-out-tables-include-the-readers",
          {"q_tensors_file", "q_tensor_metadata_file"} <= full_mods - nofs_mods, True)
+    t.eq("left-out-tables-include-the-writers",
+         {"q_safetensors_write", "q_gguf_write", "q_npz_write"} <= full_mods - nofs_mods, True)
+    t.eq("no-such-writer",
+         error(nofs.execute, "INSERT INTO q_npz_write (path, name, data, dtype, shape) "
+                             "VALUES (?, 'w', X'00', 'int8', '[1]')",
+               (os.path.join(env.tmp, "x.npz"),)),
+         ("OperationalError", "no such table: q_npz_write"))
 
     # A Datasette-style connection: read-only file, query_only.
     path = os.path.join(env.tmp, "public.db")

@@ -115,21 +115,24 @@ for v in $versions; do
     /^## [0-9]+ [(]line [0-9]+[)] / { k++; head[f, k] = $0; if (k > n) n = k }
     { body[f, k] = body[f, k] $0 "\n" }
     END {
-      alike = 0; diff = 0
+      alike = 0; diff = 0; refused = 0
       for (i = 0; i <= n; i++) {
         if (body[1, i] == body[2, i]) { if (i > 0) alike++; continue }
+        # The path writers refuse rows before SQLite 3.36.0 (docs/FORMATS.md#file-writers).
+        if (body[2, i] ~ /_write: needs SQLite 3\.36\.0 or later/) { refused++; continue }
         diff++
         printf "FAILED catalog statement %d: %s\n", i, (head[1, i] != "" ? head[1, i] : head[2, i])
         printf "    SQLite %s:\n%s    SQLite %s:\n%s", dv, body[1, i], v, body[2, i]
       }
-      print alike, diff
+      print alike, diff, refused
     }' "$dir/catalog-debian.txt" "$dir/$v/catalog.txt" | tee "$dir/$v/catalog.compare" | tail -n 1)
   sed '$d' "$dir/$v/catalog.compare"
   case $counts in
-    [0-9]*" "[0-9]*)
-      alike=${counts%% *} different=${counts##* }
-      echo "    SQLite $v catalog: $alike statements alike, $different different"
-      passed=$((passed + alike)) failed=$((failed + different)) ;;
+    [0-9]*" "[0-9]*" "[0-9]*)
+      alike=${counts%% *} rest=${counts#* }
+      different=${rest%% *} writers_refused=${rest#* }
+      echo "    SQLite $v catalog: $alike statements alike, $different different, $writers_refused skipped (path writers the SQLite is too old for)"
+      passed=$((passed + alike)) failed=$((failed + different)) skipped=$((skipped + writers_refused)) ;;
     *)
       echo "FAILED the catalog comparison itself"
       failed=$((failed + 1)) ;;

@@ -121,8 +121,9 @@ int main(void) {
       "SELECT (SELECT count(DISTINCT name) FROM pragma_function_list "
       "WHERE name IN ('q_gguf_write', 'q_safetensors_write')) || ' ' || "
       "(SELECT count(*) FROM pragma_module_list "
-      "WHERE name IN ('q_tensors_file', 'q_tensor_metadata_file'))";
-  check(db, "init-has-path-entries", path_entries, "2 2");
+      "WHERE name IN ('q_tensors_file', 'q_tensor_metadata_file', "
+      "'q_safetensors_write', 'q_gguf_write', 'q_npz_write'))";
+  check(db, "init-has-path-entries", path_entries, "2 5");
   if (sqlite3_auto_extension((void (*)(void))sqlite3_quant_nofs_init) !=
       SQLITE_OK) {
     printf("static: sqlite3_auto_extension failed\n");
@@ -135,9 +136,10 @@ int main(void) {
   check(nofs, "nofs-no-such-table",
         "SELECT count(*) FROM q_tensors_file('/etc/hostname')",
         "error: no such table: q_tensors_file");
-  check(nofs, "nofs-no-such-function",
-        "SELECT q_gguf_write('x.gguf', 'w', X'0000803F', 'f32', '[1]')",
-        "error: no such function: q_gguf_write");
+  check(nofs, "nofs-no-such-writer",
+        "INSERT INTO q_gguf_write (path, name, data, type, shape) "
+        "VALUES ('x.gguf', 'w', X'0000803F', 'f32', '[1]')",
+        "error: no such table: q_gguf_write");
   check(nofs, "nofs-quantize-int8",
         "SELECT hex(quantize_blob(q_f32('[0.5, -1.0, 0.02, 1.5]'), 0.01, 0, "
         "'int8'))",
