@@ -3,6 +3,8 @@
 #   make             dist/quant.so
 #   make test        the Tcl suite on every kernel path, plus the kernel unit tests
 #   make test-asan   the same suite against an AddressSanitizer + UBSan build
+#   make test-docs   tests/docs.test alone: every link of README.md and docs/
+#                    resolves, every example runs and prints what the page shows
 #   make demo        the main job: real models into a registry, quantized in SQL,
 #                    policies applied, GGUF and ONNX files out, the ONNX models
 #                    run in ONNX Runtime on real audio (examples/demo.sh)
@@ -331,6 +333,11 @@ test-file-crash: dist/quant.$(SO) build/named-tmp/quant.$(SO)
 
 test-tcl: dist/quant.so
 	tclsh tests/run.tcl dist/quant.so
+
+# The docs' examples (docs/TESTING.md#the-documentation); also in make test.
+.PHONY: test-docs
+test-docs: dist/quant.so
+	tclsh tests/run.tcl dist/quant.so tests/docs.test
 
 test: deps
 	@$(MAKE) --no-print-directory dist/quant.so build/kernel_test

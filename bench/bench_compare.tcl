@@ -1,5 +1,5 @@
 # bench_compare.tcl: q_compare over every weight tensor of both demo models
-# (README "q_compare: choosing a scheme"), best of 3 each:
+# (docs/reference/compare.md#q_compare-choosing-a-scheme), best of 3 each:
 #   1. the default candidates (int8+int4, affine+symmetric, per tensor, per
 #      channel(0), blocks of 32 and 128 along rows): goal at most 0.06 s,
 #      half of the 0.12 s this took before blocks ran along rows;

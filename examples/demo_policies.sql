@@ -7,8 +7,8 @@
 --     '.read examples/demo_policies.sql' '.read sql/policy.sql'
 -- It replaces the policies of these names (their choices and exports go
 -- with them) and leaves any other policy alone, in one transaction (BEGIN
--- IMMEDIATE: beside another writer it waits for the busy timeout, README
--- "Several writers"), so a process killed midway leaves the old policies.
+-- IMMEDIATE: beside another writer it waits for the busy timeout,
+-- docs/REGISTRY.md#several-writers), so a process killed midway leaves the old policies.
 --
 -- The models' first and last layers, from the tensor names:
 --   Silero VAD, in each branch ('16k/', '8k/'): the STFT basis

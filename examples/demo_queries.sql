@@ -37,7 +37,7 @@ PRAGMA foreign_keys = ON;
 
 -- One transaction, BEGIN IMMEDIATE: the weights are read and their old rows
 -- replaced under the write lock, so another writer makes it wait for the
--- busy timeout (README "Several writers") and a process killed midway
+-- busy timeout (docs/REGISTRY.md#several-writers) and a process killed midway
 -- leaves the old rows.
 BEGIN IMMEDIATE;
 

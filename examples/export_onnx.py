@@ -10,7 +10,7 @@ choices for Silero VAD's tensors (policy_choices, float ones included), writes
 OUT_DIR/<policy>/silero_vad.onnx and records it in `exports` (path, bytes,
 sha256; the evaluations of a previous file with other bytes are deleted).
 The float model's weights are Constant nodes inside the two branches of its
-If node (README "The demo"); each weight that the policy quantized becomes,
+If node (docs/DEMO.md#what-it-prints); each weight that the policy quantized becomes,
 in place, the same computation from integers:
 
   Constant <w>__codes (int8/uint8/int16/uint16/int32/int4/uint4)

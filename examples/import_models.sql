@@ -6,7 +6,7 @@
 --     '.parameter set @silero_sha256 <sha256 of the .onnx>' \
 --     '.parameter set @mediapipe_sha256 <sha256 of the .tflite>' \
 --     '.read sql/registry.sql' '.read examples/import_models.sql'
--- q_tensors_file reads each file where it lies (README "Model files"); it
+-- q_tensors_file reads each file where it lies (docs/reference/model-files.md#model-files); it
 -- is SQLITE_DIRECTONLY, so it runs from the shell's top level like this and
 -- never from a view or trigger.
 --
@@ -67,7 +67,7 @@ FROM t;
 -- and exports go with them): the old ones are deleted in the transaction
 -- that imports the new ones, so a process killed midway leaves the old
 -- ones, untouched, or the new ones, whole.  BEGIN IMMEDIATE: beside
--- another writer it waits for the busy timeout (README "Several writers").
+-- another writer it waits for the busy timeout (docs/REGISTRY.md#several-writers).
 BEGIN IMMEDIATE;
 DELETE FROM models WHERE (name, version) IN
   (VALUES ('silero_vad', 'v5'), ('face_detection_short_range', '0.4.1657300184'));

@@ -14,7 +14,7 @@ PRAGMA foreign_keys = ON;
 
 -- The check and the insert in one transaction, so no other writer can
 -- delete an export between them; BEGIN IMMEDIATE waits for the busy
--- timeout beside another writer (README "Several writers").
+-- timeout beside another writer (docs/REGISTRY.md#several-writers).
 BEGIN IMMEDIATE;
 
 CREATE TEMP TABLE results AS

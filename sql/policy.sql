@@ -10,7 +10,7 @@
 -- deferred BEGIN would read first and ask for the lock at its first write,
 -- which SQLite refuses at once, whatever the timeout, when another
 -- connection wrote meanwhile ("database is locked": a read transaction
--- cannot wait to become a write one).  README "Several writers" says how
+-- cannot wait to become a write one).  docs/REGISTRY.md#several-writers says how
 -- long it holds the lock.  Its one-line report is printed after COMMIT
 -- succeeded, so a line means a committed run.
 --

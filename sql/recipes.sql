@@ -13,8 +13,7 @@
 -- quantize-ggml is one statement, atomic as any statement is, and the
 -- import, three statements, is one transaction.  It starts with BEGIN
 -- IMMEDIATE, so beside another writer it waits for the connection's busy
--- timeout rather than failing at its first write (README "Several
--- writers"); a process killed midway leaves nothing of it, and running it
+-- timeout rather than failing at its first write (docs/REGISTRY.md#several-writers); a process killed midway leaves nothing of it, and running it
 -- again imports the file.  If one of its statements fails (a file that
 -- cannot be read, a release already in the registry), the transaction
 -- stays open in the caller's connection, as after any failed statement:

@@ -49,7 +49,7 @@
 -- (views hold no data), run `DROP VIEW channel_scales; DROP VIEW
 -- block_scales;` and read this file again.
 --
--- Conventions (README, "Data formats"): float data are little-endian BLOBs
+-- Conventions (docs/reference/data-formats.md#data-formats): float data are little-endian BLOBs
 -- with no header; a shape is a JSON array of 1 to 32 positive integers in
 -- row-major (C) order, written as the extension's shape parser reads it
 -- (brackets, digits, commas and spaces: no tabs or newlines), and a scalar
@@ -359,7 +359,7 @@ END;
 -- quantizations: one row per (tensor, way of quantizing it).
 --
 -- What is quantized:
---   dtype        code type, canonical name from the README's dtype table
+--   dtype        code type, canonical name from the dtype table of docs/reference/data-formats.md
 --                (aliases such as 'qint8' are not stored: one spelling per
 --                meaning), or a ggml type as ggml spells it ('q4_0', 'q4_K')
 --   scheme       'affine' (asymmetric min/max) or 'symmetric'; a ggml type's
@@ -502,7 +502,7 @@ CREATE TABLE IF NOT EXISTS quantizations (
        AND scheme = (CASE WHEN dtype IN ('q4_1', 'q5_1', 'q2_K', 'q4_K', 'q5_K')
                           THEN 'affine' ELSE 'symmetric' END)))),
 
-  -- Parameter values (README, "Numerics", Checks): a scale the extension
+  -- Parameter values (docs/reference/numerics.md#numerics, Checks): a scale the extension
   -- accepts, i.e. a REAL that rounds to a float32 in (2^-128, 2^126], the
   -- finite values > 0 whose float32 reciprocal is finite and normal (the
   -- bounds below are the doubles 2^-128 + 2^-150, which rounds to even
@@ -529,8 +529,8 @@ CREATE TABLE IF NOT EXISTS quantizations (
     (typeof(block_size) = 'integer' AND block_size >= 1)),
   CONSTRAINT axis_value CHECK (axis IS NULL OR typeof(axis) = 'integer'),
 
-  -- Symmetric quantization to a signed dtype has zero points of 0 (README,
-  -- "Numerics", Parameters).
+  -- Symmetric quantization to a signed dtype has zero points of 0 (docs/reference/numerics.md#numerics,
+  -- Parameters).
   CONSTRAINT symmetric_zero_point CHECK (scheme <> 'symmetric'
     OR dtype NOT IN ('int8', 'int16', 'int32', 'int4')
     OR (coalesce(zero_point, 0) = 0

@@ -6,7 +6,7 @@ How to rerun (Debian 12, after `sh tests/ensure-deps.sh ggml` and
     /usr/bin/python3 tests/gen_ggml_examples.py [path/to/libggml-base.so]
 Deterministic: it writes tests/data/ggml_examples.tcl, plain Tcl source that
 tests/ggml_functions.test reads (so `make test` needs neither numpy nor ggml),
-and the README's worked examples quote the same bytes.
+and docs/reference/ggml.md's worked examples quote the same bytes.
 
 Each case: the ggml type, the input row(s) as float32 hex, the importance
 weights (hex, or "" for none), shape, ggml's blocks (quantize_<type>) and

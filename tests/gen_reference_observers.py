@@ -64,14 +64,14 @@ What is generated, and where each expected value comes from:
                     inputs x (float32 hex) and P; lo = float32(numpy.percentile(
                     x, 100 - P)), hi = float32(numpy.percentile(x, P)),
                     amax = float32(numpy.percentile(|x|, P)) (numpy 1.24,
-                    method='linear', on the float64 values of x).  The README's
+                    method='linear', on the float64 values of x).  The documented
                     definition (pos = P/100*(n-1), x[i] + frac*(x[i+1]-x[i]) in
                     double, rounded once to float32) is recomputed here too and
                     the generator aborts if it differs from numpy.  Expected
                     parameters follow from docs/NUMERICS.md#choosing-parameters in numpy float32.
 
 Every torch-derived observer value is ALSO recomputed with an independent
-numpy float32 implementation (docs/NUMERICS.md#choosing-parameters plus the README's moving-average rule
+numpy float32 implementation (docs/NUMERICS.md#choosing-parameters plus docs/reference/calibration.md's moving-average rule
 m = m + c * (row_m - m) in float32, c = float32(averaging_constant)) and the
 generator aborts on any difference.
 """
@@ -530,7 +530,8 @@ emit("")
 
 
 def readme_percentile(x, p):
-    """The README's definition, in double, rounded once to float32."""
+    """The documented definition (docs/reference/calibration.md), in double,
+    rounded once to float32."""
     s = np.sort(x.astype(np.float64))
     n = len(s)
     pos = p / 100.0 * (n - 1)
@@ -545,7 +546,7 @@ def np_percentile(x, p):
     v = f32(np.percentile(x.astype(np.float64), p))
     r = readme_percentile(x, p)
     if f32bits(v) != f32bits(r):
-        sys.exit("numpy and README percentile differ: %r %r" % (v, r))
+        sys.exit("numpy and the documented percentile differ: %r %r" % (v, r))
     return v
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Several writers on one registry (README "Several writers"): the registry
+"""Several writers on one registry (docs/REGISTRY.md#several-writers): the registry
 scripts run by concurrent processes against one WAL registry, each
 connection with a busy timeout, must all succeed and leave exactly what the
 same runs one after another leave.

@@ -40,7 +40,7 @@ typedef enum sq_file_format {
   SQ_FILE_TFLITE, SQ_FILE_NFORMATS
 } sq_file_format;
 
-/* Canonical dtype names of tensor data in files (README "Data formats"):
+/* Canonical dtype names of tensor data in files (docs/reference/data-formats.md#data-formats):
 ** f32 f16 bf16 f64 int8 uint8 int16 uint16 int32 uint32 int64 uint64 bool
 ** f8_e4m3 f8_e5m2, and ggml's block types (q4_0 ... q6_K). */
 #define SQ_FILE_DTYPE_MAX 16

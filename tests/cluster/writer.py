@@ -1,6 +1,6 @@
 """writer.py: the cluster test's clients and the retry rule they follow.
 
-The rule (README "Running on a cluster", "How a client retries"):
+The rule (docs/CLUSTER.md#how-a-client-retries):
 - Every write carries an id the client chose before its first attempt, and
   its statement inserts only if no row has that id yet (an existence check in
   the same statement; a UNIQUE key with INSERT OR IGNORE is the same rule

@@ -202,7 +202,7 @@ for (const dtype of ['int4', 'uint4']) {
   check(`${dtype}: dequantized`, fromBlob(back),
     Float32Array.from(codes, (c) => dequantizeJs(c, r.s, r.z)));
 }
-check('int4 x\'E103\' (README)', fromBlob(Buffer.from([0xe1, 0x03]), 'int4', 3), Int8Array.of(1, -2, 3));
+check('int4 x\'E103\' (docs)', fromBlob(Buffer.from([0xe1, 0x03]), 'int4', 3), Int8Array.of(1, -2, 3));
 check('uint4 x\'E103\'', fromBlob(Buffer.from([0xe1, 0x03]), 'uint4', 3), Uint8Array.of(1, 14, 3));
 check('int4, count left out: two per byte', fromBlob(Buffer.from([0x8f]), 'int4'), Int8Array.of(-1, -8));
 

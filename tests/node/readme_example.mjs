@@ -1,8 +1,9 @@
-// readme_example.mjs: the Node section's example in the README, run by
-// tests/node/run.sh (make test-node) in the throwaway project where the
-// tarball is installed; its output must equal readme_example.expected.
+// readme_example.mjs: the example of docs/NODE.md, run by tests/node/run.sh
+// (make test-node) in the throwaway project where the tarball is installed;
+// its output must equal readme_example.expected.  tests/docs.test requires
+// the page to show this file, after this comment, and that output.
 import Database from 'better-sqlite3';
-import { load, toBlob, fromBlob } from 'sqlite-quant';
+import { load, toBlob, fromBlob } from 'sqlite-quant';   // or require('sqlite-quant')
 
 const db = new Database(':memory:');
 load(db);

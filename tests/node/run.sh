@@ -6,7 +6,7 @@
 # optional peer) and better-sqlite3 as a symlink to the machine-wide build of
 # tests/node/better_sqlite3.sh, the one the Node example uses, so nothing is
 # compiled twice.  Inside the project, tsc checks the declarations
-# (types_test.mts), the README's example runs (readme_example.mjs) and
+# (types_test.mts), docs/NODE.md's example runs (readme_example.mjs) and
 # tests/node/package_test.mjs runs.
 # The project is removed after a pass and kept after a failure, to look at.
 set -eu
@@ -57,7 +57,7 @@ else
   tsc_failed=1
 fi
 
-# The README's example, output compared byte for byte.
+# docs/NODE.md's example, output compared byte for byte.
 ex_passed=0 ex_failed=0
 if (cd "$project" && node readme_example.mjs) >"$project/readme_example.out" 2>&1 &&
    cmp -s tests/node/readme_example.expected "$project/readme_example.out"; then

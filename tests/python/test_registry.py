@@ -26,7 +26,7 @@ FROM (SELECT tensor_id, shape, channel_axis, q_f32(data, dtype) AS x,
       FROM tensors WHERE channel_axis IS NOT NULL);
 """
 
-# Each row dequantized from its own columns (README "The registry").
+# Each row dequantized from its own columns (docs/REGISTRY.md#the-registry).
 DEQUANTIZED = """
 SELECT q.quantization_id, q.granularity, q.dtype, t.shape, q.codes,
        CASE q.granularity

@@ -1,4 +1,4 @@
-"""numpy arrays in and out of the extension's BLOBs (README "Data formats").
+"""numpy arrays in and out of the extension's BLOBs (docs/reference/data-formats.md).
 
 In: f32_blob() gives a float tensor BLOB, npy_blob() a .npy BLOB that keeps
 the shape.  Out: array() reads a code, parameter or float BLOB as the dtype
@@ -60,7 +60,7 @@ def f32_blob(a, *, allow_downcast=False):
 
 def npy_blob(a, *, allow_downcast=False):
     """`a` as the bytes np.save writes (C order, its own dtype and shape),
-    which the extension reads as a float tensor (README "Data formats") and
+    which the extension reads as a float tensor (docs/reference/data-formats.md) and
     q_tensors as an array with its shape and dtype.
 
     The extension converts the elements to float32; as for f32_blob, a dtype
