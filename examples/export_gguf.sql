@@ -22,6 +22,8 @@
 --                    (I32), one entry per group, laid out as the registry
 --                    lays them out, and keys sqlite_quant.tensor.<name>.*
 --                    that say how to read them;
+--   a log2 quantization  the floats its codes stand for (quantization_floats),
+--                    as F32: neither GGUF nor these keys have log2 codes;
 --   no choice, or a choice that keeps it float
 --                    its stored float data (f32, f16 or bf16), as stored.
 -- Metadata: the model's own keys (model_metadata, in the order they were
@@ -36,10 +38,18 @@ WITH
 -- policy's quantization, if any.  vs: the shape the parameters refer to;
 -- ax: their axis counted from 0.
 pick AS (
-  SELECT t.tensor_id, t.chunk, t.name, t.shape, t.dtype AS stored, t.data,
+  SELECT t.tensor_id, t.chunk, t.name, t.shape,
+         CASE WHEN q.scheme = 'log2' THEN 'f32' ELSE t.dtype END AS stored,
+         CASE WHEN q.scheme = 'log2'
+              THEN (SELECT x FROM quantization_floats AS f
+                    WHERE f.quantization_id = q.quantization_id)
+              ELSE t.data END AS data,
          min(t.tensor_id) OVER (PARTITION BY t.name) AS first_id,
-         q.dtype, q.scheme, q.granularity, q.view_shape, q.block_size,
-         q.scale, q.zero_point, q.scales, q.zero_points, q.codes,
+         q.dtype, q.scheme,
+         CASE WHEN q.scheme = 'log2' THEN NULL ELSE q.granularity END AS granularity,
+         q.view_shape, q.block_size,
+         q.scale, q.zero_point, q.scales, q.zero_points,
+         CASE WHEN q.scheme = 'log2' THEN NULL ELSE q.codes END AS codes,
          coalesce(q.view_shape, t.shape) AS vs,
          CASE WHEN q.axis < 0
               THEN q.axis + json_array_length(coalesce(q.view_shape, t.shape))
