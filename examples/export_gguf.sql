@@ -29,6 +29,8 @@
 -- Metadata: the model's own keys (model_metadata, in the order they were
 -- imported) whose types GGUF has, then sqlite_quant.version, .policy,
 -- .policy.description, .model and .model.version, then the per-tensor keys.
+-- The lists of names between /*{...*/ and /*}*/ are generated from
+-- ext/catalogue.toml (`make catalogue`).
 -- Nothing depends on the time or the machine: the same registry gives the
 -- same bytes.
 
@@ -77,12 +79,14 @@ parts AS (
          coalesce(codes, data) AS data,
          CASE WHEN granularity IS NULL THEN stored
               WHEN granularity = 'ggml' THEN dtype
-              WHEN dtype IN ('int16', 'uint16') THEN 'int16'
-              WHEN dtype = 'int32' THEN 'int32'
+              WHEN dtype IN /*{code_dtypes_of_bits:16*/('int16',
+                  'uint16')/*}*/ THEN 'int16'
+              WHEN dtype IN /*{code_dtypes_of_bits:32*/('int32')/*}*/ THEN 'int32'
               ELSE 'int8' END AS type,
          CASE WHEN granularity IS NULL THEN shape
               WHEN granularity = 'ggml' THEN vs
-              WHEN dtype IN ('int4', 'uint4') THEN json_array(length(codes))
+              WHEN dtype IN /*{code_dtypes_of_bits:4*/('int4', 'uint4')/*}*/
+                THEN json_array(length(codes))
               ELSE shape END AS shape
   FROM pick
   UNION ALL
@@ -112,8 +116,9 @@ keys AS (
     -- operator codes have none: they stay out).
     AND (CASE WHEN k.type GLOB 'array[[]*]' THEN substr(k.type, 7, length(k.type) - 7)
               ELSE k.type END)
-        IN ('uint8', 'int8', 'uint16', 'int16', 'uint32', 'int32', 'uint64',
-            'int64', 'float32', 'float64', 'bool', 'string')
+        IN /*{gguf_scalar_value_types*/('uint8', 'int8', 'uint16', 'int16',
+            'uint32', 'int32', 'float32', 'bool', 'string', 'uint64', 'int64',
+            'float64')/*}*/
   UNION ALL
   SELECT 1, 0, f, key, json_object('type', 'string', 'value', value)
   FROM (SELECT 1 AS f, 'sqlite_quant.version' AS key, q_version() AS value

@@ -17,8 +17,8 @@ Whole files it writes (each says so in its first line):
     tests/fuzz/fuzz_functions.h  the fuzzer's function and type tables
     docs/CATALOGUE.md         the catalogue as tables
 Regions inside hand-written files, between markers:
-    sql/registry.sql, sql/recipes.sql   /*{name*/ ... /*}*/, or
-                                        /*{name:ARG*/ ... /*}*/
+    sql/registry.sql, sql/recipes.sql,  /*{name*/ ... /*}*/, or
+    examples/export_gguf.sql            /*{name:ARG*/ ... /*}*/
     tests/fuzz/sql.dict                 # {name ... # }
     README.md                           <!-- {name ... --> ... <!-- } -->
 
@@ -632,6 +632,10 @@ def sql_fragments(cat):
         "log2_dtypes": sql_list(next(s for s in cat.schemes if s["name"] == "log2")["dtypes"]),
         "float_dtypes": sql_list(d["name"] for d in cat.dtypes if d.get("sql") == "float"),
         "granularities": sql_list(g["name"] for g in cat.granularities),
+        # GGUF's metadata value types but array (an array's elements are one
+        # of the others).
+        "gguf_scalar_value_types": sql_list(n for n, _ in cat.fmt("gguf")["value_types"]
+                                            if n != "array"),
         "code_granularities": sql_list(g["name"] for g in cat.granularities if g["c"]),
         "methods": sql_list(m["name"] for m in cat.methods),
         # A ggml row's method is 'ggml': its type decides everything.
@@ -658,6 +662,8 @@ def sql_fragments(cat):
             return sql_case(arg, [(d["name"], d["min"]) for d in code])
         if name == "zero_point_max":
             return sql_case(arg, [(d["name"], d["max"]) for d in code])
+        if name == "code_dtypes_of_bits":
+            return sql_list(d["name"] for d in code if d["bits"] == int(arg))
         if name == "code_bits":
             return sql_case(arg, [(d["name"], d["bits"]) for d in code], grouped=True)
         if name == "code_bytes":
@@ -760,7 +766,7 @@ def outputs(cat):
         "docs/CATALOGUE.md": gen_md(cat),
     }
     fragment = sql_fragments(cat)
-    for rel in ("sql/registry.sql", "sql/recipes.sql"):
+    for rel in ("sql/registry.sql", "sql/recipes.sql", "examples/export_gguf.sql"):
         files[rel] = fill_sql((ROOT / rel).read_text(), fragment, rel)
     rel = "README.md"
     files[rel] = fill_md((ROOT / rel).read_text(), {
