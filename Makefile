@@ -2,6 +2,11 @@
 #
 #   make             dist/quant.so
 #   make test        the Tcl suite on every kernel path, plus the kernel unit tests
+#                    (and test-catalogue first)
+#   make catalogue   regenerate what ext/catalogue.toml declares (the C tables,
+#                    registry lists, test and fuzzer lists, docs/CATALOGUE.md)
+#   make test-catalogue  the committed generated files are what
+#                    tools/gen_catalogue.py makes of ext/catalogue.toml
 #   make test-asan   the same suite against an AddressSanitizer + UBSan build
 #   make test-docs   tests/docs.test alone: every link of README.md and docs/
 #                    resolves, every example runs and prints what the page shows
@@ -339,9 +344,21 @@ test-tcl: dist/quant.so
 test-docs: dist/quant.so
 	tclsh tests/run.tcl dist/quant.so tests/docs.test
 
-test: deps
+test: deps test-catalogue
 	@$(MAKE) --no-print-directory dist/quant.so build/kernel_test
 	tclsh tests/run.tcl -kernels build/kernel_test dist/quant.so
+
+# ---- The catalogue (docs/ARCHITECTURE.md#the-catalogue) --------------------
+# ext/catalogue.toml declares every type, dtype, format, method, scheme and
+# SQL function once; tools/gen_catalogue.py (Python 3.11's tomllib, nothing
+# to install) writes the files and regions made from it, which are
+# committed, so a build needs no Python.  test-catalogue regenerates them
+# into a temporary directory and fails on any difference.
+.PHONY: catalogue test-catalogue
+catalogue:
+	/usr/bin/python3 tools/gen_catalogue.py
+test-catalogue:
+	/usr/bin/python3 tools/gen_catalogue.py --check
 
 build/asan/kernel_test: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
 	@mkdir -p build/asan
@@ -434,7 +451,7 @@ build/fuzz/%.o: %.c $(HDR)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
-build/fuzz_sql: tests/fuzz/fuzz_sql.c $(FUZZ_OBJ) $(HDR)
+build/fuzz_sql: tests/fuzz/fuzz_sql.c tests/fuzz/fuzz_functions.h $(FUZZ_OBJ) $(HDR)
 	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -Wdouble-promotion -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_sql.c $(FUZZ_OBJ) -lsqlite3 -lm
 

@@ -22,11 +22,15 @@
 --                    (I32), one entry per group, laid out as the registry
 --                    lays them out, and keys sqlite_quant.tensor.<name>.*
 --                    that say how to read them;
+--   a log2 quantization  the floats its codes stand for (quantization_floats),
+--                    as F32: neither GGUF nor these keys have log2 codes;
 --   no choice, or a choice that keeps it float
 --                    its stored float data (f32, f16 or bf16), as stored.
 -- Metadata: the model's own keys (model_metadata, in the order they were
 -- imported) whose types GGUF has, then sqlite_quant.version, .policy,
 -- .policy.description, .model and .model.version, then the per-tensor keys.
+-- The lists of names between /*{...*/ and /*}*/ are generated from
+-- ext/catalogue.toml (`make catalogue`).
 -- Nothing depends on the time or the machine: the same registry gives the
 -- same bytes.
 
@@ -36,10 +40,18 @@ WITH
 -- policy's quantization, if any.  vs: the shape the parameters refer to;
 -- ax: their axis counted from 0.
 pick AS (
-  SELECT t.tensor_id, t.chunk, t.name, t.shape, t.dtype AS stored, t.data,
+  SELECT t.tensor_id, t.chunk, t.name, t.shape,
+         CASE WHEN q.scheme = 'log2' THEN 'f32' ELSE t.dtype END AS stored,
+         CASE WHEN q.scheme = 'log2'
+              THEN (SELECT x FROM quantization_floats AS f
+                    WHERE f.quantization_id = q.quantization_id)
+              ELSE t.data END AS data,
          min(t.tensor_id) OVER (PARTITION BY t.name) AS first_id,
-         q.dtype, q.scheme, q.granularity, q.view_shape, q.block_size,
-         q.scale, q.zero_point, q.scales, q.zero_points, q.codes,
+         q.dtype, q.scheme,
+         CASE WHEN q.scheme = 'log2' THEN NULL ELSE q.granularity END AS granularity,
+         q.view_shape, q.block_size,
+         q.scale, q.zero_point, q.scales, q.zero_points,
+         CASE WHEN q.scheme = 'log2' THEN NULL ELSE q.codes END AS codes,
          coalesce(q.view_shape, t.shape) AS vs,
          CASE WHEN q.axis < 0
               THEN q.axis + json_array_length(coalesce(q.view_shape, t.shape))
@@ -67,12 +79,14 @@ parts AS (
          coalesce(codes, data) AS data,
          CASE WHEN granularity IS NULL THEN stored
               WHEN granularity = 'ggml' THEN dtype
-              WHEN dtype IN ('int16', 'uint16') THEN 'int16'
-              WHEN dtype = 'int32' THEN 'int32'
+              WHEN dtype IN /*{code_dtypes_of_bits:16*/('int16',
+                  'uint16')/*}*/ THEN 'int16'
+              WHEN dtype IN /*{code_dtypes_of_bits:32*/('int32')/*}*/ THEN 'int32'
               ELSE 'int8' END AS type,
          CASE WHEN granularity IS NULL THEN shape
               WHEN granularity = 'ggml' THEN vs
-              WHEN dtype IN ('int4', 'uint4') THEN json_array(length(codes))
+              WHEN dtype IN /*{code_dtypes_of_bits:4*/('int4', 'uint4')/*}*/
+                THEN json_array(length(codes))
               ELSE shape END AS shape
   FROM pick
   UNION ALL
@@ -102,8 +116,9 @@ keys AS (
     -- operator codes have none: they stay out).
     AND (CASE WHEN k.type GLOB 'array[[]*]' THEN substr(k.type, 7, length(k.type) - 7)
               ELSE k.type END)
-        IN ('uint8', 'int8', 'uint16', 'int16', 'uint32', 'int32', 'uint64',
-            'int64', 'float32', 'float64', 'bool', 'string')
+        IN /*{gguf_scalar_value_types*/('uint8', 'int8', 'uint16', 'int16',
+            'uint32', 'int32', 'float32', 'bool', 'string', 'uint64', 'int64',
+            'float64')/*}*/
   UNION ALL
   SELECT 1, 0, f, key, json_object('type', 'string', 'value', value)
   FROM (SELECT 1 AS f, 'sqlite_quant.version' AS key, q_version() AS value

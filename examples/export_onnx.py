@@ -271,7 +271,8 @@ def rewrite_branch(graph, scope, choices, dequantized_only):
                 or value.astype('<f4').tobytes() != q['data']:
             fail(f"{key}: the model's tensor differs from the registry's")
         name = node.output[0]
-        if q['granularity'] == 'ggml' or dequantized_only:
+        # ggml blocks and log2 codes have no DequantizeLinear: their floats.
+        if q['granularity'] == 'ggml' or q['scheme'] == 'log2' or dequantized_only:
             floats = np.frombuffer(q['dequantized'], '<f4')
             nodes.append(float_constant(name, shape, floats))
         else:
@@ -285,7 +286,7 @@ def rewrite_branch(graph, scope, choices, dequantized_only):
 def load_choices(db, policy_id, model_id):
     """The policy's quantized tensors of the model, with the extension's floats."""
     rows = db.execute("""
-        SELECT t.name, t.shape, t.data, t.dtype AS tdtype, q.dtype, q.granularity,
+        SELECT t.name, t.shape, t.data, t.dtype AS tdtype, q.dtype, q.scheme, q.granularity,
                q.view_shape, q.axis, q.block_size, q.scale, q.zero_point,
                q.scales, q.zero_points, q.codes, f.x AS dequantized
         FROM policy_choices c JOIN tensors t USING (tensor_id)

@@ -46,7 +46,8 @@
 -- The functions are those of examples/demo_queries.sql: q_scale and
 -- q_zero_point with quantize_blob per tensor, q_per_channel_* with
 -- quantize_per_channel_blob, q_block_* with quantize_per_block_blob,
--- q_ggml_quantize; the calibration options (method=, percentile=) go to the
+-- q_ggml_quantize, and for the log2 scheme the same parameter functions with
+-- the log2 quantizers (quantize_log2_blob ...); the calibration options (method=, percentile=) go to the
 -- parameter functions, the row's options to both.
 
 BEGIN IMMEDIATE;
@@ -100,13 +101,20 @@ BEGIN
   SELECT NEW.tensor_id, NEW.dtype, NEW.scheme, NEW.granularity, NEW.method,
          NEW.percentile, NEW.options, NEW.view_shape, NEW.axis, NEW.block_size,
          s, z, ss, zs,
-         CASE NEW.granularity
+         CASE WHEN NEW.scheme = 'log2' THEN
+           CASE NEW.granularity
+             WHEN 'tensor' THEN quantize_log2_blob(x, s, NEW.dtype)
+             WHEN 'channel' THEN quantize_per_channel_log2_blob(x, ss, vs, NEW.axis,
+                                   NEW.dtype)
+             ELSE quantize_per_block_log2_blob(x, ss, vs, NEW.axis, NEW.block_size,
+                                               NEW.dtype) END
+         ELSE CASE NEW.granularity
            WHEN 'tensor' THEN quantize_blob(x, s, z, NEW.dtype, NEW.options)
            WHEN 'channel' THEN quantize_per_channel_blob(x, ss, zs, vs, NEW.axis,
                                  NEW.dtype, NEW.options)
            WHEN 'block' THEN quantize_per_block_blob(x, ss, zs, vs, NEW.axis,
                                  NEW.block_size, NEW.dtype, NEW.options)
-           ELSE q_ggml_quantize(x, NEW.dtype, vs) END
+           ELSE q_ggml_quantize(x, NEW.dtype, vs) END END
   FROM policy_params;
   INSERT INTO policy_measure VALUES (last_insert_rowid());
   DELETE FROM policy_params;

@@ -68,7 +68,8 @@ SELECT t.tensor_id, :ggml_type, g.scheme, 'ggml', 'ggml', g.block,
        q_ggml_quantize(q_f32(t.data, t.dtype), :ggml_type, t.shape)
 FROM tensors AS t JOIN models AS m USING (model_id),
      (SELECT block_size AS block,
-             CASE WHEN name IN ('q4_1', 'q5_1', 'q2_K', 'q4_K', 'q5_K')
+             CASE WHEN name IN /*{ggml_affine_types*/('q4_1', 'q5_1', 'q2_K',
+                 'q4_K', 'q5_K')/*}*/
                   THEN 'affine' ELSE 'symmetric' END AS scheme
       FROM q_ggml_types WHERE name = :ggml_type) AS g
 WHERE m.name = :model AND m.version = :version

@@ -49,6 +49,12 @@
 -- (views hold no data), run `DROP VIEW channel_scales; DROP VIEW
 -- block_scales;` and read this file again.
 --
+-- The lists of names (dtypes, schemes, granularities, methods, ggml types and
+-- their block sizes) are generated: the text between /*{...*/ and /*}*/ is
+-- what tools/gen_catalogue.py makes of ext/catalogue.toml (`make catalogue`
+-- rewrites it; `make test-catalogue` checks it), so that the registry
+-- accepts exactly what the extension computes.
+--
 -- Conventions (docs/reference/data-formats.md#data-formats): float data are little-endian BLOBs
 -- with no header; a shape is a JSON array of 1 to 32 positive integers in
 -- row-major (C) order, written as the extension's shape parser reads it
@@ -109,7 +115,8 @@ CREATE TABLE IF NOT EXISTS models (
   version     TEXT NOT NULL,                -- 'v5'
   format      TEXT NOT NULL                 -- the file the weights came from
               CONSTRAINT model_format CHECK (format IN
-                ('onnx', 'tflite', 'safetensors', 'gguf', 'pytorch', 'other')),
+                /*{model_formats*/('safetensors', 'gguf', 'npy', 'npz', 'onnx',
+                    'tflite', 'pytorch', 'other')/*}*/),
   source      TEXT NOT NULL,                -- where to get that file again:
                                             -- 'npm:@ricky0123/vad-web@0.0.31/dist/silero_vad_v5.onnx'
   licence     TEXT NOT NULL,                -- SPDX identifier: 'MIT', 'Apache-2.0'
@@ -220,7 +227,8 @@ CREATE TABLE IF NOT EXISTS tensors (
                CONSTRAINT tensor_shape_chars CHECK (shape NOT GLOB '*[^] ,0-9[]*'
                  AND replace(shape, ' ', '') NOT GLOB '*,]*'),
   dtype        TEXT NOT NULL
-               CONSTRAINT tensor_dtype CHECK (dtype IN ('f32', 'f16', 'bf16')),
+               CONSTRAINT tensor_dtype CHECK (dtype IN /*{float_dtypes*/('f32',
+                   'f16', 'bf16')/*}*/),
   channel_axis INTEGER
                CONSTRAINT tensor_channel_axis CHECK (channel_axis IS NULL OR
                  (typeof(channel_axis) = 'integer' AND channel_axis >= 0
@@ -229,9 +237,13 @@ CREATE TABLE IF NOT EXISTS tensors (
   data         BLOB NOT NULL
                CONSTRAINT tensor_data CHECK (typeof(data) = 'blob'
                  AND length(data) > 0
-                 AND length(data) % (CASE dtype WHEN 'f32' THEN 4 ELSE 2 END) = 0),
+                 AND length(data) % (/*{float_bytes:dtype*/CASE WHEN dtype IN
+                     ('f32') THEN 4 WHEN dtype IN ('f16', 'bf16') THEN 2
+                     END/*}*/) = 0),
   numel        INTEGER GENERATED ALWAYS AS
-                 (length(data) / (CASE dtype WHEN 'f32' THEN 4 ELSE 2 END)) VIRTUAL,
+                 (length(data) / (/*{float_bytes:dtype*/CASE WHEN dtype IN
+                     ('f32') THEN 4 WHEN dtype IN ('f16', 'bf16') THEN 2
+                     END/*}*/)) VIRTUAL,
   -- A tensor bigger than a BLOB is stored in chunks of whole rows
   -- (docs/FORMATS.md#tensors-bigger-than-a-blob): one row per chunk, every
   -- chunk with the whole tensor's name, shape and dtype, holding rows
@@ -283,9 +295,11 @@ BEGIN
   SELECT RAISE(ABORT, 'tensors: shape does not match the data length')
   WHERE NEW.shape NOT GLOB '*[^] ,0-9[]*'
     AND replace(NEW.shape, ' ', '') NOT GLOB '*,]*'
-    AND NEW.dtype IN ('f32', 'f16', 'bf16') AND typeof(NEW.data) = 'blob'
+    AND NEW.dtype IN /*{float_dtypes*/('f32', 'f16',
+        'bf16')/*}*/ AND typeof(NEW.data) = 'blob'
     AND length(NEW.data) > 0
-    AND length(NEW.data) % (CASE NEW.dtype WHEN 'f32' THEN 4 ELSE 2 END) = 0
+    AND length(NEW.data) % (/*{float_bytes:NEW.dtype*/CASE WHEN NEW.dtype IN
+        ('f32') THEN 4 WHEN NEW.dtype IN ('f16', 'bf16') THEN 2 END/*}*/) = 0
     AND ((NEW.rows IS NULL AND NEW.chunk = 0 AND NEW.row_start = 0)
          OR (typeof(NEW.rows) = 'integer' AND NEW.rows >= 1
              AND typeof(NEW.row_start) = 'integer' AND NEW.row_start >= 0
@@ -298,7 +312,9 @@ BEGIN
                                    ELSE json_extract(NEW.shape, '$[' || k || ']') END)
            FROM dims WHERE k < json_array_length(NEW.shape))
          SELECT n FROM dims ORDER BY k DESC LIMIT 1)
-        IS NOT length(NEW.data) / (CASE NEW.dtype WHEN 'f32' THEN 4 ELSE 2 END);
+        IS NOT length(NEW.data) / (/*{float_bytes:NEW.dtype*/CASE WHEN NEW.dtype
+            IN ('f32') THEN 4 WHEN NEW.dtype IN ('f16', 'bf16') THEN 2
+            END/*}*/);
 END;
 
 CREATE TRIGGER IF NOT EXISTS tensors_update
@@ -330,9 +346,11 @@ BEGIN
   SELECT RAISE(ABORT, 'tensors: shape does not match the data length')
   WHERE NEW.shape NOT GLOB '*[^] ,0-9[]*'
     AND replace(NEW.shape, ' ', '') NOT GLOB '*,]*'
-    AND NEW.dtype IN ('f32', 'f16', 'bf16') AND typeof(NEW.data) = 'blob'
+    AND NEW.dtype IN /*{float_dtypes*/('f32', 'f16',
+        'bf16')/*}*/ AND typeof(NEW.data) = 'blob'
     AND length(NEW.data) > 0
-    AND length(NEW.data) % (CASE NEW.dtype WHEN 'f32' THEN 4 ELSE 2 END) = 0
+    AND length(NEW.data) % (/*{float_bytes:NEW.dtype*/CASE WHEN NEW.dtype IN
+        ('f32') THEN 4 WHEN NEW.dtype IN ('f16', 'bf16') THEN 2 END/*}*/) = 0
     AND ((NEW.rows IS NULL AND NEW.chunk = 0 AND NEW.row_start = 0)
          OR (typeof(NEW.rows) = 'integer' AND NEW.rows >= 1
              AND typeof(NEW.row_start) = 'integer' AND NEW.row_start >= 0
@@ -345,7 +363,9 @@ BEGIN
                                    ELSE json_extract(NEW.shape, '$[' || k || ']') END)
            FROM dims WHERE k < json_array_length(NEW.shape))
          SELECT n FROM dims ORDER BY k DESC LIMIT 1)
-        IS NOT length(NEW.data) / (CASE NEW.dtype WHEN 'f32' THEN 4 ELSE 2 END);
+        IS NOT length(NEW.data) / (/*{float_bytes:NEW.dtype*/CASE WHEN NEW.dtype
+            IN ('f32') THEN 4 WHEN NEW.dtype IN ('f16', 'bf16') THEN 2
+            END/*}*/);
 END;
 
 -- As models_delete: the cascade, with or without foreign keys.
@@ -362,9 +382,11 @@ END;
 --   dtype        code type, canonical name from the dtype table of docs/reference/data-formats.md
 --                (aliases such as 'qint8' are not stored: one spelling per
 --                meaning), or a ggml type as ggml spells it ('q4_0', 'q4_K')
---   scheme       'affine' (asymmetric min/max) or 'symmetric'; a ggml type's
---                own: affine for the types that store a minimum (q4_1,
---                q5_1, q2_K, q4_K, q5_K), symmetric for the others
+--   scheme       a scheme of the catalogue (docs/CATALOGUE.md#schemes):
+--                'affine' (asymmetric min/max), 'symmetric' or 'log2' (int8
+--                or int4 codes, a power-of-two scale per group, zero points
+--                0, options ''); a ggml type's own: affine for the types
+--                that store a minimum, symmetric for the others
 --   granularity  'tensor'  one scale/zero point:  scale, zero_point
 --                'channel' one per index along axis:  scales, zero_points, axis
 --                'block'   one per block of block_size elements along axis:
@@ -377,8 +399,12 @@ END;
 --                          float32 per column, or NULL (ggml's reference
 --                          quantizer)
 --                Columns that do not belong to the granularity must be NULL.
---   method       calibration: 'minmax', 'percentile' (with percentile, the
---                P of method=percentile percentile=P) or 'mse'
+--   method       calibration, a method of the catalogue
+--                (docs/CATALOGUE.md#calibration-methods): 'minmax',
+--                'percentile' (with percentile, the P of method=percentile
+--                percentile=P), 'mse', 'histogram', 'entropy' (their bins=
+--                and quantized_bins= at the defaults: options does not take
+--                them)
 --   options      the other options passed to the functions, in one
 --                canonical spelling so that the label below is unique:
 --                'quant_min=N quant_max=N reduce_range=1 rounding=onnx',
@@ -411,17 +437,19 @@ CREATE TABLE IF NOT EXISTS quantizations (
   tensor_id    INTEGER NOT NULL REFERENCES tensors ON DELETE CASCADE,
   dtype        TEXT NOT NULL
                CONSTRAINT quantization_dtype CHECK (dtype IN
-                 ('int8', 'uint8', 'int16', 'uint16', 'int32', 'int4', 'uint4',
-                  'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
-                  'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K')),
+                 /*{quantization_dtypes*/('int8', 'uint8', 'int16', 'uint16',
+                     'int32', 'int4', 'uint4', 'q4_0', 'q4_1', 'q5_0', 'q5_1',
+                     'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K')/*}*/),
   scheme       TEXT NOT NULL DEFAULT 'affine'
-               CONSTRAINT quantization_scheme CHECK (scheme IN ('affine', 'symmetric')),
+               CONSTRAINT quantization_scheme CHECK (scheme IN
+                 /*{schemes*/('affine', 'symmetric', 'log2')/*}*/),
   granularity  TEXT NOT NULL
                CONSTRAINT quantization_granularity CHECK (granularity IN
-                 ('tensor', 'channel', 'block', 'ggml')),
+                 /*{granularities*/('tensor', 'channel', 'block', 'ggml')/*}*/),
   method       TEXT NOT NULL DEFAULT 'minmax'
                CONSTRAINT quantization_method CHECK (method IN
-                 ('minmax', 'percentile', 'mse', 'ggml')),
+                 /*{registry_methods*/('minmax', 'percentile', 'mse',
+                     'histogram', 'entropy', 'ggml')/*}*/),
   percentile   REAL,
   options      TEXT NOT NULL DEFAULT '',
   view_shape   TEXT
@@ -472,11 +500,13 @@ CREATE TABLE IF NOT EXISTS quantizations (
     CASE WHEN granularity = 'ggml' THEN length(codes) ELSE
     length(codes)
     + coalesce(length(scales), 4)
-    + CASE WHEN scheme = 'symmetric' THEN 0
+    + CASE WHEN scheme IN /*{implied_zero_point_schemes*/('symmetric',
+        'log2')/*}*/ THEN 0
            ELSE (coalesce(length(zero_points) / 4, 1)
-                 * (CASE WHEN dtype IN ('int4', 'uint4') THEN 4
-                         WHEN dtype IN ('int8', 'uint8') THEN 8
-                         WHEN dtype IN ('int16', 'uint16') THEN 16 ELSE 32 END)
+                 * (/*{code_bits:dtype*/CASE WHEN dtype IN ('int8', 'uint8')
+                     THEN 8 WHEN dtype IN ('int16', 'uint16') THEN 16 WHEN dtype
+                     IN ('int32') THEN 32 WHEN dtype IN ('int4', 'uint4') THEN 4
+                     END/*}*/)
                  + 7) / 8 END END) VIRTUAL,
 
   -- Each granularity has exactly its own parameters.
@@ -492,14 +522,19 @@ CREATE TABLE IF NOT EXISTS quantizations (
      AND block_size IS NOT NULL AND scale IS NULL AND zero_point IS NULL)),
   -- A ggml type is a granularity of its own, with its own block size, scheme
   -- and method; only ggml rows have importance weights.
-  CONSTRAINT ggml_params CHECK ((granularity = 'ggml') = (dtype GLOB 'q[0-9]_*')
+  CONSTRAINT ggml_params CHECK ((granularity = 'ggml') = (dtype IN
+      /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K', 'q3_K',
+          'q4_K', 'q5_K', 'q6_K')/*}*/)
     AND (granularity = 'ggml') = (method = 'ggml')
     AND (granularity = 'ggml' OR importance IS NULL)
     AND (granularity <> 'ggml' OR
       (scale IS NULL AND zero_point IS NULL AND scales IS NULL
        AND zero_points IS NULL AND axis IS NULL AND options = ''
-       AND block_size IS (CASE WHEN dtype GLOB '*_K' THEN 256 ELSE 32 END)
-       AND scheme = (CASE WHEN dtype IN ('q4_1', 'q5_1', 'q2_K', 'q4_K', 'q5_K')
+       AND block_size IS (/*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0',
+           'q4_1', 'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN dtype IN ('q2_K',
+           'q3_K', 'q4_K', 'q5_K', 'q6_K') THEN 256 END/*}*/)
+       AND scheme = (CASE WHEN dtype IN /*{ggml_affine_types*/('q4_1', 'q5_1',
+           'q2_K', 'q4_K', 'q5_K')/*}*/
                           THEN 'affine' ELSE 'symmetric' END)))),
 
   -- Parameter values (docs/reference/numerics.md#numerics, Checks): a scale the extension
@@ -515,12 +550,12 @@ CREATE TABLE IF NOT EXISTS quantizations (
      AND scale <= 8.507059680083702e37)),
   CONSTRAINT zero_point_range CHECK (zero_point IS NULL OR
     (typeof(zero_point) = 'integer' AND zero_point BETWEEN
-       (CASE dtype WHEN 'int8' THEN -128 WHEN 'uint8' THEN 0
-                   WHEN 'int16' THEN -32768 WHEN 'uint16' THEN 0
-                   WHEN 'int32' THEN -2147483648 WHEN 'int4' THEN -8 ELSE 0 END)
-   AND (CASE dtype WHEN 'int8' THEN 127 WHEN 'uint8' THEN 255
-                   WHEN 'int16' THEN 32767 WHEN 'uint16' THEN 65535
-                   WHEN 'int32' THEN 2147483647 WHEN 'int4' THEN 7 ELSE 15 END))),
+       (/*{zero_point_min:dtype*/CASE dtype WHEN 'int8' THEN -128 WHEN 'uint8'
+           THEN 0 WHEN 'int16' THEN -32768 WHEN 'uint16' THEN 0 WHEN 'int32'
+           THEN -2147483648 WHEN 'int4' THEN -8 WHEN 'uint4' THEN 0 END/*}*/)
+   AND (/*{zero_point_max:dtype*/CASE dtype WHEN 'int8' THEN 127 WHEN 'uint8'
+       THEN 255 WHEN 'int16' THEN 32767 WHEN 'uint16' THEN 65535 WHEN 'int32'
+       THEN 2147483647 WHEN 'int4' THEN 7 WHEN 'uint4' THEN 15 END/*}*/))),
   CONSTRAINT param_blobs CHECK (scales IS NULL OR
     (typeof(scales) = 'blob' AND typeof(zero_points) = 'blob'
      AND length(scales) > 0 AND length(scales) % 4 = 0
@@ -532,8 +567,17 @@ CREATE TABLE IF NOT EXISTS quantizations (
   -- Symmetric quantization to a signed dtype has zero points of 0 (docs/reference/numerics.md#numerics,
   -- Parameters).
   CONSTRAINT symmetric_zero_point CHECK (scheme <> 'symmetric'
-    OR dtype NOT IN ('int8', 'int16', 'int32', 'int4')
+    OR dtype NOT IN /*{signed_code_dtypes*/('int8', 'int16', 'int32',
+        'int4')/*}*/
     OR (coalesce(zero_point, 0) = 0
+        AND (zero_points IS NULL OR zero_points = zeroblob(length(zero_points))))),
+
+  -- log2 codes (docs/NUMERICS.md#logarithmic-log2) take only some dtypes
+  -- (int8 and int4), have zero points of 0 and one power-of-two scale per
+  -- group, and no option means anything to them.
+  CONSTRAINT log2_params CHECK (scheme <> 'log2'
+    OR (dtype IN /*{log2_dtypes*/('int8')/*}*/ AND options = ''
+        AND coalesce(zero_point, 0) = 0
         AND (zero_points IS NULL OR zero_points = zeroblob(length(zero_points))))),
 
   -- percentile is set exactly when method = 'percentile', as 0 < P <= 100;
@@ -626,30 +670,33 @@ BEGIN
                FROM tensors WHERE tensor_id = NEW.tensor_id));
   SELECT RAISE(ABORT, 'quantizations: codes length does not match the tensor and dtype')
   WHERE typeof(NEW.codes) = 'blob' AND length(NEW.codes) IS NOT
-    (SELECT CASE WHEN NEW.dtype IN ('int4', 'uint4') THEN (numel + 1) / 2
-                 WHEN NEW.dtype IN ('int8', 'uint8') THEN numel
-                 WHEN NEW.dtype IN ('int16', 'uint16') THEN numel * 2
-                 WHEN NEW.dtype = 'int32' THEN numel * 4 END
+    (SELECT /*{code_bytes:NEW.dtype, numel*/CASE WHEN NEW.dtype IN ('int8',
+        'uint8') THEN numel WHEN NEW.dtype IN ('int16', 'uint16') THEN numel * 2
+        WHEN NEW.dtype IN ('int32') THEN numel * 4 WHEN NEW.dtype IN ('int4',
+        'uint4') THEN (numel + 1) / 2 END/*}*/
      FROM tensors WHERE tensor_id = NEW.tensor_id)
-    AND NEW.dtype IN ('int8', 'uint8', 'int16', 'uint16', 'int32', 'int4', 'uint4');
+    AND NEW.dtype IN /*{code_dtypes*/('int8', 'uint8', 'int16', 'uint16',
+        'int32', 'int4', 'uint4')/*}*/;
   SELECT RAISE(ABORT, 'quantizations: ggml rows (the last dimension) must be whole blocks of the type')
   WHERE NEW.granularity = 'ggml' AND typeof(NEW.block_size) = 'integer'
-    AND NEW.block_size IN (32, 256)
+    AND NEW.block_size IN /*{ggml_block_sizes*/(32, 256)/*}*/
     AND (SELECT json_extract(s, '$[#-1]') % NEW.block_size <> 0
          FROM (SELECT coalesce(NEW.view_shape, shape) AS s
                FROM tensors WHERE tensor_id = NEW.tensor_id));
   SELECT RAISE(ABORT, 'quantizations: codes length does not match the tensor and ggml type')
   WHERE NEW.granularity = 'ggml' AND typeof(NEW.codes) = 'blob'
     AND length(NEW.codes) IS NOT
-    (SELECT numel / (CASE WHEN NEW.dtype GLOB '*_K' THEN 256 ELSE 32 END)
-            * (CASE NEW.dtype WHEN 'q4_0' THEN 18 WHEN 'q4_1' THEN 20
-                              WHEN 'q5_0' THEN 22 WHEN 'q5_1' THEN 24
-                              WHEN 'q8_0' THEN 34 WHEN 'q2_K' THEN 84
-                              WHEN 'q3_K' THEN 110 WHEN 'q4_K' THEN 144
-                              WHEN 'q5_K' THEN 176 WHEN 'q6_K' THEN 210 END)
+    (SELECT numel / (/*{ggml_block_size:NEW.dtype*/CASE WHEN NEW.dtype IN
+        ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN NEW.dtype IN
+        ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K') THEN 256 END/*}*/)
+            * (/*{ggml_type_size:NEW.dtype*/CASE NEW.dtype WHEN 'q4_0' THEN 18
+                WHEN 'q4_1' THEN 20 WHEN 'q5_0' THEN 22 WHEN 'q5_1' THEN 24 WHEN
+                'q8_0' THEN 34 WHEN 'q2_K' THEN 84 WHEN 'q3_K' THEN 110 WHEN
+                'q4_K' THEN 144 WHEN 'q5_K' THEN 176 WHEN 'q6_K' THEN 210
+                END/*}*/)
      FROM tensors WHERE tensor_id = NEW.tensor_id)
-    AND NEW.dtype IN ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
-                      'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K');
+    AND NEW.dtype IN /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
+        'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K')/*}*/;
   SELECT RAISE(ABORT, 'quantizations: importance must have one float32 per column (the last dimension)')
   WHERE typeof(NEW.importance) = 'blob' AND length(NEW.importance) % 4 = 0
     AND length(NEW.importance) IS NOT
@@ -703,7 +750,8 @@ BEGIN
   SELECT RAISE(ABORT, 'quantizations: each zero point must lie inside the dtype''s range')
   WHERE typeof(NEW.zero_points) = 'blob' AND length(NEW.zero_points) > 0
     AND length(NEW.zero_points) % 4 = 0
-    AND NEW.dtype IN ('int8', 'uint8', 'int16', 'uint16', 'int4', 'uint4')
+    AND NEW.dtype IN /*{narrow_code_dtypes*/('int8', 'uint8', 'int16', 'uint16',
+        'int4', 'uint4')/*}*/
     AND EXISTS (
       WITH RECURSIVE k(i) AS (
         SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < length(NEW.zero_points) / 4)
@@ -711,16 +759,14 @@ BEGIN
       FROM (SELECT hex(substr(NEW.zero_points, 4 * i + 1, 4)) AS h FROM k)
       -- h is little-endian: low byte first.  '' matches no entry: unsigned
       -- dtypes have no negative range.
-      WHERE h NOT GLOB CASE NEW.dtype WHEN 'int8' THEN '[0-7]?000000'
-                                      WHEN 'uint8' THEN '??000000'
-                                      WHEN 'int16' THEN '??[0-7]?0000'
-                                      WHEN 'uint16' THEN '????0000'
-                                      WHEN 'int4' THEN '0[0-7]000000'
-                                      ELSE '0?000000' END
-        AND h NOT GLOB CASE NEW.dtype WHEN 'int8' THEN '[8-F]?FFFFFF'
-                                      WHEN 'int16' THEN '??[8-F]?FFFF'
-                                      WHEN 'int4' THEN 'F[8-F]FFFFFF'
-                                      ELSE '' END);
+      WHERE h NOT GLOB /*{zero_point_glob:NEW.dtype*/CASE NEW.dtype WHEN 'int8'
+          THEN '[0-7]?000000' WHEN 'uint8' THEN '??000000' WHEN 'int16' THEN
+          '??[0-7]?0000' WHEN 'uint16' THEN '????0000' WHEN 'int4' THEN
+          '0[0-7]000000' WHEN 'uint4' THEN '0?000000' END/*}*/
+        AND h NOT GLOB /*{negative_zero_point_glob:NEW.dtype*/CASE NEW.dtype
+            WHEN 'int8' THEN '[8-F]?FFFFFF' WHEN 'uint8' THEN '' WHEN 'int16'
+            THEN '??[8-F]?FFFF' WHEN 'uint16' THEN '' WHEN 'int4' THEN
+            'F[8-F]FFFFFF' WHEN 'uint4' THEN '' END/*}*/);
 END;
 
 -- Updates that change what a row describes would need every check again:
@@ -754,7 +800,15 @@ END;
 -- before querying the view, as for channel_scales.
 CREATE VIEW IF NOT EXISTS quantization_floats AS
 SELECT q.quantization_id, q.tensor_id,
-       CASE q.granularity
+       CASE WHEN q.scheme = 'log2' THEN
+         CASE q.granularity
+           WHEN 'tensor'  THEN dequantize_log2_blob(q.codes, q.scale, q.dtype, t.numel)
+           WHEN 'channel' THEN dequantize_per_channel_log2_blob(q.codes, q.scales,
+                                 coalesce(q.view_shape, t.shape), q.axis, q.dtype)
+           ELSE dequantize_per_block_log2_blob(q.codes, q.scales,
+                  coalesce(q.view_shape, t.shape), q.axis, q.block_size, q.dtype)
+         END
+       ELSE CASE q.granularity
          WHEN 'tensor'  THEN dequantize_blob(q.codes, q.scale, q.zero_point,
                                              q.dtype, t.numel)
          WHEN 'channel' THEN dequantize_per_channel_blob(q.codes, q.scales,
@@ -764,7 +818,7 @@ SELECT q.quantization_id, q.tensor_id,
                                q.zero_points, coalesce(q.view_shape, t.shape),
                                q.axis, q.block_size, q.dtype)
          ELSE q_ggml_dequantize(q.codes, q.dtype)
-       END AS x
+       END END AS x
 FROM quantizations q JOIN tensors t USING (tensor_id);
 
 -- channel_scales: per-channel parameters exploded into rows, one per channel
@@ -967,28 +1021,38 @@ CREATE TABLE IF NOT EXISTS policy_rules (
                            AND typeof(probe_sqnr_below) = 'real'))),
 
   -- The action: the values quantizations allows, plus 'float'.
-  CONSTRAINT policy_rule_dtype CHECK (dtype IN ('float',
-    'int8', 'uint8', 'int16', 'uint16', 'int32', 'int4', 'uint4',
-    'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
-    'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K')),
+  CONSTRAINT policy_rule_dtype CHECK (dtype IN
+    /*{policy_dtypes*/('float', 'int8', 'uint8', 'int16', 'uint16', 'int32',
+        'int4', 'uint4', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K', 'q3_K',
+        'q4_K', 'q5_K', 'q6_K')/*}*/),
   CONSTRAINT policy_rule_float CHECK (dtype <> 'float' OR
     (scheme IS NULL AND granularity IS NULL AND block_size IS NULL
      AND method IS NULL AND percentile IS NULL AND options IS NULL)),
   CONSTRAINT policy_rule_granularity CHECK (dtype = 'float' OR
-    coalesce(granularity IN ('tensor', 'channel', 'block', 'ggml')
-             AND (granularity = 'ggml') = (dtype GLOB 'q[0-9]_*'), 0)),
+    coalesce(granularity IN /*{granularities*/('tensor', 'channel', 'block',
+        'ggml')/*}*/
+             AND (granularity = 'ggml') = (dtype IN
+               /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K',
+                   'q3_K', 'q4_K', 'q5_K', 'q6_K')/*}*/), 0)),
   CONSTRAINT policy_rule_scheme CHECK (scheme IS NULL OR
-    (granularity IS NOT 'ggml' AND scheme IN ('affine', 'symmetric'))
+    (granularity IS NOT 'ggml' AND scheme IN /*{schemes*/('affine', 'symmetric',
+        'log2')/*}*/)
     OR (granularity = 'ggml' AND scheme = (CASE WHEN dtype IN
-          ('q4_1', 'q5_1', 'q2_K', 'q4_K', 'q5_K') THEN 'affine'
+          /*{ggml_affine_types*/('q4_1', 'q5_1', 'q2_K', 'q4_K',
+              'q5_K')/*}*/ THEN 'affine'
           ELSE 'symmetric' END))),
   CONSTRAINT policy_rule_block_size CHECK (CASE granularity
     WHEN 'block' THEN typeof(block_size) = 'integer' AND block_size >= 1
     WHEN 'ggml' THEN block_size IS NULL
-      OR block_size IS (CASE WHEN dtype GLOB '*_K' THEN 256 ELSE 32 END)
+      OR block_size IS (/*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0',
+          'q4_1', 'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN dtype IN ('q2_K', 'q3_K',
+          'q4_K', 'q5_K', 'q6_K') THEN 256 END/*}*/)
     ELSE block_size IS NULL END),
+  CONSTRAINT policy_rule_log2 CHECK (scheme IS NOT 'log2' OR
+    (dtype IN /*{log2_dtypes*/('int8')/*}*/ AND coalesce(options, '') = '')),
   CONSTRAINT policy_rule_method CHECK (method IS NULL OR
-    (granularity IS NOT 'ggml' AND method IN ('minmax', 'percentile', 'mse'))
+    (granularity IS NOT 'ggml' AND method IN /*{methods*/('minmax',
+        'percentile', 'mse', 'histogram', 'entropy')/*}*/)
     OR (granularity = 'ggml' AND method = 'ggml')),
   CONSTRAINT policy_rule_percentile CHECK (
     (method IS 'percentile') = (percentile IS NOT NULL)
@@ -1315,11 +1379,14 @@ WITH action AS (
   SELECT rule_id, 'action' AS role, dtype, granularity,
          CASE WHEN dtype = 'float' THEN NULL
               WHEN granularity = 'ggml' THEN
-                CASE WHEN dtype IN ('q4_1', 'q5_1', 'q2_K', 'q4_K', 'q5_K')
+                CASE WHEN dtype IN /*{ggml_affine_types*/('q4_1', 'q5_1',
+                    'q2_K', 'q4_K', 'q5_K')/*}*/
                      THEN 'affine' ELSE 'symmetric' END
               ELSE coalesce(scheme, 'affine') END AS scheme,
          CASE granularity WHEN 'ggml' THEN
-                CASE WHEN dtype GLOB '*_K' THEN 256 ELSE 32 END
+                /*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0', 'q4_1',
+                    'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN dtype IN ('q2_K',
+                    'q3_K', 'q4_K', 'q5_K', 'q6_K') THEN 256 END/*}*/
               ELSE block_size END AS block_size,
          CASE WHEN dtype = 'float' THEN NULL
               WHEN granularity = 'ggml' THEN 'ggml'
@@ -1341,20 +1408,27 @@ probe AS (
   SELECT rule_id, 'probe' AS role, probe, dtype,
          CASE WHEN g GLOB 'block[1-9]*' THEN 'block' ELSE g END AS granularity,
          CASE WHEN g = 'ggml' THEN
-                CASE WHEN dtype IN ('q4_1', 'q5_1', 'q2_K', 'q4_K', 'q5_K')
+                CASE WHEN dtype IN /*{ggml_affine_types*/('q4_1', 'q5_1',
+                    'q2_K', 'q4_K', 'q5_K')/*}*/
                      THEN 'affine' ELSE 'symmetric' END
               ELSE w2 END AS scheme,
          CASE WHEN g GLOB 'block[1-9]*' AND g NOT GLOB 'block*[^0-9]*'
                    AND length(g) <= 14 THEN CAST(substr(g, 6) AS INTEGER)
-              WHEN g = 'ggml' THEN CASE WHEN dtype GLOB '*_K' THEN 256 ELSE 32 END
+              WHEN g = 'ggml' THEN /*{ggml_block_size:dtype*/CASE WHEN dtype IN
+                  ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN dtype IN
+                  ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K') THEN 256 END/*}*/
          END AS block_size,
-         CASE WHEN g = 'ggml' THEN 'ggml' WHEN w3 = 'mse' THEN 'mse'
+         CASE WHEN g = 'ggml' THEN 'ggml'
+              WHEN w3 IN /*{label_methods*/('mse', 'histogram',
+                  'entropy')/*}*/ THEN w3
               WHEN w3 GLOB 'p[0-9]*' THEN 'percentile' ELSE 'minmax' END AS method,
          CASE WHEN g <> 'ggml' AND w3 GLOB 'p[0-9]*'
               THEN CAST(substr(w3, 2) AS REAL) END AS percentile,
          CASE WHEN g = 'ggml' THEN ''
               ELSE trim(substr(probe, length(dtype || ' ' || g || ' ' || w2
-                   || CASE WHEN w3 = 'mse' OR w3 GLOB 'p[0-9]*' THEN ' ' || w3
+                   || CASE WHEN w3 IN /*{label_methods*/('mse', 'histogram',
+                       'entropy')/*}*/
+                                OR w3 GLOB 'p[0-9]*' THEN ' ' || w3
                            ELSE '' END) + 1)) END AS options
   FROM parts),
 specs AS (
@@ -1379,12 +1453,16 @@ labelled AS (
 SELECT rule_id, role, dtype, scheme, granularity, block_size, method,
        percentile, options, label,
        role = 'action' OR (label IS probe
-         AND ((granularity = 'ggml' AND dtype IN ('q4_0', 'q4_1', 'q5_0', 'q5_1',
-                 'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K'))
-              OR (granularity IN ('tensor', 'channel', 'block')
-                  AND dtype IN ('int8', 'uint8', 'int16', 'uint16', 'int32',
-                                'int4', 'uint4')
-                  AND scheme IN ('affine', 'symmetric')
+         AND ((granularity = 'ggml' AND dtype IN
+                 /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K',
+                     'q3_K', 'q4_K', 'q5_K', 'q6_K')/*}*/)
+              OR (granularity IN /*{code_granularities*/('tensor', 'channel',
+                  'block')/*}*/
+                  AND dtype IN /*{code_dtypes*/('int8', 'uint8', 'int16',
+                      'uint16', 'int32', 'int4', 'uint4')/*}*/
+                  AND scheme IN /*{schemes*/('affine', 'symmetric', 'log2')/*}*/
+                  AND (scheme <> 'log2' OR (dtype IN /*{log2_dtypes*/('int8')/*}*/
+                                            AND options = ''))
                   AND (granularity <> 'block' OR block_size >= 1)
                   AND (percentile IS NULL OR (percentile > 0 AND percentile <= 100))
                   AND options NOT LIKE '%method=%'

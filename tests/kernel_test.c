@@ -1922,6 +1922,76 @@ static void test_scalar_pins(void) {
   group_end();
 }
 
+/* ---- ggml kernel tables ------------------------------------------------------
+** The tables are designated by type (ext/kernels/ggml.h): the scalar path
+** has every type of the catalogue, a vector path's own entries are exactly
+** the paths ext/catalogue.toml lists for the type (a new type is a NULL
+** entry of every vector table until it gets a kernel), and
+** sq_ggml_quantizer / sq_ggml_dequantizer give the path's entry or the
+** scalar one, never NULL: also for a table with no entry at all. */
+
+static unsigned catalogue_path_bit(const char *name) {
+#define KT_PATH_BIT(n, bit) if (strcmp(name, n) == 0) return bit;
+  SQ_CATALOGUE_KERNEL_PATHS(KT_PATH_BIT)
+#undef KT_PATH_BIT
+  return 0;
+}
+
+static void test_ggml_tables(void) {
+  group_begin("ggml kernel tables and the scalar fallback");
+  const sq_kernels *paths[8];
+  int np = 0;
+  paths[np++] = S;
+  for (int v = 0; v < NP; v++) paths[np++] = P[v];
+  const sq_ggml_kernels *sc = S->ggml;
+  for (int t = 0; t < SQ_GGML_NTYPES; t++) {
+    const sq_ggml_format *f = &sq_ggml_formats[t];
+    check(sc->own_quantize[t] != NULL && sc->own_dequantize[t] != NULL,
+          "scalar has no kernel for %s", f->name);
+    check((f->quantize_paths & SQ_KERNEL_PATH_SCALAR) &&
+              (f->dequantize_paths & SQ_KERNEL_PATH_SCALAR),
+          "the catalogue lists scalar for %s", f->name);
+    for (int p = 0; p < np; p++) {
+      const sq_kernels *k = paths[p];
+      unsigned bit = catalogue_path_bit(k->name);
+      check(bit != 0, "path %s is in the catalogue", k->name);
+      sq_ggml_quantize_fn q = k->ggml->own_quantize[t];
+      sq_ggml_dequantize_fn dq = k->ggml->own_dequantize[t];
+      check((q != NULL) == ((f->quantize_paths & bit) != 0),
+            "%s quantize %s: own entry %s, the catalogue says %s", k->name,
+            f->name, q ? "set" : "NULL",
+            (f->quantize_paths & bit) ? "own" : "scalar");
+      check((dq != NULL) == ((f->dequantize_paths & bit) != 0),
+            "%s dequantize %s: own entry %s, the catalogue says %s", k->name,
+            f->name, dq ? "set" : "NULL",
+            (f->dequantize_paths & bit) ? "own" : "scalar");
+      check(sq_ggml_quantizer(k, (sq_ggml_type)t) == (q ? q : sc->own_quantize[t]),
+            "%s quantize %s: dispatch gives the path's entry, else scalar's",
+            k->name, f->name);
+      check(sq_ggml_dequantizer(k, (sq_ggml_type)t) ==
+                (dq ? dq : sc->own_dequantize[t]),
+            "%s dequantize %s: dispatch gives the path's entry, else scalar's",
+            k->name, f->name);
+    }
+  }
+  /* A path with no ggml kernel at all: every type runs scalar's. */
+  static const sq_ggml_kernels none;
+  sq_kernels bare = *S;
+  bare.name = "bare";
+  bare.ggml = &none;
+  for (int t = 0; t < SQ_GGML_NTYPES; t++) {
+    check(sq_ggml_quantizer(&bare, (sq_ggml_type)t) == sc->own_quantize[t] &&
+              sq_ggml_quantizer(&bare, (sq_ggml_type)t) != NULL,
+          "a table without %s quantize falls back to scalar",
+          sq_ggml_formats[t].name);
+    check(sq_ggml_dequantizer(&bare, (sq_ggml_type)t) == sc->own_dequantize[t] &&
+              sq_ggml_dequantizer(&bare, (sq_ggml_type)t) != NULL,
+          "a table without %s dequantize falls back to scalar",
+          sq_ggml_formats[t].name);
+  }
+  group_end();
+}
+
 /* ---- ggml block formats ----------------------------------------------------
 ** Scalar pinned to ggml's own output (hashes of dequantize_row_<t>,
 ** quantize_row_<t>_ref and quantize_<t> with an imatrix from libggml-base
@@ -1941,8 +2011,6 @@ static uint64_t pin_fnv(const unsigned char *p, size_t n) {
 }
 
 /* Where each type's fp16 fields are (-1: none). */
-static const int ggml_fields[SQ_GGML_NTYPES][2] = {
-    {0, -1}, {0, 2}, {0, -1}, {0, 2}, {0, -1}, {80, 82}, {108, -1}, {0, 2}, {0, 2}, {208, -1}};
 
 static void set_half(unsigned char *p, unsigned h) {
   p[0] = (unsigned char)(h & 0xff);
@@ -1955,10 +2023,10 @@ static void pin_blocks(int t, size_t nb, unsigned char *b) {
   for (size_t k = 0; k < nb * by; k++) b[k] = (unsigned char)(k * 167u + 13u);
   for (size_t i = 0; i < nb; i++)
     for (int f = 0; f < 2; f++)
-      if (ggml_fields[t][f] >= 0) {
+      if (sq_ggml_formats[t].fp16[f] >= 0) {
         unsigned h = (0x0400u + 0x3a1u * (unsigned)(i * 2 + (size_t)f)) % 0x7800u;
         if ((i + (size_t)f) & 1) h |= 0x8000u;
-        set_half(b + i * by + (size_t)ggml_fields[t][f], h);
+        set_half(b + i * by + (size_t)sq_ggml_formats[t].fp16[f], h);
       }
 }
 
@@ -2002,12 +2070,12 @@ static void test_ggml_pins(void) {
     const sq_ggml_format *f = &sq_ggml_formats[t];
     size_t nb = f->block == 32 ? 16 : 2, n = nb * f->block;
     pin_blocks(t, nb, blk);
-    S->ggml->dequantize[t](blk, n, y);
+    sq_ggml_dequantizer(S, t)(blk, n, y);
     check(pin_fnv(y, 4 * n) == dq_pin[t], "%s dequantize hash", f->name);
     size_t qb = 512 / f->block * f->bytes;
-    S->ggml->quantize[t](xb, 512, NULL, q);
+    sq_ggml_quantizer(S, t)(xb, 512, NULL, q);
     check(pin_fnv(q, qb) == q_pin[t], "%s quantize hash", f->name);
-    S->ggml->quantize[t](xb, 512, wb, q);
+    sq_ggml_quantizer(S, t)(xb, 512, wb, q);
     check(pin_fnv(q, qb) == qi_pin[t], "%s quantize with importance hash", f->name);
   }
   /* Non-finite fields: x86-64's NaN rules on every host.  q4_0 with d = +inf:
@@ -2015,37 +2083,37 @@ static void test_ggml_pins(void) {
   ** d = NaN 0x7e01 gives that NaN, quiet (0x7fc02000), everywhere. */
   memset(blk, 0x98, 18);                        /* codes 8 and 9 */
   set_half(blk, 0x7c00);
-  S->ggml->dequantize[SQ_GGML_Q4_0](blk, 32, y);
+  sq_ggml_dequantizer(S, SQ_GGML_Q4_0)(blk, 32, y);
   check(sq_load_u32(y) == 0xffc00000u && sq_load_u32(y + 64) == 0x7f800000u,
         "q4_0 d=inf: %08x %08x", sq_load_u32(y), sq_load_u32(y + 64));
   set_half(blk, 0x7d01);                        /* signalling NaN made quiet */
-  S->ggml->dequantize[SQ_GGML_Q4_0](blk, 32, y);
+  sq_ggml_dequantizer(S, SQ_GGML_Q4_0)(blk, 32, y);
   check(sq_load_u32(y) == 0x7fe02000u, "q4_0 d=sNaN: %08x", sq_load_u32(y));
   /* q4_1 with d and m both NaN: x * d is d's NaN and wins the add */
   memset(blk, 0x21, 20);
   set_half(blk, 0x7e01);
   set_half(blk + 2, 0xfe02);
-  S->ggml->dequantize[SQ_GGML_Q4_1](blk, 32, y);
+  sq_ggml_dequantizer(S, SQ_GGML_Q4_1)(blk, 32, y);
   check(sq_load_u32(y) == 0x7fc02000u, "q4_1 d, m NaN: %08x", sq_load_u32(y));
   /* q4_1 with d = inf, m = -inf: code 0 gives 0 * inf = default NaN; code 2
   ** gives inf + -inf = default NaN */
   set_half(blk, 0x7c00);
   set_half(blk + 2, 0xfc00);
   blk[4] = 0x02;
-  S->ggml->dequantize[SQ_GGML_Q4_1](blk, 32, y);
+  sq_ggml_dequantizer(S, SQ_GGML_Q4_1)(blk, 32, y);
   check(sq_load_u32(y) == 0xffc00000u && sq_load_u32(y + 64) == 0xffc00000u,
         "q4_1 d=inf m=-inf: %08x %08x", sq_load_u32(y), sq_load_u32(y + 64));
   /* q6_K with d = -inf: scale 0 gives -inf * 0 = default NaN before the code */
   memset(blk, 0, 210);
   blk[192] = 3;                                  /* scale 0 = 3, scale 1 = 0 */
   set_half(blk + 208, 0xfc00);
-  S->ggml->dequantize[SQ_GGML_Q6_K](blk, 256, y);
+  sq_ggml_dequantizer(S, SQ_GGML_Q6_K)(blk, 256, y);
   check(sq_load_u32(y) == 0x7f800000u && sq_load_u32(y + 64) == 0xffc00000u,
         "q6_K d=-inf: %08x %08x", sq_load_u32(y), sq_load_u32(y + 64));
   /* quantize: a subnormal scale makes id infinite; x86 converts the
   ** resulting inf/NaN to INT32_MIN, whose low byte is 0 */
   for (size_t j = 0; j < 32; j++) sq_store_f32(xb + 4 * j, j == 5 ? 1e-44f : 0.0f);
-  S->ggml->quantize[SQ_GGML_Q8_0](xb, 32, NULL, q);
+  sq_ggml_quantizer(S, SQ_GGML_Q8_0)(xb, 32, NULL, q);
   check(q[2] == 0 && q[7] == 0 && q[0] == 0 && q[1] == 0, "q8_0 subnormal scale");
   group_end();
 }
@@ -2061,11 +2129,11 @@ static void gen_ggml_blocks(int t, size_t nb, int kind, unsigned char *b) {
   if (kind == 0) return;
   for (size_t i = 0; i < nb; i++)
     for (int f = 0; f < 2; f++) {
-      if (ggml_fields[t][f] < 0) continue;
+      if (sq_ggml_formats[t].fp16[f] < 0) continue;
       unsigned h = rnd32() & 0xffffu;
       if (kind == 2 && rnd_below(3) == 0) h = special[rnd_below(sizeof special / sizeof special[0])];
       else if ((h & 0x7c00u) == 0x7c00u) h &= 0xbfffu;
-      set_half(b + i * by + (size_t)ggml_fields[t][f], h);
+      set_half(b + i * by + (size_t)sq_ggml_formats[t].fp16[f], h);
     }
 }
 
@@ -2078,7 +2146,7 @@ static void cmp_ggml_dequantize(int t, size_t nb, int kind, int full) {
   gen_ggml_blocks(t, nb, kind, in);
   ref_fill(g_ref, ob);
   ctx("scalar ggml dequantize %s n=%zu", f->name, n);
-  S->ggml->dequantize[t](in, n, g_ref);
+  sq_ggml_dequantizer(S, t)(in, n, g_ref);
   for (size_t k = 0; k < npl; k++) {
     unsigned char *inp = gb_place(&g_in, ib, pl[k].mi);
     if (inp != in) memmove(inp, in, ib), in = inp;
@@ -2086,7 +2154,7 @@ static void cmp_ggml_dequantize(int t, size_t nb, int kind, int full) {
       unsigned char *out = gb_place(&g_out, ob, pl[k].mo);
       out_fill(&g_out, out);
       ctx("%s ggml dequantize %s n=%zu mis=%d/%d", P[v]->name, f->name, n, pl[k].mi, pl[k].mo);
-      P[v]->ggml->dequantize[t](in, n, out);
+      sq_ggml_dequantizer(P[v], t)(in, n, out);
       g_cur = v;
       check(memcmp(out, g_ref, ob) == 0 && canaries_ok(&g_out, out, ob),
             "%s ggml dequantize %s n=%zu kind=%d mis=%d/%d", P[v]->name, f->name, n,
@@ -2154,7 +2222,7 @@ static void cmp_ggml_quantize(int t, size_t nb, int fam, int with_imp, int full)
   }
   ref_fill(g_ref, ob);
   ctx("scalar ggml quantize %s n=%zu", f->name, n);
-  S->ggml->quantize[t](in, n, with_imp ? imp : NULL, g_ref);
+  sq_ggml_quantizer(S, t)(in, n, with_imp ? imp : NULL, g_ref);
   for (size_t k = 0; k < npl; k++) {
     unsigned char *inp = gb_place(&g_in, xb, pl[k].mi);
     if (inp != in) memmove(inp, in, xb), in = inp;
@@ -2165,7 +2233,7 @@ static void cmp_ggml_quantize(int t, size_t nb, int fam, int with_imp, int full)
       out_fill(&g_out, out);
       ctx("%s ggml quantize %s n=%zu imp=%d mis=%d/%d", P[v]->name, f->name, n, with_imp,
           pl[k].mi, pl[k].mo);
-      P[v]->ggml->quantize[t](in, n, with_imp ? imp : NULL, out);
+      sq_ggml_quantizer(P[v], t)(in, n, with_imp ? imp : NULL, out);
       g_cur = v;
       check(memcmp(out, g_ref, ob) == 0 && canaries_ok(&g_out, out, ob),
             "%s ggml quantize %s n=%zu family=%d importance=%d mis=%d/%d", P[v]->name,
@@ -2212,16 +2280,16 @@ static void test_ggml_heap(void) {
         for (int wi = 0; wi < 2; wi++) {
           const void *imp = wi ? (const void *)(w + mis) : NULL;
           ctx("%s ggml heap quantize %s n=%zu", P[v]->name, f->name, n);
-          S->ggml->quantize[t](x + mis, n, imp, o1);
-          P[v]->ggml->quantize[t](x + mis, n, imp, b + mis);
+          sq_ggml_quantizer(S, t)(x + mis, n, imp, o1);
+          sq_ggml_quantizer(P[v], t)(x + mis, n, imp, b + mis);
           g_cur = v;
           check(memcmp(o1, b + mis, nb * f->bytes) == 0, "%s ggml heap quantize %s n=%zu imp=%d",
                 P[v]->name, f->name, n, wi);
         }
         gen_ggml_blocks(t, nb, 2, b + mis);
         ctx("%s ggml heap dequantize %s n=%zu", P[v]->name, f->name, n);
-        S->ggml->dequantize[t](b + mis, n, o1);
-        P[v]->ggml->dequantize[t](b + mis, n, o2);
+        sq_ggml_dequantizer(S, t)(b + mis, n, o1);
+        sq_ggml_dequantizer(P[v], t)(b + mis, n, o2);
         g_cur = v;
         check(memcmp(o1, o2, 4 * n) == 0, "%s ggml heap dequantize %s n=%zu", P[v]->name,
               f->name, n);
@@ -2625,6 +2693,7 @@ int main(int argc, char **argv) {
   test_pack4(level);
   test_half(level);
   test_heap_exact();
+  test_ggml_tables();
   test_ggml_pins();
   test_ggml_dequantize(level);
   test_ggml_quantize(level);

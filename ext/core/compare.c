@@ -124,30 +124,36 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
     if (!seen && e > 0) eff[nblocks_eff++] = e;
   }
   int methods[SQ_LIST_MAX], symm[SQ_LIST_MAX];
+  sq_names valid;
   for (int i = 0; i < nme; i++) {
-    if (!sq_method_parse(me[i], strlen(me[i]), &methods[i]))
-      return sq_fail(st, "option methods: unknown method '%s' (expected minmax, "
-                         "percentile, mse, histogram or entropy)", me[i]);
+    if (!sq_method_parse(me[i], strlen(me[i]), &methods[i])) {
+      sq_names_begin(&valid);
+      sq_method_names(&valid);
+      return sq_fail(st, "option methods: unknown method '%s' (expected %s)",
+                     me[i], sq_names_join(&valid, ", ", " or "));
+    }
     for (int j = 0; j < i; j++)
       if (methods[j] == methods[i]) return sq_twice("methods", me[i], st);
   }
   for (int i = 0; i < nsc; i++) {
-    if (sq_word_is(sc[i], strlen(sc[i]), "affine")) symm[i] = 0;
-    else if (sq_word_is(sc[i], strlen(sc[i]), "symmetric")) symm[i] = 1;
-    else if (sq_word_is(sc[i], strlen(sc[i]), "log2")) symm[i] = SQ_SCHEME_LOG2;
-    else
-      return sq_fail(st, "option schemes: unknown scheme '%s' (expected affine, "
-                         "symmetric or log2)", sc[i]);
+    if (!sq_scheme_parse(sc[i], strlen(sc[i]), &symm[i])) {
+      sq_names_begin(&valid);
+      sq_scheme_names(&valid);
+      return sq_fail(st, "option schemes: unknown scheme '%s' (expected %s)",
+                     sc[i], sq_names_join(&valid, ", ", " or "));
+    }
     for (int j = 0; j < i; j++)
       if (symm[j] == symm[i]) return sq_twice("schemes", sc[i], st);
   }
   sq_ggml_type ggml[SQ_LIST_MAX];
   for (int i = 0; i < ngg; i++) {
     sq_status quiet = *st;
-    if (sq_ggml_type_parse(gg[i], strlen(gg[i]), &ggml[i], &quiet))
-      return sq_fail(st, "option ggml: unknown ggml type '%s' (expected q4_0, "
-                         "q4_1, q5_0, q5_1, q8_0, q2_K, q3_K, q4_K, q5_K or q6_K)",
-                     gg[i]);
+    if (sq_ggml_type_parse(gg[i], strlen(gg[i]), &ggml[i], &quiet)) {
+      sq_names_begin(&valid);
+      sq_ggml_type_names(&valid);
+      return sq_fail(st, "option ggml: unknown ggml type '%s' (expected %s)",
+                     gg[i], sq_names_join(&valid, ", ", " or "));
+    }
     for (int j = 0; j < i; j++)
       if (ggml[j] == ggml[i]) return sq_twice("ggml", gg[i], st);
   }

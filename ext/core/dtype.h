@@ -19,6 +19,7 @@ typedef struct sq_dtype {
   int is_signed;
   int64_t qmin, qmax;       /* code range (codes only) */
   sq_code_type code;        /* storage the kernels write (4-bit: I8/U8) */
+  int input_only;           /* a float format only q_f32 reads (f64) */
 } sq_dtype;
 
 extern const sq_dtype sq_dtype_int8, sq_dtype_f32;
@@ -27,8 +28,9 @@ extern const sq_dtype sq_dtype_int8, sq_dtype_f32;
 enum { SQ_DTYPES_CODES = 0, SQ_DTYPES_ANY = 1, SQ_DTYPES_FLOATS = 2 };
 
 /* Looks a dtype up by name, ignoring ASCII case, among the family's names
-** (codes; floats f32, f16, bf16 or codes; floats including f64).  An
-** unknown name is an error that lists the family. */
+** (codes; the float formats but the input-only ones, then codes; every
+** float format).  An unknown name is an error that lists the family, in
+** that order. */
 const sq_dtype *sq_dtype_find(const char *name, int family, sq_status *st);
 /* Bytes of n elements (4-bit: ceil(n/2)).  n comes from a checked shape or
 ** blob, so this cannot overflow (docs/NUMERICS.md#shapes). */

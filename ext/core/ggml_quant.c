@@ -14,9 +14,16 @@ int sq_ggml_type_parse(const char *text, size_t len, sq_ggml_type *t,
       return SQ_OK;
     }
   }
-  return sq_fail(st, "unknown ggml type '%.*s' (expected q4_0, q4_1, q5_0, "
-                     "q5_1, q8_0, q2_K, q3_K, q4_K, q5_K or q6_K)",
-                 len > 40 ? 40 : (int)len, text);
+  sq_names valid;
+  sq_names_begin(&valid);
+  sq_ggml_type_names(&valid);
+  return sq_fail(st, "unknown ggml type '%.*s' (expected %s)",
+                 len > 40 ? 40 : (int)len, text,
+                 sq_names_join(&valid, ", ", " or "));
+}
+
+void sq_ggml_type_names(sq_names *l) {
+  for (int i = 0; i < SQ_GGML_NTYPES; i++) sq_names_add(l, sq_ggml_formats[i].name);
 }
 
 double sq_ggml_bits_per_weight(sq_ggml_type t) {
@@ -85,7 +92,7 @@ typedef struct sq_ggml_job {
 static int sq_ggml_row(void *ctx, const sq_piece *p, sq_status *st) {
   const sq_ggml_job *j = ctx;
   (void)st;
-  j->k->ggml->quantize[j->t](j->x + 4 * p->first, p->cols, j->w,
+  sq_ggml_quantizer(j->k, j->t)(j->x + 4 * p->first, p->cols, j->w,
                              j->blocks + p->group * sq_ggml_formats[j->t].bytes);
   return SQ_OK;
 }
@@ -102,7 +109,7 @@ int sq_ggml_quantize(const sq_kernels *k, sq_ggml_type t, const sq_tensor *x,
 
 void sq_ggml_dequantize(const sq_kernels *k, sq_ggml_type t, const void *blocks,
                         size_t n, void *out) {
-  if (n) k->ggml->dequantize[t](blocks, n, out);
+  if (n) sq_ggml_dequantizer(k, t)(blocks, n, out);
 }
 
 int sq_ggml_count(sq_ggml_type t, size_t nbytes, int64_t count, size_t *n,

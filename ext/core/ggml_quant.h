@@ -17,6 +17,9 @@
 /* The type named by text (as ggml spells it, any case); else an error. */
 int sq_ggml_type_parse(const char *text, size_t len, sq_ggml_type *t,
                        sq_status *st);
+/* Adds every type's name to a message's list (core/text.h). */
+struct sq_names;
+void sq_ggml_type_names(struct sq_names *l);
 /* Bits of storage per weight: 8 * bytes / block. */
 double sq_ggml_bits_per_weight(sq_ggml_type t);
 

@@ -111,12 +111,18 @@ enum {
   GGUF_NTYPES
 };
 
-static const char *const gguf_type_names[GGUF_NTYPES] = {
-  "uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "bool",
-  "string", "array", "uint64", "int64", "float64"};
-/* Bytes of one value; strings take at least their 8-byte length. */
-static const unsigned char gguf_type_bytes[GGUF_NTYPES] = {
-  1, 1, 2, 2, 4, 4, 4, 1, 8, 0, 8, 8, 8};
+/* Their names and the bytes of one value (strings take at least their
+** 8-byte length), by id (core/catalogue.h). */
+#define GGUF_VALUE_NAME(name, bytes) name,
+#define GGUF_VALUE_BYTES(name, bytes) bytes,
+static const char *const gguf_type_names[] = {
+  SQ_CATALOGUE_GGUF_VALUE_TYPES(GGUF_VALUE_NAME)};
+static const unsigned char gguf_type_bytes[] = {
+  SQ_CATALOGUE_GGUF_VALUE_TYPES(GGUF_VALUE_BYTES)};
+#undef GGUF_VALUE_NAME
+#undef GGUF_VALUE_BYTES
+_Static_assert(sizeof gguf_type_names / sizeof *gguf_type_names == GGUF_NTYPES,
+               "ext/catalogue.toml's GGUF value types match the enum above");
 
 /* A growing JSON text, charged to the index (core/model_file.h). */
 typedef struct gguf_text {
@@ -238,15 +244,10 @@ typedef struct gguf_tensor_type {
 } gguf_tensor_type;
 
 static const gguf_tensor_type gguf_plain_types[] = {
-  {0, "f32", 1, 4}, {1, "f16", 1, 2}, {24, "int8", 1, 1},
-  {25, "int16", 1, 2}, {26, "int32", 1, 4}, {27, "int64", 1, 8},
-  {28, "f64", 1, 8}, {30, "bf16", 1, 2},
-  {9, "q8_1", 32, 36}, {15, "q8_K", 256, 292}, {16, "iq2_xxs", 256, 66},
-  {17, "iq2_xs", 256, 74}, {18, "iq3_xxs", 256, 98}, {19, "iq1_s", 256, 50},
-  {20, "iq4_nl", 32, 18}, {21, "iq3_s", 256, 110}, {22, "iq2_s", 256, 82},
-  {23, "iq4_xs", 256, 136}, {29, "iq1_m", 256, 56}, {34, "tq1_0", 256, 54},
-  {35, "tq2_0", 256, 66}, {39, "mxfp4", 32, 17}, {40, "nvfp4", 64, 36},
-  {41, "q1_0", 128, 18}, {42, "q2_0", 64, 18}};
+#define GGUF_TYPE_ROW(id, name, block, bytes) {id, name, block, bytes},
+  SQ_CATALOGUE_GGUF_TYPES(GGUF_TYPE_ROW)   /* core/catalogue.h */
+#undef GGUF_TYPE_ROW
+};
 
 /* The name, block and block bytes of ggml type id; 0 if unknown. */
 static int gguf_tensor_type_find(uint32_t id, const char **name,
@@ -269,6 +270,11 @@ static int gguf_tensor_type_find(uint32_t id, const char **name,
     }
   }
   return 0;
+}
+
+void sq_gguf_element_type_names(sq_names *l) {
+  for (size_t i = 0; i < sizeof gguf_plain_types / sizeof *gguf_plain_types; i++)
+    if (gguf_plain_types[i].block == 1) sq_names_add(l, gguf_plain_types[i].name);
 }
 
 /* The writers' side (core/model_writer.c): a ggml type by the name the

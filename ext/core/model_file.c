@@ -7,10 +7,17 @@
 #include "core/model_file.h"
 #include "core/text.h"
 
+#define SQ_FILE_NAME(name, NAME) [SQ_FILE_##NAME] = #name,
 static const char *const sq_format_names[SQ_FILE_NFORMATS] = {
-  "safetensors", "gguf", "npy", "npz", "onnx", "tflite"};
+  SQ_CATALOGUE_FILE_FORMATS(SQ_FILE_NAME)
+};
+#undef SQ_FILE_NAME
 
 const char *sq_file_format_name(sq_file_format f) { return sq_format_names[f]; }
+
+void sq_file_format_names(sq_names *l) {
+  for (int i = 0; i < SQ_FILE_NFORMATS; i++) sq_names_add(l, sq_format_names[i]);
+}
 
 int sq_file_format_parse(const char *text, size_t len, sq_file_format *f,
                          sq_status *st) {
@@ -20,9 +27,12 @@ int sq_file_format_parse(const char *text, size_t len, sq_file_format *f,
       return SQ_OK;
     }
   }
-  return sq_fail(st, "unknown file format '%.*s' (expected safetensors, gguf, "
-                     "npy, npz, onnx or tflite)", len > 40 ? 40 : (int)len,
-                 text);
+  sq_names valid;
+  sq_names_begin(&valid);
+  sq_file_format_names(&valid);
+  return sq_fail(st, "unknown file format '%.*s' (expected %s)",
+                 len > 40 ? 40 : (int)len, text,
+                 sq_names_join(&valid, ", ", " or "));
 }
 
 /* ONNX has no magic: a ModelProto begins with its ir_version (field 1, a
@@ -231,11 +241,20 @@ char *sq_file_scope_text(const sq_file_index *ix, uint32_t scope,
 
 int sq_file_read_source(sq_source *src, sq_file_format f, int want_meta,
                         sq_file_index *ix, sq_status *st) {
+  /* Each format's reader, sq_<name>_read, by the catalogue's list
+  ** (core/catalogue.h): a format added there does not build until its reader
+  ** exists. */
+#define SQ_FILE_READER(name, NAME) [SQ_FILE_##NAME] = sq_##name##_read,
   static int (*const readers[SQ_FILE_NFORMATS])(
       sq_source *, int, sq_file_index *, sq_status *) = {
-    sq_safetensors_read, sq_gguf_read, sq_npy_read, sq_npz_read,
-    sq_onnx_read, sq_tflite_read};
+    SQ_CATALOGUE_FILE_READERS(SQ_FILE_READER)};
+#undef SQ_FILE_READER
   memset(ix, 0, sizeof *ix);
+  if (!readers[f]) {          /* a format the catalogue says is written only */
+    sq_source_end_parse(src);
+    return sq_fail(st, "%s: files of this format are written, not read",
+                   sq_format_names[f]);
+  }
   if (src->size > (uint64_t)SIZE_MAX) {
     sq_source_end_parse(src);
     return sq_fail(st, "%s: the %llu-byte file is too large for this system",

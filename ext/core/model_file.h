@@ -31,14 +31,18 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "core/catalogue.h"
 #include "core/source.h"
 #include "core/status.h"
 #include "core/tensor.h"
 
+/* The file formats of ext/catalogue.toml, in its order (core/catalogue.h). */
+#define SQ_FILE_ENUM(name, NAME) SQ_FILE_##NAME,
 typedef enum sq_file_format {
-  SQ_FILE_SAFETENSORS, SQ_FILE_GGUF, SQ_FILE_NPY, SQ_FILE_NPZ, SQ_FILE_ONNX,
-  SQ_FILE_TFLITE, SQ_FILE_NFORMATS
+  SQ_CATALOGUE_FILE_FORMATS(SQ_FILE_ENUM)
+  SQ_FILE_NFORMATS
 } sq_file_format;
+#undef SQ_FILE_ENUM
 
 /* Canonical dtype names of tensor data in files (docs/reference/data-formats.md#data-formats):
 ** f32 f16 bf16 f64 int8 uint8 int16 uint16 int32 uint32 int64 uint64 bool
@@ -155,6 +159,9 @@ int sq_file_detect(const unsigned char *p, size_t n);
 int sq_file_format_parse(const char *text, size_t len, sq_file_format *f,
                          sq_status *st);
 const char *sq_file_format_name(sq_file_format f);
+/* Adds every format's name to a message's list (core/text.h). */
+struct sq_names;
+void sq_file_format_names(struct sq_names *l);
 
 /* Reads the index of the source in format f (want_meta: the metadata
 ** too), then drops the source's span cache.  On error the index is freed
@@ -206,6 +213,10 @@ int sq_gguf_read(sq_source *src, int want_meta, sq_file_index *ix,
 ** spelling, block size and bytes per block; 0 when there is none. */
 int sq_gguf_type_named(const char *s, size_t len, uint32_t *id,
                        const char **name, uint64_t *block, uint64_t *bytes);
+/* Adds the names of the GGUF types that are one element per weight (f32,
+** the integers ...; not ggml's block types) to a message's list, in the
+** catalogue's order. */
+void sq_gguf_element_type_names(struct sq_names *l);
 int sq_npy_read(sq_source *src, int want_meta, sq_file_index *ix,
                 sq_status *st);
 int sq_npz_read(sq_source *src, int want_meta, sq_file_index *ix,

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/catalogue.h"
 #include "core/model_writer.h"
 #include "core/model_writer_buf.h"
 #include "core/text.h"
@@ -167,9 +168,12 @@ enum {
   G_U64, G_I64, G_F64, G_NTYPES
 };
 
-static const char *const g_type_names[G_NTYPES] = {
-  "uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "bool",
-  "string", "array", "uint64", "int64", "float64"};
+#define G_VALUE_NAME(name, bytes) name,
+static const char *const g_type_names[] = {
+  SQ_CATALOGUE_GGUF_VALUE_TYPES(G_VALUE_NAME)};   /* core/catalogue.h */
+#undef G_VALUE_NAME
+_Static_assert(sizeof g_type_names / sizeof *g_type_names == G_NTYPES,
+               "ext/catalogue.toml's GGUF value types match the enum above");
 
 /* A JSON number token at j: its extent, and whether it is an integer. */
 static int mw_number(mw_json *j, size_t *len, int *is_int) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include "core/catalogue.h"
 #include "core/crc32.h"
 #include "core/model_write.h"
 #include "core/model_writer_buf.h"
@@ -18,10 +19,9 @@ static const struct {
   const char *name, *descr;
   int size;
 } npy_write_types[] = {
-  {"f16", "<f2", 2},    {"f32", "<f4", 4},    {"f64", "<f8", 8},
-  {"int8", "|i1", 1},   {"int16", "<i2", 2},  {"int32", "<i4", 4},
-  {"int64", "<i8", 8},  {"uint8", "|u1", 1},  {"uint16", "<u2", 2},
-  {"uint32", "<u4", 4}, {"uint64", "<u8", 8}, {"bool", "|b1", 1},
+#define NPY_WRITE_ROW(kind, size, name, descr) {name, descr, size},
+  SQ_CATALOGUE_NPY_DTYPES(NPY_WRITE_ROW)   /* core/catalogue.h */
+#undef NPY_WRITE_ROW
 };
 
 static int npy_name_eq(const char *a, size_t alen, const char *b, size_t blen) {
@@ -60,11 +60,24 @@ int sq_npy_write(const char *dtype, size_t dtype_len, const sq_shape *shape,
     size = npy_write_types[k].size;
     break;
   }
-  if (!size)
-    return sq_fail(st, "dtype '%.*s' has no numpy dtype (a .npy holds f16 f32 "
-                       "f64 int8 int16 int32 int64 uint8 uint16 uint32 uint64 "
-                       "bool, or a big-endian f16be ... uint64be)",
-                   dtype_len > 40 ? 40 : (int)dtype_len, dtype);
+  if (!size) {
+    /* Every name, and the first and last that have a big-endian form. */
+    sq_names valid;
+    const char *first_be = NULL, *last_be = NULL;
+    sq_names_begin(&valid);
+    for (size_t k = 0; k < sizeof npy_write_types / sizeof npy_write_types[0];
+         k++) {
+      sq_names_add(&valid, npy_write_types[k].name);
+      if (npy_write_types[k].size > 1) {
+        if (!first_be) first_be = npy_write_types[k].name;
+        last_be = npy_write_types[k].name;
+      }
+    }
+    return sq_fail(st, "dtype '%.*s' has no numpy dtype (a .npy holds %s, or "
+                       "a big-endian %sbe ... %sbe)",
+                   dtype_len > 40 ? 40 : (int)dtype_len, dtype,
+                   sq_names_join(&valid, " ", " "), first_be, last_be);
+  }
   /* shape->count <= 2 x SQLITE_LIMIT_LENGTH, so this cannot overflow. */
   uint64_t want = shape->count * (uint64_t)size;
   if ((uint64_t)nbytes != want)

@@ -105,11 +105,9 @@ static const struct {
   const char *name, *file;
   int size;
 } st_types[] = {
-  {"f64", "F64", 8},     {"f32", "F32", 4},         {"f16", "F16", 2},
-  {"bf16", "BF16", 2},   {"int64", "I64", 8},       {"int32", "I32", 4},
-  {"int16", "I16", 2},   {"int8", "I8", 1},         {"uint64", "U64", 8},
-  {"uint32", "U32", 4},  {"uint16", "U16", 2},      {"uint8", "U8", 1},
-  {"bool", "BOOL", 1},   {"f8_e4m3", "F8_E4M3", 1}, {"f8_e5m2", "F8_E5M2", 1},
+#define MW_ST_ROW(file, name, size) {name, file, size},
+  SQ_CATALOGUE_SAFETENSORS_DTYPES(MW_ST_ROW)   /* core/catalogue.h */
+#undef MW_ST_ROW
 };
 
 /* The type, the whole tensor's bytes and the bytes of one row along axis 0
@@ -126,17 +124,25 @@ static int mw_type(sq_model_writer *w, const char *name, size_t name_len,
         *tname = st_types[k].name;
         bytes = (uint64_t)st_types[k].size;
       }
-    if (!bytes)
-      return sq_fail(st, "dtype '%.*s' has no safetensors dtype (f64 f32 f16 "
-                         "bf16 int64 int32 int16 int8 uint64 uint32 uint16 "
-                         "uint8 bool f8_e4m3 f8_e5m2)", SQ_MW_SHOW(dtype_len),
-                     dtype);
+    if (!bytes) {
+      sq_names valid;
+      sq_names_begin(&valid);
+      for (size_t k = 0; k < sizeof st_types / sizeof st_types[0]; k++)
+        sq_names_add(&valid, st_types[k].name);
+      return sq_fail(st, "dtype '%.*s' has no safetensors dtype (%s)",
+                     SQ_MW_SHOW(dtype_len), dtype,
+                     sq_names_join(&valid, " ", " "));
+    }
   } else {
     uint32_t id;
-    if (!sq_gguf_type_named(dtype, dtype_len, &id, tname, &block, &bytes))
-      return sq_fail(st, "type '%.*s' has no ggml type (f32 f16 bf16 f64 "
-                         "int8 int16 int32 int64, or a ggml block type such "
-                         "as q4_0 q8_0 q4_K q6_K)", SQ_MW_SHOW(dtype_len), dtype);
+    if (!sq_gguf_type_named(dtype, dtype_len, &id, tname, &block, &bytes)) {
+      sq_names valid;
+      sq_names_begin(&valid);
+      sq_gguf_element_type_names(&valid);
+      return sq_fail(st, "type '%.*s' has no ggml type (%s, or a ggml block "
+                         "type such as q4_0 q8_0 q4_K q6_K)",
+                     SQ_MW_SHOW(dtype_len), dtype, sq_names_join(&valid, " ", " "));
+    }
     *type = (int)id;
     if (shape->ndim > MW_GGUF_MAX_DIMS)
       return sq_fail(st, "tensor '%.*s' has %d dimensions (GGUF allows at "

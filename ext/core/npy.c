@@ -31,6 +31,7 @@
 #include "core/crc32.h"
 #include "core/inflate.h"
 #include "core/model_file.h"
+#include "core/text.h"
 #include "kernels/byteorder.h"
 
 /* ------------------------------------------------------------------ .npy */
@@ -151,16 +152,16 @@ static int npy_shape(npy_cursor *c, npy_info *info, sq_status *st) {
   return SQ_OK;
 }
 
-/* The supported descrs: kind, item size, canonical dtype name. */
+/* The supported descrs: kind, item size, canonical dtype name, and the
+** descr ('<f4') for messages (core/catalogue.h). */
 static const struct {
   char kind;
   int size;
-  const char *name;
+  const char *name, *descr;
 } npy_types[] = {
-  {'f', 2, "f16"},   {'f', 4, "f32"},    {'f', 8, "f64"},
-  {'i', 1, "int8"},  {'i', 2, "int16"},  {'i', 4, "int32"},  {'i', 8, "int64"},
-  {'u', 1, "uint8"}, {'u', 2, "uint16"}, {'u', 4, "uint32"}, {'u', 8, "uint64"},
-  {'b', 1, "bool"},
+#define NPY_TYPE_ROW(kind, size, name, descr) {kind, size, name, descr},
+  SQ_CATALOGUE_NPY_DTYPES(NPY_TYPE_ROW)
+#undef NPY_TYPE_ROW
 };
 
 /* descr[0..len) to a dtype name and item size (docs/FORMATS.md#npy-and-npz:
@@ -185,8 +186,12 @@ static int npy_descr(const unsigned char *d, size_t len, npy_info *info,
       return SQ_OK;
     }
   }
-  return sq_fail(st, "npy: descr '%.*s' is not a supported dtype (f2 f4 f8 i1 "
-                     "i2 i4 i8 u1 u2 u4 u8 b1, '<' or '>')", show, d);
+  sq_names valid;
+  sq_names_begin(&valid);
+  for (size_t k = 0; k < sizeof npy_types / sizeof npy_types[0]; k++)
+    sq_names_add(&valid, npy_types[k].descr + 1);
+  return sq_fail(st, "npy: descr '%.*s' is not a supported dtype (%s, '<' or "
+                     "'>')", show, d, sq_names_join(&valid, " ", " "));
 }
 
 /* The header text h[0..n), after the length field. */

@@ -89,27 +89,9 @@ typedef struct onnx_dtype {
 } onnx_dtype;
 
 static const onnx_dtype onnx_dtypes[] = {
-  {1, "f32", 4, TENSOR_FLOAT_DATA, CONV_F32},
-  {2, "uint8", 1, TENSOR_INT32_DATA, CONV_U8},
-  {3, "int8", 1, TENSOR_INT32_DATA, CONV_I8},
-  {4, "uint16", 2, TENSOR_INT32_DATA, CONV_U16},
-  {5, "int16", 2, TENSOR_INT32_DATA, CONV_I16},
-  {6, "int32", 4, TENSOR_INT32_DATA, CONV_I32},
-  {7, "int64", 8, TENSOR_INT64_DATA, CONV_I64},
-  {9, "bool", 1, TENSOR_INT32_DATA, CONV_BOOL},
-  {10, "f16", 2, TENSOR_INT32_DATA, CONV_U16},
-  {11, "f64", 8, TENSOR_DOUBLE_DATA, CONV_F64},
-  {12, "uint32", 4, TENSOR_UINT64_DATA, CONV_U32},
-  {13, "uint64", 8, TENSOR_UINT64_DATA, CONV_U64},
-  {16, "bf16", 2, TENSOR_INT32_DATA, CONV_U16},
-  {17, "f8_e4m3", 1, TENSOR_INT32_DATA, CONV_U8},
-  {18, "f8_e4m3fnuz", 1, TENSOR_INT32_DATA, CONV_U8},
-  {19, "f8_e5m2", 1, TENSOR_INT32_DATA, CONV_U8},
-  {20, "f8_e5m2fnuz", 1, TENSOR_INT32_DATA, CONV_U8},
-  {21, "uint4", 0, TENSOR_INT32_DATA, CONV_U8},
-  {22, "int4", 0, TENSOR_INT32_DATA, CONV_U8},
-  {23, "f4_e2m1", 0, TENSOR_INT32_DATA, CONV_U8},
-  {24, "f8_e8m0", 1, TENSOR_INT32_DATA, CONV_U8},
+#define ONNX_DTYPE_ROW(id, name, bytes, field, conv) {id, name, bytes, field, conv},
+  SQ_CATALOGUE_ONNX_DTYPES(ONNX_DTYPE_ROW)   /* core/catalogue.h */
+#undef ONNX_DTYPE_ROW
 };
 enum { ONNX_STRING = 8, ONNX_COMPLEX64 = 14, ONNX_COMPLEX128 = 15 };
 

@@ -26,6 +26,7 @@
 **      (docs/NUMERICS.md#the-tutorials-formula).
 */
 #include <string.h>
+#include "core/log2.h"
 #include "core/options.h"
 #include "core/text.h"
 
@@ -84,14 +85,55 @@ static int sq_either(const char *s, size_t len, const char *w0, const char *w1) 
   return sq_word_is(s, len, w0) ? 0 : sq_word_is(s, len, w1) ? 1 : -1;
 }
 
+/* The catalogue's methods and schemes (core/catalogue.h). */
+#define SQ_METHOD_NAME(name, NAME) [SQ_METHOD_##NAME] = #name,
+static const char *const sq_methods[SQ_NMETHODS] = {
+  SQ_CATALOGUE_METHODS(SQ_METHOD_NAME)
+};
+#undef SQ_METHOD_NAME
+
+#define SQ_SCHEME_ROW(name, symmetric) {name, symmetric},
+static const struct {
+  const char *name;
+  int symmetric;
+} sq_schemes[] = {SQ_CATALOGUE_SCHEMES(SQ_SCHEME_ROW)};
+#undef SQ_SCHEME_ROW
+#define SQ_NSCHEMES (sizeof sq_schemes / sizeof sq_schemes[0])
+
 int sq_method_parse(const char *s, size_t len, int *method) {
-  if (sq_word_is(s, len, "minmax")) *method = SQ_METHOD_MINMAX;
-  else if (sq_word_is(s, len, "percentile")) *method = SQ_METHOD_PERCENTILE;
-  else if (sq_word_is(s, len, "mse")) *method = SQ_METHOD_MSE;
-  else if (sq_word_is(s, len, "histogram")) *method = SQ_METHOD_HISTOGRAM;
-  else if (sq_word_is(s, len, "entropy")) *method = SQ_METHOD_ENTROPY;
-  else return 0;
-  return 1;
+  for (int m = 0; m < SQ_NMETHODS; m++) {
+    if (sq_word_is(s, len, sq_methods[m])) {
+      *method = m;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void sq_method_names(sq_names *l) {
+  for (int m = 0; m < SQ_NMETHODS; m++) sq_names_add(l, sq_methods[m]);
+}
+
+int sq_scheme_parse(const char *s, size_t len, int *symmetric) {
+  for (size_t i = 0; i < SQ_NSCHEMES; i++) {
+    if (sq_word_is(s, len, sq_schemes[i].name)) {
+      *symmetric = sq_schemes[i].symmetric;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void sq_scheme_names(sq_names *l) {
+  for (size_t i = 0; i < SQ_NSCHEMES; i++) sq_names_add(l, sq_schemes[i].name);
+}
+
+const char *sq_method_name(int method) { return sq_methods[method]; }
+
+const char *sq_scheme_name(int symmetric) {
+  for (size_t i = 0; i < SQ_NSCHEMES; i++)
+    if (sq_schemes[i].symmetric == symmetric) return sq_schemes[i].name;
+  return "";
 }
 
 int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
@@ -137,6 +179,7 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
     o->given |= bit;
     /* Each value check names what the value must be when it fails. */
     const char *must = NULL;
+    sq_names names;
     int64_t iv = 0;
     switch (bit) {
       case SQ_OPT_QUANT_MIN:
@@ -157,8 +200,11 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
         if (o->rounding < 0) must = "torch, onnx or tutorial";
         break;
       case SQ_OPT_METHOD:
-        if (!sq_method_parse(val, vlen, &o->method))
-          must = "minmax, percentile, mse, histogram or entropy";
+        if (!sq_method_parse(val, vlen, &o->method)) {
+          sq_names_begin(&names);
+          sq_method_names(&names);
+          must = sq_names_join(&names, ", ", " or ");
+        }
         break;
       case SQ_OPT_INCLUDE_ZERO:
         if (!sq_parse_int(val, vlen, &iv) || (iv != 0 && iv != 1)) must = "0 or 1";

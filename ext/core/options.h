@@ -6,6 +6,7 @@
 #define SQ_OPTIONS_H
 
 #include <stdint.h>
+#include "core/catalogue.h"
 #include "core/dtype.h"
 #include "core/status.h"
 
@@ -38,8 +39,11 @@ enum {
 /* The most histogram bins an option may ask for. */
 #define SQ_MAX_BINS (1 << 20)
 
-enum { SQ_METHOD_MINMAX = 0, SQ_METHOD_PERCENTILE, SQ_METHOD_MSE,
-       SQ_METHOD_HISTOGRAM, SQ_METHOD_ENTROPY };
+/* The calibration methods of ext/catalogue.toml, in its order
+** (SQ_METHOD_MINMAX is 0, the default). */
+#define SQ_METHOD_ENUM(name, NAME) SQ_METHOD_##NAME,
+enum { SQ_CATALOGUE_METHODS(SQ_METHOD_ENUM) SQ_NMETHODS };
+#undef SQ_METHOD_ENUM
 /* rounding=: multiply by 1/scale (PyTorch), divide (ONNX), or divide and add
 ** the zero point before rounding (the tutorial's formula). */
 enum { SQ_ROUNDING_TORCH = 0, SQ_ROUNDING_ONNX, SQ_ROUNDING_TUTORIAL };
@@ -63,9 +67,20 @@ typedef struct sq_options {
 /* Parses options text (NULL: none) allowing the keys in `allowed`. */
 int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
                      sq_status *st);
-/* "minmax", "percentile", "mse", "histogram", "entropy" -> SQ_METHOD_*;
-** 0 when unknown. */
+/* A method's name (ASCII case ignored) -> SQ_METHOD_*; 0 when unknown.
+** sq_method_names adds every name to a message's list (core/text.h). */
 int sq_method_parse(const char *s, size_t len, int *method);
+struct sq_names;
+void sq_method_names(struct sq_names *l);
+/* A scheme's name (ASCII case ignored) -> the `symmetric` value the code
+** carries for it: 0 affine, 1 symmetric, SQ_SCHEME_LOG2; 0 when unknown.
+** sq_scheme_names adds every name to a list. */
+int sq_scheme_parse(const char *s, size_t len, int *symmetric);
+void sq_scheme_names(struct sq_names *l);
+/* The name of a method (SQ_METHOD_*) and of a scheme (its `symmetric`
+** value), as the catalogue spells them. */
+const char *sq_method_name(int method);
+const char *sq_scheme_name(int symmetric);
 
 /* The integer range a dtype gives under the options.  rounding=tutorial
 ** with a dtype wider than 16 bits is refused here: its zero point is added

@@ -52,11 +52,9 @@ static const struct {
   const char *file, *name;
   unsigned size;
 } st_dtypes[] = {
-  {"F64", "f64", 8},         {"F32", "f32", 4},         {"F16", "f16", 2},
-  {"BF16", "bf16", 2},       {"I64", "int64", 8},       {"I32", "int32", 4},
-  {"I16", "int16", 2},       {"I8", "int8", 1},         {"U64", "uint64", 8},
-  {"U32", "uint32", 4},      {"U16", "uint16", 2},      {"U8", "uint8", 1},
-  {"BOOL", "bool", 1},       {"F8_E4M3", "f8_e4m3", 1}, {"F8_E5M2", "f8_e5m2", 1},
+#define ST_DTYPE_ROW(file, name, size) {file, name, size},
+  SQ_CATALOGUE_SAFETENSORS_DTYPES(ST_DTYPE_ROW)   /* core/catalogue.h */
+#undef ST_DTYPE_ROW
 };
 
 /* How many bytes of s[0..len) to quote: at most ST_SHOW, cut at a UTF-8
@@ -433,12 +431,15 @@ static int st_tensor(st_parser *p, sq_file_tensor *t) {
                            !memcmp(st_dtypes[k].file, d, dlen)))
           k++;
         sqlite3_free(buf);
-        if (k == nd)
+        if (k == nd) {
+          sq_names valid;
+          sq_names_begin(&valid);
+          for (k = 0; k < nd; k++) sq_names_add(&valid, st_dtypes[k].file);
           return sq_fail(p->st, "safetensors: tensor '%.*s' has unknown dtype "
-                                "%.*s (expected F64, F32, F16, BF16, I64, I32, "
-                                "I16, I8, U64, U32, U16, U8, BOOL, F8_E4M3 or "
-                                "F8_E5M2)", ST_NAME(t->name),
-                         st_show(p->s + at, p->i - at), p->s + at);
+                                "%.*s (expected %s)", ST_NAME(t->name),
+                         st_show(p->s + at, p->i - at), p->s + at,
+                         sq_names_join(&valid, ", ", " or "));
+        }
         strcpy(t->dtype, st_dtypes[k].name);
         size = st_dtypes[k].size;
       } else if (field == 2) {

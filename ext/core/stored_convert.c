@@ -19,8 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/catalogue.h"
 #include "core/ggml_quant.h"
 #include "core/tensor.h"
+#include "core/text.h"
 #include "kernels/byteorder.h"
 
 typedef enum stored_kind {
@@ -34,20 +36,19 @@ typedef struct stored_type {
   int size;                     /* bytes per element (ggml: 0) */
 } stored_type;
 
+/* The catalogue's stored dtypes (core/catalogue.h), in its order. */
+#define STORED_ROW(name, kind, size) {name, kind, size},
 static const stored_type stored_types[] = {
-  {"f32", ST_F32, 4},         {"f16", ST_F16, 2},       {"bf16", ST_BF16, 2},
-  {"f64", ST_F64, 8},         {"int8", ST_SIGNED, 1},   {"uint8", ST_UNSIGNED, 1},
-  {"int16", ST_SIGNED, 2},    {"uint16", ST_UNSIGNED, 2},
-  {"int32", ST_SIGNED, 4},    {"uint32", ST_UNSIGNED, 4},
-  {"int64", ST_SIGNED, 8},    {"uint64", ST_UNSIGNED, 8},
-  {"bool", ST_BOOL, 1},       {"f8_e4m3", ST_E4M3, 1},  {"f8_e5m2", ST_E5M2, 1},
+  SQ_CATALOGUE_STORED_DTYPES(STORED_ROW)
 };
+#undef STORED_ROW
+#define STORED_NTYPES (sizeof stored_types / sizeof *stored_types)
 
 /* The stored type named text[0..len) (with "be" when big-endian), or NULL. */
 static const stored_type *stored_find(const char *text, size_t len, int *be) {
   *be = 0;
   for (int pass = 0; pass < 2; pass++) {
-    for (size_t i = 0; i < sizeof stored_types / sizeof *stored_types; i++) {
+    for (size_t i = 0; i < STORED_NTYPES; i++) {
       const char *name = stored_types[i].name;
       size_t nl = strlen(name);
       if (nl == len && memcmp(name, text, len) == 0) {
@@ -69,6 +70,16 @@ int sq_stored_dtype_known(const char *text, size_t len) {
   sq_status scratch = {0};
   return stored_find(text, len, &be) != NULL ||
          sq_ggml_type_parse(text, len, &g, &scratch) == SQ_OK;
+}
+
+int sq_stored_dtype_element(const char *dtype) {
+  for (size_t i = 0; i < STORED_NTYPES; i++)
+    if (strcmp(dtype, stored_types[i].name) == 0) return 1;
+  return 0;
+}
+
+void sq_stored_dtype_names(sq_names *l) {
+  for (size_t i = 0; i < STORED_NTYPES; i++) sq_names_add(l, stored_types[i].name);
 }
 
 static uint64_t load_n(const unsigned char *p, int size, int be) {
@@ -132,7 +143,7 @@ int sq_f32_from_stored(const sq_kernels *k, const char *dtype, size_t len,
   t->data = t->owned = out;
   t->n = (size_t)count;
   if (!ty) {
-    if (count) k->ggml->dequantize[g](src, (size_t)count, out);
+    if (count) sq_ggml_dequantizer(k, g)(src, (size_t)count, out);
     return SQ_OK;
   }
 

@@ -51,8 +51,15 @@ int sq_tensor_from_npy(const sq_kernels *k, const unsigned char *p, size_t n,
 ** docs/FORMATS.md#converting-to-float32): dtype[0..len) is any name the
 ** readers give (f32 f16 bf16 f64, the integers, bool, f8_e4m3 f8_e5m2, the
 ** big-endian "...be" forms, ggml's block types); nbytes must be whole
-** elements (blocks).  sq_stored_dtype_known says whether a name is one. */
+** elements (blocks).  sq_stored_dtype_known says whether a name is one;
+** sq_stored_dtype_element whether it is one of the element dtypes (not a
+** ggml block type, not a "...be" form), exactly as spelled; and
+** sq_stored_dtype_names adds the element dtypes' names to a message's list
+** (core/text.h), in the catalogue's order. */
 int sq_stored_dtype_known(const char *dtype, size_t len);
+int sq_stored_dtype_element(const char *dtype);
+struct sq_names;
+void sq_stored_dtype_names(struct sq_names *l);
 int sq_f32_from_stored(const sq_kernels *k, const char *dtype, size_t len,
                        const unsigned char *src, uint64_t nbytes,
                        const char *argname, sq_tensor *t, sq_status *st);

@@ -93,3 +93,42 @@ size_t sq_json_escape(unsigned char c, char esc[8]) {
   }
   return strlen(esc);
 }
+
+void sq_names_begin(sq_names *l) {
+  l->n = 0;
+  l->more = 0;
+  l->buf[0] = 0;
+}
+
+void sq_names_add(sq_names *l, const char *name) {
+  if (l->n < SQ_NAMES_CAP) l->item[l->n++] = name;
+  else l->more = 1;
+}
+
+/* Appends s to buf (of size cap) at *len; returns 0 when it did not fit. */
+static int sq_names_put(char *buf, size_t cap, size_t *len, const char *s) {
+  size_t k = strlen(s);
+  if (k >= cap - *len) return 0;
+  memcpy(buf + *len, s, k + 1);
+  *len += k;
+  return 1;
+}
+
+const char *sq_names_join(sq_names *l, const char *sep, const char *last) {
+  /* Room kept for the "..." of a list cut short. */
+  size_t cap = sizeof l->buf - 4, len = 0;
+  int cut = 0;
+  l->buf[0] = 0;
+  for (size_t i = 0; i < l->n && !cut; i++) {
+    const char *s = i == 0 ? "" : i + 1 == l->n && !l->more ? last : sep;
+    size_t at = len;
+    if (!sq_names_put(l->buf, cap, &len, s) ||
+        !sq_names_put(l->buf, cap, &len, l->item[i])) {
+      len = at;
+      l->buf[len] = 0;
+      cut = 1;
+    }
+  }
+  if (cut || l->more) memcpy(l->buf + len, "...", 4);
+  return l->buf;
+}

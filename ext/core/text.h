@@ -31,4 +31,20 @@ size_t sq_utf8_check(const unsigned char *s, size_t len);
 ** UTF-8 sequences, checked by the caller, are never escaped). */
 size_t sq_json_escape(unsigned char c, char esc[8]);
 
+/* A list of names for an error message, built from a table at run time so
+** that it cannot disagree with the table the code searches: add the names,
+** then join them ("a, b or c" with sep ", " and last " or ").  The text
+** lives in the struct (a local of the caller); past SQ_NAMES_CAP names or
+** sizeof buf bytes it ends with "...", so a message stays bounded. */
+#define SQ_NAMES_CAP 64
+typedef struct sq_names {
+  const char *item[SQ_NAMES_CAP]; /* static strings: a table's names */
+  size_t n;
+  int more;                       /* names were dropped past the cap */
+  char buf[768];
+} sq_names;
+void sq_names_begin(sq_names *l);
+void sq_names_add(sq_names *l, const char *name);
+const char *sq_names_join(sq_names *l, const char *sep, const char *last);
+
 #endif

@@ -62,18 +62,15 @@ enum { TFL_OPCODE_DEPRECATED_BUILTIN, TFL_OPCODE_CUSTOM, TFL_OPCODE_VERSION,
        TFL_OPCODE_BUILTIN };
 
 #define TFL_SCHEMA_VERSION 3
-#define TFL_NTYPES 19
+#define TFL_NTYPES SQ_CATALOGUE_TFLITE_NTYPES
 
 /* TensorType -> dtype and bytes per element (0: not read; int4: packed). */
 static const struct { const char *tfl, *dtype; unsigned size; }
     tfl_types[TFL_NTYPES] = {
-  {"FLOAT32", "f32", 4}, {"FLOAT16", "f16", 2}, {"INT32", "int32", 4},
-  {"UINT8", "uint8", 1}, {"INT64", "int64", 8}, {"STRING", NULL, 0},
-  {"BOOL", "bool", 1}, {"INT16", "int16", 2}, {"COMPLEX64", NULL, 0},
-  {"INT8", "int8", 1}, {"FLOAT64", "f64", 8}, {"COMPLEX128", NULL, 0},
-  {"UINT64", "uint64", 8}, {"RESOURCE", NULL, 0}, {"VARIANT", NULL, 0},
-  {"UINT32", "uint32", 4}, {"UINT16", "uint16", 2}, {"INT4", "int4", 0},
-  {"BFLOAT16", "bf16", 2}};
+#define TFL_TYPE_ROW(tfl, dtype, size) {tfl, dtype, size},
+  SQ_CATALOGUE_TFLITE_TYPES(TFL_TYPE_ROW)   /* core/catalogue.h */
+#undef TFL_TYPE_ROW
+};
 
 /* A growing text, charged to the index (core/model_file.h). */
 typedef struct tfl_text {

@@ -84,9 +84,12 @@ static void sq_init_paths(void) {
   sq_path_names[sq_path_count] = NULL;
 }
 
-/* Every path name any build knows, in the order users read them. */
-static const char *const sq_known_names[] = {"scalar", "avx2", "avx512", "neon",
-                                             NULL};
+/* Every path name any build knows, in the order users read them
+** (ext/catalogue.toml). */
+#define SQ_PATH_NAME(name, bit) name,
+static const char *const sq_known_names[] = {
+    SQ_CATALOGUE_KERNEL_PATHS(SQ_PATH_NAME) NULL};
+#undef SQ_PATH_NAME
 
 /* Rank of a path name on this architecture, or -1 if it has none. */
 static int sq_rank(const char *name) {

@@ -15,33 +15,49 @@
 #define SQ_GGML_H
 
 #include <stddef.h>
+#include "kernels/catalogue.h"
 
-/* In the order of ggml's type ids. */
+/* ggml's types in the order of its type ids, as ext/catalogue.toml lists
+** them (kernels/catalogue.h). */
+#define SQ_GGML_ENUM(t, T, ...) SQ_GGML_##T,
 typedef enum sq_ggml_type {
-  SQ_GGML_Q4_0, SQ_GGML_Q4_1, SQ_GGML_Q5_0, SQ_GGML_Q5_1, SQ_GGML_Q8_0,
-  SQ_GGML_Q2_K, SQ_GGML_Q3_K, SQ_GGML_Q4_K, SQ_GGML_Q5_K, SQ_GGML_Q6_K,
+  SQ_CATALOGUE_GGML_TYPES(SQ_GGML_ENUM)
   SQ_GGML_NTYPES
 } sq_ggml_type;
+#undef SQ_GGML_ENUM
 
 typedef struct sq_ggml_format {
   const char *name;     /* as ggml spells it: "q4_0", "q4_K" */
   int ggml_id;          /* ggml's enum ggml_type, as GGUF files store it */
   size_t block;         /* weights per block: 32, or 256 for the K-quants */
   size_t bytes;         /* bytes per block */
+  int affine;           /* the block stores a minimum (scheme affine) */
+  int fp16[2];          /* offsets of the fp16 fields (d, m or dmin), -1: none */
+  /* The kernel paths (SQ_KERNEL_PATH_* bits) whose tables have their own
+  ** entry for the type; the others run the scalar one. */
+  unsigned quantize_paths, dequantize_paths;
 } sq_ggml_format;
 
 extern const sq_ggml_format sq_ggml_formats[SQ_GGML_NTYPES];
 
+/* One row: n > 0 floats, a multiple of the type's block, all finite, into
+** n / block blocks.  importance is NULL (ggml's reference quantizer) or n
+** little-endian float32 weights >= 0, finite (llama.cpp's imatrix entries
+** for the row's columns).  Some weighted searches depend on the whole row
+** (its mean square), so a row is never split across calls. */
+typedef void (*sq_ggml_quantize_fn)(const void *x, size_t n,
+                                    const void *importance, void *blocks);
+/* n floats (a multiple of the block) from n / block blocks. */
+typedef void (*sq_ggml_dequantize_fn)(const void *blocks, size_t n, void *y);
+
+/* A path's own ggml kernels, by type: designated entries
+** ([SQ_GGML_Q4_0] = ...), NULL for a type the path does not specialise.
+** Callers never index these: sq_ggml_quantizer and sq_ggml_dequantizer
+** (kernels.h) give the path's entry or, where it has none, the scalar
+** one, as ggml falls back to its generic code per architecture. */
 typedef struct sq_ggml_kernels {
-  /* One row: n > 0 floats, a multiple of the type's block, all finite, into
-  ** n / block blocks.  importance is NULL (ggml's reference quantizer) or
-  ** n little-endian float32 weights >= 0, finite (llama.cpp's imatrix entries
-  ** for the row's columns).  Some weighted searches depend on the whole row
-  ** (its mean square), so a row is never split across calls. */
-  void (*quantize[SQ_GGML_NTYPES])(const void *x, size_t n,
-                                   const void *importance, void *blocks);
-  /* n floats (a multiple of the block) from n / block blocks. */
-  void (*dequantize[SQ_GGML_NTYPES])(const void *blocks, size_t n, void *y);
+  sq_ggml_quantize_fn own_quantize[SQ_GGML_NTYPES];
+  sq_ggml_dequantize_fn own_dequantize[SQ_GGML_NTYPES];
 } sq_ggml_kernels;
 
 #endif

@@ -483,14 +483,29 @@ static void q_q8_0_neon(const void *x, size_t n, const void *imp, void *blocks) 
   q_row(x, n, imp, blocks, SQ_GGML_Q8_0, 34, sq_ggml_quantize_q8_0);
 }
 
+/* Designated: a type not named here runs the scalar kernel
+** (sq_ggml_quantizer), as the K-quants' quantizers do on NEON;
+** ext/catalogue.toml lists the paths of each type. */
 const sq_ggml_kernels sq_ggml_kernels_neon = {
-  .quantize = {q_q4_0_neon, q_q4_1_neon, q_q5_0_neon, q_q5_1_neon,
-               q_q8_0_neon, sq_ggml_quantize_q2_K, sq_ggml_quantize_q3_K,
-               sq_ggml_quantize_q4_K, sq_ggml_quantize_q5_K,
-               sq_ggml_quantize_q6_K},
-  .dequantize = {dq_q4_0_neon, dq_q4_1_neon, dq_q5_0_neon, dq_q5_1_neon,
-                 dq_q8_0_neon, dq_q2_K_neon, dq_q3_K_neon, dq_q4_K_neon,
-                 dq_q5_K_neon, dq_q6_K_neon},
+  .own_quantize = {
+    [SQ_GGML_Q4_0] = q_q4_0_neon,
+    [SQ_GGML_Q4_1] = q_q4_1_neon,
+    [SQ_GGML_Q5_0] = q_q5_0_neon,
+    [SQ_GGML_Q5_1] = q_q5_1_neon,
+    [SQ_GGML_Q8_0] = q_q8_0_neon,
+  },
+  .own_dequantize = {
+    [SQ_GGML_Q4_0] = dq_q4_0_neon,
+    [SQ_GGML_Q4_1] = dq_q4_1_neon,
+    [SQ_GGML_Q5_0] = dq_q5_0_neon,
+    [SQ_GGML_Q5_1] = dq_q5_1_neon,
+    [SQ_GGML_Q8_0] = dq_q8_0_neon,
+    [SQ_GGML_Q2_K] = dq_q2_K_neon,
+    [SQ_GGML_Q3_K] = dq_q3_K_neon,
+    [SQ_GGML_Q4_K] = dq_q4_K_neon,
+    [SQ_GGML_Q5_K] = dq_q5_K_neon,
+    [SQ_GGML_Q6_K] = dq_q6_K_neon,
+  },
 };
 
 

@@ -1,24 +1,45 @@
 /*
-** ggml_formats.c: the ggml block formats' sizes and ids, and the scalar
-** path's table of their kernels (docs/NUMERICS.md#ggml).
+** ggml_formats.c: the ggml block formats' sizes and ids, the scalar path's
+** table of their kernels, and the fallback to it (docs/NUMERICS.md#ggml).
+**
+**   1. the formats and the scalar table are expanded from the catalogue's
+**      list (kernels/catalogue.h), so a type has a row and a scalar entry
+**      once it is declared there;
+**   2. a vector path's table has designated entries for the types it
+**      specialises and NULL for the rest; sq_ggml_quantizer and
+**      sq_ggml_dequantizer return its entry, else the scalar one, never
+**      NULL (tests/kernel_test.c checks every path's entries against the
+**      catalogue's list of paths per type).
 */
 #include "kernels/ggml_internal.h"
 
-/* Bytes per block are ggml's sizeof(block_<type>) (ggml-common.h). */
+/* One row per type of ext/catalogue.toml (kernels/catalogue.h); bytes per
+** block are ggml's sizeof(block_<type>) (ggml-common.h). */
+#define SQ_GGML_FORMAT(t, T, id, block, bytes, affine, f0, f1, qpaths,        \
+                       dqpaths)                                               \
+  [SQ_GGML_##T] = {#t, id, block, bytes, affine, {f0, f1}, qpaths, dqpaths},
 const sq_ggml_format sq_ggml_formats[SQ_GGML_NTYPES] = {
-  [SQ_GGML_Q4_0] = {"q4_0", 2, 32, 18},
-  [SQ_GGML_Q4_1] = {"q4_1", 3, 32, 20},
-  [SQ_GGML_Q5_0] = {"q5_0", 6, 32, 22},
-  [SQ_GGML_Q5_1] = {"q5_1", 7, 32, 24},
-  [SQ_GGML_Q8_0] = {"q8_0", 8, 32, 34},
-  [SQ_GGML_Q2_K] = {"q2_K", 10, 256, 84},
-  [SQ_GGML_Q3_K] = {"q3_K", 11, 256, 110},
-  [SQ_GGML_Q4_K] = {"q4_K", 12, 256, 144},
-  [SQ_GGML_Q5_K] = {"q5_K", 13, 256, 176},
-  [SQ_GGML_Q6_K] = {"q6_K", 14, 256, 210},
+  SQ_CATALOGUE_GGML_TYPES(SQ_GGML_FORMAT)
 };
+#undef SQ_GGML_FORMAT
 
+/* The scalar path has every type's kernels: the reference, and what every
+** other path falls back to. */
+#define SQ_GGML_ENTRY_Q(t, T, ...) [SQ_GGML_##T] = sq_ggml_quantize_##t,
+#define SQ_GGML_ENTRY_DQ(t, T, ...) [SQ_GGML_##T] = sq_ggml_dequantize_##t,
 const sq_ggml_kernels sq_ggml_kernels_scalar = {
-  .quantize = {SQ_GGML_TYPES(SQ_GGML_ENTRY_Q)},
-  .dequantize = {SQ_GGML_TYPES(SQ_GGML_ENTRY_DQ)},
+  .own_quantize = {SQ_CATALOGUE_GGML_TYPES(SQ_GGML_ENTRY_Q)},
+  .own_dequantize = {SQ_CATALOGUE_GGML_TYPES(SQ_GGML_ENTRY_DQ)},
 };
+#undef SQ_GGML_ENTRY_Q
+#undef SQ_GGML_ENTRY_DQ
+
+sq_ggml_quantize_fn sq_ggml_quantizer(const sq_kernels *k, sq_ggml_type t) {
+  sq_ggml_quantize_fn f = k->ggml->own_quantize[t];
+  return f ? f : sq_ggml_kernels_scalar.own_quantize[t];
+}
+
+sq_ggml_dequantize_fn sq_ggml_dequantizer(const sq_kernels *k, sq_ggml_type t) {
+  sq_ggml_dequantize_fn f = k->ggml->own_dequantize[t];
+  return f ? f : sq_ggml_kernels_scalar.own_dequantize[t];
+}

@@ -14,20 +14,16 @@
 #include "kernels/ggml.h"
 #include "kernels/kernels_internal.h"
 
-/* Every type, for declaring and tabulating per-type entry points. */
-#define SQ_GGML_TYPES(X) \
-  X(q4_0) X(q4_1) X(q5_0) X(q5_1) X(q8_0) X(q2_K) X(q3_K) X(q4_K) X(q5_K) X(q6_K)
-
-/* The scalar entry points (see sq_ggml_kernels for the contract). */
-#define SQ_GGML_DECLARE_SCALAR(T)                                              \
+/* The scalar entry points of every type of the catalogue (see
+** sq_ggml_quantize_fn for the contract): a type added to
+** ext/catalogue.toml is declared here and tabulated in ggml_formats.c, so
+** the build fails until its scalar kernels exist. */
+#define SQ_GGML_DECLARE_SCALAR(T, ...)                                         \
   void sq_ggml_quantize_##T(const void *x, size_t n, const void *importance,   \
                             void *blocks);                                     \
   void sq_ggml_dequantize_##T(const void *blocks, size_t n, void *y);
-SQ_GGML_TYPES(SQ_GGML_DECLARE_SCALAR)
+SQ_CATALOGUE_GGML_TYPES(SQ_GGML_DECLARE_SCALAR)
 #undef SQ_GGML_DECLARE_SCALAR
-
-#define SQ_GGML_ENTRY_Q(T) sq_ggml_quantize_##T,
-#define SQ_GGML_ENTRY_DQ(T) sq_ggml_dequantize_##T,
 
 /* fp16 as ggml converts it: round to nearest even, overflow to infinity. */
 static inline uint16_t sq_ggml_fp16(float f) { return sq_f32_to_f16_scalar(f); }

@@ -619,14 +619,33 @@ static void q_q8_0_avx2(const void *x, size_t n, const void *imp, void *blocks) 
 #pragma GCC pop_options
 #endif
 
+/* Designated: a type not named here runs the scalar kernel
+** (sq_ggml_quantizer); ext/catalogue.toml lists the paths of each. */
 const sq_ggml_kernels sq_ggml_kernels_avx2 = {
-  .quantize = {q_q4_0_avx2, q_q4_1_avx2, q_q5_0_avx2, q_q5_1_avx2,
-               q_q8_0_avx2, sq_ggml_quantize_q2_K_avx2,
-               sq_ggml_quantize_q3_K_avx2, sq_ggml_quantize_q4_K_avx2,
-               sq_ggml_quantize_q5_K_avx2, sq_ggml_quantize_q6_K_avx2},
-  .dequantize = {dq_q4_0_avx2, dq_q4_1_avx2, dq_q5_0_avx2, dq_q5_1_avx2,
-                 dq_q8_0_avx2, dq_q2_K_avx2, dq_q3_K_avx2, dq_q4_K_avx2,
-                 dq_q5_K_avx2, dq_q6_K_avx2},
+  .own_quantize = {
+    [SQ_GGML_Q4_0] = q_q4_0_avx2,
+    [SQ_GGML_Q4_1] = q_q4_1_avx2,
+    [SQ_GGML_Q5_0] = q_q5_0_avx2,
+    [SQ_GGML_Q5_1] = q_q5_1_avx2,
+    [SQ_GGML_Q8_0] = q_q8_0_avx2,
+    [SQ_GGML_Q2_K] = sq_ggml_quantize_q2_K_avx2,
+    [SQ_GGML_Q3_K] = sq_ggml_quantize_q3_K_avx2,
+    [SQ_GGML_Q4_K] = sq_ggml_quantize_q4_K_avx2,
+    [SQ_GGML_Q5_K] = sq_ggml_quantize_q5_K_avx2,
+    [SQ_GGML_Q6_K] = sq_ggml_quantize_q6_K_avx2,
+  },
+  .own_dequantize = {
+    [SQ_GGML_Q4_0] = dq_q4_0_avx2,
+    [SQ_GGML_Q4_1] = dq_q4_1_avx2,
+    [SQ_GGML_Q5_0] = dq_q5_0_avx2,
+    [SQ_GGML_Q5_1] = dq_q5_1_avx2,
+    [SQ_GGML_Q8_0] = dq_q8_0_avx2,
+    [SQ_GGML_Q2_K] = dq_q2_K_avx2,
+    [SQ_GGML_Q3_K] = dq_q3_K_avx2,
+    [SQ_GGML_Q4_K] = dq_q4_K_avx2,
+    [SQ_GGML_Q5_K] = dq_q5_K_avx2,
+    [SQ_GGML_Q6_K] = dq_q6_K_avx2,
+  },
 };
 
 

@@ -167,6 +167,11 @@ typedef struct sq_kernels {
 
 #define SQ_HISTC_COPIES 4
 
+/* Path k's ggml kernels for type t: the path's own, or the scalar path's
+** where the path has none (ggml.h).  Never NULL. */
+sq_ggml_quantize_fn sq_ggml_quantizer(const sq_kernels *k, sq_ggml_type t);
+sq_ggml_dequantize_fn sq_ggml_dequantizer(const sq_kernels *k, sq_ggml_type t);
+
 /* The kernel table chosen at load time: the best the CPU runs, or the one
 ** named by the environment variable SQLITE_QUANT_KERNEL (capped at what the
 ** CPU supports). */

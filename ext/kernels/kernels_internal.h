@@ -110,8 +110,9 @@ static inline int sq_fold1(sq_cb p, size_t i, int *have, float *lo, float *hi) {
   return 1;
 }
 
-/* Each path's ggml block-format kernels (ggml_*.c); a vector path reuses the
-** scalar entry points for the types it does not specialise. */
+/* Each path's ggml block-format kernels (ggml_*.c); a vector path names only
+** the types it specialises, the others fall back to the scalar entries
+** (sq_ggml_quantizer in ggml_formats.c). */
 extern const sq_ggml_kernels sq_ggml_kernels_scalar;
 extern const sq_ggml_kernels sq_ggml_kernels_avx2;
 extern const sq_ggml_kernels sq_ggml_kernels_avx512;

@@ -211,24 +211,12 @@ static void sq_agg_final(sqlite3_context *ctx) {
   }
 }
 
-static const struct {
-  sq_fn fn;
-  int nmin, nmax;
-} sq_agg_defs[] = {
-  {{"q_scale_agg", SQ_AGG_SCALE, SQ_VALUES}, 1, 4},
-  {{"q_zero_point_agg", SQ_AGG_ZERO_POINT, SQ_VALUES}, 1, 4},
-  {{"q_per_channel_scales_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_SCALE,
-    SQ_VALUES}, 3, 6},
-  {{"q_per_channel_zero_points_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_ZERO_POINT,
-    SQ_VALUES}, 3, 6},
+/* The family's functions of ext/catalogue.toml (sql/catalogue.h). */
+static const sq_fn_def sq_agg_defs[] = {
+  SQ_CATALOGUE_FUNCTIONS_AGGREGATE(SQ_FN_DEF)
 };
 
 int sq_register_aggregate_functions(sq_registry *r) {
-  for (size_t i = 0; i < sizeof sq_agg_defs / sizeof sq_agg_defs[0]; i++) {
-    int rc = sq_create_function(r, &sq_agg_defs[i].fn, sq_agg_defs[i].nmin,
-                                sq_agg_defs[i].nmax, NULL, sq_agg_step,
-                                sq_agg_final, sq_agg_value, sq_agg_inverse);
-    if (rc != SQLITE_OK) return rc;
-  }
-  return SQLITE_OK;
+  return sq_register_table(r, sq_agg_defs,
+                           sizeof sq_agg_defs / sizeof sq_agg_defs[0]);
 }

@@ -11,6 +11,7 @@
 */
 #include <math.h>
 #include <string.h>
+#include "core/text.h"
 #include "sql/sql.h"
 #include "kernels/byteorder.h"
 
@@ -113,17 +114,13 @@ int sq_arg_scheme(int argc, sqlite3_value **argv, int i, int *symmetric,
   if (i >= argc) return SQ_OK;
   const char *s = sq_arg_text(argv[i], "scheme", st);
   if (!s) return st->code;
-  if (sqlite3_stricmp(s, "affine") == 0) return SQ_OK;
-  if (sqlite3_stricmp(s, "symmetric") == 0) {
-    *symmetric = 1;
-    return SQ_OK;
-  }
-  if (sqlite3_stricmp(s, "log2") == 0) {
-    *symmetric = SQ_SCHEME_LOG2;  /* docs/NUMERICS.md#logarithmic-log2 */
-    return SQ_OK;
-  }
-  return sq_fail(st, "unknown scheme '%.40s' (expected affine, symmetric or log2)",
-                 s);
+  /* log2: docs/NUMERICS.md#logarithmic-log2 */
+  if (sq_scheme_parse(s, strlen(s), symmetric)) return SQ_OK;
+  sq_names valid;
+  sq_names_begin(&valid);
+  sq_scheme_names(&valid);
+  return sq_fail(st, "unknown scheme '%.40s' (expected %s)", s,
+                 sq_names_join(&valid, ", ", " or "));
 }
 
 int sq_arg_options(int argc, sqlite3_value **argv, int i, unsigned allowed,

@@ -61,11 +61,10 @@ typedef struct sq_compare_row {
 } sq_compare_row;
 
 
-static const char *const sq_method_names[] = {"minmax", "percentile", "mse",
-                                              "histogram", "entropy"};
-static const char *const sq_gran_names[] = {"tensor", "channel", "block"};
-/* By sq_scheme.symmetric: 0, 1 or SQ_SCHEME_LOG2. */
-static const char *const sq_scheme_names[] = {"affine", "symmetric", "log2"};
+/* The catalogue's granularity names (core/catalogue.h), by kind. */
+#define SQ_GRAN_NAME(name, kind) [kind] = name,
+static const char *const sq_gran_names[] = {SQ_CATALOGUE_GRANULARITIES(SQ_GRAN_NAME)};
+#undef SQ_GRAN_NAME
 
 static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
                               sq_status *st) {
@@ -143,8 +142,8 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
       snprintf(gran, sizeof gran, "block-%lld%s", (long long)row->s.block,
                row->s.whole_row ? " (whole row)" : "");
     snprintf(row->label, sizeof row->label, "%s %s %s%s%s", row->s.dtype->name,
-             sq_scheme_names[row->s.symmetric], gran,
-             row->s.method ? " " : "", row->s.method ? sq_method_names[row->s.method] : "");
+             sq_scheme_name(row->s.symmetric), gran,
+             row->s.method ? " " : "", row->s.method ? sq_method_name(row->s.method) : "");
     cur->n = i + 1;
   }
   sqlite3_free(cached);
@@ -158,7 +157,7 @@ done:
 static void sq_compare_column(const sq_cursor *cur, sqlite3_context *ctx,
                               int col) {
   const sq_compare_row *row = &((const sq_compare_row *)cur->rows)[cur->i];
-  const char *scheme = sq_scheme_names[row->s.symmetric];
+  const char *scheme = sq_scheme_name(row->s.symmetric);
   const char *gran = sq_gran_names[row->s.granularity];
   if (row->s.ggml) {
     switch (col) {
@@ -188,7 +187,7 @@ static void sq_compare_column(const sq_cursor *cur, sqlite3_context *ctx,
       if (row->s.granularity == SQ_GRAN_BLOCK) sqlite3_result_int64(ctx, row->s.block);
       break;
     case SQ_CMP_METHOD:
-      sqlite3_result_text(ctx, sq_method_names[row->s.method], -1, SQLITE_STATIC);
+      sqlite3_result_text(ctx, sq_method_name(row->s.method), -1, SQLITE_STATIC);
       break;
     case SQ_CMP_BITS: sqlite3_result_double(ctx, row->res.bits_per_weight); break;
     case SQ_CMP_BYTES: sqlite3_result_int64(ctx, (sqlite3_int64)row->res.bytes); break;

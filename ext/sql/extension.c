@@ -107,7 +107,8 @@ int sq_vtab_declare_reach(sqlite3 *db, sq_reach reach) {
 int sq_register_table(sq_registry *r, const sq_fn_def *defs, size_t count) {
   for (size_t i = 0; i < count; i++) {
     int rc = sq_create_function(r, &defs[i].fn, defs[i].nmin, defs[i].nmax,
-                                defs[i].xFunc, NULL, NULL, NULL, NULL);
+                                defs[i].xFunc, defs[i].xStep, defs[i].xFinal,
+                                defs[i].xValue, defs[i].xInverse);
     if (rc != SQLITE_OK) return rc;
   }
   return SQLITE_OK;
@@ -141,14 +142,15 @@ static int sq_load(sqlite3 *db, char **pzErrMsg,
     sq_register_file_writers,
 #endif
   };
+  /* The table-valued functions, in the catalogue's order (sql/catalogue.h). */
+#define SQ_TABLE_ENTRY(table) &table,
   static const sq_table *const tables[] = {
-    &sq_each_table, &sq_each_group_table, &sq_channels_table, &sq_compare_table,
-    &sq_ggml_types_table,
-    &sq_tensors_table, &sq_tensor_metadata_table,
+    SQ_CATALOGUE_TABLES_VALUES(SQ_TABLE_ENTRY)
 #ifndef SQLITE_QUANT_OMIT_FS
-    &sq_tensors_file_table, &sq_tensor_metadata_file_table,
+    SQ_CATALOGUE_TABLES_PATHS(SQ_TABLE_ENTRY)
 #endif
   };
+#undef SQ_TABLE_ENTRY
   const char *bad = sq_kernels_bad_request();
   if (bad) {
     if (pzErrMsg) {

@@ -208,11 +208,6 @@ static void sq_ff_agg_final(sqlite3_context *ctx) {
   sq_ff_agg_free(a);
 }
 
-static const sq_fn sq_ff_agg_fns[] = {
-  {"q_safetensors_agg", SQ_MW_SAFETENSORS, SQ_VALUES},
-  {"q_gguf_agg", SQ_MW_GGUF, SQ_VALUES},
-};
-
 /* ---- q_npz_agg ---------------------------------------------------------- */
 
 typedef struct sq_npz_agg {
@@ -258,20 +253,13 @@ static void sq_npz_agg_final(sqlite3_context *ctx) {
   sq_npz_writer_free(&a->w);
 }
 
-static const sq_fn sq_npz_agg_fn = {"q_npz_agg", 0, SQ_VALUES};
+/* The family's functions of ext/catalogue.toml (sql/catalogue.h); the
+** aggregates return a BLOB: innocuous. */
+static const sq_fn_def sq_file_defs[] = {
+  SQ_CATALOGUE_FUNCTIONS_FILE(SQ_FN_DEF)
+};
 
 int sq_register_file_functions(sq_registry *r) {
-  static const sq_fn_def defs[] = {
-    {{"q_npy", 0, SQ_VALUES}, 3, 3, sq_npy_func},
-  };
-  int rc = sq_register_table(r, defs, sizeof defs / sizeof defs[0]);
-  /* The aggregates return a BLOB: innocuous. */
-  for (size_t k = 0; k < sizeof sq_ff_agg_fns / sizeof sq_ff_agg_fns[0] &&
-                     rc == SQLITE_OK; k++)
-    rc = sq_create_function(r, &sq_ff_agg_fns[k], 4, 5, NULL, sq_ff_agg_step,
-                            sq_ff_agg_final, NULL, NULL);
-  if (rc == SQLITE_OK)
-    rc = sq_create_function(r, &sq_npz_agg_fn, 4, 4, NULL, sq_npz_agg_step,
-                            sq_npz_agg_final, NULL, NULL);
-  return rc;
+  return sq_register_table(r, sq_file_defs,
+                           sizeof sq_file_defs / sizeof sq_file_defs[0]);
 }

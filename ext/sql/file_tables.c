@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core/model_file.h"
+#include "core/text.h"
 #include "sql/sql.h"
 
 enum { SQ_FT_NAME, SQ_FT_DTYPE, SQ_FT_SHAPE, SQ_FT_DATA, SQ_FT_OFFSET,
@@ -233,13 +234,7 @@ static int sq_ft_take_blob(sq_file_cursor *c, sqlite3_value *v,
 /* The dtypes whose 1-D tensors can be cut between elements: all but ggml's
 ** block types, whose elements share their block's bytes. */
 static int sq_ft_elementwise(const char *dtype) {
-  static const char *const names[] = {
-    "f32", "f16", "bf16", "f64", "int8", "uint8", "int16", "uint16", "int32",
-    "uint32", "int64", "uint64", "bool", "f8_e4m3", "f8_e5m2",
-  };
-  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-    if (strcmp(dtype, names[k]) == 0) return 1;
-  return 0;
+  return sq_stored_dtype_element(dtype);
 }
 
 /* Cuts every tensor into chunks of whole rows of at most limit bytes and
@@ -298,10 +293,13 @@ static int sq_ft_compute(sq_file_cursor *c, const char *name,
     const unsigned char *head = sq_source_span(src, 0, k, st);
     if (!head) return st->code;
     int d = sq_file_detect(head, (size_t)k);
-    if (d < 0)
+    if (d < 0) {
+      sq_names formats;
+      sq_names_begin(&formats);
+      sq_file_format_names(&formats);
       return sq_fail(st, "cannot tell the file format from its first bytes "
-                         "(expected safetensors, gguf, npy, npz, onnx or "
-                         "tflite)");
+                         "(expected %s)", sq_names_join(&formats, ", ", " or "));
+    }
     f = (sq_file_format)d;
   }
   if (sq_file_read_source(src, f, want_meta, &c->ix, st)) return st->code;

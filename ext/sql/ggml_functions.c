@@ -262,18 +262,12 @@ const sq_table sq_ggml_types_table = {
 
 /* ---- registration ---------------------------------------------------------- */
 
+/* The family's functions of ext/catalogue.toml (sql/catalogue.h). */
 static const sq_fn_def sq_ggml_defs[] = {
-  {{"q_ggml_quantize", 0, SQ_VALUES}, 2, 4, sq_ggml_quantize_func},
-  {{"q_ggml_dequantize", 0, SQ_VALUES}, 2, 3, sq_ggml_dequantize_func},
+  SQ_CATALOGUE_FUNCTIONS_GGML(SQ_FN_DEF)
 };
 
-static const sq_fn sq_importance_fn = {"q_importance_agg", 0, SQ_VALUES};
-
 int sq_register_ggml_functions(sq_registry *r) {
-  int rc = sq_register_table(r, sq_ggml_defs,
-                             sizeof sq_ggml_defs / sizeof sq_ggml_defs[0]);
-  if (rc != SQLITE_OK) return rc;
-  return sq_create_function(r, &sq_importance_fn, 2, 2, NULL,
-                            sq_importance_step, sq_importance_final,
-                            sq_importance_value, sq_importance_inverse);
+  return sq_register_table(r, sq_ggml_defs,
+                           sizeof sq_ggml_defs / sizeof sq_ggml_defs[0]);
 }

@@ -150,32 +150,10 @@ done:
   if (st.code) sq_result_status(ctx, fn->name, &st);
 }
 
-#define T SQ_GRAN_TENSOR
-#define C SQ_GRAN_CHANNEL
-#define B SQ_GRAN_BLOCK
+/* The family's functions of ext/catalogue.toml (sql/catalogue.h). */
 static const sq_fn_def sq_log2_defs[] = {
-  {{"quantize_log2_blob", SQ_L2_VARIANT(SQ_L2_QUANTIZE, T), SQ_VALUES}, 2, 3,
-   sq_log2_quantize_func},
-  {{"q_fake_quantize_log2", SQ_L2_VARIANT(SQ_L2_FAKE, T), SQ_VALUES}, 2, 3,
-   sq_log2_quantize_func},
-  {{"dequantize_log2_blob", SQ_L2_VARIANT(SQ_L2_DEQUANTIZE, T), SQ_VALUES}, 2, 4,
-   sq_log2_dequantize_func},
-  {{"quantize_per_channel_log2_blob", SQ_L2_VARIANT(SQ_L2_QUANTIZE, C),
-    SQ_VALUES}, 4, 5, sq_log2_quantize_func},
-  {{"q_fake_quantize_per_channel_log2", SQ_L2_VARIANT(SQ_L2_FAKE, C),
-    SQ_VALUES}, 4, 5, sq_log2_quantize_func},
-  {{"dequantize_per_channel_log2_blob", SQ_L2_VARIANT(SQ_L2_DEQUANTIZE, C),
-    SQ_VALUES}, 4, 5, sq_log2_dequantize_func},
-  {{"quantize_per_block_log2_blob", SQ_L2_VARIANT(SQ_L2_QUANTIZE, B),
-    SQ_VALUES}, 5, 6, sq_log2_quantize_func},
-  {{"q_fake_quantize_per_block_log2", SQ_L2_VARIANT(SQ_L2_FAKE, B),
-    SQ_VALUES}, 5, 6, sq_log2_quantize_func},
-  {{"dequantize_per_block_log2_blob", SQ_L2_VARIANT(SQ_L2_DEQUANTIZE, B),
-    SQ_VALUES}, 5, 6, sq_log2_dequantize_func},
+  SQ_CATALOGUE_FUNCTIONS_LOG2(SQ_FN_DEF)
 };
-#undef T
-#undef C
-#undef B
 
 int sq_register_log2_functions(sq_registry *r) {
   return sq_register_table(r, sq_log2_defs,

@@ -83,23 +83,12 @@ static void sq_metric_final(sqlite3_context *ctx) {
     sqlite3_result_double(ctx, sq_sqnr_db(acc->sum_a2, acc->sum_d2));
 }
 
+/* The family's functions of ext/catalogue.toml (sql/catalogue.h). */
 static const sq_fn_def sq_metric_defs[] = {
-  {{"q_mse", SQ_METRIC_MSE, SQ_VALUES}, 2, 2, sq_metric_func},
-  {{"q_sqnr", SQ_METRIC_SQNR, SQ_VALUES}, 2, 2, sq_metric_func},
-  {{"q_max_error", SQ_METRIC_MAX_ERROR, SQ_VALUES}, 2, 2, sq_metric_func},
-  {{"q_cosine", SQ_METRIC_COSINE, SQ_VALUES}, 2, 2, sq_metric_func},
-};
-
-static const sq_fn sq_metric_aggs[] = {
-  {"q_mse_agg", SQ_METRIC_MSE, SQ_VALUES},
-  {"q_sqnr_agg", SQ_METRIC_SQNR, SQ_VALUES},
+  SQ_CATALOGUE_FUNCTIONS_METRIC(SQ_FN_DEF)
 };
 
 int sq_register_metric_functions(sq_registry *r) {
-  int rc = sq_register_table(r, sq_metric_defs,
-                             sizeof sq_metric_defs / sizeof sq_metric_defs[0]);
-  for (size_t i = 0; rc == SQLITE_OK && i < 2; i++)
-    rc = sq_create_function(r, &sq_metric_aggs[i], 2, 2, NULL, sq_metric_step,
-                            sq_metric_final, NULL, NULL);
-  return rc;
+  return sq_register_table(r, sq_metric_defs,
+                           sizeof sq_metric_defs / sizeof sq_metric_defs[0]);
 }

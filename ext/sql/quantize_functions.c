@@ -257,43 +257,10 @@ done:
   sq_qcall_end(ctx, &c);
 }
 
-#define T SQ_GRAN_TENSOR
-#define C SQ_GRAN_CHANNEL
-#define B SQ_GRAN_BLOCK
+/* The family's functions of ext/catalogue.toml (sql/catalogue.h). */
 static const sq_fn_def sq_quantize_defs[] = {
-  {{"q_scale", SQ_VARIANT(SQ_OP_SCALES, T), SQ_VALUES}, 1, 4, sq_params_func},
-  {{"q_zero_point", SQ_VARIANT(SQ_OP_ZERO_POINTS, T), SQ_VALUES}, 1, 4,
-   sq_params_func},
-  {{"quantize_blob", SQ_VARIANT(SQ_OP_QUANTIZE, T), SQ_VALUES}, 3, 5,
-   sq_quantize_func},
-  {{"q_fake_quantize", SQ_VARIANT(SQ_OP_FAKE, T), SQ_VALUES}, 3, 5,
-   sq_quantize_func},
-  {{"dequantize_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, T), SQ_VALUES}, 3, 5,
-   sq_dequantize_func},
-  {{"q_per_channel_scales", SQ_VARIANT(SQ_OP_SCALES, C), SQ_VALUES}, 3, 6,
-   sq_params_func},
-  {{"q_per_channel_zero_points", SQ_VARIANT(SQ_OP_ZERO_POINTS, C), SQ_VALUES}, 3, 6,
-   sq_params_func},
-  {{"quantize_per_channel_blob", SQ_VARIANT(SQ_OP_QUANTIZE, C), SQ_VALUES}, 5, 7,
-   sq_quantize_func},
-  {{"q_fake_quantize_per_channel", SQ_VARIANT(SQ_OP_FAKE, C), SQ_VALUES}, 5, 7,
-   sq_quantize_func},
-  {{"dequantize_per_channel_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, C),
-    SQ_VALUES}, 5, 6, sq_dequantize_func},
-  {{"q_block_scales", SQ_VARIANT(SQ_OP_SCALES, B), SQ_VALUES}, 4, 7,
-   sq_params_func},
-  {{"q_block_zero_points", SQ_VARIANT(SQ_OP_ZERO_POINTS, B), SQ_VALUES}, 4, 7,
-   sq_params_func},
-  {{"quantize_per_block_blob", SQ_VARIANT(SQ_OP_QUANTIZE, B), SQ_VALUES}, 6, 8,
-   sq_quantize_func},
-  {{"q_fake_quantize_per_block", SQ_VARIANT(SQ_OP_FAKE, B), SQ_VALUES}, 6, 8,
-   sq_quantize_func},
-  {{"dequantize_per_block_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, B), SQ_VALUES}, 6, 7,
-   sq_dequantize_func},
+  SQ_CATALOGUE_FUNCTIONS_QUANTIZE(SQ_FN_DEF)
 };
-#undef T
-#undef C
-#undef B
 
 int sq_register_quantize_functions(sq_registry *r) {
   return sq_register_table(r, sq_quantize_defs,

@@ -22,6 +22,7 @@
 #include "core/row_method.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "sql/catalogue.h"
 #include "sqlite_quant.h"
 
 /* What a function or table can reach, declared with each one
@@ -241,12 +242,24 @@ int sq_create_module(sq_registry *r, sq_reach reach, const char *name,
 ** sqlite3_vtab_config). */
 int sq_vtab_declare_reach(sqlite3 *db, sq_reach reach);
 
-/* A row of a registration table: arities nmin..nmax share one xFunc. */
+/* A row of a registration table: arities nmin..nmax share the callbacks of
+** a scalar (xFunc), an aggregate (xStep, xFinal) or a window function (also
+** xValue, xInverse).  Each family expands its rows from the catalogue
+** (sql/catalogue.h, from ext/catalogue.toml) with SQ_FN_DEF, so the name,
+** arities and reach are declared once:
+**   static const sq_fn_def defs[] = {SQ_CATALOGUE_FUNCTIONS_F(SQ_FN_DEF)}; */
 typedef struct sq_fn_def {
   sq_fn fn;
   int nmin, nmax;
   void (*xFunc)(sqlite3_context *, int, sqlite3_value **);
+  void (*xStep)(sqlite3_context *, int, sqlite3_value **);
+  void (*xFinal)(sqlite3_context *);
+  void (*xValue)(sqlite3_context *);
+  void (*xInverse)(sqlite3_context *, int, sqlite3_value **);
 } sq_fn_def;
+#define SQ_FN_DEF(name, variant, reach, nmin, nmax, xFunc, xStep, xFinal,    \
+                  xValue, xInverse)                                          \
+  {{name, variant, reach}, nmin, nmax, xFunc, xStep, xFinal, xValue, xInverse},
 int sq_register_table(sq_registry *r, const sq_fn_def *defs, size_t count);
 int sq_register_table_function(sq_registry *r, const sq_table *t);
 

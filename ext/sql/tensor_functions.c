@@ -68,10 +68,12 @@ static void sq_f32_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (from_text && strlen(from_text) == (size_t)sqlite3_value_bytes(argv[1]) &&
       !sq_dtype_find(from_text, SQ_DTYPES_FLOATS, &st)) {
     st.code = SQ_OK;
-    sq_fail(&st, "unknown dtype '%.40s' (expected f32, f16, bf16, f64, int8, "
-                 "uint8, int16, uint16, int32, uint32, int64, uint64, bool, "
-                 "f8_e4m3, f8_e5m2, a ggml block type such as q4_K, or a "
-                 "big-endian form such as f32be)", from_text);
+    sq_names valid;
+    sq_names_begin(&valid);
+    sq_stored_dtype_names(&valid);
+    sq_fail(&st, "unknown dtype '%.40s' (expected %s, a ggml block type such "
+                 "as q4_K, or a big-endian form such as f32be)", from_text,
+            sq_names_join(&valid, ", ", ", "));
     sq_result_status(ctx, fn->name, &st);
     return;
   }
@@ -206,16 +208,13 @@ static void sq_info_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_text(ctx, text, -1, sqlite3_free);
 }
 
+/* The family's functions of ext/catalogue.toml (sql/catalogue.h) ... */
 static const sq_fn_def sq_tensor_defs[] = {
-  {{"q_f32", 0, SQ_VALUES}, 1, 2, sq_f32_func},
-  {{"q_f16", SQ_TO_F16, SQ_VALUES}, 1, 1, sq_half_func},
-  {{"q_bf16", SQ_TO_BF16, SQ_VALUES}, 1, 1, sq_half_func},
-  {{"q_json", 0, SQ_VALUES}, 1, 3, sq_json_func},
-  {{"q_length", 0, SQ_VALUES}, 1, 2, sq_length_func},
-  {{"q_version", 0, SQ_VALUES}, 0, 0, sq_version_func},
+  SQ_CATALOGUE_FUNCTIONS_TENSOR(SQ_FN_DEF)
 };
 
-/* q_info's user data says whether its connection reaches files. */
+/* ... but q_info, registered here by hand: its user data says whether its
+** connection reaches files. */
 static const sq_fn sq_info_fns[2] = {
   {"q_info", 0, SQ_VALUES},
   {"q_info", 1, SQ_VALUES},

@@ -547,13 +547,7 @@ static void sq_wt_aux_free(void *p) {
 
 /* ---- the removed aggregates ---- */
 
-/* variant: the index of the kind in sq_wt_kinds. */
-static const sq_fn sq_wt_removed_fns[] = {
-  {"q_safetensors_write", 0, SQ_PATHS},
-  {"q_gguf_write", 1, SQ_PATHS},
-};
-
-static void sq_wt_removed(sqlite3_context *ctx) {
+static void sq_wt_removed_final(sqlite3_context *ctx) {
   const sq_fn *fn = sqlite3_user_data(ctx);
   const sq_wt_kind *k = &sq_wt_kinds[fn->variant];
   char *msg = sqlite3_mprintf(
@@ -572,8 +566,14 @@ static void sq_wt_removed_step(sqlite3_context *ctx, int argc,
                                sqlite3_value **argv) {
   (void)argc;
   (void)argv;
-  sq_wt_removed(ctx);
+  sq_wt_removed_final(ctx);
 }
+
+/* The removed aggregates of ext/catalogue.toml (sql/catalogue.h); variant:
+** the index of the kind in sq_wt_kinds. */
+static const sq_fn_def sq_wt_removed_defs[] = {
+  SQ_CATALOGUE_FUNCTIONS_WRITER(SQ_FN_DEF)
+};
 
 int sq_register_file_writers(sq_registry *r) {
   sq_wt_conn *c = sqlite3_malloc64(sizeof *c);
@@ -597,10 +597,9 @@ int sq_register_file_writers(sq_registry *r) {
                                &sq_wt_module, &c->aux[i], sq_wt_aux_free);
     if (rc == SQLITE_OK) rc = one;
   }
-  for (size_t i = 0; i < sizeof sq_wt_removed_fns / sizeof sq_wt_removed_fns[0]
-                     && rc == SQLITE_OK; i++)
-    rc = sq_create_function(r, &sq_wt_removed_fns[i], 5, 6, NULL,
-                            sq_wt_removed_step, sq_wt_removed, NULL, NULL);
+  if (rc == SQLITE_OK)
+    rc = sq_register_table(r, sq_wt_removed_defs,
+                           sizeof sq_wt_removed_defs / sizeof sq_wt_removed_defs[0]);
   return rc;
 }
 #endif /* SQLITE_QUANT_OMIT_FS */

@@ -82,6 +82,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 #include "sqlite_quant.h"
+#include "fuzz_functions.h"
 
 #define MAX_CALLS 8
 #define MAX_ARGS 8
@@ -196,97 +197,13 @@ typedef struct fn {
 #define PARAMS_CH R_X, R_SHAPE, R_AXIS, R_DTYPE, R_SCHEME, R_OPTS
 #define PARAMS_BLK R_X, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE, R_SCHEME, R_OPTS
 
-/* Every function in tests/api.test's list with its arities, and the
-** table-valued functions.  Append only: seeds refer to entries by index.
-** LLVMFuzzerInitialize checks this against what the extension registers. */
+/* Every function of the catalogue with its arities, the table-valued
+** functions and the path writers' tables, in the catalogue's [fuzz].order
+** (fuzz_functions.h, generated from ext/catalogue.toml): append only, seeds
+** refer to entries by index.  LLVMFuzzerInitialize checks this against what
+** the extension registers. */
 static const fn fns[] = {
-  {"q_f32", 's', 1, 2, {R_X, R_FROM}, {0}},
-  {"q_f16", 's', 1, 1, {R_X}, {0}},
-  {"q_bf16", 's', 1, 1, {R_X}, {0}},
-  {"q_json", 's', 1, 3, {R_BLOB, R_DTYPE, R_COUNT}, {0}},
-  {"q_length", 's', 1, 2, {R_BLOB, R_DTYPE}, {0}},
-  {"q_version", 's', 0, 0, {0}, {0}},
-  {"q_info", 's', 0, 0, {0}, {0}},
-  {"q_scale", 's', 1, 4, {PARAMS_T}, {0}},
-  {"q_zero_point", 's', 1, 4, {PARAMS_T}, {0}},
-  {"quantize_blob", 's', 3, 5, {R_X, R_SCALE, R_ZP, R_DTYPE, R_OPTS}, {0}},
-  {"dequantize_blob", 's', 3, 5, {R_CODES, R_SCALE, R_ZP, R_DTYPE, R_COUNT}, {0}},
-  {"q_fake_quantize", 's', 3, 5, {R_X, R_SCALE, R_ZP, R_DTYPE, R_OPTS}, {0}},
-  {"q_per_channel_scales", 's', 3, 6, {PARAMS_CH}, {0}},
-  {"q_per_channel_zero_points", 's', 3, 6, {PARAMS_CH}, {0}},
-  {"quantize_per_channel_blob", 's', 5, 7,
-   {R_X, R_SCALES_CH, R_ZPS_CH, R_SHAPE, R_AXIS, R_DTYPE, R_OPTS}, {0}},
-  {"dequantize_per_channel_blob", 's', 5, 6,
-   {R_CODES, R_SCALES_CH, R_ZPS_CH, R_SHAPE, R_AXIS, R_DTYPE}, {0}},
-  {"q_fake_quantize_per_channel", 's', 5, 7,
-   {R_X, R_SCALES_CH, R_ZPS_CH, R_SHAPE, R_AXIS, R_DTYPE, R_OPTS}, {0}},
-  {"q_scale_agg", 'w', 1, 4, {R_XNUM, R_DTYPE, R_SCHEME, R_OPTS}, {0}},
-  {"q_zero_point_agg", 'w', 1, 4, {R_XNUM, R_DTYPE, R_SCHEME, R_OPTS}, {0}},
-  {"q_per_channel_scales_agg", 'w', 3, 6, {PARAMS_CH}, {0}},
-  {"q_per_channel_zero_points_agg", 'w', 3, 6, {PARAMS_CH}, {0}},
-  {"q_mse", 's', 2, 2, {R_X, R_X}, {0}},
-  {"q_sqnr", 's', 2, 2, {R_X, R_X}, {0}},
-  {"q_max_error", 's', 2, 2, {R_X, R_X}, {0}},
-  {"q_cosine", 's', 2, 2, {R_X, R_X}, {0}},
-  {"q_mse_agg", 'a', 2, 2, {R_X, R_X}, {0}},
-  {"q_sqnr_agg", 'a', 2, 2, {R_X, R_X}, {0}},
-  {"q_block_scales", 's', 4, 7, {PARAMS_BLK}, {0}},
-  {"q_block_zero_points", 's', 4, 7, {PARAMS_BLK}, {0}},
-  {"quantize_per_block_blob", 's', 6, 8,
-   {R_X, R_SCALES_BLK, R_ZPS_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE, R_OPTS}, {0}},
-  {"dequantize_per_block_blob", 's', 6, 7,
-   {R_CODES, R_SCALES_BLK, R_ZPS_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE}, {0}},
-  {"q_fake_quantize_per_block", 's', 6, 8,
-   {R_X, R_SCALES_BLK, R_ZPS_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE, R_OPTS}, {0}},
-  {"q_each", 'v', 0, 3, {R_BLOB, R_DTYPE, R_COUNT}, {"x", "dtype", "count"}},
-  {"q_channels", 'v', 0, 6, {PARAMS_CH},
-   {"x", "shape", "axis", "dtype", "scheme", "options"}},
-  {"q_compare", 'v', 0, 4, {R_X, R_SHAPE, R_AXIS, R_OPTS},
-   {"x", "shape", "axis", "options"}},
-  {"q_ggml_quantize", 's', 2, 4, {R_X, R_GGML_TYPE, R_SHAPE, R_IMPORTANCE}, {0}},
-  {"q_ggml_dequantize", 's', 2, 3, {R_GGML_BLOCKS, R_GGML_TYPE, R_GGML_COUNT}, {0}},
-  {"q_importance_agg", 'w', 2, 2, {R_X, R_COLUMNS}, {0}},
-  {"q_ggml_types", 'v', 0, 0, {0}, {0}},
-  /* Model files: bytes from the generic BLOB role and any format text; the
-  ** readers themselves are fuzzed byte by byte by fuzz_files.c. */
-  {"q_tensors", 'v', 0, 2, {R_BLOB, R_NONE}, {"bytes", "format"}},
-  {"q_tensor_metadata", 'v', 0, 2, {R_BLOB, R_NONE}, {"bytes", "format"}},
-  {"q_tensors_file", 'v', 0, 2, {R_NONE, R_NONE}, {"path", "format"}},
-  {"q_tensor_metadata_file", 'v', 0, 2, {R_NONE, R_NONE}, {"path", "format"}},
-  /* Writers: the data from the generic BLOB role, a dtype name, a shape. */
-  {"q_npy", 's', 3, 3, {R_BLOB, R_DTYPE, R_SHAPE}, {0}},
-  {"q_safetensors_agg", 'a', 4, 5, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE, R_NONE}, {0}},
-  {"q_npz_agg", 'a', 4, 4, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE}, {0}},
-  /* The GGUF writer (its metadata a JSON text).  The path writers are the
-  ** tables at the end. */
-  {"q_gguf_agg", 'a', 4, 5, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE, R_NONE}, {0}},
-  /* The log2 scheme's codes (docs/NUMERICS.md#logarithmic-log2). */
-  {"quantize_log2_blob", 's', 2, 3, {R_X, R_SCALE, R_DTYPE}, {0}},
-  {"dequantize_log2_blob", 's', 2, 4, {R_CODES, R_SCALE, R_DTYPE, R_COUNT}, {0}},
-  {"q_fake_quantize_log2", 's', 2, 3, {R_X, R_SCALE, R_DTYPE}, {0}},
-  {"quantize_per_channel_log2_blob", 's', 4, 5,
-   {R_X, R_SCALES_CH, R_SHAPE, R_AXIS, R_DTYPE}, {0}},
-  {"dequantize_per_channel_log2_blob", 's', 4, 5,
-   {R_CODES, R_SCALES_CH, R_SHAPE, R_AXIS, R_DTYPE}, {0}},
-  {"q_fake_quantize_per_channel_log2", 's', 4, 5,
-   {R_X, R_SCALES_CH, R_SHAPE, R_AXIS, R_DTYPE}, {0}},
-  {"quantize_per_block_log2_blob", 's', 5, 6,
-   {R_X, R_SCALES_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE}, {0}},
-  {"dequantize_per_block_log2_blob", 's', 5, 6,
-   {R_CODES, R_SCALES_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE}, {0}},
-  {"q_fake_quantize_per_block_log2", 's', 5, 6,
-   {R_X, R_SCALES_BLK, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE}, {0}},
-  /* Stored per-channel and per-block parameters, side by side (appended:
-  ** the corpus names functions by their index here). */
-  {"q_each_group", 'v', 0, 2, {R_SCALES_CH, R_ZPS_CH}, {"scales", "zero_points"}},
-  /* The path writers (docs/FORMATS.md#file-writers): the columns after the
-  ** path, which build_sql supplies. */
-  {"q_safetensors_write", 'i', 4, 5, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE, R_NONE},
-   {"name", "data", "dtype", "shape", "metadata"}},
-  {"q_gguf_write", 'i', 4, 5, {R_NONE, R_BLOB, R_GGML_TYPE, R_SHAPE, R_NONE},
-   {"name", "data", "type", "shape", "metadata"}},
-  {"q_npz_write", 'i', 4, 4, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE},
-   {"name", "data", "dtype", "shape"}},
+  FUZZ_FNS
 };
 #define NFNS (int)(sizeof fns / sizeof fns[0])
 
@@ -360,15 +277,13 @@ typedef struct lit {
 /* dtype names: the canonical ones first (the context dtype is one of the
 ** first 15), then what must be refused. */
 static const lit dtype_names[] = {
-  L("int8"), L("uint8"), L("int16"), L("uint16"), L("int32"), L("int4"),
-  L("uint4"), L("qint8"), L("quint8"), L("qint32"), L("quint4x2"), L("f32"),
-  L("f16"), L("bf16"), L("f64"),
+  FUZZ_DTYPE_NAMES,
   L("INT8"), L("Int4"), L("UINT4"), L("F16"), L("BF16"), L("int3"), L(""),
   L("int64"), L("uint32"), L("float32"), L("int8 "), L(" int8"), L("int"),
   L("f8"), L("int8\0x"), L("qint4"), L("uint"), L("int88"), L("fp16"),
   L("bfloat16"), L("int16\0"),
 };
-#define CONTEXT_DTYPES 15
+#define CONTEXT_DTYPES FUZZ_CONTEXT_DTYPES
 
 static const lit scheme_names[] = {
   L("affine"), L("symmetric"), L("AFFINE"), L("Symmetric"), L(""), L("asym"),
@@ -401,19 +316,15 @@ static const lit option_keys[] = {
 /* ggml's types in its order (sq_ggml_type), then the same in other cases,
 ** then names that must be refused. */
 static const lit ggml_names[] = {
-  L("q4_0"), L("q4_1"), L("q5_0"), L("q5_1"), L("q8_0"), L("q2_K"), L("q3_K"),
-  L("q4_K"), L("q5_K"), L("q6_K"),
-  L("Q4_0"), L("q4_1"), L("Q5_0"), L("Q5_1"), L("Q8_0"), L("q2_k"), L("Q3_k"),
-  L("Q4_K"), L("q5_k"), L("Q6_k"),
+  FUZZ_GGML_NAMES,
+  FUZZ_GGML_OTHER_CASES,
   L("q4_2"), L("iq4_xs"), L(""), L("q4_0 "), L(" q8_0"), L("q4_K\0"),
   L("q4_k_m"), L("q8"), L("q8_1"), L("q8_K"), L("f16"), L("int8"), L("q4"),
   L("q4-0"), L("q4_00"), L("q2_K+q3_K"), L("none"), L("Q4_0\0x"),
 };
-#define GGML_NTYPES 10
-static const size_t ggml_block[GGML_NTYPES] = {32, 32, 32, 32, 32, 256, 256,
-                                               256, 256, 256};
-static const size_t ggml_bytes[GGML_NTYPES] = {18, 20, 22, 24, 34, 84, 110,
-                                               144, 176, 210};
+#define GGML_NTYPES FUZZ_GGML_NTYPES
+static const size_t ggml_block[GGML_NTYPES] = {FUZZ_GGML_BLOCK};
+static const size_t ggml_bytes[GGML_NTYPES] = {FUZZ_GGML_BYTES};
 static const lit none_texts[] = {
   L("none"), L("NONE"), L("None"), L("none+int8"), L("int8+none"), L("none "),
   L(""), L("none+none"),

@@ -9,11 +9,11 @@
 ** ggml 0.25.1, commit 0ad4a86, from @node-llama-cpp/linux-x64@3.22.1).  For
 ** every kernel path sq_kernels_available() lists and every type, each row is
 ** checked in four modes:
-**   quantize       k->ggml->quantize[t](x, n, NULL, out)
+**   quantize       sq_ggml_quantizer(k, t)(x, n, NULL, out)
 **                  == quantize_row_<t>_ref(x, ref, n)
-**   quantize+imp   k->ggml->quantize[t](x, n, imp, out)
+**   quantize+imp   sq_ggml_quantizer(k, t)(x, n, imp, out)
 **                  == quantize_<t>(x, ref, 1, n, imp)
-**   dequantize     k->ggml->dequantize[t] of ggml's blocks (both modes above)
+**   dequantize     sq_ggml_dequantizer(k, t) of ggml's blocks (both modes above)
 **                  == dequantize_row_<t>
 **   dequant-rand   the same on random block bytes whose fp16 fields are
 **                  finite
@@ -216,20 +216,14 @@ static void gen_imp(size_t f, float *w, size_t n, size_t block) {
   }
 }
 
-/* Random block bytes whose fp16 fields (ggml's d, dmin) are finite. */
-static const int fp16_off[NT][2] = {
-  [SQ_GGML_Q4_0] = {0, -1},   [SQ_GGML_Q4_1] = {0, 2},
-  [SQ_GGML_Q5_0] = {0, -1},   [SQ_GGML_Q5_1] = {0, 2},
-  [SQ_GGML_Q8_0] = {0, -1},   [SQ_GGML_Q2_K] = {80, 82},
-  [SQ_GGML_Q3_K] = {108, -1}, [SQ_GGML_Q4_K] = {0, 2},
-  [SQ_GGML_Q5_K] = {0, 2},    [SQ_GGML_Q6_K] = {208, -1},
-};
+/* Random block bytes whose fp16 fields (ggml's d, dmin: their offsets are
+** the catalogue's, sq_ggml_formats[t].fp16) are finite. */
 static void gen_blocks(int t, unsigned char *b, size_t nblocks) {
   size_t bytes = sq_ggml_formats[t].bytes;
   for (size_t i = 0; i < nblocks * bytes; i++) b[i] = (unsigned char)rnd64();
   for (size_t k = 0; k < nblocks; k++)
     for (int j = 0; j < 2; j++) {
-      int off = fp16_off[t][j];
+      int off = sq_ggml_formats[t].fp16[j];
       if (off < 0) continue;
       unsigned char *p = b + k * bytes + off;
       /* Exponent 31 (inf/NaN) becomes a random finite exponent. */
@@ -374,7 +368,7 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
         snprintf(g_ctx, sizeof g_ctx, "%s quantize %s family %s n %zu row %zu offset %d seed %llu",
                  paths[p]->name, fm->name, x_families[xf], n, r, off, (unsigned long long)g_seed);
         canary(out, qlen);
-        paths[p]->ggml->quantize[t](off ? (void *)(xs + 1) : (void *)x, n, NULL, out + GUARD + off);
+        sq_ggml_quantizer(paths[p], t)(off ? (void *)(xs + 1) : (void *)x, n, NULL, out + GUARD + off);
         check(p, t, M_Q, &w, ref, out + off, qlen);
       }
 
@@ -396,7 +390,7 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
                    paths[p]->name, fm->name, x_families[xf], imp_families[imf], n, r, off,
                    (unsigned long long)g_seed);
           canary(out, qlen);
-          paths[p]->ggml->quantize[t](off ? (void *)(xs + 1) : (void *)x, n,
+          sq_ggml_quantizer(paths[p], t)(off ? (void *)(xs + 1) : (void *)x, n,
                                       off ? (void *)(imps + 1) : (void *)imp, out + GUARD + off);
           check(p, t, M_QIMP, &w, refimp[k], out + off, qlen);
         }
@@ -414,7 +408,7 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
           snprintf(g_ctx, sizeof g_ctx, "%s dequantize %s family %s n %zu row %zu offset %d seed %llu",
                    paths[p]->name, fm->name, x_families[xf], n, r, off, (unsigned long long)g_seed);
           canary(out, flen);
-          paths[p]->ggml->dequantize[t](off ? (const void *)(in_blocks + 1) : (const void *)blocks, n,
+          sq_ggml_dequantizer(paths[p], t)(off ? (const void *)(in_blocks + 1) : (const void *)blocks, n,
                                         out + GUARD + off);
           check(p, t, M_DQ, &w, (const unsigned char *)deq, out + off, flen);
         }
@@ -432,7 +426,7 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
         snprintf(g_ctx, sizeof g_ctx, "%s dequant-rand %s n %zu row %zu offset %d seed %llu",
                  paths[p]->name, fm->name, n, r, off, (unsigned long long)g_seed);
         canary(out, flen);
-        paths[p]->ggml->dequantize[t](off ? (const void *)(in_blocks + 1) : (const void *)rb, n,
+        sq_ggml_dequantizer(paths[p], t)(off ? (const void *)(in_blocks + 1) : (const void *)rb, n,
                                       out + GUARD + off);
         check(p, t, M_DQRAND, &w, (const unsigned char *)deq, out + off, flen);
       }
