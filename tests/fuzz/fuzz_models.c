@@ -41,7 +41,8 @@
 ** least one tensor row, chunked rows, metadata rows, a file written and
 ** read back, and log2 rows from q_compare; tests/fuzz/ci.sh fails when any
 ** format got no rows (or no chunks, no file written back, no log2 row):
-** a fuzzer that gets nothing back tests nothing.
+** a fuzzer that gets nothing back tests nothing
+** (docs/ARCHITECTURE.md#fuzzers-and-the-oom-catalog).
 */
 #define _POSIX_C_SOURCE 200809L  /* mkdtemp */
 #include <dirent.h>
@@ -314,6 +315,23 @@ static void check_rows(const rows *rs, int limit, const char *what) {
     const row *l = &rs->v[rs->n - 1];
     if (l->chunk != l->chunks - 1)
       finding("%s: the rows end inside tensor '%s'", what, l->name);
+  }
+}
+
+/* Formats that store every tensor as its bytes (no decoder): a row's data
+** is the file's bytes [offset, offset + nbytes).  (ONNX's typed fields and
+** external data and npz's deflated members are decoded.) */
+static void check_stored(const rows *rs, int f, const mm_file *file) {
+  if (f != SQ_FILE_SAFETENSORS && f != SQ_FILE_GGUF && f != SQ_FILE_NPY &&
+      f != SQ_FILE_TFLITE)
+    return;
+  for (size_t i = 0; i < rs->n; i++) {
+    const row *r = &rs->v[i];
+    if (r->offset < 0 || (uint64_t)r->offset > file->n ||
+        r->ndata > file->n - (size_t)r->offset ||
+        memcmp(file->p + r->offset, r->data, r->ndata) != 0)
+      finding("row %zu ('%s' chunk %lld): its data is not the file's %zu bytes at offset %lld",
+              i, r->name, (long long)r->chunk, r->ndata, (long long)r->offset);
   }
 }
 
@@ -895,6 +913,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cur_limit = small;
   check_rows(&chunked, small, "path, small limit");
   check_chunks(&ref, &chunked);
+  check_stored(&ref, f, &in.f[0]);
+  check_stored(&chunked, f, &in.f[0]);
   cur_limit = DEFAULT_LIMIT;
   read_tensors(NULL, &in.f[0], format, DEFAULT_LIMIT, &blob);
   check_same(&ref, &blob, 0, "default limit");
