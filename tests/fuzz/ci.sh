@@ -132,7 +132,9 @@ step models "models (seed 1, $models_runs runs)" \
   -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=256 \
   -artifact_prefix="$out/models/" "$out/new-models" tests/fuzz/corpus/models
 # What the models step got back, per format: every format must have given
-# rows, chunks, a file read back and log2 rows.
+# rows, chunks, a file read back and log2 rows (the seeds alone give each),
+# and at least 1 in 10 of its inputs rows (the seeds are 1 in 100: the
+# mutants must parse too).
 if grep -q '^fuzz_models: [a-z]*: ' "$out/models.log"; then
   grep '^fuzz_models: [a-z]*: ' "$out/models.log"
   for fmt in safetensors gguf npy npz onnx tflite; do
@@ -144,6 +146,12 @@ if grep -q '^fuzz_models: [a-z]*: ' "$out/models.log"; then
         failed=$((failed + 1))
       fi
     done
+    inputs=$(echo "$line" | sed -n "s/.*: \([0-9]*\) inputs.*/\1/p")
+    rows=$(echo "$line" | sed -n "s/.* \([0-9]*\) with rows.*/\1/p")
+    if [ $((${rows:-0} * 10)) -lt "${inputs:-0}" ]; then
+      echo "--- models: $rows of $inputs $fmt inputs gave rows, fewer than 1 in 10"
+      failed=$((failed + 1))
+    fi
   done
 else
   echo "--- models: no counts in $out/models.log"
