@@ -754,7 +754,8 @@ SELECT q_scale('[1,2]', 'int8', 'affine', 'method=entropy bins=8 quantized_bins=
 SELECT q_scale_agg(x, 'int8', 'affine', 'method=entropy') FROM (SELECT '[1,-1]' AS x UNION ALL SELECT '[1000]');
 -- ------------------------------- model-file paths the rest of the catalog misses
 -- Each query's comment names the path it enters (checked with a coverage
--- build: docs/ARCHITECTURE.md#tests); tests/host/gen_catalog_files.py
+-- build: docs/ARCHITECTURE.md#fuzzers-and-the-oom-catalog);
+-- tests/host/gen_catalog_files.py
 -- writes the files under tests/host/files/.
 -- safetensors: names and metadata with JSON escapes (\u00e9, \", \\, \n, surrogate pairs)
 SELECT name, hex(data) FROM q_tensors_file('tests/data/safetensors/names_escaped.safetensors');
