@@ -15,8 +15,11 @@
 #                    run in ONNX Runtime on real audio (examples/demo.sh)
 #   make bench       benchmark tables
 #   make fuzz        libFuzzer (clang): every SQL function for a minute, then
-#                    the text parsers and the model-file readers
-#   make fuzz-ci     a short fixed-seed fuzz run over the committed corpus
+#                    the text parsers, the model-file readers, DEFLATE, and
+#                    mutated model files through SQL (readers, chunks, writers)
+#   make fuzz-ci     a short fixed-seed fuzz run over the committed corpus;
+#                    fails too when the model fuzzer got no rows, chunks,
+#                    written files or log2 rows back from some format
 #   make test-oom    every allocation of every catalog query failed in turn
 #                    (a C host, ASan + UBSan + LeakSanitizer)
 #   make test-locale the catalog in the C locale and in de_DE.UTF-8, compared
@@ -455,6 +458,16 @@ build/fuzz_sql: tests/fuzz/fuzz_sql.c tests/fuzz/fuzz_functions.h $(FUZZ_OBJ) $(
 	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -Wdouble-promotion -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_sql.c $(FUZZ_OBJ) -lsqlite3 -lm
 
+# libFuzzer over the model files through SQL (tests/fuzz/fuzz_models.c): valid
+# files of every format mutated within their structure
+# (tests/fuzz/model_mutate.c), read at several length limits, written back
+# through the write tables, quantized by q_compare; the objects of fuzz_sql.
+FUZZ_MODELS_SRC = tests/fuzz/fuzz_models.c tests/fuzz/model_mutate.c
+build/fuzz_models: $(FUZZ_MODELS_SRC) tests/fuzz/model_mutate.h $(FUZZ_OBJ) $(HDR)
+	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -Wdouble-promotion -fsanitize=fuzzer \
+	    -o $@ $(FUZZ_MODELS_SRC) $(FUZZ_OBJ) -lsqlite3 -lm
+FUZZ_MODELS_OPTS = -max_len=65536 -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=256
+
 # libFuzzer over the model-file readers (tests/fuzz/fuzz_files.c): bytes into
 # sq_file_read for every format and for detection; the core and kernel
 # objects of fuzz_sql, no SQL layer.
@@ -482,17 +495,19 @@ FUZZ_SQL_OPTS = -dict=tests/fuzz/sql.dict -max_len=8192 -timeout=20 \
                 -rss_limit_mb=2048 -malloc_limit_mb=256
 fuzz:
 	@$(DEPS) fuzz
-	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files build/fuzz_inflate
+	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files build/fuzz_inflate build/fuzz_models
 	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sql build/fuzz-corpus-files build/fuzz-corpus-inflate
 	./build/fuzz_sql $(FUZZ_SQL_OPTS) -max_total_time=60 build/fuzz-corpus-sql tests/fuzz/corpus/sql
 	./build/fuzz_parsers -max_total_time=20 -max_len=4096 build/fuzz-corpus
 	./build/fuzz_files $(FUZZ_FILES_OPTS) -max_total_time=60 build/fuzz-corpus-files tests/fuzz/corpus/files
 	./build/fuzz_inflate $(FUZZ_INFLATE_OPTS) -max_total_time=30 build/fuzz-corpus-inflate tests/fuzz/corpus/inflate
+	@mkdir -p build/fuzz-corpus-models
+	./build/fuzz_models $(FUZZ_MODELS_OPTS) -max_total_time=60 build/fuzz-corpus-models tests/fuzz/corpus/models
 
 # Deterministic (-seed=1, bounded -runs) for CI; ends "fuzz: N passed, N failed".
 fuzz-ci:
 	@$(DEPS) fuzz
-	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files build/fuzz_inflate
+	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files build/fuzz_inflate build/fuzz_models
 	sh tests/fuzz/ci.sh
 
 clean:

@@ -241,7 +241,11 @@ static int sq_ft_elementwise(const char *dtype) {
 ** counts the table's rows (docs/FORMATS.md#tensors-bigger-than-a-blob). */
 static int sq_ft_chunk(sq_file_cursor *c, uint64_t limit, sq_status *st) {
   size_t nt = c->ix.ntensors;
-  if (nt && !(c->chunking = sq_alloc(st, nt, sizeof *c->chunking)))
+  /* One entry per tensor of the index, which the readers' budget bounds
+  ** (docs/FORMATS.md#memory): working memory, not a result, so not sized
+  ** through the length limit (0.2.0 did: 26 tensors were too many to list
+  ** under a limit of 1000 bytes). */
+  if (nt && !(c->chunking = sq_alloc_internal(st, nt, sizeof *c->chunking)))
     return st->code;
   uint64_t total = 0;
   for (size_t k = 0; k < nt; k++) {

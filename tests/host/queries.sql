@@ -752,3 +752,44 @@ SELECT q_scale_agg(x, 'int8', 'affine', 'method=entropy bins=256 quantized_bins=
 SELECT q_scale_agg(x, 'int8', 'affine', 'method=entropy') FROM (SELECT '[0,0]' AS x UNION ALL SELECT '[1,-2]');
 SELECT q_scale('[1,2]', 'int8', 'affine', 'method=entropy bins=8 quantized_bins=9');
 SELECT q_scale_agg(x, 'int8', 'affine', 'method=entropy') FROM (SELECT '[1,-1]' AS x UNION ALL SELECT '[1000]');
+-- ------------------------------- model-file paths the rest of the catalog misses
+-- Each query's comment names the path it enters (checked with a coverage
+-- build: docs/ARCHITECTURE.md#fuzzers-and-the-oom-catalog);
+-- tests/host/gen_catalog_files.py
+-- writes the files under tests/host/files/.
+-- safetensors: names and metadata with JSON escapes (\u00e9, \", \\, \n, surrogate pairs)
+SELECT name, hex(data) FROM q_tensors_file('tests/data/safetensors/names_escaped.safetensors');
+SELECT * FROM q_tensor_metadata_file('tests/data/safetensors/meta_values.safetensors');
+-- ONNX: Constant nodes' value, value_float(s) and value_int(s)
+SELECT name, dtype, shape, hex(data) FROM q_tensors_file('tests/data/onnx/constants.onnx');
+-- npz: a member deflated as three stored blocks, whole and in chunks across the blocks' ends
+SELECT name, dtype, shape, length(data), hex(substr(data, 1, 8)), hex(substr(data, -4)) FROM q_tensors_file('tests/host/files/stored.npz');
+/* limit length 300 */ SELECT name, chunk, chunks, rows, hex(substr(data, 1, 4)), hex(substr(data, -4)) FROM q_tensors_file('tests/host/files/stored.npz');
+-- npz: zip64 records and extra fields, deflated and stored
+SELECT name, dtype, shape, hex(data) FROM q_tensors_file('tests/data/npz/zip64.npz');
+SELECT name, dtype, shape, hex(data) FROM q_tensors_file('tests/data/npy/zip64.npz');
+-- GGUF: tensors whose offsets the overlap check sorts, NaN and infinite float metadata, an overlap
+SELECT name, shape, offset, hex(data) FROM q_tensors_file('tests/host/files/unsorted.gguf');
+SELECT * FROM q_tensor_metadata_file('tests/host/files/unsorted.gguf');
+SELECT * FROM q_tensors_file('tests/host/files/overlap.gguf');
+-- ONNX external data (one tensor in a subgraph) read in chunks under a small limit
+/* limit length 100 */ SELECT name, scope, chunk, chunks, offset, hex(substr(data, 1, 4)), hex(substr(data, -4)) FROM q_tensors_file('tests/host/files/external.onnx');
+-- q_compare with log2 on a tensor read from a file
+SELECT q.scheme, q.qscheme, q.bytes, q.mse FROM q_tensors_file('tests/host/files/external.onnx') AS t, q_compare(t.data, t.shape, 0, 'schemes=log2+symmetric dtypes=int8+int4 blocks=32') AS q WHERE t.name = 'w_ext';
+-- the writers' metadata refused: no file appears (the last query of each table finds none)
+INSERT INTO q_safetensors_write (path, name, data, dtype, shape, metadata) VALUES ('build/host-write-meta.safetensors', 'w', X'01', 'uint8', '[1]', '{"a":1}');
+INSERT INTO q_safetensors_write (path, name, data, dtype, shape, metadata) VALUES ('build/host-write-meta.safetensors', 'w', X'01', 'uint8', '[1]', '{"a":"\ud800"}');
+INSERT INTO q_safetensors_write (path, name, data, dtype, shape, metadata) VALUES ('build/host-write-meta.safetensors', 'w', X'01', 'uint8', '[1]', '{"a":"b","a":"c"}');
+INSERT INTO q_safetensors_write (path, name, data, dtype, shape, metadata) VALUES ('build/host-write-meta.safetensors', 'w', X'01', 'uint8', '[1]', '{"a":"\x"}');
+INSERT INTO q_safetensors_write (path, name, data, dtype, shape, metadata) VALUES ('build/host-write-meta.safetensors', 'w', X'01', 'uint8', '[1]', '[1]');
+INSERT INTO q_safetensors_write (path, name, data, dtype, shape, metadata) SELECT 'build/host-write-meta.safetensors', 'w', X'01', 'uint8', '[1]', '{"a":"b"}' UNION ALL SELECT 'build/host-write-meta.safetensors', 'v', X'02', 'uint8', '[1]', '{"a":"c"}';
+SELECT * FROM q_tensors_file('build/host-write-meta.safetensors');
+INSERT INTO q_gguf_write (path, name, data, type, shape, metadata) VALUES ('build/host-write-meta.gguf', 'w', X'01', 'int8', '[1]', '{"k":{"type":"nope","value":1}}');
+INSERT INTO q_gguf_write (path, name, data, type, shape, metadata) VALUES ('build/host-write-meta.gguf', 'w', X'01', 'int8', '[1]', '{"general.alignment":{"type":"uint32","value":3}}');
+INSERT INTO q_gguf_write (path, name, data, type, shape, metadata) VALUES ('build/host-write-meta.gguf', 'w', X'01', 'int8', '[1]', '{"k":{"type":"array[string]","value":[1]}}');
+INSERT INTO q_gguf_write (path, name, data, type, shape, metadata) VALUES ('build/host-write-meta.gguf', 'w', X'01', 'int8', '[1]', '{"k":{"type":"string","value":"\ud800"}}');
+INSERT INTO q_gguf_write (path, name, data, type, shape, metadata) VALUES ('build/host-write-meta.gguf', 'w', X'01', 'int8', '[1]', '{"k":1}');
+BEGIN; INSERT INTO q_gguf_write (path, name, data, type, shape, metadata) VALUES ('build/host-write-meta.gguf', 'w', X'01', 'int8', '[1]', '{"k":{"type":"float32","value":"NaN"}}'); INSERT INTO q_gguf_write (path, name, data, type, shape, metadata) VALUES ('build/host-write-meta.gguf', 'v', X'01', 'int8', '[1]', '{"k":{"type":"float32","value":1}}'); COMMIT;
+SELECT * FROM q_tensors_file('build/host-write-meta.gguf');
+-- GGUF metadata written with NaN and infinities, and read back
+INSERT INTO q_gguf_write (path, name, data, type, shape, metadata) VALUES ('build/host-write-nan.gguf', 'w', X'01', 'int8', '[1]', '{"k":{"type":"float32","value":"NaN"},"a":{"type":"array[float64]","value":[1.5,"-Infinity","Infinity"]}}'); SELECT * FROM q_tensor_metadata_file('build/host-write-nan.gguf');
