@@ -100,8 +100,9 @@ QUANT_CFLAGS += -ffile-prefix-map=$(CURDIR)=.
 
 KERNEL_SRC = $(wildcard ext/kernels/*.c)
 CORE_SRC   = $(wildcard ext/core/*.c)
+FORMATS_SRC = $(wildcard ext/formats/*.c)
 SQL_SRC    = $(wildcard ext/sql/*.c)
-SRC        = $(SQL_SRC) $(CORE_SRC) $(KERNEL_SRC)
+SRC        = $(SQL_SRC) $(FORMATS_SRC) $(CORE_SRC) $(KERNEL_SRC)
 HDR        = $(wildcard include/*.h ext/*/*.h)
 
 OBJ      = $(SRC:%.c=build/obj/%.o)
@@ -227,25 +228,25 @@ GGML_TEST_FLAGS =
 # indexes and error messages, every truncation, mutated bytes and failed
 # allocations.  The GGUF test also runs under de_DE.UTF-8 (its metadata
 # prints numbers).
-build/asan/npy_core_test: tests/npy_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+build/asan/npy_core_test: tests/npy_core_test.c tests/core_test.h $(FORMATS_SRC) $(CORE_SRC) $(KERNEL_SRC) $(HDR)
 	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ tests/npy_core_test.c $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
+	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ tests/npy_core_test.c $(FORMATS_SRC) $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
 
-build/asan/gguf_core_test: tests/gguf_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+build/asan/gguf_core_test: tests/gguf_core_test.c tests/core_test.h $(FORMATS_SRC) $(CORE_SRC) $(KERNEL_SRC) $(HDR)
 	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/gguf_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(LDLIBS)
+	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/gguf_core_test.c $(FORMATS_SRC) $(CORE_SRC) $(KERNEL_SRC) $(LDLIBS)
 
-build/asan/safetensors_core_test: tests/safetensors_core_test.c tests/core_test.h tests/data/safetensors_cases.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+build/asan/safetensors_core_test: tests/safetensors_core_test.c tests/core_test.h tests/data/safetensors_cases.h $(FORMATS_SRC) $(CORE_SRC) $(KERNEL_SRC) $(HDR)
 	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -DSQLITE_CORE -o $@ tests/safetensors_core_test.c $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
+	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -DSQLITE_CORE -o $@ tests/safetensors_core_test.c $(FORMATS_SRC) $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
 
 test-npy-core: build/asan/npy_core_test
 	ASAN_OPTIONS=detect_leaks=1 ./build/asan/npy_core_test tests/data/npy
 
 # The DEFLATE decoder (core/inflate.c) on hand-made streams and zlib's
 # (tests/gen_npz.py), under AddressSanitizer + UBSan.
-INFLATE_TEST_SRC = tests/inflate_core_test.c ext/core/inflate.c \
-                   ext/core/crc32.c ext/core/status.c ext/core/c_locale.c
+INFLATE_TEST_SRC = tests/inflate_core_test.c ext/formats/inflate.c \
+                   ext/formats/crc32.c ext/core/status.c ext/core/c_locale.c
 build/asan/inflate_core_test: $(INFLATE_TEST_SRC) tests/core_test.h $(HDR)
 	@mkdir -p build/asan
 	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ $(INFLATE_TEST_SRC) -lsqlite3 -lm
@@ -262,9 +263,9 @@ test-safetensors-core: build/asan/safetensors_core_test
 
 # The TFLite reader on tests/gen_tflite.py's files: unaligned bytes, every
 # prefix, seeded mutations and every failed allocation, under ASan + UBSan.
-build/asan/tflite_core_test: tests/tflite_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+build/asan/tflite_core_test: tests/tflite_core_test.c tests/core_test.h $(FORMATS_SRC) $(CORE_SRC) $(KERNEL_SRC) $(HDR)
 	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -DSQLITE_CORE -o $@ tests/tflite_core_test.c $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
+	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -DSQLITE_CORE -o $@ tests/tflite_core_test.c $(FORMATS_SRC) $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
 
 test-tflite-core: build/asan/tflite_core_test
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/tflite_core_test tests/data/tflite
@@ -272,9 +273,9 @@ test-tflite-core: build/asan/tflite_core_test
 # The ONNX reader's own test (tests/onnx_core_test.c, ASan + UBSan): every
 # byte range of every tensor of tests/data/onnx/ through the decoders, every
 # truncation and byte mutation, every failed allocation.
-build/asan/onnx_core_test: tests/onnx_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
+build/asan/onnx_core_test: tests/onnx_core_test.c tests/core_test.h $(FORMATS_SRC) $(CORE_SRC) $(KERNEL_SRC) $(HDR)
 	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/onnx_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(LDLIBS)
+	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/onnx_core_test.c $(FORMATS_SRC) $(CORE_SRC) $(KERNEL_SRC) $(LDLIBS)
 
 test-onnx-core: build/asan/onnx_core_test
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/onnx_core_test tests/data/onnx
@@ -318,9 +319,9 @@ test-gguf-write: ggml-lib dist/quant.so
 # and on build/named-tmp/quant.so, the same library whose staged files take
 # the named-file way (-DSQ_STAGED_NO_TMPFILE), as on a file system without
 # O_TMPFILE; the transaction tests run on that build too.
-NAMED_TMP_OBJ = $(filter-out build/obj/ext/core/staged_file.o,$(OBJ)) \
+NAMED_TMP_OBJ = $(filter-out build/obj/ext/formats/staged_file.o,$(OBJ)) \
                 build/named-tmp/staged_file.o
-build/named-tmp/staged_file.o: ext/core/staged_file.c $(HDR)
+build/named-tmp/staged_file.o: ext/formats/staged_file.c $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(QUANT_CFLAGS) -DSQ_STAGED_NO_TMPFILE -c $< -o $@
 build/named-tmp/quant.$(SO): $(NAMED_TMP_OBJ)
@@ -434,7 +435,7 @@ build/fuzz_sql: tests/fuzz/fuzz_sql.c $(FUZZ_OBJ) $(HDR)
 # libFuzzer over the model-file readers (tests/fuzz/fuzz_files.c): bytes into
 # sq_file_read for every format and for detection; the core and kernel
 # objects of fuzz_sql, no SQL layer.
-FUZZ_FILES_OBJ = $(CORE_SRC:%.c=build/fuzz/%.o) $(KERNEL_SRC:%.c=build/fuzz/%.o)
+FUZZ_FILES_OBJ = $(FORMATS_SRC:%.c=build/fuzz/%.o) $(CORE_SRC:%.c=build/fuzz/%.o) $(KERNEL_SRC:%.c=build/fuzz/%.o)
 build/fuzz_files: tests/fuzz/fuzz_files.c $(FUZZ_FILES_OBJ) $(HDR)
 	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_files.c $(FUZZ_FILES_OBJ) -lsqlite3 -lm
@@ -443,7 +444,7 @@ FUZZ_FILES_OPTS = -max_len=1048577 -len_control=20 -timeout=20 \
 
 # libFuzzer over the DEFLATE decoder alone (tests/fuzz/fuzz_inflate.c):
 # streams decoded whole and in ranges, which must agree.
-FUZZ_INFLATE_SRC = tests/fuzz/fuzz_inflate.c ext/core/inflate.c ext/core/crc32.c \
+FUZZ_INFLATE_SRC = tests/fuzz/fuzz_inflate.c ext/formats/inflate.c ext/formats/crc32.c \
                    ext/core/status.c ext/core/c_locale.c
 build/fuzz_inflate: $(FUZZ_INFLATE_SRC) $(HDR)
 	@mkdir -p build

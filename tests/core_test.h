@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
+#include "formats/index.h"
 
 /* ---- checks ---- */
 

@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/crc32.h"
-#include "core/inflate.h"
+#include "formats/crc32.h"
+#include "formats/inflate.h"
 #include "core_test.h"
 
 static const char *g_dir = "tests/data/inflate";

@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/crc32.h"
-#include "core/model_file.h"
+#include "formats/crc32.h"
+#include "formats/index.h"
 #include "core_test.h"
 #include "kernels/byteorder.h"
 

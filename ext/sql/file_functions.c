@@ -23,8 +23,8 @@
 ** repeats it (sq_agg_state).
 */
 #include <string.h>
-#include "core/model_write.h"
-#include "core/model_writer.h"
+#include "formats/npy_write.h"
+#include "formats/tensor_writer.h"
 #include "sql/sql.h"
 
 static const char *sq_ff_type_name(sqlite3_value *v) {

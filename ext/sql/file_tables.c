@@ -38,7 +38,7 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include "core/model_file.h"
+#include "formats/index.h"
 #include "sql/sql.h"
 
 enum { SQ_FT_NAME, SQ_FT_DTYPE, SQ_FT_SHAPE, SQ_FT_DATA, SQ_FT_OFFSET,

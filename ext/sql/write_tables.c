@@ -60,9 +60,9 @@
 ** registered for one release as an error that says what to write instead.
 */
 #include <string.h>
-#include "core/model_write.h"
-#include "core/model_writer.h"
-#include "core/staged_file.h"
+#include "formats/npy_write.h"
+#include "formats/tensor_writer.h"
+#include "formats/staged_file.h"
 #include "sql/sql.h"
 
 /* All of it is path code: left out by SQLITE_QUANT_OMIT_FS

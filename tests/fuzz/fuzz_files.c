@@ -19,7 +19,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
+#include "formats/index.h"
 
 #define FUZZ_FILES_MAX (1u << 20)
 

@@ -18,8 +18,8 @@
 */
 #include <stdlib.h>
 #include <string.h>
-#include "core/crc32.h"
-#include "core/inflate.h"
+#include "formats/crc32.h"
+#include "formats/inflate.h"
 
 #define MOST (4u << 20)
 

@@ -42,8 +42,8 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include "core/flatbuffer.h"
-#include "core/model_file.h"
+#include "formats/flatbuffer.h"
+#include "formats/index.h"
 #include "core/tensor.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"

@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/source.h"
+#include "formats/source.h"
 
 enum { SQ_PB_VARINT = 0, SQ_PB_I64 = 1, SQ_PB_LEN = 2, SQ_PB_I32 = 5 };
 

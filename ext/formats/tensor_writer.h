@@ -31,7 +31,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/staged_file.h"
+#include "formats/staged_file.h"
 #include "core/status.h"
 #include "core/tensor.h"
 

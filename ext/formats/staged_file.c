@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "core/staged_file.h"
+#include "formats/staged_file.h"
 
 /* All of it is path code: left out by SQLITE_QUANT_OMIT_FS
 ** (docs/ARCHITECTURE.md#registration). */

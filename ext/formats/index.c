@@ -4,7 +4,7 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include "core/model_file.h"
+#include "formats/index.h"
 #include "core/text.h"
 
 static const char *const sq_format_names[SQ_FILE_NFORMATS] = {

@@ -33,7 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
+#include "formats/index.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
 

@@ -4,7 +4,7 @@
 ** so four table lookups advance over four bytes.  Bytes are combined one by
 ** one, so the result is the same on either byte order.
 */
-#include "core/crc32.h"
+#include "formats/crc32.h"
 
 void sq_crc32_init(sq_crc32_tables *tb) {
   for (uint32_t i = 0; i < 256; i++) {

@@ -34,7 +34,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/source.h"
+#include "formats/source.h"
 #include "core/status.h"
 
 typedef struct sq_fb {

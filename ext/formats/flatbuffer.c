@@ -2,7 +2,7 @@
 ** flatbuffer.c: the strict FlatBuffers reader (flatbuffer.h has the rules,
 ** docs/FORMATS.md#tflite how TFLite uses it).
 */
-#include "core/flatbuffer.h"
+#include "formats/flatbuffer.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
 

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
-#include "core/model_writer.h"
-#include "core/model_writer_buf.h"
+#include "formats/index.h"
+#include "formats/tensor_writer.h"
+#include "formats/write_buffer.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
 

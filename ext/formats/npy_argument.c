@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
+#include "formats/index.h"
 #include "kernels/byteorder.h"
 
 int sq_is_npy(const void *p, size_t n) {

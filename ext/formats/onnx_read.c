@@ -37,8 +37,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
-#include "core/protobuf.h"
+#include "formats/index.h"
+#include "formats/protobuf.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
 

@@ -39,7 +39,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/crc32.h"
+#include "formats/crc32.h"
 #include "core/status.h"
 
 #define SQ_INFLATE_WINDOW 65536u  /* twice DEFLATE's 32 KiB history */

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
-#include "core/crc32.h"
-#include "core/model_write.h"
-#include "core/model_writer_buf.h"
+#include "formats/crc32.h"
+#include "formats/npy_write.h"
+#include "formats/write_buffer.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
 

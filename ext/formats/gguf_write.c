@@ -8,8 +8,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_writer.h"
-#include "core/model_writer_buf.h"
+#include "formats/tensor_writer.h"
+#include "formats/write_buffer.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
 

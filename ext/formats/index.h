@@ -31,7 +31,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/source.h"
+#include "formats/source.h"
 #include "core/status.h"
 #include "core/tensor.h"
 

@@ -28,9 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/crc32.h"
-#include "core/inflate.h"
-#include "core/model_file.h"
+#include "formats/crc32.h"
+#include "formats/inflate.h"
+#include "formats/index.h"
 #include "kernels/byteorder.h"
 
 /* ------------------------------------------------------------------ .npy */
