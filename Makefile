@@ -73,13 +73,14 @@ LDLIBS  = -lm
 
 # The loadable extension: dist/quant.so, or dist/quant.dylib on macOS (not
 # tested here).  Its base name stays quant: SQLite derives the entry point,
-# sqlite3_quant_init, from it.
+# sqlite3_quant_init, from it.  -z defs: a symbol no object defines is a link
+# error, not a library that fails to load.
 ifeq ($(shell uname -s),Darwin)
 SO     = dylib
 SHARED = -dynamiclib
 else
 SO     = so
-SHARED = -shared
+SHARED = -shared -Wl,-z,defs
 endif
 
 # Every float operation must round to float32, as on x86-64 and ARM.  gcc in

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "formats/index.h"
+#include "formats/formats.h"
 
 /* ---- checks ---- */
 

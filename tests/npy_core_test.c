@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/crc32.h"
-#include "formats/index.h"
+#include "formats/formats.h"
 #include "core_test.h"
 #include "kernels/byteorder.h"
 

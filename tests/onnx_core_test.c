@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "formats/index.h"
+#include "formats/formats.h"
 #include "core_test.h"
 
 /* Reads every tensor of ix whole; returns 0 if a read broke a promise (a

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
-#include "formats/index.h"
+#include "formats/formats.h"
 #include "core_test.h"
 #include "kernels/byteorder.h"
 #include "data/safetensors_cases.h"

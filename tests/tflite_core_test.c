@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
-#include "formats/index.h"
+#include "formats/formats.h"
 #include "core_test.h"
 
 static void check_got(int ok, const char *name, const char *what, const char *got) {

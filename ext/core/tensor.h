@@ -40,13 +40,6 @@ int sq_format_f32(float f, char *buf);
 /* The same for a float64 (buf at least 40 bytes). */
 int sq_format_f64(double d, char *buf);
 
-/* .npy bytes as a float tensor argument (core/npy_convert.c): sq_is_npy
-** says whether p starts with the .npy magic; sq_tensor_from_npy reads the
-** header and converts any supported dtype to an owned float32 buffer
-** (docs/NUMERICS.md#float-tensors).  argname names the argument. */
-int sq_is_npy(const void *p, size_t n);
-int sq_tensor_from_npy(const sq_kernels *k, const unsigned char *p, size_t n,
-                       const char *argname, sq_tensor *t, sq_status *st);
 /* Stored bytes in a model file's dtype as float32 (core/stored_convert.c,
 ** docs/FORMATS.md#converting-to-float32): dtype[0..len) is any name the
 ** readers give (f32 f16 bf16 f64, the integers, bool, f8_e4m3 f8_e5m2, the

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "formats/index.h"
+#include "formats/formats.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
 #include "kernels/ggml.h"
@@ -68,16 +68,6 @@ static int gguf_u64(gguf_reader *r, uint64_t *v, const char *what) {
   return SQ_OK;
 }
 
-/* How much of a name to quote in a message: at most 64 bytes, cut at a
-** character boundary. */
-static int gguf_quote_len(const void *s, size_t len) {
-  const unsigned char *u = s;
-  if (len <= 64) return (int)len;
-  size_t k = 64;
-  while (k > 0 && (u[k] & 0xC0) == 0x80) k--;
-  return (int)k;
-}
-
 /* A GGUF string: u64 length, then that many bytes of UTF-8.  what names it in
 ** errors; a name (key or tensor name) may not hold a NUL byte. */
 static int gguf_string(gguf_reader *r, const unsigned char **s, size_t *len,
@@ -117,48 +107,6 @@ static const char *const gguf_type_names[GGUF_NTYPES] = {
 /* Bytes of one value; strings take at least their 8-byte length. */
 static const unsigned char gguf_type_bytes[GGUF_NTYPES] = {
   1, 1, 2, 2, 4, 4, 4, 1, 8, 0, 8, 8, 8};
-
-/* A growing JSON text, charged to the index (core/model_file.h). */
-typedef struct gguf_text {
-  char *s;
-  size_t len, cap;
-  sq_file_index *ix;
-} gguf_text;
-
-static int gguf_text_add(gguf_text *t, const char *s, size_t len,
-                         sq_status *st) {
-  if (!t->s || len + 1 > t->cap - t->len) {
-    uint64_t want = t->cap ? t->cap : 64;
-    while (want - t->len < len + 1) {
-      if (want > ((uint64_t)1 << 62)) return sq_toobig(st);
-      want *= 2;
-    }
-    char *p = sq_file_realloc(t->ix, t->s, want, 1, st);
-    if (!p) return st->code;
-    t->s = p;
-    t->cap = (size_t)want;
-  }
-  memcpy(t->s + t->len, s, len);
-  t->len += len;
-  t->s[t->len] = 0;
-  return SQ_OK;
-}
-
-static int gguf_text_json_string(gguf_text *t, const unsigned char *s,
-                                 size_t len, sq_status *st) {
-  if (gguf_text_add(t, "\"", 1, st)) return st->code;
-  size_t run = 0;
-  for (size_t i = 0; i < len; i++) {
-    char esc[8];
-    size_t elen = sq_json_escape(s[i], esc);
-    if (!elen) continue;
-    if (gguf_text_add(t, (const char *)s + run, i - run, st)) return st->code;
-    if (gguf_text_add(t, esc, elen, st)) return st->code;
-    run = i + 1;
-  }
-  if (gguf_text_add(t, (const char *)s + run, len - run, st)) return st->code;
-  return gguf_text_add(t, "\"", 1, st);
-}
 
 /* JSON has no NaN or infinity: they are written as the strings "NaN",
 ** "Infinity" and "-Infinity" (the type column still says float). */
@@ -201,14 +149,14 @@ static int gguf_scalar_json(int type, const unsigned char *p, char *buf) {
 ** appending its JSON to t when t is not NULL.  key names it in errors.
 ** A scalar's bytes are at p when p is not NULL (an array's, spanned
 ** whole), else they are spanned here. */
-static int gguf_value(gguf_reader *r, int type, gguf_text *t,
+static int gguf_value(gguf_reader *r, int type, sq_file_text *t,
                       const unsigned char *key, size_t keylen,
                       const unsigned char *p) {
   if (type == GGUF_STRING) {
     const unsigned char *s;
     size_t len;
     if (gguf_string(r, &s, &len, "string value", 0)) return SQ_INVALID;
-    return t ? gguf_text_json_string(t, s, len, r->st) : SQ_OK;
+    return t ? sq_file_text_json_string(t, s, len, r->st) : SQ_OK;
   }
   if (!p) {
     if (gguf_need(r, gguf_type_bytes[type], "value")) return SQ_INVALID;
@@ -216,14 +164,14 @@ static int gguf_value(gguf_reader *r, int type, gguf_text *t,
   }
   if (type == GGUF_BOOL && p[0] > 1) {
     return sq_fail(r->st, "gguf: key '%.*s': bool value %u is neither 0 nor 1",
-                   gguf_quote_len(key, keylen), (const char *)key,
+                   sq_file_quote_len(key, keylen), (const char *)key,
                    (unsigned)p[0]);
   }
   r->pos += gguf_type_bytes[type];
   if (!t) return SQ_OK;
   char buf[40];
   int len = gguf_scalar_json(type, p, buf);
-  return gguf_text_add(t, buf, (size_t)len, r->st);
+  return sq_file_text_add(t, buf, (size_t)len, r->st);
 }
 
 /* ---- tensor types ---- */
@@ -339,7 +287,7 @@ static int gguf_no_duplicates(gguf_spans *a, const char *what, sq_status *st) {
   for (size_t i = 1; i < a->n; i++) {
     if (gguf_span_cmp(&a->v[i - 1], &a->v[i]) == 0) {
       return sq_fail(st, "gguf: duplicate %s '%.*s'", what,
-                     gguf_quote_len(a->v[i].s, a->v[i].len),
+                     sq_file_quote_len(a->v[i].s, a->v[i].len),
                      (const char *)a->v[i].s);
     }
   }
@@ -377,7 +325,7 @@ static int gguf_no_overlaps(sq_file_index *ix, sq_status *st) {
       const char *a = ix->tensors[e[i - 1].tensor].name;
       const char *b = ix->tensors[e[i].tensor].name;
       sq_fail(st, "gguf: the data of tensors '%.*s' and '%.*s' overlap",
-              gguf_quote_len(a, strlen(a)), a, gguf_quote_len(b, strlen(b)), b);
+              sq_file_quote_len(a, strlen(a)), a, sq_file_quote_len(b, strlen(b)), b);
       break;
     }
   }
@@ -399,7 +347,7 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
     uint32_t type;
     if (gguf_string(r, &key, &keylen, "key", 1)) return SQ_INVALID;
     if (gguf_spans_add(keys, key, keylen, st)) return st->code;
-    int kl = gguf_quote_len(key, keylen);
+    int kl = sq_file_quote_len(key, keylen);
     if (gguf_u32(r, &type, "value type")) return SQ_INVALID;
     if (type >= GGUF_NTYPES) {
       return sq_fail(st, "gguf: key '%.*s' has unknown value type %lu", kl,
@@ -421,8 +369,8 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
       }
       *alignment = a;
     }
-    gguf_text text = {NULL, 0, 0, ix};
-    gguf_text *t = want_meta ? &text : NULL;
+    sq_file_text text = {NULL, 0, 0, ix};
+    sq_file_text *t = want_meta ? &text : NULL;
     char tname[24];
     snprintf(tname, sizeof tname, "%s", gguf_type_names[type]);
     int rc = SQ_OK;
@@ -458,13 +406,13 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
           return st->code;
         }
       }
-      if (t) rc = gguf_text_add(t, "[", 1, st);
+      if (t) rc = sq_file_text_add(t, "[", 1, st);
       for (uint64_t i = 0; !rc && i < count; i++) {
-        if (t && i) rc = gguf_text_add(t, ",", 1, st);
+        if (t && i) rc = sq_file_text_add(t, ",", 1, st);
         if (!rc) rc = gguf_value(r, (int)et, t, key, keylen,
                                  elems ? elems + i * esize : NULL);
       }
-      if (t && !rc) rc = gguf_text_add(t, "]", 1, st);
+      if (t && !rc) rc = sq_file_text_add(t, "]", 1, st);
     } else {
       rc = gguf_value(r, (int)type, t, key, keylen, NULL);
     }
@@ -491,7 +439,7 @@ static int gguf_read_tensor_info(gguf_reader *r, sq_file_index *ix,
   uint32_t ndims, type;
   uint64_t ne[GGUF_MAX_DIMS], offset;
   if (gguf_string(r, &name, &namelen, "tensor name", 1)) return SQ_INVALID;
-  int nl = gguf_quote_len(name, namelen);
+  int nl = sq_file_quote_len(name, namelen);
   if (gguf_u32(r, &ndims, "tensor dimension count")) return SQ_INVALID;
   if (ndims > GGUF_MAX_DIMS) {
     return sq_fail(st, "gguf: tensor '%.*s' has %lu dimensions (ggml allows at "
@@ -605,7 +553,7 @@ int sq_gguf_read(sq_source *src, int want_meta, sq_file_index *ix,
   uint64_t data = (r.pos + alignment - 1) / alignment * alignment;
   for (size_t i = 0; i < ix->ntensors; i++) {
     sq_file_tensor *t = &ix->tensors[i];
-    int nl = gguf_quote_len(t->name, strlen(t->name));
+    int nl = sq_file_quote_len(t->name, strlen(t->name));
     if (t->offset % alignment) {
       return sq_fail(st, "gguf: tensor '%.*s' offset %llu is not a multiple "
                      "of the alignment %llu", nl, t->name,

@@ -30,7 +30,7 @@
 #include <string.h>
 #include "formats/crc32.h"
 #include "formats/inflate.h"
-#include "formats/index.h"
+#include "formats/formats.h"
 #include "kernels/byteorder.h"
 
 /* ------------------------------------------------------------------ .npy */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "formats/crc32.h"
 #include "formats/npy_write.h"
+#include "formats/writer.h"
 #include "formats/write_buffer.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
@@ -395,3 +396,59 @@ void sq_npz_writer_free(sq_npz_writer *w) {
   sqlite3_free(w->dir);
   memset(w, 0, sizeof *w);
 }
+
+/* ---- the writer ops (formats/writer.h) ---- */
+
+static void npz_init(sq_file_writer *w) {
+  memset(&w->as.npz, 0, sizeof w->as.npz);
+}
+
+static int npz_add(sq_file_writer *w, const char *name, size_t name_len,
+                   const char *dtype, size_t dtype_len, const sq_shape *shape,
+                   const void *data, size_t nbytes, sq_status *st) {
+  return sq_npz_writer_add(&w->as.npz, name, name_len, dtype, dtype_len,
+                           shape, data, nbytes, st);
+}
+
+static int npz_finish(sq_file_writer *w, unsigned char **out, uint64_t *outn,
+                      sq_status *st) {
+  return sq_npz_writer_finish(&w->as.npz, out, outn, st);
+}
+
+static void npz_free(sq_file_writer *w) { sq_npz_writer_free(&w->as.npz); }
+
+#ifndef SQLITE_QUANT_OMIT_FS
+static int npz_open(sq_file_writer *w, sq_staged *target, sq_status *st) {
+  return sq_npz_writer_open(&w->as.npz, target, st);
+}
+
+static sq_staged *npz_staged(const sq_file_writer *w) { return w->as.npz.out; }
+
+static int npz_seal(sq_file_writer *w, uint64_t *size, sq_status *st) {
+  return sq_npz_writer_seal(&w->as.npz, size, st);
+}
+
+static int npz_commit(sq_file_writer *w, sq_status *st) {
+  return sq_npz_writer_commit(&w->as.npz, st);
+}
+
+static void npz_mark(const sq_file_writer *w, sq_writer_mark *m) {
+  sq_npz_writer_mark(&w->as.npz, &m->as.npz);
+}
+
+static int npz_rewind(sq_file_writer *w, const sq_writer_mark *m,
+                      sq_status *st) {
+  return sq_npz_writer_rewind(&w->as.npz, &m->as.npz, st);
+}
+#endif
+
+/* .npz members hold empty arrays; an archive has no metadata. */
+const sq_writer_ops sq_npz_writer_ops = {
+  .dtype_column = "dtype", .shape_flags = SQ_SHAPE_ZERO_DIMS,
+  .takes_metadata = 0, .init = npz_init, .add = npz_add,
+  .finish = npz_finish, .free = npz_free,
+#ifndef SQLITE_QUANT_OMIT_FS
+  .open = npz_open, .staged = npz_staged, .seal = npz_seal,
+  .commit = npz_commit, .mark = npz_mark, .rewind = npz_rewind,
+#endif
+};

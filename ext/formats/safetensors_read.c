@@ -33,7 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "formats/index.h"
+#include "formats/formats.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
 
@@ -62,10 +62,7 @@ static const struct {
 /* How many bytes of s[0..len) to quote: at most ST_SHOW, cut at a UTF-8
 ** character boundary. */
 static int st_show(const char *s, size_t len) {
-  if (len <= ST_SHOW) return (int)len;
-  size_t k = ST_SHOW;
-  while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80) k--;
-  return (int)k;
+  return sq_utf8_prefix(s, len, ST_SHOW);
 }
 #define ST_NAME(s) st_show((s), strlen(s)), (s)
 
@@ -766,6 +763,11 @@ static int st_read(sq_source *src, int want_meta, sq_file_index *ix,
     ix->nmeta = 0;
   }
   return SQ_OK;
+}
+
+/* No magic: a little-endian u64 header length, then the header's '{'. */
+int sq_safetensors_guess(const unsigned char *p, size_t n) {
+  return n >= 9 && p[8] == '{';
 }
 
 int sq_safetensors_read(sq_source *src, int want_meta, sq_file_index *ix,

@@ -8,8 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "formats/index.h"
+#include "formats/formats.h"
 #include "formats/tensor_writer.h"
+#include "formats/writer.h"
 #include "formats/write_buffer.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
@@ -554,3 +555,86 @@ void sq_model_writer_free(sq_model_writer *w) {
   sqlite3_free(w->mem);
   memset(w, 0, sizeof *w);
 }
+
+/* ---- the writer ops (formats/writer.h) ---- */
+
+static void tw_init_safetensors(sq_file_writer *w) {
+  sq_model_writer_init(&w->as.tensors, SQ_MW_SAFETENSORS);
+}
+
+static void tw_init_gguf(sq_file_writer *w) {
+  sq_model_writer_init(&w->as.tensors, SQ_MW_GGUF);
+}
+
+static int tw_add(sq_file_writer *w, const char *name, size_t name_len,
+                  const char *dtype, size_t dtype_len, const sq_shape *shape,
+                  const void *data, size_t nbytes, sq_status *st) {
+  return sq_model_writer_add(&w->as.tensors, name, name_len, dtype, dtype_len,
+                             shape, data, nbytes, st);
+}
+
+static int tw_metadata(sq_file_writer *w, const char *json, size_t len,
+                       sq_status *st) {
+  return sq_model_writer_metadata(&w->as.tensors, json, len, st);
+}
+
+static int tw_finish(sq_file_writer *w, unsigned char **out, uint64_t *outn,
+                     sq_status *st) {
+  return sq_model_writer_finish(&w->as.tensors, out, outn, st);
+}
+
+static void tw_free(sq_file_writer *w) { sq_model_writer_free(&w->as.tensors); }
+
+#ifndef SQLITE_QUANT_OMIT_FS
+static int tw_open_safetensors(sq_file_writer *w, sq_staged *target,
+                               sq_status *st) {
+  return sq_model_writer_open(&w->as.tensors, SQ_MW_SAFETENSORS, target, st);
+}
+
+static int tw_open_gguf(sq_file_writer *w, sq_staged *target, sq_status *st) {
+  return sq_model_writer_open(&w->as.tensors, SQ_MW_GGUF, target, st);
+}
+
+static sq_staged *tw_staged(const sq_file_writer *w) {
+  return w->as.tensors.out;
+}
+
+static int tw_seal(sq_file_writer *w, uint64_t *size, sq_status *st) {
+  return sq_model_writer_seal(&w->as.tensors, size, st);
+}
+
+static int tw_commit(sq_file_writer *w, sq_status *st) {
+  return sq_model_writer_commit(&w->as.tensors, st);
+}
+
+static void tw_mark(const sq_file_writer *w, sq_writer_mark *m) {
+  sq_model_writer_mark(&w->as.tensors, &m->as.tensors);
+}
+
+static int tw_rewind(sq_file_writer *w, const sq_writer_mark *m,
+                     sq_status *st) {
+  return sq_model_writer_rewind(&w->as.tensors, &m->as.tensors, st);
+}
+#endif
+
+/* safetensors holds empty arrays (data_offsets [x, x]); GGUF's tensors are
+** not empty. */
+const sq_writer_ops sq_safetensors_writer_ops = {
+  .dtype_column = "dtype", .shape_flags = SQ_SHAPE_ZERO_DIMS,
+  .takes_metadata = 1, .init = tw_init_safetensors, .add = tw_add,
+  .metadata = tw_metadata, .finish = tw_finish, .free = tw_free,
+#ifndef SQLITE_QUANT_OMIT_FS
+  .open = tw_open_safetensors, .staged = tw_staged, .seal = tw_seal,
+  .commit = tw_commit, .mark = tw_mark, .rewind = tw_rewind,
+#endif
+};
+
+const sq_writer_ops sq_gguf_writer_ops = {
+  .dtype_column = "type", .shape_flags = 0, .takes_metadata = 1,
+  .init = tw_init_gguf, .add = tw_add, .metadata = tw_metadata,
+  .finish = tw_finish, .free = tw_free,
+#ifndef SQLITE_QUANT_OMIT_FS
+  .open = tw_open_gguf, .staged = tw_staged, .seal = tw_seal,
+  .commit = tw_commit, .mark = tw_mark, .rewind = tw_rewind,
+#endif
+};

@@ -43,7 +43,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "formats/flatbuffer.h"
-#include "formats/index.h"
+#include "formats/formats.h"
 #include "core/tensor.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
@@ -75,19 +75,13 @@ static const struct { const char *tfl, *dtype; unsigned size; }
   {"UINT32", "uint32", 4}, {"UINT16", "uint16", 2}, {"INT4", "int4", 0},
   {"BFLOAT16", "bf16", 2}};
 
-/* A growing text, charged to the index (core/model_file.h). */
-typedef struct tfl_text {
-  char *s;
-  size_t len, cap;
-} tfl_text;
-
 typedef struct tfl_reader {
   sq_fb fb;
   sq_status *st;
   sq_file_index *ix;
   sq_fb_vector buffers;
   uint64_t budget;              /* bytes of names and metadata text left */
-  tfl_text text;                /* scratch for keys and values */
+  sq_file_text text;            /* scratch for keys and values */
   char what[160];               /* the path of the value being read */
 } tfl_reader;
 
@@ -103,42 +97,28 @@ static int tfl_charge(tfl_reader *r, uint64_t len) {
   return SQ_OK;
 }
 
+/* Appends to the scratch text, charged to the budget first. */
 static int tfl_text_add(tfl_reader *r, const void *s, size_t len) {
-  tfl_text *t = &r->text;
   if (tfl_charge(r, len)) return SQ_INVALID;
-  if (!t->s || len + 1 > t->cap - t->len) {
-    uint64_t want = t->cap ? t->cap : 64;
-    while (want - t->len < len + 1) want *= 2;
-    char *p = sq_file_realloc(r->ix, t->s, want, 1, r->st);
-    if (!p) return r->st->code;
-    t->s = p;
-    t->cap = (size_t)want;
-  }
-  if (len) memcpy(t->s + t->len, s, len);
-  t->len += len;
-  t->s[t->len] = 0;
-  return SQ_OK;
+  return sq_file_text_add(&r->text, s, len, r->st);
 }
 
 static int tfl_text_str(tfl_reader *r, const char *s) {
   return tfl_text_add(r, s, strlen(s));
 }
 
-/* s[0..len) (valid UTF-8) as a JSON string. */
+/* s[0..len) (valid UTF-8) as a JSON string, its escaped length charged
+** first. */
 static int tfl_text_json_string(tfl_reader *r, const unsigned char *s,
                                 size_t len) {
-  if (tfl_text_add(r, "\"", 1)) return SQ_INVALID;
-  size_t run = 0;
+  uint64_t out = 2;
   for (size_t i = 0; i < len; i++) {
     char esc[8];
     size_t elen = sq_json_escape(s[i], esc);
-    if (!elen) continue;
-    if (tfl_text_add(r, s + run, i - run)) return SQ_INVALID;
-    if (tfl_text_add(r, esc, elen)) return SQ_INVALID;
-    run = i + 1;
+    out += elen ? elen : 1;
   }
-  if (tfl_text_add(r, s + run, len - run)) return SQ_INVALID;
-  return tfl_text_add(r, "\"", 1);
+  if (tfl_charge(r, out)) return SQ_INVALID;
+  return sq_file_text_json_string(&r->text, s, len, r->st);
 }
 
 /* Appends a metadata row: key the text [0, klen), value the text after it. */
@@ -152,15 +132,6 @@ static int tfl_meta_row(tfl_reader *r, size_t klen, const char *type) {
   memcpy(m->value, r->text.s + klen, vlen);
   m->value[vlen] = 0;
   return SQ_OK;
-}
-
-/* How much of a name to quote in a message: at most 64 bytes, cut at a
-** character boundary. */
-static int tfl_quote_len(const unsigned char *s, uint32_t len) {
-  if (len <= 64) return (int)len;
-  size_t k = 64;
-  while (k > 0 && (s[k] & 0xC0) == 0x80) k--;
-  return (int)k;
 }
 
 /* The bytes of buffer b: [*off, *off + *nbytes) of the file, *nbytes 0 when
@@ -209,7 +180,7 @@ static int tfl_shape(tfl_reader *r, const sq_fb_table *tt, unsigned type,
     return SQ_INVALID;
   if (shape.len > SQ_MAX_DIMS)
     return sq_fail(r->st, "tflite: tensor '%.*s': its shape has %lu "
-                   "dimensions (at most %d)", tfl_quote_len(nm, nl), nm,
+                   "dimensions (at most %d)", sq_file_quote_len(nm, nl), nm,
                    (unsigned long)shape.len, SQ_MAX_DIMS);
   const unsigned char *dims = sq_fb_bytes(&r->fb, shape.pos, 4 * shape.len);
   if (!dims) return r->st->code;
@@ -220,7 +191,7 @@ static int tfl_shape(tfl_reader *r, const sq_fb_table *tt, unsigned type,
     int32_t v = (int32_t)sq_load_u32(dims + 4 * (size_t)d);
     if (v < 0)
       return sq_fail(r->st, "tflite: tensor '%.*s': dimension %lu of its "
-                     "shape is %ld", tfl_quote_len(nm, nl), nm,
+                     "shape is %ld", sq_file_quote_len(nm, nl), nm,
                      (unsigned long)d, (long)v);
     t->dim[d] = v;
     if (v == 0) count = 0;
@@ -333,7 +304,7 @@ static int tfl_tensor(tfl_reader *r, const sq_fb_table *tt, const char *scope,
   if (want_meta && tfl_quantization(r, tt, scope, name, nlen))
     return SQ_INVALID;
   if (b == 0) return SQ_OK;
-  int ql = tfl_quote_len(name, nlen);
+  int ql = sq_file_quote_len(name, nlen);
   if (b >= r->buffers.len)
     return sq_fail(r->st, "tflite: %s ('%.*s'): buffer %lu is past the "
                    "model's %lu buffers", r->what, ql, name,
@@ -492,7 +463,7 @@ static int tfl_model_meta(tfl_reader *r, const sq_fb_table *model,
       return sq_fail(r->st, "tflite: %s: the name contains a NUL byte", what);
     if (b >= r->buffers.len)
       return sq_fail(r->st, "tflite: %s ('%.*s'): buffer %lu is past the "
-                     "model's %lu buffers", what, tfl_quote_len(s, len), s,
+                     "model's %lu buffers", what, sq_file_quote_len(s, len), s,
                      (unsigned long)b, (unsigned long)r->buffers.len);
     uint64_t off, nbytes;
     if (tfl_buffer_bytes(r, b, &off, &nbytes)) return SQ_INVALID;
@@ -599,6 +570,7 @@ int sq_tflite_read(sq_source *src, int want_meta, sq_file_index *ix,
   r.fb.st = st;
   r.st = st;
   r.ix = ix;
+  r.text.ix = ix;
   r.budget = 32 * (uint64_t)n + 65536;
   sq_fb_table model;
   uint32_t version;

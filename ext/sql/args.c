@@ -11,6 +11,7 @@
 */
 #include <math.h>
 #include <string.h>
+#include "formats/formats.h"
 #include "sql/sql.h"
 #include "kernels/byteorder.h"
 

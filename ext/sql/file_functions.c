@@ -24,7 +24,7 @@
 */
 #include <string.h>
 #include "formats/npy_write.h"
-#include "formats/tensor_writer.h"
+#include "formats/writer.h"
 #include "sql/sql.h"
 
 static const char *sq_ff_type_name(sqlite3_value *v) {
@@ -116,7 +116,7 @@ int sq_writer_row_decode(sqlite3_value **v, const char *dtype_arg,
   return SQ_OK;
 }
 
-int sq_writer_meta_take(sq_writer_meta *m, sq_model_writer *w,
+int sq_writer_meta_take(sq_writer_meta *m, sq_file_writer *w,
                         sqlite3_value *v, sq_status *st) {
   if (sqlite3_value_type(v) == SQLITE_NULL) return SQ_OK;
   const char *text = sq_arg_text(v, "metadata", st);
@@ -130,7 +130,7 @@ int sq_writer_meta_take(sq_writer_meta *m, sq_model_writer *w,
   }
   char *copy = sq_alloc(st, n + 1, 1);
   if (!copy) return st->code;
-  if (sq_model_writer_metadata(w, text, n, st)) {
+  if (sq_file_writer_metadata(w, text, n, st)) {
     sqlite3_free(copy);
     return st->code;
   }
@@ -146,17 +146,18 @@ void sq_writer_meta_free(sq_writer_meta *m) {
   memset(m, 0, sizeof *m);
 }
 
-/* ---- the two writer aggregates ------------------------------------------ */
+/* ---- the writer aggregates -------------------------------------------- */
 
 typedef struct sq_ff_agg {
   sq_status failed;         /* first member: see sq_agg_state */
-  sq_model_writer w;        /* started on the first row with data */
+  sq_file_writer w;         /* started on the first row with data */
   int started;
+  uint64_t rows;            /* rows written */
   sq_writer_meta meta;
 } sq_ff_agg;
 
 static void sq_ff_agg_free(sq_ff_agg *a) {
-  if (a->started) sq_model_writer_free(&a->w);
+  if (a->started) sq_file_writer_free(&a->w);
   a->started = 0;
   sq_writer_meta_free(&a->meta);
 }
@@ -166,24 +167,24 @@ static void sq_ff_agg_step(sqlite3_context *ctx, int argc,
   sq_status st;
   const char *name = sq_begin(ctx, &st);
   const sq_fn *fn = sqlite3_user_data(ctx);
-  sq_mw_format format = (sq_mw_format)fn->variant;
   if (sqlite3_value_type(argv[1]) == SQLITE_NULL) return;
   sq_ff_agg *a = sq_agg_state(ctx, sizeof *a, name);
   if (!a) return;
   if (!a->started) {
-    sq_model_writer_init(&a->w, format);
+    sq_file_writer_init(&a->w, (sq_file_format)fn->variant);
     a->started = 1;
   }
-  /* safetensors holds empty arrays (data_offsets [x, x]); GGUF's tensors
-  ** are not empty.  The metadata before the tensor: GGUF's
-  ** general.alignment places the data. */
+  /* The metadata before the tensor: GGUF's general.alignment places the
+  ** data. */
+  const sq_writer_ops *ops = a->w.ops;
   sq_writer_row r;
-  if (sq_writer_row_decode(argv, format == SQ_MW_GGUF ? "type" : "dtype",
-                           format == SQ_MW_SAFETENSORS ? SQ_SHAPE_ZERO_DIMS : 0,
-                           &r, &st) == SQ_OK &&
-      (argc < 5 || sq_writer_meta_take(&a->meta, &a->w, argv[4], &st) == SQ_OK))
-    sq_model_writer_add(&a->w, r.name, strlen(r.name), r.dtype,
-                        strlen(r.dtype), &r.shape, r.data, r.nbytes, &st);
+  if (sq_writer_row_decode(argv, ops->dtype_column, ops->shape_flags, &r,
+                           &st) == SQ_OK &&
+      (argc < 5 || sq_writer_meta_take(&a->meta, &a->w, argv[4], &st) == SQ_OK) &&
+      sq_file_writer_add(&a->w, r.name, strlen(r.name), r.dtype,
+                         strlen(r.dtype), &r.shape, r.data, r.nbytes,
+                         &st) == SQ_OK)
+    a->rows++;
   if (st.code) {
     sq_ff_agg_free(a);
     a->failed = st;
@@ -198,67 +199,23 @@ static void sq_ff_agg_final(sqlite3_context *ctx) {
   if (!a) return;
   if (a->failed.code) {
     sq_result_status(ctx, name, &a->failed);
-  } else if (a->started && a->w.ntensors) {
+  } else if (a->rows) {
     unsigned char *out;
     uint64_t outn;
-    if (sq_model_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
+    if (sq_file_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
       sq_result_blob(ctx, out, outn, &st);
     if (st.code) sq_result_status(ctx, name, &st);
   }
   sq_ff_agg_free(a);
 }
 
+/* variant: the format; a format that takes metadata takes it as a fifth
+** argument. */
 static const sq_fn sq_ff_agg_fns[] = {
-  {"q_safetensors_agg", SQ_MW_SAFETENSORS, SQ_VALUES},
-  {"q_gguf_agg", SQ_MW_GGUF, SQ_VALUES},
+  {"q_safetensors_agg", SQ_FILE_SAFETENSORS, SQ_VALUES},
+  {"q_gguf_agg", SQ_FILE_GGUF, SQ_VALUES},
+  {"q_npz_agg", SQ_FILE_NPZ, SQ_VALUES},
 };
-
-/* ---- q_npz_agg ---------------------------------------------------------- */
-
-typedef struct sq_npz_agg {
-  sq_status failed;         /* first member: see sq_agg_state */
-  sq_npz_writer w;
-} sq_npz_agg;
-
-static void sq_npz_agg_step(sqlite3_context *ctx, int argc,
-                            sqlite3_value **argv) {
-  (void)argc;
-  sq_status st;
-  const char *name = sq_begin(ctx, &st);
-  if (sqlite3_value_type(argv[1]) == SQLITE_NULL) return;
-  sq_npz_agg *a = sq_agg_state(ctx, sizeof *a, name);
-  if (!a) return;
-  sq_writer_row r;
-  if (sq_writer_row_decode(argv, "dtype", SQ_SHAPE_ZERO_DIMS, &r, &st) ==
-      SQ_OK)
-    sq_npz_writer_add(&a->w, r.name, strlen(r.name), r.dtype, strlen(r.dtype),
-                      &r.shape, r.data, r.nbytes, &st);
-  if (st.code) {
-    a->failed = st;
-    sq_npz_writer_free(&a->w);
-    sq_result_status(ctx, name, &st);
-  }
-}
-
-static void sq_npz_agg_final(sqlite3_context *ctx) {
-  sq_status st;
-  const char *name = sq_begin(ctx, &st);
-  sq_npz_agg *a = sqlite3_aggregate_context(ctx, 0);
-  if (!a) return;
-  if (a->failed.code) {
-    sq_result_status(ctx, name, &a->failed);
-  } else if (a->w.nmembers) {
-    unsigned char *out;
-    uint64_t outn;
-    if (sq_npz_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
-      sq_result_blob(ctx, out, outn, &st);
-    else
-      sq_result_status(ctx, name, &st);
-  }
-  sq_npz_writer_free(&a->w);
-}
-
-static const sq_fn sq_npz_agg_fn = {"q_npz_agg", 0, SQ_VALUES};
 
 int sq_register_file_functions(sq_registry *r) {
   static const sq_fn_def defs[] = {
@@ -267,11 +224,12 @@ int sq_register_file_functions(sq_registry *r) {
   int rc = sq_register_table(r, defs, sizeof defs / sizeof defs[0]);
   /* The aggregates return a BLOB: innocuous. */
   for (size_t k = 0; k < sizeof sq_ff_agg_fns / sizeof sq_ff_agg_fns[0] &&
-                     rc == SQLITE_OK; k++)
-    rc = sq_create_function(r, &sq_ff_agg_fns[k], 4, 5, NULL, sq_ff_agg_step,
+                     rc == SQLITE_OK; k++) {
+    const sq_writer_ops *ops =
+        sq_file_writer_ops((sq_file_format)sq_ff_agg_fns[k].variant);
+    rc = sq_create_function(r, &sq_ff_agg_fns[k], 4,
+                            ops->takes_metadata ? 5 : 4, NULL, sq_ff_agg_step,
                             sq_ff_agg_final, NULL, NULL);
-  if (rc == SQLITE_OK)
-    rc = sq_create_function(r, &sq_npz_agg_fn, 4, 4, NULL, sq_npz_agg_step,
-                            sq_npz_agg_final, NULL, NULL);
+  }
   return rc;
 }

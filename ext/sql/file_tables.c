@@ -38,7 +38,7 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include "formats/index.h"
+#include "formats/formats.h"
 #include "sql/sql.h"
 
 enum { SQ_FT_NAME, SQ_FT_DTYPE, SQ_FT_SHAPE, SQ_FT_DATA, SQ_FT_OFFSET,
@@ -294,14 +294,17 @@ static int sq_ft_compute(sq_file_cursor *c, const char *name,
   } else {
     /* The first bytes: spanned (the format's reader spans them again, from
     ** the same cache). */
-    uint64_t k = src->size < 16 ? src->size : 16;
+    uint64_t k = src->size < SQ_FILE_DETECT_BYTES ? src->size
+                                                  : SQ_FILE_DETECT_BYTES;
     const unsigned char *head = sq_source_span(src, 0, k, st);
     if (!head) return st->code;
     int d = sq_file_detect(head, (size_t)k);
-    if (d < 0)
+    if (d < 0) {
+      char list[SQ_FILE_FORMAT_LIST_MAX];
+      sq_file_format_list(list);
       return sq_fail(st, "cannot tell the file format from its first bytes "
-                         "(expected safetensors, gguf, npy, npz, onnx or "
-                         "tflite)");
+                         "(expected %s)", list);
+    }
     f = (sq_file_format)d;
   }
   if (sq_file_read_source(src, f, want_meta, &c->ix, st)) return st->code;

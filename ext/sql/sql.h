@@ -151,7 +151,7 @@ void sq_result_log2_params(sqlite3_context *ctx, const float *mn,
 
 /* ---- a model-file writer's row (file_functions.c) ------------------------ */
 
-struct sq_model_writer;
+struct sq_file_writer;
 /* A row's tensor: name, data, dtype, shape decoded from v[0..3] as every
 ** writer takes them (data not NULL: a NULL data row is skipped before). */
 typedef struct sq_writer_row {
@@ -172,7 +172,7 @@ typedef struct sq_writer_meta {
   size_t n;
   int given;
 } sq_writer_meta;
-int sq_writer_meta_take(sq_writer_meta *m, struct sq_model_writer *w,
+int sq_writer_meta_take(sq_writer_meta *m, struct sq_file_writer *w,
                         sqlite3_value *v, sq_status *st);
 void sq_writer_meta_free(sq_writer_meta *m);
 

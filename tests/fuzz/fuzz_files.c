@@ -19,7 +19,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
-#include "formats/index.h"
+#include "formats/formats.h"
 
 #define FUZZ_FILES_MAX (1u << 20)
 

@@ -1,0 +1,110 @@
+/*
+** formats.h: the model-file formats, one descriptor row each
+** (docs/FORMATS.md; adding one: docs/ARCHITECTURE.md#adding-a-file-format).
+**
+** sq_formats[] (formats.c) is the one list of formats: per format its name,
+** how its first bytes are recognised, its reader, and its writer when rows
+** can write it.  Everything that depends on the set of formats reads the
+** table: detection, the format argument of q_tensors and its error's list,
+** the readers' dispatch, and the path writer tables of the SQL layer
+** (ext/sql/write_tables.c: one table q_<name>_write per row that has a
+** writer).  The rules:
+**
+**   1. detection tries the rows that have magic bytes first, in table
+**      order, then the rows that guess from the bytes' shape (safetensors'
+**      header length, ONNX's first fields), in table order: a guess never
+**      wins over a format whose magic bytes match;
+**   2. a reader keeps the rules of formats/index.h and names its format at
+**      the start of every error ("gguf: ...");
+**   3. a writer is the interface of formats/writer.h.
+*/
+#ifndef SQ_FORMATS_H
+#define SQ_FORMATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/status.h"
+#include "formats/index.h"
+#include "formats/source.h"
+
+/* The rows of sq_formats, in its order. */
+typedef enum sq_file_format {
+  SQ_FILE_SAFETENSORS, SQ_FILE_GGUF, SQ_FILE_NPY, SQ_FILE_NPZ, SQ_FILE_ONNX,
+  SQ_FILE_TFLITE, SQ_FILE_NFORMATS
+} sq_file_format;
+
+struct sq_writer_ops;
+
+typedef struct sq_format {
+  const char *name;             /* "gguf": the format argument (any case)
+                                ** and the readers' error prefix; at most
+                                ** 15 bytes */
+  /* Recognised by magic_len bytes at offset magic_at equal to magic, or,
+  ** where magic is NULL, by guess (rule 1). */
+  const char *magic;
+  unsigned magic_at, magic_len;
+  int (*guess)(const unsigned char *p, size_t n);
+  /* The reader: the contract of sq_file_read_source, without the budget's
+  ** setup and the span cache's end (done around it). */
+  int (*read)(sq_source *src, int want_meta, sq_file_index *ix,
+              sq_status *st);
+  const struct sq_writer_ops *writer;   /* NULL: rows cannot write it */
+} sq_format;
+
+extern const sq_format sq_formats[SQ_FILE_NFORMATS];
+
+/* The bytes detection looks at: no row looks further. */
+#define SQ_FILE_DETECT_BYTES 16
+
+/* The format the first n bytes at p say (rule 1), or -1. */
+int sq_file_detect(const unsigned char *p, size_t n);
+/* A format by its name (any case); the error lists them. */
+int sq_file_format_parse(const char *text, size_t len, sq_file_format *f,
+                         sq_status *st);
+const char *sq_file_format_name(sq_file_format f);
+/* "safetensors, gguf, npy, npz, onnx or tflite": the names from the table
+** for an error's "expected" list (a name has at most 15 bytes). */
+#define SQ_FILE_FORMAT_LIST_MAX (SQ_FILE_NFORMATS * 20)
+void sq_file_format_list(char list[SQ_FILE_FORMAT_LIST_MAX]);
+
+/* Reads the index of the source in format f (want_meta: the metadata
+** too), then drops the source's span cache.  On error the index is freed
+** and st says what is wrong, naming the format ("safetensors: header length
+** 4096 is past the end of the 100-byte file"). */
+int sq_file_read_source(sq_source *src, sq_file_format f, int want_meta,
+                        sq_file_index *ix, sq_status *st);
+/* The same over n bytes in memory. */
+int sq_file_read(const unsigned char *p, size_t n, sq_file_format f,
+                 int want_meta, sq_file_index *ix, sq_status *st);
+
+/* The readers and their guesses (the rows' entries). */
+int sq_safetensors_read(sq_source *src, int want_meta, sq_file_index *ix,
+                        sq_status *st);
+int sq_safetensors_guess(const unsigned char *p, size_t n);
+int sq_gguf_read(sq_source *src, int want_meta, sq_file_index *ix,
+                 sq_status *st);
+int sq_npy_read(sq_source *src, int want_meta, sq_file_index *ix,
+                sq_status *st);
+int sq_npz_read(sq_source *src, int want_meta, sq_file_index *ix,
+                sq_status *st);
+int sq_onnx_read(sq_source *src, int want_meta, sq_file_index *ix,
+                 sq_status *st);
+int sq_onnx_guess(const unsigned char *p, size_t n);
+int sq_tflite_read(sq_source *src, int want_meta, sq_file_index *ix,
+                   sq_status *st);
+
+/* A ggml tensor type by its reader name (any case): its id, the reader's
+** spelling, block size and bytes per block; 0 when there is none
+** (gguf_read.c; the GGUF writer takes its types from it). */
+int sq_gguf_type_named(const char *s, size_t len, uint32_t *id,
+                       const char **name, uint64_t *block, uint64_t *bytes);
+
+/* .npy bytes as a float tensor argument (npy_argument.c): sq_is_npy says
+** whether p starts with the .npy magic; sq_tensor_from_npy reads the
+** header and converts any supported dtype to an owned float32 buffer
+** (docs/NUMERICS.md#float-tensors).  argname names the argument. */
+int sq_is_npy(const void *p, size_t n);
+int sq_tensor_from_npy(const sq_kernels *k, const unsigned char *p, size_t n,
+                       const char *argname, sq_tensor *t, sq_status *st);
+
+#endif
