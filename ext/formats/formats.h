@@ -93,12 +93,6 @@ int sq_onnx_guess(const unsigned char *p, size_t n);
 int sq_tflite_read(sq_source *src, int want_meta, sq_file_index *ix,
                    sq_status *st);
 
-/* A ggml tensor type by its reader name (any case): its id, the reader's
-** spelling, block size and bytes per block; 0 when there is none
-** (gguf_read.c; the GGUF writer takes its types from it). */
-int sq_gguf_type_named(const char *s, size_t len, uint32_t *id,
-                       const char **name, uint64_t *block, uint64_t *bytes);
-
 /* .npy bytes as a float tensor argument (npy_argument.c): sq_is_npy says
 ** whether p starts with the .npy magic; sq_tensor_from_npy reads the
 ** header and converts any supported dtype to an owned float32 buffer

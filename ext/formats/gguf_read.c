@@ -14,12 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/formats.h"
+#include "formats/gguf.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
 #include "kernels/ggml.h"
-
-#define GGUF_MAX_DIMS 4           /* ggml's GGML_MAX_DIMS */
-#define GGUF_DEFAULT_ALIGNMENT 32
 
 /* The source, its size and the read position; the index charged for
 ** memory (core/model_file.h). */
@@ -95,13 +93,7 @@ static int gguf_string(gguf_reader *r, const unsigned char **s, size_t *len,
 
 /* ---- metadata values ---- */
 
-enum {
-  GGUF_U8, GGUF_I8, GGUF_U16, GGUF_I16, GGUF_U32, GGUF_I32, GGUF_F32,
-  GGUF_BOOL, GGUF_STRING, GGUF_ARRAY, GGUF_U64, GGUF_I64, GGUF_F64,
-  GGUF_NTYPES
-};
-
-static const char *const gguf_type_names[GGUF_NTYPES] = {
+const char *const sq_gguf_type_names[GGUF_NTYPES] = {
   "uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "bool",
   "string", "array", "uint64", "int64", "float64"};
 /* Bytes of one value; strings take at least their 8-byte length. */
@@ -357,7 +349,7 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
     if (is_alignment) {
       if (type != GGUF_U32) {
         return sq_fail(st, "gguf: general.alignment must be a uint32, not %s",
-                       gguf_type_names[type]);
+                       sq_gguf_type_names[type]);
       }
       if (gguf_need(r, 4, "value")) return SQ_INVALID;
       const unsigned char *ap = gguf_at(r, 4);
@@ -372,7 +364,7 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
     sq_file_text text = {NULL, 0, 0, ix};
     sq_file_text *t = want_meta ? &text : NULL;
     char tname[24];
-    snprintf(tname, sizeof tname, "%s", gguf_type_names[type]);
+    snprintf(tname, sizeof tname, "%s", sq_gguf_type_names[type]);
     int rc = SQ_OK;
     if (type == GGUF_ARRAY) {
       uint32_t et;
@@ -391,9 +383,10 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
         return sq_fail(st, "gguf: key '%.*s': an array of %llu %s values "
                        "cannot fit in the %llu bytes left", kl,
                        (const char *)key, (unsigned long long)count,
-                       gguf_type_names[et], (unsigned long long)(r->n - r->pos));
+                       sq_gguf_type_names[et],
+                       (unsigned long long)(r->n - r->pos));
       }
-      snprintf(tname, sizeof tname, "array[%s]", gguf_type_names[et]);
+      snprintf(tname, sizeof tname, "array[%s]", sq_gguf_type_names[et]);
       /* An array of numbers is spanned whole (its count fits, checked
       ** above); without metadata only bools need their bytes seen. */
       const unsigned char *elems = NULL;

@@ -1,117 +1,20 @@
 /*
-** model_writer.c: safetensors and GGUF files written tensor by tensor
+** tensor_writer.c: files written tensor by tensor
 ** (docs/FORMATS.md#writing-safetensors, docs/FORMATS.md#writing-gguf,
-** docs/FORMATS.md#file-writers).  See model_writer.h.  The tensors, the
-** chunk rule, the data stores and the headers are here; the metadata
-** argument is decoded in model_metadata.c.
+** docs/FORMATS.md#file-writers).  See tensor_writer.h.  The tensors, the
+** chunk rule, the data stores and the walk over the metadata argument are
+** here; what is a format's own is its layout (tensor_layout.h:
+** safetensors_write.c, gguf_write.c).
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "formats/formats.h"
-#include "formats/tensor_writer.h"
-#include "formats/writer.h"
-#include "formats/write_buffer.h"
 #include "core/text.h"
+#include "formats/tensor_layout.h"
+#include "formats/writer.h"
 #include "kernels/byteorder.h"
 
-#define MW_GGUF_MAX_DIMS 4      /* ggml's GGML_MAX_DIMS */
-#define MW_GGUF_MAX_NAME 64     /* ggml's GGML_MAX_NAME, with the NUL */
-#define MW_ST_MAX_HEADER 100000000u  /* the most core/safetensors.c reads */
-
-/* ---- growing buffers ---- */
-
-/* Appends len bytes: capacity doubles, but never past what sq_realloc
-** allows (st->max_bytes), so only a real need is SQ_TOOBIG. */
-int sq_mw_put(sq_status *st, char **buf, uint64_t *n, uint64_t *cap,
-                  const void *p, uint64_t len) {
-  if (len > *cap - *n) {
-    if (len > UINT64_MAX - *n) return sq_toobig(st);
-    uint64_t need = *n + len, want = *cap ? *cap : 256;
-    while (want < need) want = want > UINT64_MAX / 2 ? need : want * 2;
-    if (want > (uint64_t)st->max_bytes && need <= (uint64_t)st->max_bytes)
-      want = (uint64_t)st->max_bytes;
-    char *q = sq_realloc(st, *buf, want, 1);
-    if (!q) return st->code;
-    *buf = q;
-    *cap = want;
-  }
-  if (len) memcpy(*buf + *n, p, len);
-  *n += len;
-  return SQ_OK;
-}
-
-int sq_mw_put_u32(sq_status *st, char **buf, uint64_t *n, uint64_t *cap,
-                      uint32_t v) {
-  unsigned char b[4];
-  sq_store_u32(b, v);
-  return sq_mw_put(st, buf, n, cap, b, 4);
-}
-
-int sq_mw_put_u64(sq_status *st, char **buf, uint64_t *n, uint64_t *cap,
-                      uint64_t v) {
-  unsigned char b[8];
-  sq_store_u32(b, (uint32_t)v);
-  sq_store_u32(b + 4, (uint32_t)(v >> 32));
-  return sq_mw_put(st, buf, n, cap, b, 8);
-}
-
-/* s[0..len) (valid UTF-8) as a JSON string, escaped as serde_json does. */
-int sq_mw_json_string(sq_status *st, char **buf, uint64_t *n,
-                          uint64_t *cap, const char *s, size_t len) {
-  if (!s) s = "";
-  if (sq_mw_put(st, buf, n, cap, "\"", 1)) return st->code;
-  size_t run = 0;
-  for (size_t i = 0; i <= len; i++) {
-    unsigned char c = i < len ? (unsigned char)s[i] : 0;
-    if (i < len && c >= 0x20 && c != '"' && c != '\\') continue;
-    if (sq_mw_put(st, buf, n, cap, s + run, i - run)) return st->code;
-    run = i + 1;
-    if (i == len) break;
-    char esc[8];
-    const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b"
-                  : c == '\f' ? "\\f" : c == '\n' ? "\\n" : c == '\r' ? "\\r"
-                  : c == '\t' ? "\\t" : NULL;
-    if (!e) {
-      snprintf(esc, sizeof esc, "\\u%04x", c);
-      e = esc;
-    }
-    if (sq_mw_put(st, buf, n, cap, e, strlen(e))) return st->code;
-  }
-  return sq_mw_put(st, buf, n, cap, "\"", 1);
-}
-
 /* ---- dtypes ---- */
-
-/* Tensor t's name in w->names; "" while no name has any byte (w->names is
-** still NULL then, and NULL + 0 is undefined). */
-static const char *mw_name(const sq_model_writer *w, const sq_mw_tensor *t) {
-  return w->names ? w->names + t->name_at : "";
-}
-
-static int mw_name_eq(const char *a, size_t alen, const char *b) {
-  size_t blen = strlen(b);
-  if (alen != blen) return 0;
-  for (size_t i = 0; i < alen; i++) {
-    unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
-    if (x >= 'A' && x <= 'Z') x = (unsigned char)(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = (unsigned char)(y - 'A' + 'a');
-    if (x != y) return 0;
-  }
-  return 1;
-}
-
-/* Readers' dtype names and safetensors' (core/safetensors.c's table). */
-static const struct {
-  const char *name, *file;
-  int size;
-} st_types[] = {
-  {"f64", "F64", 8},     {"f32", "F32", 4},         {"f16", "F16", 2},
-  {"bf16", "BF16", 2},   {"int64", "I64", 8},       {"int32", "I32", 4},
-  {"int16", "I16", 2},   {"int8", "I8", 1},         {"uint64", "U64", 8},
-  {"uint32", "U32", 4},  {"uint16", "U16", 2},      {"uint8", "U8", 1},
-  {"bool", "BOOL", 1},   {"f8_e4m3", "F8_E4M3", 1}, {"f8_e5m2", "F8_E5M2", 1},
-};
 
 /* The type, the whole tensor's bytes and the bytes of one row along axis 0
 ** (for a 1-D block-type tensor, one block; for a 0-d tensor, all of it). */
@@ -120,36 +23,9 @@ static int mw_type(sq_model_writer *w, const char *name, size_t name_len,
                    int *type, const char **tname, uint64_t *nbytes,
                    uint64_t *unit, sq_status *st) {
   uint64_t block = 1, bytes = 0;
-  if (w->format == SQ_MW_SAFETENSORS) {
-    for (size_t k = 0; k < sizeof st_types / sizeof st_types[0]; k++)
-      if (mw_name_eq(dtype, dtype_len, st_types[k].name)) {
-        *type = (int)k;
-        *tname = st_types[k].name;
-        bytes = (uint64_t)st_types[k].size;
-      }
-    if (!bytes)
-      return sq_fail(st, "dtype '%.*s' has no safetensors dtype (f64 f32 f16 "
-                         "bf16 int64 int32 int16 int8 uint64 uint32 uint16 "
-                         "uint8 bool f8_e4m3 f8_e5m2)", SQ_MW_SHOW(dtype_len),
-                     dtype);
-  } else {
-    uint32_t id;
-    if (!sq_gguf_type_named(dtype, dtype_len, &id, tname, &block, &bytes))
-      return sq_fail(st, "type '%.*s' has no ggml type (f32 f16 bf16 f64 "
-                         "int8 int16 int32 int64, or a ggml block type such "
-                         "as q4_0 q8_0 q4_K q6_K)", SQ_MW_SHOW(dtype_len), dtype);
-    *type = (int)id;
-    if (shape->ndim > MW_GGUF_MAX_DIMS)
-      return sq_fail(st, "tensor '%.*s' has %d dimensions (GGUF allows at "
-                         "most %d)", SQ_MW_SHOW(name_len), name, shape->ndim,
-                     MW_GGUF_MAX_DIMS);
-    uint64_t last = shape->ndim ? (uint64_t)shape->dim[shape->ndim - 1] : 1;
-    if (last % block)
-      return sq_fail(st, "tensor '%.*s' of type %s has rows of %llu "
-                         "elements, not a multiple of the block size %llu",
-                     SQ_MW_SHOW(name_len), name, *tname, (unsigned long long)last,
-                     (unsigned long long)block);
-  }
+  if (w->format->type(name, name_len, dtype, dtype_len, shape, type, tname,
+                      &block, &bytes, st))
+    return st->code;
   /* shape->count <= 2 x SQLITE_LIMIT_LENGTH: no overflow. */
   *nbytes = shape->count / block * bytes;
   if (*nbytes == 0) *unit = 1;               /* an empty tensor: no rows */
@@ -196,9 +72,9 @@ static int mw_store(sq_model_writer *w, const void *p, uint64_t n,
   return sq_mw_put(st, (char **)&w->mem, &w->ndata, &w->mem_cap, p, n);
 }
 
-/* Zeros up to the next multiple of the alignment (GGUF). */
+/* Zeros up to the next multiple of the alignment (an aligned layout). */
 static uint64_t mw_pad_size(const sq_model_writer *w) {
-  uint64_t a = w->format == SQ_MW_GGUF ? w->alignment : 1;
+  uint64_t a = w->format->aligned ? w->alignment : 1;
   return (a - w->ndata % a) % a;
 }
 
@@ -213,14 +89,14 @@ static int mw_pad_data(sq_model_writer *w, sq_status *st) {
   return SQ_OK;
 }
 
-void sq_model_writer_init(sq_model_writer *w, sq_mw_format f) {
+void sq_model_writer_init(sq_model_writer *w, const sq_mw_format *f) {
   memset(w, 0, sizeof *w);
   w->format = f;
-  w->alignment = SQ_MW_GGUF_DEFAULT_ALIGNMENT;
+  w->alignment = SQ_MW_DEFAULT_ALIGNMENT;
 }
 
 #ifndef SQLITE_QUANT_OMIT_FS
-int sq_model_writer_open(sq_model_writer *w, sq_mw_format f,
+int sq_model_writer_open(sq_model_writer *w, const sq_mw_format *f,
                          sq_staged *target, sq_status *st) {
   sq_model_writer_init(w, f);
   w->out = target;
@@ -236,7 +112,7 @@ int sq_model_writer_add(sq_model_writer *w, const char *name, size_t name_len,
                         sq_status *st) {
   sq_mw_tensor *cur = w->ntensors ? &w->t[w->ntensors - 1] : NULL;
   if (cur && cur->name_len == name_len &&
-      (name_len == 0 || memcmp(mw_name(w, cur), name, name_len) == 0) &&
+      (name_len == 0 || memcmp(sq_mw_name(w, cur), name, name_len) == 0) &&
       cur->got < cur->nbytes) {
     /* The next piece of the current tensor. */
     int type;
@@ -263,7 +139,7 @@ int sq_model_writer_add(sq_model_writer *w, const char *name, size_t name_len,
   }
   if (cur && cur->got < cur->nbytes)
     return sq_fail(st, "tensor '%.*s' got %llu of %llu bytes",
-                   SQ_MW_SHOW(cur->name_len), mw_name(w, cur),
+                   SQ_MW_SHOW(cur->name_len), sq_mw_name(w, cur),
                    (unsigned long long)cur->got,
                    (unsigned long long)cur->nbytes);
   for (size_t i = 0; i < name_len;) {
@@ -275,16 +151,11 @@ int sq_model_writer_add(sq_model_writer *w, const char *name, size_t name_len,
                      SQ_MW_SHOW(i), name, i);
     i += k;
   }
-  if (w->format == SQ_MW_SAFETENSORS && name_len == 12 &&
-      memcmp(name, "__metadata__", 12) == 0)
-    return sq_fail(st, "name '__metadata__' is the header's metadata key");
-  if (w->format == SQ_MW_GGUF && name_len >= MW_GGUF_MAX_NAME)
-    return sq_fail(st, "name '%.*s' has %zu bytes (ggml allows at most %d)",
-                   SQ_MW_SHOW(name_len), name, name_len, MW_GGUF_MAX_NAME - 1);
+  if (w->format->check_name(name, name_len, st)) return st->code;
   for (size_t k = 0; k < w->ntensors; k++)
     if (w->t[k].name_len == name_len &&
         (name_len == 0 ||
-         memcmp(mw_name(w, &w->t[k]), name, name_len) == 0))
+         memcmp(sq_mw_name(w, &w->t[k]), name, name_len) == 0))
       return sq_fail(st, "name '%.*s' is given twice", SQ_MW_SHOW(name_len), name);
   int type;
   const char *tname;
@@ -293,18 +164,9 @@ int sq_model_writer_add(sq_model_writer *w, const char *name, size_t name_len,
               &whole, &unit, st))
     return st->code;
   if ((uint64_t)nbytes > whole || (nbytes % unit) ||
-      (nbytes == 0 && whole != 0)) {
-    if (w->format == SQ_MW_SAFETENSORS)
-      return sq_fail(st, "tensor '%.*s': data has %zu bytes but %llu "
-                         "elements of %s take %llu", SQ_MW_SHOW(name_len), name,
-                     nbytes, (unsigned long long)shape->count, tname,
-                     (unsigned long long)whole);
-    return sq_fail(st, "tensor '%.*s': data has %zu bytes but %llu elements "
-                       "of %s take %llu (or a whole number of its %llu-byte "
-                       "rows)", SQ_MW_SHOW(name_len), name, nbytes,
-                   (unsigned long long)shape->count, tname,
-                   (unsigned long long)whole, (unsigned long long)unit);
-  }
+      (nbytes == 0 && whole != 0))
+    return w->format->bad_size(name, name_len, nbytes, shape->count, tname,
+                               whole, unit, st);
   if (w->ntensors == w->tensors_cap) {
     size_t cap = w->tensors_cap ? 2 * w->tensors_cap : 16;
     sq_mw_tensor *q = sq_realloc(st, w->t, cap, sizeof *q);
@@ -338,81 +200,9 @@ static int mw_check_complete(sq_model_writer *w, sq_status *st) {
   sq_mw_tensor *cur = &w->t[w->ntensors - 1];
   if (cur->got < cur->nbytes)
     return sq_fail(st, "tensor '%.*s' got %llu of %llu bytes",
-                   SQ_MW_SHOW(cur->name_len), mw_name(w, cur),
+                   SQ_MW_SHOW(cur->name_len), sq_mw_name(w, cur),
                    (unsigned long long)cur->got,
                    (unsigned long long)cur->nbytes);
-  return SQ_OK;
-}
-
-/* {"__metadata__":META,"name":{"dtype":..,"shape":[..],"data_offsets":[a,b]}}
-** padded with spaces to a multiple of 8, after its 8-byte length. */
-static int mw_st_header(sq_model_writer *w, char **h, uint64_t *nh,
-                        sq_status *st) {
-  uint64_t cap = 0;
-  char num[96];
-  *h = NULL;
-  *nh = 0;
-  if (sq_mw_put(st, h, nh, &cap, "\0\0\0\0\0\0\0\0{", 9)) return st->code;
-  if (w->meta && (sq_mw_put(st, h, nh, &cap, "\"__metadata__\":", 15) ||
-                  sq_mw_put(st, h, nh, &cap, w->meta, w->nmeta)))
-    return st->code;
-  for (size_t i = 0; i < w->ntensors; i++) {
-    sq_mw_tensor *t = &w->t[i];
-    if (((w->meta || i) && sq_mw_put(st, h, nh, &cap, ",", 1)) ||
-        sq_mw_json_string(st, h, nh, &cap, mw_name(w, t), t->name_len))
-      return st->code;
-    int k = snprintf(num, sizeof num, ":{\"dtype\":\"%s\",\"shape\":[",
-                     st_types[t->type].file);
-    if (sq_mw_put(st, h, nh, &cap, num, (uint64_t)k)) return st->code;
-    for (int d = 0; d < t->shape.ndim; d++) {
-      k = snprintf(num, sizeof num, "%s%lld", d ? "," : "",
-                   (long long)t->shape.dim[d]);
-      if (sq_mw_put(st, h, nh, &cap, num, (uint64_t)k)) return st->code;
-    }
-    k = snprintf(num, sizeof num, "],\"data_offsets\":[%llu,%llu]}",
-                 (unsigned long long)t->offset,
-                 (unsigned long long)(t->offset + t->nbytes));
-    if (sq_mw_put(st, h, nh, &cap, num, (uint64_t)k)) return st->code;
-  }
-  if (sq_mw_put(st, h, nh, &cap, "}", 1)) return st->code;
-  while ((*nh - 8) % 8)
-    if (sq_mw_put(st, h, nh, &cap, " ", 1)) return st->code;
-  uint64_t len = *nh - 8;
-  if (len > MW_ST_MAX_HEADER)
-    return sq_fail(st, "the header of %llu bytes passes safetensors' "
-                       "100,000,000-byte limit", (unsigned long long)len);
-  sq_store_u32((unsigned char *)*h, (uint32_t)len);
-  sq_store_u32((unsigned char *)*h + 4, (uint32_t)(len >> 32));
-  return SQ_OK;
-}
-
-/* GGUF v3: magic, version, counts, the key-value pairs, the tensor infos
-** (dims in ggml's order, the reverse of numpy's), zeros to the alignment. */
-static int mw_gguf_header(sq_model_writer *w, char **h, uint64_t *nh,
-                          sq_status *st) {
-  uint64_t cap = 0;
-  *h = NULL;
-  *nh = 0;
-  if (sq_mw_put(st, h, nh, &cap, "GGUF", 4) || sq_mw_put_u32(st, h, nh, &cap, 3) ||
-      sq_mw_put_u64(st, h, nh, &cap, w->ntensors) ||
-      sq_mw_put_u64(st, h, nh, &cap, w->meta_count) ||
-      (w->nmeta && sq_mw_put(st, h, nh, &cap, w->meta, w->nmeta)))
-    return st->code;
-  for (size_t i = 0; i < w->ntensors; i++) {
-    sq_mw_tensor *t = &w->t[i];
-    if (sq_mw_put_u64(st, h, nh, &cap, t->name_len) ||
-        sq_mw_put(st, h, nh, &cap, mw_name(w, t), t->name_len) ||
-        sq_mw_put_u32(st, h, nh, &cap, (uint32_t)t->shape.ndim))
-      return st->code;
-    for (int d = t->shape.ndim - 1; d >= 0; d--)
-      if (sq_mw_put_u64(st, h, nh, &cap, (uint64_t)t->shape.dim[d]))
-        return st->code;
-    if (sq_mw_put_u32(st, h, nh, &cap, (uint32_t)t->type) ||
-        sq_mw_put_u64(st, h, nh, &cap, t->offset))
-      return st->code;
-  }
-  while (*nh % w->alignment)
-    if (sq_mw_put(st, h, nh, &cap, "", 1)) return st->code;
   return SQ_OK;
 }
 
@@ -420,10 +210,10 @@ static int mw_header(sq_model_writer *w, char **h, uint64_t *nh,
                      sq_status *st) {
   *h = NULL;
   if (mw_check_complete(w, st)) return st->code;
-  /* GGUF pads after the last tensor too, as ggml's gguf_write does. */
-  if (w->format == SQ_MW_GGUF && mw_pad_data(w, st)) return st->code;
-  return w->format == SQ_MW_GGUF ? mw_gguf_header(w, h, nh, st)
-                                 : mw_st_header(w, h, nh, st);
+  /* An aligned layout pads after the last tensor too, as ggml's gguf_write
+  ** does. */
+  if (w->format->aligned && mw_pad_data(w, st)) return st->code;
+  return w->format->header(w, h, nh, st);
 }
 
 int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
@@ -458,7 +248,7 @@ int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
 
 #ifndef SQLITE_QUANT_OMIT_FS
 /* The file store's end: the header in front of the data, which moves up
-** by its size in place, then GGUF's padding after the last tensor, the
+** by its size in place, then an aligned layout's padding after the last tensor, the
 ** file cut to exactly that size (a rewind may have left bytes past it),
 ** then fsync'd and named.  The padding is not counted in ndata, so
 ** unsealing gives back the state of the last piece. */
@@ -469,9 +259,7 @@ int sq_model_writer_seal(sq_model_writer *w, uint64_t *size, sq_status *st) {
   if (!w->sealed) {
     char *h = NULL;
     uint64_t nh = 0, pad = mw_pad_size(w);
-    if (mw_check_complete(w, st) ||
-        (w->format == SQ_MW_GGUF ? mw_gguf_header(w, &h, &nh, st)
-                                 : mw_st_header(w, &h, &nh, st))) {
+    if (mw_check_complete(w, st) || w->format->header(w, &h, &nh, st)) {
       sqlite3_free(h);
       return st->code;
     }
@@ -521,7 +309,7 @@ int sq_model_writer_rewind(sq_model_writer *w, const sq_mw_mark *m,
     sqlite3_free(w->meta);
     w->meta = NULL;
     w->nmeta = w->meta_cap = w->meta_count = 0;
-    w->alignment = SQ_MW_GGUF_DEFAULT_ALIGNMENT;
+    w->alignment = SQ_MW_DEFAULT_ALIGNMENT;
   }
   /* Only to give the disk back: sealing cuts the file to its size anyway. */
   if (w->out) {
@@ -531,16 +319,6 @@ int sq_model_writer_rewind(sq_model_writer *w, const sq_mw_mark *m,
   return SQ_OK;
 }
 #endif /* SQLITE_QUANT_OMIT_FS */
-
-int sq_mw_unseal(sq_model_writer *w, sq_status *st) {
-#ifndef SQLITE_QUANT_OMIT_FS
-  if (w->out) return mw_unseal(w, st);
-#else
-  (void)w;
-  (void)st;
-#endif
-  return SQ_OK;
-}
 
 void sq_model_writer_free(sq_model_writer *w) {
 #ifndef SQLITE_QUANT_OMIT_FS
@@ -556,14 +334,231 @@ void sq_model_writer_free(sq_model_writer *w) {
   memset(w, 0, sizeof *w);
 }
 
+/* ---- the metadata argument: the walk over its object ---- */
+
+void sq_mw_scan_ws(sq_mw_scan *j) {
+  while (j->i < j->n && (j->s[j->i] == ' ' || j->s[j->i] == '\t' ||
+                         j->s[j->i] == '\n' || j->s[j->i] == '\r'))
+    j->i++;
+}
+
+int sq_mw_scan_expected(sq_mw_scan *j, const char *what) {
+  if (j->i >= j->n)
+    return sq_fail(j->st, "metadata ends where %s was expected", what);
+  return sq_fail(j->st, "metadata has byte 0x%02x at byte %zu where %s was "
+                        "expected", j->s[j->i], j->i, what);
+}
+
+static int mw_hex4(sq_mw_scan *j, uint32_t *v) {
+  if (j->n - j->i < 4) return sq_mw_scan_expected(j, "4 hex digits");
+  *v = 0;
+  for (int k = 0; k < 4; k++) {
+    unsigned char c = j->s[j->i];
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+          : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d < 0) return sq_mw_scan_expected(j, "a hex digit");
+    *v = *v << 4 | (uint32_t)d;
+    j->i++;
+  }
+  return SQ_OK;
+}
+
+/* A JSON string decoded to UTF-8 into out (reset first). */
+int sq_mw_scan_string(sq_mw_scan *j, char **out, uint64_t *n, uint64_t *cap,
+                      const char *what) {
+  *n = 0;
+  if (j->i >= j->n || j->s[j->i] != '"') return sq_mw_scan_expected(j, what);
+  j->i++;
+  for (;;) {
+    if (j->i >= j->n) return sq_fail(j->st, "metadata ends inside a string");
+    unsigned char c = j->s[j->i];
+    if (c == '"') {
+      j->i++;
+      return SQ_OK;
+    }
+    if (c < 0x20)
+      return sq_fail(j->st, "metadata has control character 0x%02x in a "
+                            "string at byte %zu", c, j->i);
+    if (c != '\\') {
+      uint32_t cp;
+      size_t k = sq_utf8_decode(j->s + j->i, j->n - j->i, &cp);
+      if (!k)
+        return sq_fail(j->st, "metadata is not valid UTF-8 at byte %zu", j->i);
+      if (sq_mw_put(j->st, out, n, cap, j->s + j->i, k)) return j->st->code;
+      j->i += k;
+      continue;
+    }
+    size_t at = j->i++;
+    if (j->i >= j->n) return sq_fail(j->st, "metadata ends inside a string");
+    c = j->s[j->i++];
+    uint32_t cp;
+    switch (c) {
+      case '"': cp = '"'; break;
+      case '\\': cp = '\\'; break;
+      case '/': cp = '/'; break;
+      case 'b': cp = '\b'; break;
+      case 'f': cp = '\f'; break;
+      case 'n': cp = '\n'; break;
+      case 'r': cp = '\r'; break;
+      case 't': cp = '\t'; break;
+      case 'u':
+        if (mw_hex4(j, &cp)) return j->st->code;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          uint32_t lo;
+          if (j->n - j->i < 2 || j->s[j->i] != '\\' || j->s[j->i + 1] != 'u')
+            return sq_fail(j->st, "metadata has a lone surrogate at byte %zu",
+                           at);
+          j->i += 2;
+          if (mw_hex4(j, &lo)) return j->st->code;
+          if (lo < 0xDC00 || lo > 0xDFFF)
+            return sq_fail(j->st, "metadata has a lone surrogate at byte %zu",
+                           at);
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+          return sq_fail(j->st, "metadata has a lone surrogate at byte %zu", at);
+        }
+        break;
+      default:
+        return sq_fail(j->st, "metadata has the bad escape '\\%c' at byte %zu",
+                       c >= 0x20 && c < 0x7f ? c : '?', at);
+    }
+    unsigned char u[4];
+    size_t k;
+    if (cp < 0x80) {
+      u[0] = (unsigned char)cp;
+      k = 1;
+    } else if (cp < 0x800) {
+      u[0] = (unsigned char)(0xC0 | cp >> 6);
+      u[1] = (unsigned char)(0x80 | (cp & 0x3F));
+      k = 2;
+    } else if (cp < 0x10000) {
+      u[0] = (unsigned char)(0xE0 | cp >> 12);
+      u[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+      u[2] = (unsigned char)(0x80 | (cp & 0x3F));
+      k = 3;
+    } else {
+      u[0] = (unsigned char)(0xF0 | cp >> 18);
+      u[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
+      u[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+      u[3] = (unsigned char)(0x80 | (cp & 0x3F));
+      k = 4;
+    }
+    if (sq_mw_put(j->st, out, n, cap, u, k)) return j->st->code;
+  }
+}
+
+/* The keys seen, for duplicates. */
+typedef struct mw_keys {
+  char *keys;
+  uint64_t nkeys, ckeys;
+  uint64_t *spans;              /* per key: [start, len) in keys */
+  size_t n, cap;
+} mw_keys;
+
+static int mw_keys_add(mw_keys *k, const char *key, uint64_t len,
+                       sq_status *st) {
+  for (size_t i = 0; i < k->n; i++)
+    if (k->spans[2 * i + 1] == len &&
+        (len == 0 || memcmp(k->keys + k->spans[2 * i], key, len) == 0))
+      return sq_fail(st, "metadata has the key '%.*s' twice", SQ_MW_SHOW(len),
+                     key);
+  if (k->n == k->cap) {
+    size_t c = k->cap ? 2 * k->cap : 8;
+    uint64_t *q = sq_realloc(st, k->spans, c, 2 * sizeof *q);
+    if (!q) return st->code;
+    k->spans = q;
+    k->cap = c;
+  }
+  k->spans[2 * k->n] = k->nkeys;
+  k->spans[2 * k->n + 1] = len;
+  k->n++;
+  return sq_mw_put(st, &k->keys, &k->nkeys, &k->ckeys, key, len);
+}
+
+int sq_model_writer_metadata(sq_model_writer *w, const char *json, size_t len,
+                             sq_status *st) {
+  sq_mw_scan j = {(const unsigned char *)json, len, 0, st};
+  mw_keys keys = {0};
+  char *key = NULL;
+  uint64_t nkey = 0, ckey = 0, count = 0;
+  sq_mw_meta m = {&j, w, NULL, 0, 0, NULL, 0, 0, SQ_MW_DEFAULT_ALIGNMENT};
+#ifndef SQLITE_QUANT_OMIT_FS
+  if (w->out && mw_unseal(w, st)) return st->code;
+#endif
+  sqlite3_free(w->meta);
+  w->meta = NULL;
+  w->nmeta = w->meta_cap = w->meta_count = 0;
+  sq_mw_scan_ws(&j);
+  if (j.i >= j.n || j.s[j.i] != '{') {
+    sq_mw_scan_expected(&j, "a JSON object '{'");
+    goto fail;
+  }
+  j.i++;
+  if (w->format->meta_open(&m)) goto fail;
+  sq_mw_scan_ws(&j);
+  if (j.i < j.n && j.s[j.i] == '}') {
+    j.i++;
+  } else {
+    for (;;) {
+      sq_mw_scan_ws(&j);
+      if (sq_mw_scan_string(&j, &key, &nkey, &ckey, "a key string")) goto fail;
+      if (nkey && memchr(key, 0, nkey)) {
+        sq_fail(st, "metadata key '%.*s' contains NUL", SQ_MW_SHOW(nkey), key);
+        goto fail;
+      }
+      if (mw_keys_add(&keys, key, nkey, st)) goto fail;
+      sq_mw_scan_ws(&j);
+      if (j.i >= j.n || j.s[j.i] != ':') {
+        sq_mw_scan_expected(&j, "':'");
+        goto fail;
+      }
+      j.i++;
+      sq_mw_scan_ws(&j);
+      m.key = key;
+      m.keylen = nkey;
+      m.index = count;
+      if (w->format->meta_value(&m)) goto fail;
+      count++;
+      sq_mw_scan_ws(&j);
+      if (j.i < j.n && j.s[j.i] == ',') {
+        j.i++;
+        continue;
+      }
+      if (j.i < j.n && j.s[j.i] == '}') {
+        j.i++;
+        break;
+      }
+      sq_mw_scan_expected(&j, "',' or '}'");
+      goto fail;
+    }
+  }
+  sq_mw_scan_ws(&j);
+  if (j.i != j.n) {
+    sq_mw_scan_expected(&j, "the end of the metadata");
+    goto fail;
+  }
+  if (w->format->meta_close(&m, count)) goto fail;
+  w->meta_count = count;
+fail:
+  if (st->code) {
+    sqlite3_free(w->meta);
+    w->meta = NULL;
+    w->nmeta = w->meta_cap = w->meta_count = 0;
+  }
+  sqlite3_free(key);
+  sqlite3_free(m.str);
+  sqlite3_free(keys.keys);
+  sqlite3_free(keys.spans);
+  return st->code;
+}
 /* ---- the writer ops (formats/writer.h) ---- */
 
 static void tw_init_safetensors(sq_file_writer *w) {
-  sq_model_writer_init(&w->as.tensors, SQ_MW_SAFETENSORS);
+  sq_model_writer_init(&w->as.tensors, &sq_mw_safetensors);
 }
 
 static void tw_init_gguf(sq_file_writer *w) {
-  sq_model_writer_init(&w->as.tensors, SQ_MW_GGUF);
+  sq_model_writer_init(&w->as.tensors, &sq_mw_gguf);
 }
 
 static int tw_add(sq_file_writer *w, const char *name, size_t name_len,
@@ -588,11 +583,11 @@ static void tw_free(sq_file_writer *w) { sq_model_writer_free(&w->as.tensors); }
 #ifndef SQLITE_QUANT_OMIT_FS
 static int tw_open_safetensors(sq_file_writer *w, sq_staged *target,
                                sq_status *st) {
-  return sq_model_writer_open(&w->as.tensors, SQ_MW_SAFETENSORS, target, st);
+  return sq_model_writer_open(&w->as.tensors, &sq_mw_safetensors, target, st);
 }
 
 static int tw_open_gguf(sq_file_writer *w, sq_staged *target, sq_status *st) {
-  return sq_model_writer_open(&w->as.tensors, SQ_MW_GGUF, target, st);
+  return sq_model_writer_open(&w->as.tensors, &sq_mw_gguf, target, st);
 }
 
 static sq_staged *tw_staged(const sq_file_writer *w) {

@@ -1,9 +1,10 @@
 /*
-** model_writer.h: safetensors and GGUF files written tensor by tensor
+** tensor_writer.h: files written tensor by tensor, safetensors and GGUF
 ** (docs/FORMATS.md#writing-safetensors, docs/FORMATS.md#writing-gguf,
 ** docs/FORMATS.md#file-writers).
 **
-** One writer for both formats: the list of tensors (name, dtype, shape,
+** One writer for both formats, each a layout (tensor_layout.h:
+** safetensors_write.c, gguf_write.c): the list of tensors (name, dtype, shape,
 ** where the data lies), the chunk rule (a tensor may come in consecutive
 ** pieces, each a whole number of rows along axis 0, in order, together
 ** exactly its bytes; docs/FORMATS.md#chunks), the metadata, and a data store
@@ -14,7 +15,7 @@
 **     data moves up and the header goes in front, so the peak is the file's
 **     size (plus what the allocator needs to grow the block), never two
 **     copies;
-**   - a staged file beside the target (core/staged_file.h): pieces are
+**   - a staged file beside the target (formats/staged_file.h): pieces are
 **     written as they arrive, so memory holds only the index.  Sealing
 **     computes the header, moves the data up in place by the header's size
 **     (the disk holds the data once) and writes the header in front; the
@@ -35,7 +36,8 @@
 #include "core/status.h"
 #include "core/tensor.h"
 
-typedef enum sq_mw_format { SQ_MW_SAFETENSORS, SQ_MW_GGUF } sq_mw_format;
+/* A format's layout: sq_mw_safetensors or sq_mw_gguf (tensor_layout.h). */
+typedef struct sq_mw_format sq_mw_format;
 
 typedef struct sq_mw_tensor {
   uint64_t name_at, name_len;  /* the name's [start, len) in names */
@@ -48,7 +50,7 @@ typedef struct sq_mw_tensor {
 } sq_mw_tensor;
 
 typedef struct sq_model_writer {
-  sq_mw_format format;
+  const sq_mw_format *format;
   sq_mw_tensor *t;
   size_t ntensors, tensors_cap;
   char *names;
@@ -72,14 +74,14 @@ typedef struct sq_model_writer {
 } sq_model_writer;
 
 /* An in-memory writer. */
-void sq_model_writer_init(sq_model_writer *w, sq_mw_format f);
+void sq_model_writer_init(sq_model_writer *w, const sq_mw_format *f);
 #ifndef SQLITE_QUANT_OMIT_FS
 /* A writer whose data goes to a staged file for target, already resolved
 ** by sq_staged_resolve (sqlite3_malloc'd; the writer takes it over and
 ** frees it, even on error).  The temporary file is created now, so an
 ** unwritable directory fails at the first row.  Not compiled with
 ** SQLITE_QUANT_OMIT_FS, nor are the seal, commit, mark and rewind below. */
-int sq_model_writer_open(sq_model_writer *w, sq_mw_format f,
+int sq_model_writer_open(sq_model_writer *w, const sq_mw_format *f,
                          sq_staged *target, sq_status *st);
 #endif
 
