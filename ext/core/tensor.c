@@ -33,12 +33,8 @@ int sq_tensor_minmax(const sq_kernels *k, const void *x, size_t n,
   return SQ_OK;
 }
 
-int sq_shape_parse(const char *txt, size_t len, sq_shape *s, sq_status *st) {
-  return sq_shape_parse_opt(txt, len, 0, s, st);
-}
-
-int sq_shape_parse_opt(const char *txt, size_t len, unsigned flags,
-                       sq_shape *s, sq_status *st) {
+int sq_shape_parse(const char *txt, size_t len, unsigned flags, sq_shape *s,
+                   sq_status *st) {
   int zero_ok = (flags & SQ_SHAPE_ZERO_DIMS) != 0;
   /* No blob within the length limit holds more elements than this (4-bit
   ** codes take half a byte each), so no larger shape can match any data,

@@ -60,15 +60,13 @@ typedef struct sq_shape {
 } sq_shape;
 
 /* A shape's text, read by its length: a JSON array of positive integers
-** whose product is at most 2 * st->max_bytes. */
-int sq_shape_parse(const char *text, size_t len, sq_shape *s, sq_status *st);
-/* Options for sq_shape_parse_opt (0: exactly sq_shape_parse). */
+** whose product is at most 2 * st->max_bytes; flags 0 or: */
 enum {
   SQ_SHAPE_ZERO_DIMS = 1  /* dims may be 0: an empty array, count 0 (the
                           ** file writers; quantization needs elements) */
 };
-int sq_shape_parse_opt(const char *text, size_t len, unsigned flags,
-                       sq_shape *s, sq_status *st);
+int sq_shape_parse(const char *text, size_t len, unsigned flags, sq_shape *s,
+                   sq_status *st);
 /* "shape holds N elements but x has M" unless the counts agree. */
 int sq_shape_check_count(const sq_shape *s, size_t n, sq_status *st);
 

@@ -7,10 +7,27 @@
 #include "formats/formats.h"
 #include "formats/writer.h"
 
+/* A format's row: what formats.h says everything reads from the table. */
+typedef struct sq_format {
+  const char *name;             /* "gguf": the format argument (any case)
+                                ** and the readers' error prefix; at most
+                                ** 15 bytes */
+  /* Recognised by magic_len bytes at offset magic_at equal to magic, or,
+  ** where magic is NULL, by guess (rule 1). */
+  const char *magic;
+  unsigned magic_at, magic_len;
+  int (*guess)(const unsigned char *p, size_t n);
+  /* The reader: the contract of sq_file_read_source, without the budget's
+  ** setup and the span cache's end (done around it). */
+  int (*read)(sq_source *src, int want_meta, sq_file_index *ix,
+              sq_status *st);
+  const sq_writer_ops *writer;  /* NULL: rows cannot write it */
+} sq_format;
+
 /* Rule 1 of formats.h: GGUF "GGUF"; npy "\x93NUMPY"; npz a zip's
 ** "PK\3\4"; TFLite the FlatBuffer file identifier "TFL3" at offset 4; then
 ** the guesses, safetensors before ONNX. */
-const sq_format sq_formats[SQ_FILE_NFORMATS] = {
+static const sq_format sq_formats[SQ_FILE_NFORMATS] = {
   [SQ_FILE_SAFETENSORS] = {"safetensors", NULL, 0, 0, sq_safetensors_guess,
                            sq_safetensors_read, &sq_safetensors_writer_ops},
   [SQ_FILE_GGUF] = {"gguf", "GGUF", 0, 4, NULL, sq_gguf_read,

@@ -2,7 +2,7 @@
 ** formats.h: the model-file formats, one descriptor row each
 ** (docs/FORMATS.md; adding one: docs/ARCHITECTURE.md#adding-a-file-format).
 **
-** sq_formats[] (formats.c) is the one list of formats: per format its name,
+** The table in formats.c is the one list of formats: per format its name,
 ** how its first bytes are recognised, its reader, and its writer when rows
 ** can write it.  Everything that depends on the set of formats reads the
 ** table: detection, the format argument of q_tensors and its error's list,
@@ -32,26 +32,6 @@ typedef enum sq_file_format {
   SQ_FILE_SAFETENSORS, SQ_FILE_GGUF, SQ_FILE_NPY, SQ_FILE_NPZ, SQ_FILE_ONNX,
   SQ_FILE_TFLITE, SQ_FILE_NFORMATS
 } sq_file_format;
-
-struct sq_writer_ops;
-
-typedef struct sq_format {
-  const char *name;             /* "gguf": the format argument (any case)
-                                ** and the readers' error prefix; at most
-                                ** 15 bytes */
-  /* Recognised by magic_len bytes at offset magic_at equal to magic, or,
-  ** where magic is NULL, by guess (rule 1). */
-  const char *magic;
-  unsigned magic_at, magic_len;
-  int (*guess)(const unsigned char *p, size_t n);
-  /* The reader: the contract of sq_file_read_source, without the budget's
-  ** setup and the span cache's end (done around it). */
-  int (*read)(sq_source *src, int want_meta, sq_file_index *ix,
-              sq_status *st);
-  const struct sq_writer_ops *writer;   /* NULL: rows cannot write it */
-} sq_format;
-
-extern const sq_format sq_formats[SQ_FILE_NFORMATS];
 
 /* The bytes detection looks at: no row looks further. */
 #define SQ_FILE_DETECT_BYTES 16

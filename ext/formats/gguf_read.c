@@ -218,16 +218,7 @@ int sq_gguf_type_named(const char *s, size_t len, uint32_t *id,
   for (uint32_t k = 0; k < 64; k++) {
     const char *nm;
     if (!gguf_tensor_type_find(k, &nm, block, bytes)) continue;
-    if (strlen(nm) != len) continue;
-    size_t i = 0;
-    while (i < len) {
-      unsigned char a = (unsigned char)s[i], b = (unsigned char)nm[i];
-      if (a >= 'A' && a <= 'Z') a = (unsigned char)(a - 'A' + 'a');
-      if (b >= 'A' && b <= 'Z') b = (unsigned char)(b - 'A' + 'a');
-      if (a != b) break;
-      i++;
-    }
-    if (i == len) {
+    if (sq_word_is(s, len, nm)) {
       *id = k;
       *name = nm;
       return 1;

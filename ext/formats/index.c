@@ -69,7 +69,8 @@ void sq_file_index_begin(sq_file_index *ix, const char *format,
                    : SQ_FILE_BUDGET_PER_BYTE * input + SQ_FILE_BUDGET_FIXED;
 }
 
-int sq_file_charge(sq_file_index *ix, uint64_t bytes, sq_status *st) {
+/* Charges bytes to the budget without allocating them. */
+static int sq_file_charge(sq_file_index *ix, uint64_t bytes, sq_status *st) {
   if (bytes > ix->budget || ix->used > ix->budget - bytes)
     return sq_fail(st, "%s: the index of the %llu-byte file needs more than "
                        "%llu bytes for its names, scopes and metadata (%u per "

@@ -169,9 +169,7 @@ int sq_file_add_scope(sq_file_index *ix, uint32_t parent, const char *label,
                       size_t len, int glued, uint32_t *id, sq_status *st);
 /* The index's memory (rule 3): count * size bytes charged to the budget;
 ** realloc charges the new size (frees are not subtracted, so the budget
-** bounds all a reader ever asks for).  sq_file_charge charges without
-** allocating. */
-int sq_file_charge(sq_file_index *ix, uint64_t bytes, sq_status *st);
+** bounds all a reader ever asks for). */
 void *sq_file_alloc(sq_file_index *ix, uint64_t count, uint64_t size,
                     sq_status *st);
 void *sq_file_realloc(sq_file_index *ix, void *old, uint64_t count,

@@ -89,15 +89,20 @@ static int mw_pad_data(sq_model_writer *w, sq_status *st) {
   return SQ_OK;
 }
 
-void sq_model_writer_init(sq_model_writer *w, const sq_mw_format *f) {
+/* An in-memory writer. */
+static void sq_model_writer_init(sq_model_writer *w, const sq_mw_format *f) {
   memset(w, 0, sizeof *w);
   w->format = f;
   w->alignment = SQ_MW_DEFAULT_ALIGNMENT;
 }
 
 #ifndef SQLITE_QUANT_OMIT_FS
-int sq_model_writer_open(sq_model_writer *w, const sq_mw_format *f,
-                         sq_staged *target, sq_status *st) {
+/* A writer whose data goes to a staged file for target, already resolved
+** by sq_staged_resolve (sqlite3_malloc'd; the writer takes it over and
+** frees it, even on error).  The temporary file is created now, so an
+** unwritable directory fails at the first row. */
+static int sq_model_writer_open(sq_model_writer *w, const sq_mw_format *f,
+                                sq_staged *target, sq_status *st) {
   sq_model_writer_init(w, f);
   w->out = target;
   return sq_staged_create(target, st);
@@ -106,10 +111,18 @@ int sq_model_writer_open(sq_model_writer *w, const sq_mw_format *f,
 
 /* ---- tensors ---- */
 
-int sq_model_writer_add(sq_model_writer *w, const char *name, size_t name_len,
-                        const char *dtype, size_t dtype_len,
-                        const sq_shape *shape, const void *data, size_t nbytes,
-                        sq_status *st) {
+/* Adds a piece of a tensor under the chunk rule.  name: UTF-8 without NUL
+** (safetensors: not "__metadata__"; GGUF: under 64 bytes, ggml's limit);
+** dtype: one of the readers' names the format has; shape: the whole
+** tensor's.  A piece with a new name starts a tensor (the previous one must
+** be complete; a name already used is refused); one with the current name
+** continues it (same dtype and shape).  After an error, rewind to a mark
+** taken before the call, or free the writer. */
+static int sq_model_writer_add(sq_model_writer *w, const char *name,
+                               size_t name_len, const char *dtype,
+                               size_t dtype_len, const sq_shape *shape,
+                               const void *data, size_t nbytes,
+                               sq_status *st) {
   sq_mw_tensor *cur = w->ntensors ? &w->t[w->ntensors - 1] : NULL;
   if (cur && cur->name_len == name_len &&
       (name_len == 0 || memcmp(sq_mw_name(w, cur), name, name_len) == 0) &&
@@ -216,8 +229,10 @@ static int mw_header(sq_model_writer *w, char **h, uint64_t *nh,
   return w->format->header(w, h, nh, st);
 }
 
-int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
-                           uint64_t *outn, sq_status *st) {
+/* In memory: the file's bytes (sqlite3_malloc'd; the writer's buffer is
+** handed over) and size. */
+static int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
+                                  uint64_t *outn, sq_status *st) {
   *out = NULL;
   *outn = 0;
   char *h = NULL;
@@ -247,12 +262,15 @@ int sq_model_writer_finish(sq_model_writer *w, unsigned char **out,
 }
 
 #ifndef SQLITE_QUANT_OMIT_FS
-/* The file store's end: the header in front of the data, which moves up
-** by its size in place, then an aligned layout's padding after the last tensor, the
-** file cut to exactly that size (a rewind may have left bytes past it),
-** then fsync'd and named.  The padding is not counted in ndata, so
-** unsealing gives back the state of the last piece. */
-int sq_model_writer_seal(sq_model_writer *w, uint64_t *size, sq_status *st) {
+/* The file store's end, again after more pieces: the header in front of
+** the data, which moves up by its size in place, then an aligned layout's
+** padding after the last tensor, the file cut to exactly that size (a
+** rewind may have left bytes past it), then fsync'd and named beside the
+** target (formats/staged_file.h); *size: the file's size.  The padding is
+** not counted in ndata, so unsealing gives back the state of the last
+** piece. */
+static int sq_model_writer_seal(sq_model_writer *w, uint64_t *size,
+                                sq_status *st) {
   static const unsigned char zeros[256];
   *size = 0;
   if (w->broken) return mw_unseal(w, st);
@@ -283,14 +301,16 @@ int sq_model_writer_seal(sq_model_writer *w, uint64_t *size, sq_status *st) {
   return SQ_OK;
 }
 
-int sq_model_writer_commit(sq_model_writer *w, sq_status *st) {
+/* File store, sealed: renames the file over the target. */
+static int sq_model_writer_commit(sq_model_writer *w, sq_status *st) {
   if (!w->sealed || w->broken)
     return sq_fail(st, "cannot replace '%.200s': the file is not complete",
                    w->out->path);
   return sq_staged_commit(w->out, st);
 }
 
-void sq_model_writer_mark(const sq_model_writer *w, sq_mw_mark *m) {
+/* The state between two rows, to rewind to. */
+static void sq_model_writer_mark(const sq_model_writer *w, sq_mw_mark *m) {
   m->ntensors = w->ntensors;
   m->nnames = w->nnames;
   m->ndata = w->ndata;
@@ -298,8 +318,9 @@ void sq_model_writer_mark(const sq_model_writer *w, sq_mw_mark *m) {
   m->has_meta = w->meta != NULL;
 }
 
-int sq_model_writer_rewind(sq_model_writer *w, const sq_mw_mark *m,
-                           sq_status *st) {
+/* Back to the mark: what came after it is dropped. */
+static int sq_model_writer_rewind(sq_model_writer *w, const sq_mw_mark *m,
+                                  sq_status *st) {
   if (w->out && mw_unseal(w, st)) return st->code;
   w->ntensors = m->ntensors;
   if (w->ntensors) w->t[w->ntensors - 1].got = m->got;
@@ -320,7 +341,8 @@ int sq_model_writer_rewind(sq_model_writer *w, const sq_mw_mark *m,
 }
 #endif /* SQLITE_QUANT_OMIT_FS */
 
-void sq_model_writer_free(sq_model_writer *w) {
+/* Frees everything; a staged file not committed is removed. */
+static void sq_model_writer_free(sq_model_writer *w) {
 #ifndef SQLITE_QUANT_OMIT_FS
   if (w->out) {
     sq_staged_close(w->out);
@@ -475,8 +497,12 @@ static int mw_keys_add(mw_keys *k, const char *key, uint64_t len,
   return sq_mw_put(st, &k->keys, &k->nkeys, &k->ckeys, key, len);
 }
 
-int sq_model_writer_metadata(sq_model_writer *w, const char *json, size_t len,
-                             sq_status *st) {
+/* Sets the metadata from JSON text (docs/FORMATS.md#writing-safetensors:
+** an object of strings; docs/FORMATS.md#gguf-metadata: an object of
+** {"type": T, "value": V}); GGUF's general.alignment sets the alignment, so
+** it must come before the first tensor. */
+static int sq_model_writer_metadata(sq_model_writer *w, const char *json,
+                                    size_t len, sq_status *st) {
   sq_mw_scan j = {(const unsigned char *)json, len, 0, st};
   mw_keys keys = {0};
   char *key = NULL;

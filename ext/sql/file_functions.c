@@ -27,16 +27,6 @@
 #include "formats/writer.h"
 #include "sql/sql.h"
 
-static const char *sq_ff_type_name(sqlite3_value *v) {
-  switch (sqlite3_value_type(v)) {
-    case SQLITE_INTEGER: return "integer";
-    case SQLITE_FLOAT: return "real";
-    case SQLITE_TEXT: return "text";
-    case SQLITE_BLOB: return "blob";
-    default: return "null";
-  }
-}
-
 /* A shape for a file: the usual JSON array of positive integers, or "[]"
 ** for a 0-d array (one element). */
 static int sq_ff_space(char c) {
@@ -74,7 +64,7 @@ static void sq_npy_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_shape shape;
   const char *dtype;
   if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
-    sq_fail(&st, "data must be a blob, got %s", sq_ff_type_name(argv[0]));
+    sq_fail(&st, "data must be a blob, got %s", sq_value_type_name(argv[0]));
     goto done;
   }
   if (!(dtype = sq_arg_text(argv[1], "dtype", &st))) goto done;
@@ -104,7 +94,7 @@ int sq_writer_row_decode(sqlite3_value **v, const char *dtype_arg,
   memset(r, 0, sizeof *r);
   if (!(r->name = sq_arg_text(v[0], "name", st))) return st->code;
   if (sqlite3_value_type(v[1]) != SQLITE_BLOB)
-    return sq_fail(st, "data must be a blob, got %s", sq_ff_type_name(v[1]));
+    return sq_fail(st, "data must be a blob, got %s", sq_value_type_name(v[1]));
   if (!(r->dtype = sq_arg_text(v[2], dtype_arg, st))) return st->code;
   if (sqlite3_value_type(v[3]) == SQLITE_NULL)
     return sq_fail(st, "shape must not be NULL");

@@ -193,16 +193,6 @@ const sq_table sq_tensor_metadata_file_table = {
 };
 #endif
 
-static const char *sq_ft_type_name(sqlite3_value *v) {
-  switch (sqlite3_value_type(v)) {
-    case SQLITE_INTEGER: return "integer";
-    case SQLITE_FLOAT: return "real";
-    case SQLITE_TEXT: return "text";
-    case SQLITE_BLOB: return "blob";
-    default: return "null";
-  }
-}
-
 /* ---- the path code (SQ_PATHS; left out by SQLITE_QUANT_OMIT_FS:
 ** docs/ARCHITECTURE.md#registration) ------------------------------------ */
 #ifndef SQLITE_QUANT_OMIT_FS
@@ -221,7 +211,7 @@ static int sq_ft_take_blob(sq_file_cursor *c, sqlite3_value *v,
                            sq_status *st) {
   if (sqlite3_value_type(v) != SQLITE_BLOB)
     return sq_fail(st, "the file's bytes must be a blob, got %s",
-                   sq_ft_type_name(v));
+                   sq_value_type_name(v));
   if (!(c->bytes = sqlite3_value_dup(v))) return sq_nomem(st);
   const unsigned char *p = sqlite3_value_blob(c->bytes);
   int n = sqlite3_value_bytes(c->bytes);

@@ -81,12 +81,9 @@ void sq_result_params(sqlite3_context *ctx, const float *mn, const float *mx,
 ** (docs/NUMERICS.md#float-tensors); SQ_NULL for NULL. */
 int sq_arg_tensor(sqlite3_value *v, const char *argname, sq_tensor *t,
                   sq_status *st);
-/* int32 values (zero points): an int32 BLOB or JSON integers. */
-int sq_arg_int32s(sqlite3_value *v, const char *argname, sq_tensor *t,
-                  sq_status *st);
 /* A shape (docs/NUMERICS.md#shapes). */
 int sq_arg_shape(sqlite3_value *v, sq_shape *s, sq_status *st);
-/* The same with sq_shape_parse_opt's flags (SQ_SHAPE_ZERO_DIMS: the file
+/* The same with sq_shape_parse's flags (SQ_SHAPE_ZERO_DIMS: the file
 ** writers accept empty arrays). */
 int sq_arg_shape_opt(sqlite3_value *v, unsigned flags, sq_shape *s,
                      sq_status *st);
@@ -108,6 +105,8 @@ int sq_arg_options(int argc, sqlite3_value **argv, int i, unsigned allowed,
 /* An optional element count at argv[i]: -1 when absent, never negative. */
 int sq_arg_count(int argc, sqlite3_value **argv, int i, int64_t *count,
                  sq_status *st);
+/* A value's type as messages name it: integer, real, text, blob, null. */
+const char *sq_value_type_name(sqlite3_value *v);
 /* A required text argument, taken with its length: a NUL inside is an
 ** error. */
 const char *sq_arg_text(sqlite3_value *v, const char *what, sq_status *st);
@@ -129,9 +128,6 @@ int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
 /* Arguments that describe the layout: none per tensor, (shape, axis) per
 ** channel, (shape, axis, block_size) per block. */
 int sq_layout_args(sq_granularity_kind kind);
-/* The granularity from the layout arguments at argv[i...]. */
-int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv, int i,
-                       sq_shape *shape, sq_granularity *g, sq_status *st);
 /* x at argv[0] and its layout at argv[first...]. */
 int sq_arg_x(sq_granularity_kind kind, sqlite3_value **argv, int first,
              sq_tensor *x, sq_granularity *g, sq_status *st);
