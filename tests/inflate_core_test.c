@@ -1,5 +1,5 @@
 /*
-** inflate_core_test.c: the DEFLATE decoder (ext/core/inflate.c) under
+** inflate_core_test.c: the DEFLATE decoder (ext/formats/inflate.c) under
 ** ASan + UBSan.
 **
 **   build/asan/inflate_core_test [tests/data/inflate]

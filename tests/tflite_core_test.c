@@ -1,7 +1,7 @@
 /*
-** tflite_core_test.c: the TFLite reader (ext/core/tflite.c, flatbuffer.c,
-** docs/FORMATS.md#tflite) on the files of tests/gen_tflite.py, without SQL,
-** under ASan + UBSan (make test-tflite-core):
+** tflite_core_test.c: the TFLite reader (ext/formats/tflite_read.c,
+** flatbuffer.c, docs/FORMATS.md#tflite) on the files of tests/gen_tflite.py,
+** without SQL, under ASan + UBSan (make test-tflite-core):
 **
 **   build/asan/tflite_core_test tests/data/tflite
 **

@@ -1,9 +1,9 @@
 /*
-** gguf.c: the GGUF reader (docs/FORMATS.md#gguf).
+** gguf_read.c: the GGUF reader (docs/FORMATS.md#gguf).
 **
 ** GGUF v2 and v3, little-endian: "GGUF", u32 version, u64 tensor count,
 ** u64 key-value count, the key-value pairs, the tensor infos, padding to
-** general.alignment, then the data section.  The rules of model_file.h hold
+** general.alignment, then the data section.  The rules of index.h hold
 ** throughout: every read is checked against the bytes left first, every count
 ** is checked against the smallest number of bytes its entries can take before
 ** anything is sized or looped over, and every tensor's data is checked to lie
@@ -20,7 +20,7 @@
 #include "kernels/ggml.h"
 
 /* The source, its size and the read position; the index charged for
-** memory (core/model_file.h). */
+** memory (formats/index.h). */
 typedef struct gguf_reader {
   sq_source *src;
   size_t n, pos;
@@ -211,7 +211,7 @@ static int gguf_tensor_type_find(uint32_t id, const char **name,
   return 0;
 }
 
-/* The writers' side (core/model_writer.c): a ggml type by the name the
+/* The writer's side (gguf_write.c): a ggml type by the name the
 ** reader gives it, compared without regard to ASCII case. */
 int sq_gguf_type_named(const char *s, size_t len, uint32_t *id,
                        const char **name, uint64_t *block, uint64_t *bytes) {

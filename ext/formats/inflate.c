@@ -1,5 +1,5 @@
 /*
-** inflate.c: DEFLATE decoding (RFC 1951; core/inflate.h).
+** inflate.c: DEFLATE decoding (RFC 1951; formats/inflate.h).
 **
 ** Bits are read least-significant first from a 64-bit buffer refilled a
 ** byte at a time (so the code is the same on either byte order).  Huffman

@@ -1,5 +1,5 @@
 /*
-** onnx.c: the ONNX reader (docs/FORMATS.md#onnx).
+** onnx_read.c: the ONNX reader (docs/FORMATS.md#onnx).
 **
 ** An .onnx file is one ModelProto in the protocol buffers wire format
 ** (protobuf.h).  The tensors are every graph's initializers and every
@@ -9,12 +9,12 @@
 ** its metadata_props.  Per graph, the initializers come first, then the
 ** nodes in order, each node's subgraphs walked where the node stands.
 **
-** The walk takes the bytes from a source (core/source.h) by offset: field
+** The walk takes the bytes from a source (formats/source.h) by offset: field
 ** headers through a window, the strings it keeps (names, locations,
 ** metadata) as spans, and never a tensor's data, which is recorded by offset
 ** and read when a row asks for it.  Subgraph scopes are nodes of the
 ** index's scope tree: a node's label once, each graph attribute's name
-** once, each graph's "[i]" (core/model_file.h), so nesting costs the labels
+** once, each graph's "[i]" (formats/index.h), so nesting costs the labels
 ** once however many tensors lie below them.
 **
 ** Tensor data is kept three ways:
@@ -423,7 +423,7 @@ static int onnx_parse_size(const unsigned char *s, size_t len, uint64_t *out) {
 /* External data: the file `location` in the model's directory, which must
 ** resolve (symbolic links followed) to a regular file inside that
 ** directory; bytes [src_offset + start, + len) read through a file source
-** (core/source.h: opened without blocking, regular files only, a change
+** (formats/source.h: opened without blocking, regular files only, a change
 ** while it is read is an error).  The path code: left out by
 ** SQLITE_QUANT_OMIT_FS (docs/ARCHITECTURE.md#registration). */
 static int onnx_read_external(const sq_file_view *v, const sq_file_tensor *t,

@@ -1,5 +1,5 @@
 /*
-** safetensors.c: the safetensors reader (docs/FORMATS.md#safetensors).
+** safetensors_read.c: the safetensors reader (docs/FORMATS.md#safetensors).
 **
 ** A file is an 8-byte little-endian header length N, N bytes of UTF-8 JSON
 ** (the header), then the data buffer.  The header is one object: each key
@@ -45,7 +45,7 @@ typedef struct st_parser {
   const char *s; /* the header text */
   size_t n, i;   /* its length, the position */
   sq_status *st;
-  sq_file_index *ix; /* where memory is charged (core/model_file.h) */
+  sq_file_index *ix; /* where memory is charged (formats/index.h) */
 } st_parser;
 
 static const struct {
@@ -691,7 +691,7 @@ static int st_read(sq_source *src, int want_meta, sq_file_index *ix,
   if (hlen > n - 8)
     return sq_fail(st, "safetensors: header length %" PRIu64 " is past the end "
                        "of the %zu-byte file", hlen, n);
-  /* The header is the structure: the one span (rule 2 of model_file.h). */
+  /* The header is the structure: the one span (rule 2 of index.h). */
   const unsigned char *h = hlen ? sq_source_span(src, 8, hlen, st) : NULL;
   if (hlen && !h) return st->code;
   if (hlen == 0 || h[0] != '{')

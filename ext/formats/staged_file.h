@@ -1,8 +1,8 @@
 /*
 ** staged_file.h: a file built beside its target and put in the target's
 ** place only when committed (docs/FORMATS.md#file-writers).  The model-file
-** writers (core/model_writer.h, core/model_write.h) build their files in
-** one; the SQL layer decides when to seal, commit or discard it.
+** writers (formats/tensor_writer.h, formats/npy_write.h) build their files
+** in one; the SQL layer decides when to seal, commit or discard it.
 **
 ** Rules:
 **   1. sq_staged_resolve resolves the target once: the directory part of

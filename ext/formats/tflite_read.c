@@ -1,5 +1,5 @@
 /*
-** tflite.c: the TensorFlow Lite reader (docs/FORMATS.md#tflite).
+** tflite_read.c: the TensorFlow Lite reader (docs/FORMATS.md#tflite).
 **
 ** A .tflite file is a FlatBuffer (flatbuffer.h) with file identifier "TFL3"
 ** whose root is TFLite's Model table (schema.fbs, schema version 3):
@@ -29,7 +29,7 @@
 **      tensors are refused with an error naming the tensor;
 **   3. scope: NULL in subgraph 0 (the main graph), the subgraph's name or
 **      "subgraph#<i>" in the others (one node of the index's scope tree per
-**      subgraph, core/model_file.h);
+**      subgraph, formats/index.h);
 **   4. metadata: version, description, each Metadata entry, metadata_buffer,
 **      operator_codes, and each tensor's quantization parameters;
 **   5. the FlatBuffer allows shared parts (many subgraphs may point at one

@@ -10,7 +10,7 @@
 **   q_tensor_metadata_file(path [, format])  metadata entry
 **
 **   1. without a format the first bytes decide (sq_file_detect);
-**   2. the file variants open the path as a file source (core/source.h,
+**   2. the file variants open the path as a file source (formats/source.h,
 **      docs/FORMATS.md#how-files-are-read): regular files only, refused
 **      without blocking (a fifo, a directory, a device); nothing is mapped:
 **      the index reads the file's structure, and each row's data is read

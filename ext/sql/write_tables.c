@@ -25,7 +25,7 @@
 **      path, in one transaction, make one file; rows of different paths
 **      make different files.  A path is resolved at its first row
 **      (relative to the working directory then), which creates the
-**      temporary file beside the target (core/staged_file.h), so an
+**      temporary file beside the target (formats/staged_file.h), so an
 **      unwritable directory fails at once; two spellings of one target are
 **      one file.
 **   3. A row is all or nothing: a row that fails leaves the file as it was

@@ -1,6 +1,6 @@
 /*
 ** fuzz_inflate.c: libFuzzer target for the DEFLATE decoder
-** (core/inflate.h): untrusted streams into sq_inflate_run.
+** (formats/inflate.h): untrusted streams into sq_inflate_run.
 **
 **   make fuzz            (clang, libFuzzer + ASan + UBSan)
 **
