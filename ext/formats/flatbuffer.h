@@ -34,8 +34,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "formats/source.h"
 #include "core/status.h"
+#include "formats/source.h"
 
 typedef struct sq_fb {
   sq_source *src;               /* the buffer (spanned: formats/source.h) */

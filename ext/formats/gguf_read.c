@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/text.h"
 #include "formats/formats.h"
 #include "formats/gguf.h"
-#include "core/text.h"
 #include "kernels/byteorder.h"
 #include "kernels/ggml.h"
 

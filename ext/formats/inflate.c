@@ -22,8 +22,8 @@
 ** registers as a one-shot decoder would.
 */
 #include <string.h>
-#include "formats/inflate.h"
 #include "formats/crc32.h"
+#include "formats/inflate.h"
 
 #define WMASK (SQ_INFLATE_WINDOW - 1)
 #define HISTORY 32768u

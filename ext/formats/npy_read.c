@@ -29,8 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/crc32.h"
-#include "formats/inflate.h"
 #include "formats/formats.h"
+#include "formats/inflate.h"
 #include "kernels/byteorder.h"
 
 /* ------------------------------------------------------------------ .npy */

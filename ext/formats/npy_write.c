@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include "core/text.h"
 #include "formats/crc32.h"
 #include "formats/npy_write.h"
-#include "formats/writer.h"
 #include "formats/write_buffer.h"
-#include "core/text.h"
+#include "formats/writer.h"
 #include "kernels/byteorder.h"
 
 /* ------------------------------------------------------------------ .npy */

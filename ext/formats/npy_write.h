@@ -11,9 +11,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "formats/staged_file.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "formats/staged_file.h"
 
 /* A .npy image of `data` (nbytes, which must be shape's element count x the
 ** dtype's size), as numpy.save writes it: version 1.0 (2.0 when the header

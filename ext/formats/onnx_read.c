@@ -37,9 +37,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/text.h"
 #include "formats/formats.h"
 #include "formats/protobuf.h"
-#include "core/text.h"
 #include "kernels/byteorder.h"
 
 /* Subgraphs nested deeper than this are refused (a graph inside a node's

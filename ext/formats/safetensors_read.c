@@ -33,8 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "formats/formats.h"
 #include "core/text.h"
+#include "formats/formats.h"
 #include "kernels/byteorder.h"
 
 #define ST_MAX_HEADER 100000000u

@@ -32,9 +32,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "formats/staged_file.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "formats/staged_file.h"
 
 /* A format's layout: sq_mw_safetensors or sq_mw_gguf (tensor_layout.h). */
 typedef struct sq_mw_format sq_mw_format;

@@ -42,10 +42,10 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include "formats/flatbuffer.h"
-#include "formats/formats.h"
 #include "core/tensor.h"
 #include "core/text.h"
+#include "formats/flatbuffer.h"
+#include "formats/formats.h"
 #include "kernels/byteorder.h"
 
 enum { TFL_MODEL_VERSION, TFL_MODEL_OPCODES, TFL_MODEL_SUBGRAPHS,
