@@ -205,11 +205,14 @@ typedef struct sq_table {
 
 /* The connection an entry point registers on: whether SQ_PATHS entries are
 ** registered (1) or removed (0); the entry that failed and why (NULL:
-** SQLite's message), for the load's error. */
+** SQLite's message), for the load's error.  A name that does not outlive
+** its family's registration is copied to failed_name, and failed points
+** there. */
 typedef struct sq_registry {
   sqlite3 *db;
   int paths;
   const char *failed, *why;
+  char failed_name[48];
 } sq_registry;
 
 /* Every function and table is registered through these two, which remove

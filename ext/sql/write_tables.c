@@ -505,12 +505,15 @@ static const sqlite3_module sq_wt_module = {
   .xRollbackTo = sq_wt_rollback_to,
 };
 
-static void sq_wt_aux_free(void *p) {
-  sq_wt_conn *c = ((sq_wt_aux *)p)->conn;
+static void sq_wt_conn_release(sq_wt_conn *c) {
   if (--c->refs == 0) {
     sq_wt_discard_all(c);
     sqlite3_free(c);
   }
+}
+
+static void sq_wt_aux_free(void *p) {
+  sq_wt_conn_release(((sq_wt_aux *)p)->conn);
 }
 
 /* ---- the removed aggregates ---- */
@@ -566,7 +569,14 @@ static void sq_wt_removed_step(sqlite3_context *ctx, int argc,
 int sq_register_file_writers(sq_registry *r) {
   sq_wt_conn *c = sqlite3_malloc64(sizeof *c);
   if (!c) {
-    r->failed = "q_safetensors_write";     /* the first of the tables */
+    /* The first table is the one that failed. */
+    for (int f = 0; f < SQ_FILE_NFORMATS; f++)
+      if (sq_file_writer_ops((sq_file_format)f)) {
+        snprintf(r->failed_name, sizeof r->failed_name, "q_%s_write",
+                 sq_file_format_name((sq_file_format)f));
+        break;
+      }
+    r->failed = r->failed_name;
     r->why = "out of memory";
     return SQLITE_NOMEM;
   }
@@ -578,11 +588,12 @@ int sq_register_file_writers(sq_registry *r) {
     c->aux[c->nkinds].conn = c;
     c->nkinds++;
   }
-  c->refs = c->nkinds;
-  int rc = SQLITE_OK;
   /* Each registration owns one reference, released by its destructor
   ** (called also when the registration fails or the module is left out),
-  ** so every one is made even after one failed. */
+  ** so every one is made even after one failed; this call holds one more
+  ** until it is done with the names in c. */
+  c->refs = c->nkinds + 1;
+  int rc = SQLITE_OK;
   for (int i = 0; i < c->nkinds; i++) {
     int one = sq_create_module(r, SQ_PATHS, c->kinds[i].name,
                                &sq_wt_module, &c->aux[i], sq_wt_aux_free);
@@ -592,6 +603,11 @@ int sq_register_file_writers(sq_registry *r) {
                      && rc == SQLITE_OK; i++)
     rc = sq_create_function(r, &sq_wt_removed_fns[i], 5, 6, NULL,
                             sq_wt_removed_step, sq_wt_removed, NULL, NULL);
+  if (rc != SQLITE_OK && r->failed) {
+    snprintf(r->failed_name, sizeof r->failed_name, "%s", r->failed);
+    r->failed = r->failed_name;
+  }
+  sq_wt_conn_release(c);
   return rc;
 }
 #endif /* SQLITE_QUANT_OMIT_FS */
