@@ -1,71 +1,64 @@
 # sqlite-quant: a SQLite extension for quantizing float tensors stored as BLOBs.
 #
-#   make             dist/quant.so
-#   make test        the Tcl suite on every kernel path, plus the kernel unit tests
-#                    (and test-catalogue first)
-#   make catalogue   regenerate what ext/catalogue.toml declares (the C tables,
-#                    registry lists, test and fuzzer lists, docs/CATALOGUE.md)
-#   make test-catalogue  the committed generated files are what
-#                    tools/gen_catalogue.py makes of ext/catalogue.toml
-#   make test-asan   the same suite against an AddressSanitizer + UBSan build
-#   make test-docs   tests/docs.test alone: every link of README.md and docs/
-#                    resolves, every example runs and prints what the page shows
-#   make demo        the main job: real models into a registry, quantized in SQL,
-#                    policies applied, GGUF and ONNX files out, the ONNX models
-#                    run in ONNX Runtime on real audio (examples/demo.sh)
-#   make bench       benchmark tables
-#   make fuzz        libFuzzer (clang): every SQL function for a minute, then
-#                    the text parsers, the model-file readers, DEFLATE, and
-#                    mutated model files through SQL (readers, chunks, writers)
-#   make fuzz-ci     a short fixed-seed fuzz run over the committed corpus;
-#                    fails too when the model fuzzer got no rows, chunks,
-#                    written files or log2 rows back from some format
-#   make test-oom    every allocation of every catalog query failed in turn
-#                    (a C host, ASan + UBSan + LeakSanitizer)
-#   make test-locale the catalog in the C locale and in de_DE.UTF-8, compared
-#   make test-s390x  big-endian: kernel tests and the SQL catalog on s390x
-#                    under qemu-user, compared with x86-64 byte for byte
-#   make test-ggml   every path's ggml kernels against ggml's own library
-#   make test-gguf-write  GGUF files against ggml's gguf code, both ways
-#   make test-file-crash  the path writers killed (-9, TERM) mid-write and on a
-#                    full tmpfs (root: mounts one), with O_TMPFILE and with the
-#                    named temporary file it falls back to
-#   make test-npy-core, test-gguf-core, test-safetensors-core
-#                    the model-file readers' tests (ASan + UBSan)
-#   make test-ggml   the ggml block-format kernels against ggml itself, byte
-#                    for byte, on fresh random data (fetches ggml via npm);
-#                    GGML_TEST_FLAGS=--quick for CI, --seed N to rerun
-#   make test-torch  registry rows as PyTorch quantized tensors, dequantized
-#                    bit-identically (examples/registry_to_torch.py)
-#   make test-import the demo's SQL import against the reference Python importer
-#   make test-registry-concurrency  the registry scripts (policy.sql, the
-#                    import recipe) in several processes at once on one WAL
-#                    registry, beside another writer and a reader: every run
-#                    succeeds, the result is the serial run's
-#   make test-registry-kill  the same scripts (and the demo's import) killed
-#                    with SIGKILL at fixed points: the registry is as before
-#                    or as after, and the next run completes it
-#   make install     the extension, its header, a static library and a
-#                    pkg-config file under PREFIX (/usr/local); DESTDIR honoured;
-#                    make uninstall removes them
-#   make amalgamation  dist/sqlite-quant.c: the extension in one C file
-#   make wheel, make npm-pack   the Python wheel and the npm tarball in dist/
-#   make test-install, test-amalgamation, test-python, test-node
-#                    each of those, installed or linked and used in a throwaway
-#                    place (CI runs them)
-#   make test-gguf-export, test-onnx-export, test-audio, test-plot
-#                    the demo's parts: GGUF export checked by ggml, ONNX export
-#                    run in ONNX Runtime, the espeak-ng audio, the picture
-#   make cluster-test  the registry on a 3-node dqlite cluster in network
-#                    namespaces (root): leaders and a follower killed, a leader
-#                    and a follower cut off, every acknowledged write on every
-#                    node's own copy once, byte-identical to a local file
-#   make test-sqlite-versions  the suite on SQLite 3.31.1 (the oldest
-#                    supported) and the newest on npm, the refusal on 3.30.1
-#   make test-ensure-deps  tests/ensure-deps.sh waits for another package
-#                    manager's lock instead of failing (root; ~30 s; in a
-#                    private mount namespace, so the machine's apt is untouched)
-#   make clean
+# Targets, one line each (`make help` prints this list; tests/makefile.test
+# checks that it names every target of this file, and only those).  Checks
+# are test-NAME; what CI runs is .ci/run.  Details beside each rule.
+#
+#   all                        dist/quant.so, the loadable extension (default)
+#   help                       this list
+#   test                       the Tcl suite on every path, and test-kernels
+#   test-tcl                   the Tcl suite alone, on every kernel path
+#   test-catalogue             the generated files are what ext/catalogue.toml makes
+#   test-docs                  every link of the docs resolves, every example runs
+#   test-asan                  test, against an ASan + UBSan build
+#   test-kernels               every vector kernel path against the scalar one
+#   test-kernels-long          test-kernels and all 2^32 float32s via f16/bf16
+#   test-kernels-aarch64       the NEON kernels, built for aarch64, under qemu
+#   test-s390x                 big-endian: kernels and the SQL catalog on s390x
+#   test-oom                   every allocation of every catalog query failed
+#   test-locale                the catalog in the C locale and in de_DE.UTF-8
+#   test-fuzz                  a short fixed-seed fuzz run over the corpus
+#   test-npy-core              the .npy/.npz readers' C test (ASan + UBSan)
+#   test-gguf-core             the GGUF reader's C test (ASan + UBSan)
+#   test-safetensors-core      the safetensors reader's C test (ASan + UBSan)
+#   test-onnx-core             the ONNX reader's C test (ASan + UBSan)
+#   test-tflite-core           the TFLite reader's C test (ASan + UBSan)
+#   test-inflate-core          the DEFLATE decoder's C test (ASan + UBSan)
+#   test-ggml                  every path's ggml kernels against ggml itself
+#   test-gguf-write            GGUF files against ggml's gguf code, both ways
+#   test-gguf-export           the demo's GGUF export, loaded by ggml
+#   test-onnx-export           the demo's ONNX export, run in ONNX Runtime
+#   test-file-crash            the path writers killed mid-write, on a full disk
+#   test-torch                 registry rows as PyTorch quantized tensors
+#   test-import                the demo's SQL import against a Python importer
+#   test-registry-concurrency  the registry scripts in several processes at once
+#   test-registry-kill         the registry scripts killed with SIGKILL midway
+#   test-python                the wheel, installed in a throwaway venv
+#   test-node                  the npm tarball, installed in a throwaway project
+#   test-install               make install into a DESTDIR, used, uninstalled
+#   test-amalgamation          the one-file build: compilers, SQLITE_CORE, no-fs
+#   test-sqlite-versions       the suite on SQLite 3.31.1 and the newest on npm
+#   test-audio                 the demo's test audio, made twice and compared
+#   test-plot                  the picture's policy panel on fixture evaluations
+#   test-cluster               the registry on a 3-node dqlite cluster (root)
+#   test-ensure-deps           ensure-deps.sh waiting out another apt's lock
+#   test-large                 a tensor past a BLOB's size (by hand; ~10 GB)
+#   demo                       the main job, end to end (examples/demo.sh)
+#   demo-audio                 the demo's test audio into build/demo/audio
+#   bench                      benchmark tables
+#   fuzz                       libFuzzer over the SQL surface and the readers
+#   amalgamation               dist/sqlite-quant.c: the extension in one C file
+#   install                    extension, header, static lib, pkg-config file
+#   uninstall                  remove what install wrote
+#   wheel                      the Python wheel in dist/
+#   npm-pack                   the npm tarball in dist/
+#   ggml-lib                   fetch ggml's library for the ggml comparisons
+#   onnxruntime                fetch ONNX Runtime for the demo's evaluation
+#   deps                       install the system packages the suite needs
+#   catalogue                  regenerate what ext/catalogue.toml declares
+#   clean                      remove build/ and dist/
+#   kernel-test kernel-test-long kernel-test-aarch64 fuzz-ci cluster-test
+#                              the old names of five of the targets above
 #
 # Missing system packages are installed by tests/ensure-deps.sh when run as
 # root or with sudo; otherwise it prints the apt-get line to run.
@@ -83,13 +76,14 @@ LDLIBS  = -lm
 
 # The loadable extension: dist/quant.so, or dist/quant.dylib on macOS (not
 # tested here).  Its base name stays quant: SQLite derives the entry point,
-# sqlite3_quant_init, from it.
+# sqlite3_quant_init, from it.  -z defs: a symbol no object defines is a link
+# error, not a library that fails to load.
 ifeq ($(shell uname -s),Darwin)
 SO     = dylib
 SHARED = -dynamiclib
 else
 SO     = so
-SHARED = -shared
+SHARED = -shared -Wl,-z,defs
 endif
 
 # Every float operation must round to float32, as on x86-64 and ARM.  gcc in
@@ -108,34 +102,62 @@ QUANT_CFLAGS += $(EXCESS_PRECISION)
 # keep its build ID).
 QUANT_CFLAGS += -ffile-prefix-map=$(CURDIR)=.
 
-KERNEL_SRC = $(wildcard ext/kernels/*.c)
-CORE_SRC   = $(wildcard ext/core/*.c)
-SQL_SRC    = $(wildcard ext/sql/*.c)
-SRC        = $(SQL_SRC) $(CORE_SRC) $(KERNEL_SRC)
-HDR        = $(wildcard include/*.h ext/*/*.h)
+KERNEL_SRC  = $(wildcard ext/kernels/*.c)
+CORE_SRC    = $(wildcard ext/core/*.c)
+FORMATS_SRC = $(wildcard ext/formats/*.c)
+SQL_SRC     = $(wildcard ext/sql/*.c)
+SRC         = $(SQL_SRC) $(FORMATS_SRC) $(CORE_SRC) $(KERNEL_SRC)
+HDR         = $(wildcard include/*.h ext/*/*.h)
 
+# Every object is compiled once per build flavour and shared by whatever
+# links it: build/obj/ (the extension, the kernel tests, the benchmarks),
+# build/asan/ (the sanitizer build and the C tests of the readers),
+# build/s390x/obj/, build/aarch64/obj/, build/fuzz/ (clang, libFuzzer).
+# A test's own .c is an object of its flavour too (build/obj/tests/...).
+# Each compile writes the headers it read (-MMD; -MP: a deleted header is
+# no error) into a .d file beside the object, included below, so touching
+# a header rebuilds only the objects that include it.
+DEPFLAGS = -MMD -MP
 OBJ      = $(SRC:%.c=build/obj/%.o)
 ASAN_OBJ = $(SRC:%.c=build/asan/%.o)
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
             -fno-omit-frame-pointer
+# The objects below the SQL layer, for the programs that test them alone.
+KERNEL_OBJ      = $(KERNEL_SRC:%.c=build/obj/%.o)
+ASAN_KERNEL_OBJ = $(KERNEL_SRC:%.c=build/asan/%.o)
+ASAN_BELOW_SQL  = $(FORMATS_SRC:%.c=build/asan/%.o) \
+                  $(CORE_SRC:%.c=build/asan/%.o) $(ASAN_KERNEL_OBJ)
 
 DEPS = sh tests/ensure-deps.sh
 
-.PHONY: all test test-asan test-tcl kernel-test kernel-test-long \
+.PHONY: all help test test-asan test-tcl test-kernels test-kernels-long \
         test-npy-core test-gguf-core test-safetensors-core test-inflate-core \
         test-onnx-core test-tflite-core \
-        kernel-test-aarch64 test-s390x test-oom test-locale demo bench deps fuzz \
-        fuzz-ci ggml-lib test-ggml test-gguf-write test-file-crash test-torch \
-        test-import test-registry-concurrency test-registry-kill clean
+        test-kernels-aarch64 test-s390x test-oom test-locale demo bench deps \
+        fuzz test-fuzz ggml-lib test-ggml test-gguf-write test-file-crash \
+        test-torch test-import test-registry-concurrency test-registry-kill \
+        clean kernel-test kernel-test-long kernel-test-aarch64 fuzz-ci \
+        cluster-test
 all: dist/quant.$(SO)
 
-build/obj/%.o: %.c $(HDR)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(QUANT_CFLAGS) -c $< -o $@
+# The header's list of targets, as it stands.
+help:
+	@sed -n '/^# Targets/,/^# Missing/{/^#   /s/^#   //p}' $(firstword $(MAKEFILE_LIST))
 
-build/asan/%.o: %.c $(HDR)
+# The old names.
+kernel-test: test-kernels
+kernel-test-long: test-kernels-long
+kernel-test-aarch64: test-kernels-aarch64
+fuzz-ci: test-fuzz
+cluster-test: test-cluster
+
+build/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(QUANT_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+build/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 dist/quant.$(SO): $(OBJ)
 	@mkdir -p dist
@@ -147,31 +169,37 @@ build/asan/quant.so: $(ASAN_OBJ)
 deps:
 	@$(DEPS) test
 
+# tests/ensure-deps.sh waits for another package manager's lock instead of
+# failing (root; ~30 s; in a private mount namespace, so the machine's apt
+# is untouched).
 .PHONY: test-ensure-deps
 test-ensure-deps:
 	@$(DEPS) test
 	sh tests/ensure-deps/lock_test.sh
 
 # Kernel unit tests: every vector path against the scalar reference.
-build/kernel_test: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
-	@mkdir -p build
-	$(CC) $(CFLAGS) $(QUANT_CFLAGS) -o $@ tests/kernel_test.c $(KERNEL_SRC) $(LDLIBS)
+build/kernel_test: build/obj/tests/kernel_test.o $(KERNEL_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-kernel-test: build/kernel_test
+test-kernels: build/kernel_test
 	./build/kernel_test
 
 # Adds every one of the 2^32 float32 patterns through f16 and bf16 (~10 s).
-kernel-test-long: build/kernel_test
+test-kernels-long: build/kernel_test
 	./build/kernel_test --long
 
 # The NEON path, proven on an aarch64 build under qemu-user.
-build/kernel_test_aarch64: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
-	@$(DEPS) aarch64
-	@mkdir -p build
-	aarch64-linux-gnu-gcc -static $(CFLAGS) $(QUANT_CFLAGS) -o $@ \
-	    tests/kernel_test.c $(KERNEL_SRC) $(LDLIBS)
+AARCH64_CC = aarch64-linux-gnu-gcc
+build/aarch64/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(AARCH64_CC) $(CFLAGS) $(QUANT_CFLAGS) $(DEPFLAGS) -c $< -o $@
+build/kernel_test_aarch64: build/aarch64/obj/tests/kernel_test.o \
+                           $(KERNEL_SRC:%.c=build/aarch64/obj/%.o)
+	$(AARCH64_CC) -static $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-kernel-test-aarch64: build/kernel_test_aarch64
+test-kernels-aarch64:
+	@$(DEPS) aarch64
+	@$(MAKE) --no-print-directory build/kernel_test_aarch64
 	qemu-aarch64 ./build/kernel_test_aarch64
 
 # Big-endian proof on s390x under qemu-user: the kernel tests (scalar, the
@@ -185,18 +213,18 @@ S390X_CC  = s390x-linux-gnu-gcc
 S390X_OBJ = $(SRC:%.c=build/s390x/obj/%.o)
 HOST_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wdouble-promotion
 
-build/s390x/obj/%.o: %.c $(HDR)
+build/s390x/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(S390X_CC) $(CFLAGS) $(QUANT_CFLAGS) $(EXCESS_FLAG) -c $< -o $@
+	$(S390X_CC) $(CFLAGS) $(QUANT_CFLAGS) $(EXCESS_FLAG) $(DEPFLAGS) -c $< -o $@
 
 # Named quant.so like dist/quant.so: SQLite derives the entry point's name
 # (sqlite3_quant_init) from the file name.
 build/s390x/quant.so: $(S390X_OBJ)
 	$(S390X_CC) $(CFLAGS) -shared -o $@ $(S390X_OBJ) $(LDLIBS)
 
-build/s390x/kernel_test: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
-	@mkdir -p build/s390x
-	$(S390X_CC) -static $(CFLAGS) $(QUANT_CFLAGS) $(EXCESS_FLAG) -o $@ tests/kernel_test.c $(KERNEL_SRC) $(LDLIBS)
+build/s390x/kernel_test: build/s390x/obj/tests/kernel_test.o \
+                         $(KERNEL_SRC:%.c=build/s390x/obj/%.o)
+	$(S390X_CC) -static $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/s390x/sqlhost: tests/host/sqlhost.c
 	@mkdir -p build/s390x
@@ -225,9 +253,8 @@ ggml-lib:
 # tests/ggml/ggml_ref_test.c: every kernel path's ggml kernels (quantize with
 # and without importance, dequantize) against ggml's own functions, loaded
 # with dlopen.  Built like build/kernel_test.
-build/ggml_ref_test: tests/ggml/ggml_ref_test.c $(KERNEL_SRC) $(HDR)
-	@mkdir -p build
-	$(CC) $(CFLAGS) $(QUANT_CFLAGS) -o $@ tests/ggml/ggml_ref_test.c $(KERNEL_SRC) $(LDLIBS) -ldl
+build/ggml_ref_test: build/obj/tests/ggml/ggml_ref_test.o $(KERNEL_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -ldl
 
 GGML_TEST_FLAGS =
 
@@ -236,29 +263,23 @@ GGML_TEST_FLAGS =
 # writer (tests/gen_npy.py, tests/gen_gguf.py, tests/gen_safetensors.py), exact
 # indexes and error messages, every truncation, mutated bytes and failed
 # allocations.  The GGUF test also runs under de_DE.UTF-8 (its metadata
-# prints numbers).
-build/asan/npy_core_test: tests/npy_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
-	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ tests/npy_core_test.c $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
-
-build/asan/gguf_core_test: tests/gguf_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
-	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/gguf_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(LDLIBS)
-
-build/asan/safetensors_core_test: tests/safetensors_core_test.c tests/core_test.h tests/data/safetensors_cases.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
-	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -DSQLITE_CORE -o $@ tests/safetensors_core_test.c $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
+# prints numbers).  Each links the objects of build/asan/quant.so below the
+# SQL layer.  Those reach SQLite's allocator through sqlite3_api
+# (core/memory.h): the gguf and onnx tests fill that table with allocators
+# of their own; the others are compiled with SQLITE_CORE, link SQLite, and
+# point it at SQLite's functions (tests/core_test.h).
+CORE_TESTS = npy gguf safetensors tflite onnx inflate
+CORE_TESTS_SQLITE = npy safetensors tflite inflate
+$(CORE_TESTS_SQLITE:%=build/asan/tests/%_core_test.o): TEST_CFLAGS = -DSQLITE_CORE
+$(CORE_TESTS:%=build/asan/%_core_test): build/asan/%_core_test: \
+    build/asan/tests/%_core_test.o $(ASAN_BELOW_SQL)
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(if $(filter $*,$(CORE_TESTS_SQLITE)),-lsqlite3) $(LDLIBS)
 
 test-npy-core: build/asan/npy_core_test
 	ASAN_OPTIONS=detect_leaks=1 ./build/asan/npy_core_test tests/data/npy
 
-# The DEFLATE decoder (core/inflate.c) on hand-made streams and zlib's
-# (tests/gen_npz.py), under AddressSanitizer + UBSan.
-INFLATE_TEST_SRC = tests/inflate_core_test.c ext/core/inflate.c \
-                   ext/core/crc32.c ext/core/status.c ext/core/c_locale.c
-build/asan/inflate_core_test: $(INFLATE_TEST_SRC) tests/core_test.h $(HDR)
-	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) -DSQLITE_CORE $(SAN_FLAGS) -o $@ $(INFLATE_TEST_SRC) -lsqlite3 -lm
+# The DEFLATE decoder (formats/inflate.c) on hand-made streams and zlib's
+# (tests/gen_npz.py).
 test-inflate-core: build/asan/inflate_core_test
 	ASAN_OPTIONS=detect_leaks=1 ./build/asan/inflate_core_test tests/data/inflate
 
@@ -271,35 +292,34 @@ test-safetensors-core: build/asan/safetensors_core_test
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/safetensors_core_test
 
 # The TFLite reader on tests/gen_tflite.py's files: unaligned bytes, every
-# prefix, seeded mutations and every failed allocation, under ASan + UBSan.
-build/asan/tflite_core_test: tests/tflite_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
-	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -DSQLITE_CORE -o $@ tests/tflite_core_test.c $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 $(LDLIBS)
-
+# prefix, seeded mutations and every failed allocation.
 test-tflite-core: build/asan/tflite_core_test
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/tflite_core_test tests/data/tflite
 
-# The ONNX reader's own test (tests/onnx_core_test.c, ASan + UBSan): every
-# byte range of every tensor of tests/data/onnx/ through the decoders, every
-# truncation and byte mutation, every failed allocation.
-build/asan/onnx_core_test: tests/onnx_core_test.c tests/core_test.h $(CORE_SRC) $(KERNEL_SRC) $(HDR)
-	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/onnx_core_test.c $(CORE_SRC) $(KERNEL_SRC) $(LDLIBS)
-
+# The ONNX reader's own test (tests/onnx_core_test.c): every byte range of
+# every tensor of tests/data/onnx/ through the decoders, every truncation
+# and byte mutation, every failed allocation.
 test-onnx-core: build/asan/onnx_core_test
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./build/asan/onnx_core_test tests/data/onnx
 
+# Every path's ggml kernels against ggml itself, byte for byte, on fresh
+# random data (fetches ggml via npm); GGML_TEST_FLAGS=--quick for CI,
+# --seed N to rerun.
 test-ggml: ggml-lib
 	@$(MAKE) --no-print-directory build/ggml_ref_test
 	./build/ggml_ref_test --lib $(GGML_LIB) $(GGML_TEST_FLAGS)
 
+# Registry rows as PyTorch quantized tensors, dequantized bit-identically
+# (examples/registry_to_torch.py).
 test-torch: dist/quant.so
 	@$(DEPS) torch
 	/usr/bin/python3 examples/registry_to_torch.py
 
+# The demo's SQL import against the reference Python importer.
 test-import: dist/quant.so
 	@$(DEPS) import
 	sh tests/import_check.sh
+
 # The registry scripts beside other writers and under kill -9, run as a host
 # runs them: Debian's python3 and its sqlite3 module with dist/quant.so
 # loaded, child processes started together (tests/registry_concurrency.py)
@@ -328,11 +348,11 @@ test-gguf-write: ggml-lib dist/quant.so
 # and on build/named-tmp/quant.so, the same library whose staged files take
 # the named-file way (-DSQ_STAGED_NO_TMPFILE), as on a file system without
 # O_TMPFILE; the transaction tests run on that build too.
-NAMED_TMP_OBJ = $(filter-out build/obj/ext/core/staged_file.o,$(OBJ)) \
+NAMED_TMP_OBJ = $(filter-out build/obj/ext/formats/staged_file.o,$(OBJ)) \
                 build/named-tmp/staged_file.o
-build/named-tmp/staged_file.o: ext/core/staged_file.c $(HDR)
+build/named-tmp/staged_file.o: ext/formats/staged_file.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(QUANT_CFLAGS) -DSQ_STAGED_NO_TMPFILE -c $< -o $@
+	$(CC) $(CFLAGS) $(QUANT_CFLAGS) $(DEPFLAGS) -DSQ_STAGED_NO_TMPFILE -c $< -o $@
 build/named-tmp/quant.$(SO): $(NAMED_TMP_OBJ)
 	$(CC) $(CFLAGS) $(SHARED) -o $@ $(NAMED_TMP_OBJ) $(LDLIBS)
 
@@ -363,9 +383,8 @@ catalogue:
 test-catalogue:
 	/usr/bin/python3 tools/gen_catalogue.py --check
 
-build/asan/kernel_test: tests/kernel_test.c $(KERNEL_SRC) $(HDR)
-	@mkdir -p build/asan
-	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -o $@ tests/kernel_test.c $(KERNEL_SRC) $(LDLIBS)
+build/asan/kernel_test: build/asan/tests/kernel_test.o $(ASAN_KERNEL_OBJ)
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 # The kernel tests and the whole Tcl suite against AddressSanitizer + UBSan
 # builds.  tclsh is not instrumented, so the sanitizer runtime is preloaded.
@@ -405,6 +424,9 @@ test-locale:
 	@$(MAKE) --no-print-directory dist/quant.so build/sqlhost
 	sh tests/host/locale.sh build/sqlhost dist/quant.so tests/host/queries.sql
 
+# The main job: real models into a registry, quantized in SQL, policies
+# applied, GGUF and ONNX files out, the ONNX models run in ONNX Runtime on
+# real audio (examples/demo.sh).
 demo: dist/quant.so
 	@$(DEPS) demo
 	sh examples/demo.sh
@@ -425,23 +447,23 @@ bench: dist/quant.so
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/bench_python.py
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/bench_calibration.py
 
-build/bench_kernels: bench/bench_kernels.c $(KERNEL_SRC) $(HDR)
-	@mkdir -p build
-	$(CC) -O2 $(QUANT_CFLAGS) -o $@ bench/bench_kernels.c $(KERNEL_SRC) $(LDLIBS)
+# The benchmarks link the extension's own kernel objects: what they time is
+# what dist/quant.so runs.
+build/bench_kernels: build/obj/bench/bench_kernels.o $(KERNEL_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/bench_ggml: bench/bench_ggml.c $(KERNEL_SRC) $(HDR)
-	@mkdir -p build
-	$(CC) -O2 $(QUANT_CFLAGS) -o $@ bench/bench_ggml.c $(KERNEL_SRC) $(LDLIBS) -ldl
+build/bench_ggml: build/obj/bench/bench_ggml.o $(KERNEL_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -ldl
 
 # libFuzzer over the text readers (JSON tensors and lists, options): clang with
-# libFuzzer, ASan and UBSan, linked against SQLite itself (SQLITE_CORE).
-FUZZ_SRC = tests/fuzz/fuzz_parsers.c ext/core/json.c ext/core/options.c ext/core/status.c \
-           ext/core/c_locale.c ext/core/text.c
-build/fuzz_parsers: $(FUZZ_SRC) $(HDR)
-	@mkdir -p build
-	clang -g -O1 -std=c11 -ffp-contract=off -DSQLITE_CORE -Iinclude -Iext \
-	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	    -o $@ $(FUZZ_SRC) -lsqlite3 -lm
+# libFuzzer, ASan and UBSan, linked against SQLite itself (SQLITE_CORE), on
+# the objects of fuzz_sql below.  (The fuzzers' own .c files are compiled as
+# they are linked, so they depend on every header.)
+FUZZ_PARSERS_OBJ = $(patsubst %,build/fuzz/ext/core/%.o,json options status \
+                     c_locale text)
+build/fuzz_parsers: tests/fuzz/fuzz_parsers.c $(FUZZ_PARSERS_OBJ) $(HDR)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_parsers.c $(FUZZ_PARSERS_OBJ) -lsqlite3 -lm
 
 # libFuzzer over the whole SQL surface (tests/fuzz/fuzz_sql.c): every function,
 # aggregate, window and table-valued function called through SQL with bound
@@ -450,9 +472,9 @@ build/fuzz_parsers: $(FUZZ_SRC) $(HDR)
 FUZZ_CFLAGS = -g -O1 -std=c11 -ffp-contract=off -DSQLITE_CORE -Iinclude -Iext \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_OBJ = $(SRC:%.c=build/fuzz/%.o)
-build/fuzz/%.o: %.c $(HDR)
+build/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(DEPFLAGS) -c $< -o $@
 
 build/fuzz_sql: tests/fuzz/fuzz_sql.c tests/fuzz/fuzz_functions.h $(FUZZ_OBJ) $(HDR)
 	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -Wdouble-promotion -fsanitize=fuzzer \
@@ -471,7 +493,7 @@ FUZZ_MODELS_OPTS = -max_len=65536 -timeout=20 -rss_limit_mb=2048 -malloc_limit_m
 # libFuzzer over the model-file readers (tests/fuzz/fuzz_files.c): bytes into
 # sq_file_read for every format and for detection; the core and kernel
 # objects of fuzz_sql, no SQL layer.
-FUZZ_FILES_OBJ = $(CORE_SRC:%.c=build/fuzz/%.o) $(KERNEL_SRC:%.c=build/fuzz/%.o)
+FUZZ_FILES_OBJ = $(FORMATS_SRC:%.c=build/fuzz/%.o) $(CORE_SRC:%.c=build/fuzz/%.o) $(KERNEL_SRC:%.c=build/fuzz/%.o)
 build/fuzz_files: tests/fuzz/fuzz_files.c $(FUZZ_FILES_OBJ) $(HDR)
 	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_files.c $(FUZZ_FILES_OBJ) -lsqlite3 -lm
@@ -480,12 +502,11 @@ FUZZ_FILES_OPTS = -max_len=1048577 -len_control=20 -timeout=20 \
 
 # libFuzzer over the DEFLATE decoder alone (tests/fuzz/fuzz_inflate.c):
 # streams decoded whole and in ranges, which must agree.
-FUZZ_INFLATE_SRC = tests/fuzz/fuzz_inflate.c ext/core/inflate.c ext/core/crc32.c \
-                   ext/core/status.c ext/core/c_locale.c
-build/fuzz_inflate: $(FUZZ_INFLATE_SRC) $(HDR)
-	@mkdir -p build
+FUZZ_INFLATE_OBJ = build/fuzz/ext/formats/inflate.o build/fuzz/ext/formats/crc32.o \
+                   build/fuzz/ext/core/status.o build/fuzz/ext/core/c_locale.o
+build/fuzz_inflate: tests/fuzz/fuzz_inflate.c $(FUZZ_INFLATE_OBJ) $(HDR)
 	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -fsanitize=fuzzer \
-	    -o $@ $(FUZZ_INFLATE_SRC) -lsqlite3 -lm
+	    -o $@ tests/fuzz/fuzz_inflate.c $(FUZZ_INFLATE_OBJ) -lsqlite3 -lm
 FUZZ_INFLATE_OPTS = -max_len=262148 -timeout=20 -rss_limit_mb=2048 \
                     -malloc_limit_mb=256
 
@@ -505,7 +526,7 @@ fuzz:
 	./build/fuzz_models $(FUZZ_MODELS_OPTS) -max_total_time=60 build/fuzz-corpus-models tests/fuzz/corpus/models
 
 # Deterministic (-seed=1, bounded -runs) for CI; ends "fuzz: N passed, N failed".
-fuzz-ci:
+test-fuzz:
 	@$(DEPS) fuzz
 	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files build/fuzz_inflate build/fuzz_models
 	sh tests/fuzz/ci.sh
@@ -804,7 +825,7 @@ test-plot: dist/quant.so
 	/usr/bin/python3 tests/plot_check.py --work build/test-plot --ext dist/quant
 
 # ---- The registry on a replicated SQLite cluster (dqlite) -------------------
-#   make cluster-test  a 3-node dqlite cluster, each node in a network
+#   make test-cluster  a 3-node dqlite cluster, each node in a network
 #                      namespace of its own on 10.77.0.0/24 (root; nothing
 #                      outside the namespaces), go-dqlite's dqlite-demo nodes on
 #                      forced kernel paths, the extension registered by an
@@ -820,15 +841,18 @@ test-plot: dist/quant.so
 #                      bounded by timeout.  Without the demo's models (offline)
 #                      the test makes its own weights.
 CLUSTER_SHIM = build/obj/tests/cluster/autoload.so
-.PHONY: cluster-test
+.PHONY: test-cluster
 $(CLUSTER_SHIM): tests/cluster/autoload.c
 	@$(DEPS) cluster
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -std=c11 -Wall -Wextra -fPIC -shared -o $@ $< -lsqlite3 -ldl
 
-cluster-test: dist/quant.so $(CLUSTER_SHIM)
+test-cluster: dist/quant.so $(CLUSTER_SHIM)
 	@$(DEPS) cluster
 	@sh examples/fetch_models.sh build/models || \
-	    echo "cluster-test: the demo's models could not be fetched; generated weights instead"
+	    echo "test-cluster: the demo's models could not be fetched; generated weights instead"
 	timeout -k 10 600 $(PYTHON) tests/cluster/cluster_test.py dist/quant.so \
 	    $(CLUSTER_SHIM) build/cluster build/models
+
+# The headers each object was compiled from (DEPFLAGS above).
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
+#include "formats/formats.h"
 
 /* ---- checks ---- */
 
@@ -192,6 +192,17 @@ static inline void install_failing_allocator(void) {
 }
 #else
 #include <sqlite3.h>
+#include <sqlite3ext.h>
+/* The objects the test links are the extension's (build/asan/, compiled
+** without SQLITE_CORE): they reach the allocator through sqlite3_api, here
+** SQLite's own functions, so what they allocate is what SQLite counts. */
+static sqlite3_api_routines g_sqlite_allocator = {
+  .malloc64 = sqlite3_malloc64,
+  .realloc64 = sqlite3_realloc64,
+  .free = sqlite3_free,
+};
+const sqlite3_api_routines *sqlite3_api = &g_sqlite_allocator;
+
 static sqlite3_mem_methods g_real_mem;
 
 static inline void *t_malloc(int n) {

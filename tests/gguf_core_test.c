@@ -1,5 +1,5 @@
 /*
-** gguf_core_test.c: the GGUF reader (ext/core/gguf.c) without SQLite.
+** gguf_core_test.c: the GGUF reader (ext/formats/gguf_read.c) without SQLite.
 **
 **   build/gguf_core_test [tests/data/gguf]
 **
@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
+#include "formats/formats.h"
 #include "core_test.h"
 
 static char *load_text(const char *path) {
@@ -473,7 +473,7 @@ static void check_hand_made(void) {
   }
 }
 
-/* ---- a file by path (core/source.h) ---- */
+/* ---- a file by path (formats/source.h) ---- */
 
 /* Two tensors of 512 MiB each after one key: indexing reads the first
 ** page (the header and the infos), none of the data. */

@@ -1,5 +1,5 @@
 /*
-** inflate_core_test.c: the DEFLATE decoder (ext/core/inflate.c) under
+** inflate_core_test.c: the DEFLATE decoder (ext/formats/inflate.c) under
 ** ASan + UBSan.
 **
 **   build/asan/inflate_core_test [tests/data/inflate]
@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/crc32.h"
-#include "core/inflate.h"
+#include "formats/crc32.h"
+#include "formats/inflate.h"
 #include "core_test.h"
 
 static const char *g_dir = "tests/data/inflate";

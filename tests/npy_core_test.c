@@ -1,5 +1,5 @@
 /*
-** npy_core_test.c: the .npy and .npz readers (ext/core/npy.c) on files
+** npy_core_test.c: the .npy and .npz readers (ext/formats/npy_read.c) on files
 ** written by numpy and on hand-made and corrupted ones (tests/gen_npy.py,
 ** committed in tests/data/npy/), with the exact index entries and the exact
 ** error messages; then every prefix and every single-byte corruption of
@@ -12,16 +12,16 @@
 **
 **   build/npy_core_test [tests/data/npy]
 **
-** Links npy.c, model_file.c (the other readers stubbed below) and SQLite
-** itself (-DSQLITE_CORE -lsqlite3) for the allocator.  Prints failures, then "N passed, N failed";
-** exit status 1 on any failure.
+** Links the ASan build's objects below the SQL layer (make test-npy-core)
+** and SQLite itself (-DSQLITE_CORE -lsqlite3) for the allocator.  Prints
+** failures, then "N passed, N failed"; exit status 1 on any failure.
 */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/crc32.h"
-#include "core/model_file.h"
+#include "formats/crc32.h"
+#include "formats/formats.h"
 #include "core_test.h"
 #include "kernels/byteorder.h"
 

@@ -1,6 +1,6 @@
 /*
-** onnx_core_test.c: the ONNX reader (ext/core/onnx.c, protobuf.c) without
-** SQLite, run under ASan + UBSan (make test-onnx-core).
+** onnx_core_test.c: the ONNX reader (ext/formats/onnx_read.c, protobuf.c)
+** without SQLite, run under ASan + UBSan (make test-onnx-core).
 **
 **   build/asan/onnx_core_test [tests/data/onnx]
 **
@@ -15,7 +15,7 @@
 **    tensor of an index reads or fails cleanly;
 ** 3. every allocation of a read fails in turn: SQ_NOMEM and an empty index;
 ** 4. a model of 16 MiB of raw_data indexed by path reads its structure,
-**    not the data (core/source.h).
+**    not the data (formats/source.h).
 ** Output: failures, then "N passed, N failed"; exit status 1 on a failure.
 */
 #define _XOPEN_SOURCE 700
@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
+#include "formats/formats.h"
 #include "core_test.h"
 
 /* Reads every tensor of ix whole; returns 0 if a read broke a promise (a

@@ -1,15 +1,9 @@
 /*
-** safetensors_core_test.c: the safetensors reader (ext/core/safetensors.c,
-** docs/FORMATS.md#safetensors) against the cases of tests/gen_safetensors.py,
-** without SQL.  Built with SQLite compiled in (SQLITE_CORE), as the fuzz
-** targets are:
-**
-**   cc -std=c11 -O1 -g -ffp-contract=off -DSQLITE_CORE -Iinclude -Iext \
-**      -o build/safetensors_core_test tests/safetensors_core_test.c \
-**      $(CORE_SRC) $(KERNEL_SRC) -lsqlite3 -lm
-**
-** (every .c file of ext/core and ext/kernels: model_file.c dispatches to
-** every reader; add -fsanitize=address,undefined for ASan and UBSan.)
+** safetensors_core_test.c: the safetensors reader
+** (ext/formats/safetensors_read.c, docs/FORMATS.md#safetensors) against the
+** cases of tests/gen_safetensors.py, without SQL.  Built with SQLITE_CORE
+** and linked with SQLite and the ASan build's objects below the SQL layer
+** (make test-safetensors-core).
 **
 ** Checks, for every case: sq_file_read's index (each tensor's name, dtype,
 ** shape, offset and size; each metadata row) or its exact error, with the
@@ -17,7 +11,7 @@
 ** prefix of a valid file refused; byte mutations of the valid files either
 ** refused or read into an index that lies inside the bytes; and every
 ** allocation failed in turn (SQ_NOMEM, nothing leaked: run under ASan).
-** Then files by path (core/source.h): what is not a regular file is refused
+** Then files by path (formats/source.h): what is not a regular file is refused
 ** at once; indexing a 1 GiB file reads one page of it, a chunk read reads
 ** that chunk; a file truncated or rewritten in place between two reads is an
 ** error naming it, one renamed over is read as it was.
@@ -29,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
-#include "core/model_file.h"
+#include "formats/formats.h"
 #include "core_test.h"
 #include "kernels/byteorder.h"
 #include "data/safetensors_cases.h"
@@ -296,7 +290,7 @@ static void run_budget(void) {
   }
 }
 
-/* ---- files by path (core/source.h, docs/FORMATS.md#how-files-are-read) -- */
+/* ---- files by path (formats/source.h, docs/FORMATS.md#how-files-are-read) -- */
 
 static void expect_open_error(const char *path, const char *want) {
   sq_source src;

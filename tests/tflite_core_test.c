@@ -1,7 +1,7 @@
 /*
-** tflite_core_test.c: the TFLite reader (ext/core/tflite.c, flatbuffer.c,
-** docs/FORMATS.md#tflite) on the files of tests/gen_tflite.py, without SQL,
-** under ASan + UBSan (make test-tflite-core):
+** tflite_core_test.c: the TFLite reader (ext/formats/tflite_read.c,
+** flatbuffer.c, docs/FORMATS.md#tflite) on the files of tests/gen_tflite.py,
+** without SQL, under ASan + UBSan (make test-tflite-core):
 **
 **   build/asan/tflite_core_test tests/data/tflite
 **
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
-#include "core/model_file.h"
+#include "formats/formats.h"
 #include "core_test.h"
 
 static void check_got(int ok, const char *name, const char *what, const char *got) {

@@ -4,7 +4,7 @@ OUT_DIR/sqlite_quant.h (a copy of include/sqlite_quant.h).
 
     /usr/bin/python3 tools/amalgamate.py [OUT_DIR]     (default dist)
 
-The .c file is every ext/ source, layer by layer (kernels, core, SQL; each
+The .c file is every ext/ source, layer by layer (kernels, core, formats, SQL; each
 folder sorted by name), with each project header inlined once, where it is
 first included: the order a compiler would read them in.  No name is changed
 here: names that two files both declare static are made unique in the
@@ -23,7 +23,7 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-LAYERS = ("kernels", "core", "sql")
+LAYERS = ("kernels", "core", "formats", "sql")
 INCLUDE_DIRS = (ROOT / "include", ROOT / "ext")
 
 LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -67,7 +67,9 @@ static int sq_twice(const char *what, const char *item, sq_status *st) {
   return sq_fail(st, "option %s names '%s' twice", what, item);
 }
 
-void sq_scheme_rows(const sq_shape *shape, size_t n, sq_shape *rows) {
+/* The view blocks run along: [shape[0], n / shape[0]] for 2 or more
+** dimensions, [1, n] for fewer (one row). */
+static void sq_scheme_rows(const sq_shape *shape, size_t n, sq_shape *rows) {
   rows->ndim = 2;
   rows->dim[0] = shape->ndim >= 2 ? shape->dim[0] : 1;
   rows->dim[1] = rows->dim[0] ? (int64_t)(n / (size_t)rows->dim[0]) : 0;

@@ -31,10 +31,6 @@ typedef struct sq_scheme_result {
   uint64_t bytes;
 } sq_scheme_result;
 
-/* The view blocks run along: [shape[0], n / shape[0]] for 2 or more
-** dimensions, [1, n] for fewer (one row). */
-void sq_scheme_rows(const sq_shape *shape, size_t n, sq_shape *rows);
-
 /* The candidates the options' lists ask for (dtypes x granularities x
 ** schemes x methods, then the ggml types), in a table sized for exactly
 ** them.  A list that names

@@ -13,7 +13,8 @@
 const char *sq_article(const char *name) {
   return name[0] == 'i' || name[0] == 'f' ? "an" : "a";
 }
-const char *sq_plural(size_t n) { return n == 1 ? "" : "s"; }
+/* "" or "s" after a count. */
+static const char *sq_plural(size_t n) { return n == 1 ? "" : "s"; }
 
 int sq_codes_count(const sq_dtype *dt, size_t nbytes, int64_t count, size_t *n,
                    sq_status *st) {

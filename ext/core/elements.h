@@ -33,8 +33,7 @@ void sq_elements_free(sq_elements *e);
 float sq_element_float(const sq_elements *e, size_t i);
 int64_t sq_element_code(const sq_elements *e, size_t i);
 
-/* "an int8", "a uint8", "an f16", "a bf16"; "" or "s" after a count. */
+/* "an int8", "a uint8", "an f16", "a bf16". */
 const char *sq_article(const char *name);
-const char *sq_plural(size_t n);
 
 #endif

@@ -33,7 +33,10 @@ int sq_log2_dtype_check(const sq_dtype *dt, sq_status *st) {
   return sq_fail(st, "log2 codes need dtype int8 or int4, got %s", dt->name);
 }
 
-int32_t sq_log2_kmax(const sq_dtype *dt) { return dt->bits == 4 ? 7 : 127; }
+/* K: the largest code magnitude, 2^(bits-1) - 1. */
+static int32_t sq_log2_kmax(const sq_dtype *dt) {
+  return dt->bits == 4 ? 7 : 127;
+}
 
 int32_t sq_log2_emax(float lo, float hi) {
   float a = fabsf(lo) > fabsf(hi) ? fabsf(lo) : fabsf(hi);

@@ -15,8 +15,6 @@
 /* int8 or int4: 1 when so; the check is an error naming the dtype. */
 int sq_log2_dtype_ok(const sq_dtype *dt);
 int sq_log2_dtype_check(const sq_dtype *dt, sq_status *st);
-/* K: the largest code magnitude, 2^(bits-1) - 1. */
-int32_t sq_log2_kmax(const sq_dtype *dt);
 /* A group's exponent from its range: rlog2(max(|lo|, |hi|)) clamped to
 ** [-126, 127]; 0 for a zero range. */
 int32_t sq_log2_emax(float lo, float hi);

@@ -6,7 +6,8 @@
 **      alignment;
 **   2. a shape is a JSON array of 1 to 32 positive integers, written with
 **      digits, commas and spaces; its product may not exceed twice the
-**      length limit, so nothing derived from it can overflow.
+**      length limit, so nothing derived from it can overflow;
+**   3. sq_f32_looks_like_f64: the raw-BLOB check described at the function.
 */
 #include <string.h>
 #include "core/tensor.h"
@@ -32,12 +33,8 @@ int sq_tensor_minmax(const sq_kernels *k, const void *x, size_t n,
   return SQ_OK;
 }
 
-int sq_shape_parse(const char *txt, size_t len, sq_shape *s, sq_status *st) {
-  return sq_shape_parse_opt(txt, len, 0, s, st);
-}
-
-int sq_shape_parse_opt(const char *txt, size_t len, unsigned flags,
-                       sq_shape *s, sq_status *st) {
+int sq_shape_parse(const char *txt, size_t len, unsigned flags, sq_shape *s,
+                   sq_status *st) {
   int zero_ok = (flags & SQ_SHAPE_ZERO_DIMS) != 0;
   /* No blob within the length limit holds more elements than this (4-bit
   ** codes take half a byte each), so no larger shape can match any data,
@@ -94,4 +91,39 @@ int sq_shape_check_count(const sq_shape *s, size_t n, sq_status *st) {
   if (s->count == n) return SQ_OK;
   return sq_fail(st, "shape holds %llu elements but x has %zu",
                  (unsigned long long)s->count, n);
+}
+
+/* Does a raw float32 BLOB of n bytes hold float64 data?  Read as doubles
+** (little-endian word pairs: even word = low half, odd word = high half):
+**
+**   (a) n is a multiple of 8 and holds at least 16 doubles;
+**   (b) every double is ±0 or has a binary exponent in [-64, 64]
+**       (1 <= |d| * 2^64 < 2^129): the high words all look like moderate
+**       doubles -- as float32 they are 0 or in [2^-8, 2^9);
+**   (c) more than half of the low words, read as float32, are "wild":
+**       nonzero with |v| < 2^-31 or |v| >= 2^32 (NaN and inf included).
+**
+** The low 32 bits of a double's mantissa are uniformly spread for data that
+** was not rounded to fewer bits, so about 75% of low words are wild; a real
+** float32 tensor almost never holds values below 4.7e-10 or above 4.3e9
+** (measurements in docs/NUMERICS.md#float-tensors). */
+int sq_f32_looks_like_f64(const void *data, size_t n) {
+  const unsigned char *p = data;
+  if (n % 8 || n / 8 < 16) return 0;
+  size_t pairs = n / 8, wild = 0, tame = 0;
+  for (size_t i = 0; i < pairs; i++) {
+    uint32_t hi = sq_load_u32(p + 8 * i + 4);
+    uint32_t lo = sq_load_u32(p + 8 * i);
+    int e = (int)((hi >> 20) & 0x7ff) - 1023;
+    if ((hi & 0x7fffffff) == 0 && lo == 0) {
+      tame++;
+    } else {
+      if (e < -64 || e > 64) return 0;
+      int fe = (int)((lo >> 23) & 0xff) - 127;
+      if ((lo & 0x7fffffff) != 0 && (fe < -31 || fe >= 32)) wild++;
+      else tame++;
+    }
+    if (tame * 2 >= pairs) return 0;
+  }
+  return wild * 2 > pairs;
 }

@@ -40,13 +40,6 @@ int sq_format_f32(float f, char *buf);
 /* The same for a float64 (buf at least 40 bytes). */
 int sq_format_f64(double d, char *buf);
 
-/* .npy bytes as a float tensor argument (core/npy_convert.c): sq_is_npy
-** says whether p starts with the .npy magic; sq_tensor_from_npy reads the
-** header and converts any supported dtype to an owned float32 buffer
-** (docs/NUMERICS.md#float-tensors).  argname names the argument. */
-int sq_is_npy(const void *p, size_t n);
-int sq_tensor_from_npy(const sq_kernels *k, const unsigned char *p, size_t n,
-                       const char *argname, sq_tensor *t, sq_status *st);
 /* Stored bytes in a model file's dtype as float32 (core/stored_convert.c,
 ** docs/FORMATS.md#converting-to-float32): dtype[0..len) is any name the
 ** readers give (f32 f16 bf16 f64, the integers, bool, f8_e4m3 f8_e5m2, the
@@ -74,15 +67,13 @@ typedef struct sq_shape {
 } sq_shape;
 
 /* A shape's text, read by its length: a JSON array of positive integers
-** whose product is at most 2 * st->max_bytes. */
-int sq_shape_parse(const char *text, size_t len, sq_shape *s, sq_status *st);
-/* Options for sq_shape_parse_opt (0: exactly sq_shape_parse). */
+** whose product is at most 2 * st->max_bytes; flags 0 or: */
 enum {
   SQ_SHAPE_ZERO_DIMS = 1  /* dims may be 0: an empty array, count 0 (the
                           ** file writers; quantization needs elements) */
 };
-int sq_shape_parse_opt(const char *text, size_t len, unsigned flags,
-                       sq_shape *s, sq_status *st);
+int sq_shape_parse(const char *text, size_t len, unsigned flags, sq_shape *s,
+                   sq_status *st);
 /* "shape holds N elements but x has M" unless the counts agree. */
 int sq_shape_check_count(const sq_shape *s, size_t n, sq_status *st);
 

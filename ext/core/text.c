@@ -81,6 +81,14 @@ size_t sq_utf8_check(const unsigned char *s, size_t len) {
   return len;
 }
 
+int sq_utf8_prefix(const void *s, size_t len, size_t max) {
+  const unsigned char *u = s;
+  if (len <= max) return (int)len;
+  size_t k = max;
+  while (k > 0 && (u[k] & 0xC0) == 0x80) k--;
+  return (int)k;
+}
+
 size_t sq_json_escape(unsigned char c, char esc[8]) {
   if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F) return 0;
   switch (c) {

@@ -24,6 +24,10 @@ int sq_parse_real(const char *s, size_t len, double *out);
 ** start a valid sequence, or len. */
 size_t sq_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 size_t sq_utf8_check(const unsigned char *s, size_t len);
+/* The length of the longest prefix of s[0..len) of at most max bytes that
+** does not end inside a UTF-8 sequence: how much of a name a message
+** quotes ("%.*s"). */
+int sq_utf8_prefix(const void *s, size_t len, size_t max);
 
 /* The escape a model file's string needs inside JSON text for byte c, into
 ** esc (NUL-terminated): \" \\ \n \r \t, \u00XX for the other control

@@ -64,16 +64,6 @@ uint16_t sq_f32_to_f16_scalar(float f);
 float sq_bf16_to_f32_scalar(uint16_t h);
 uint16_t sq_f32_to_bf16_scalar(float f);
 
-/* Error sums (see sq_error_sums); a and b hold n float32 each.  Non-finite
-** inputs give non-finite sums; callers check.  Vector paths accumulate whole
-** blocks of SQ_ERROR_LANES and finish the tail with sq_error_sums_finish. */
-void sq_error_sums_scalar(const void *a, const void *b, size_t n,
-                          sq_error_sums *out);
-/* Adds elements [from, n) into lane arrays (lane = index % SQ_ERROR_LANES),
-** then totals every sum in the fixed order into out. */
-void sq_error_sums_finish(const void *a, const void *b, size_t from, size_t n,
-                          double *a2, double *b2, double *ab, double *d2,
-                          double max_abs_d, sq_error_sums *out);
 /* Elements [from, n) of a and b into acc, element i in lane
 ** (lane + i) % SQ_ERROR_LANES: error_lanes' scalar head and tail. */
 void sq_error_lanes_scalar(const void *a, const void *b, size_t from, size_t n,

@@ -306,9 +306,11 @@ SQ_DEFINE_NARROW(f32_to_bf16_scalar, sq_f32_to_bf16_scalar)
 
 /* ---- error sums ------------------------------------------------------------ */
 
-void sq_error_sums_finish(const void *a, const void *b, size_t from, size_t n,
-                          double *a2, double *b2, double *ab, double *d2,
-                          double mx, sq_error_sums *out) {
+/* Adds elements [from, n) into lane arrays (lane = index % SQ_ERROR_LANES),
+** then totals every sum in the fixed order into out. */
+static void sq_error_sums_finish(const void *a, const void *b, size_t from,
+                                 size_t n, double *a2, double *b2, double *ab,
+                                 double *d2, double mx, sq_error_sums *out) {
   const unsigned char *pa = a, *pb = b;
   for (size_t i = from; i < n; i++) {
     size_t l = i % SQ_ERROR_LANES;
@@ -331,13 +333,6 @@ void sq_error_sums_finish(const void *a, const void *b, size_t from, size_t n,
   out->max_abs_d = mx;
 }
 
-void sq_error_sums_scalar(const void *a, const void *b, size_t n,
-                          sq_error_sums *out) {
-  double a2[SQ_ERROR_LANES] = {0}, b2[SQ_ERROR_LANES] = {0},
-         ab[SQ_ERROR_LANES] = {0}, d2[SQ_ERROR_LANES] = {0};
-  sq_error_sums_finish(a, b, 0, n, a2, b2, ab, d2, 0.0, out);
-}
-
 static size_t minmax_blocks_scalar(const void *x, size_t n, size_t block,
                                    float *mn, float *mx) {
   const unsigned char *p = x;
@@ -350,9 +345,13 @@ static size_t minmax_blocks_scalar(const void *x, size_t n, size_t block,
   return n;
 }
 
+/* Error sums (see sq_error_sums); a and b hold n float32 each.  Non-finite
+** inputs give non-finite sums; callers check. */
 static void error_sums_scalar(const void *a, const void *b, size_t n,
                               sq_error_sums *out) {
-  sq_error_sums_scalar(a, b, n, out);
+  double a2[SQ_ERROR_LANES] = {0}, b2[SQ_ERROR_LANES] = {0},
+         ab[SQ_ERROR_LANES] = {0}, d2[SQ_ERROR_LANES] = {0};
+  sq_error_sums_finish(a, b, 0, n, a2, b2, ab, d2, 0.0, out);
 }
 
 /* ---- error sums in lanes ----------------------------------------------- */

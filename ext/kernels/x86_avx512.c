@@ -658,7 +658,7 @@ SQ_AI void fold_oct(sq_cb s, size_t block, int pf, __m512 *lo,
   *hi = _mm512_max_ps(_mm512_shuffle_f32x4(ah, bh, 0x88), _mm512_shuffle_f32x4(ah, bh, 0xdd));
 }
 
-/* Sixteen blocks of 16 floats or more at s; see mmb_group_avx512 in x86_avx2.c. */
+/* Sixteen blocks of 16 floats or more at s; see mmb_group_avx2 in x86_avx2.c. */
 SQ_AI int mmb_group_avx512(sq_cb s, size_t block, int pf, float *mn, float *mx) {
   const __m512 zero = _mm512_setzero_ps();
   __m512 l0, h0, l1, h1;
@@ -686,7 +686,7 @@ SQ_AI int mmb_group_avx512(sq_cb s, size_t block, int pf, float *mn, float *mx) 
   return 0;
 }
 
-/* Blocks 16 at a time; see mmb_body_avx512 in x86_avx2.c. */
+/* Blocks 16 at a time; see mmb_body_avx2 in x86_avx2.c. */
 SQ_AI size_t mmb_body_avx512(sq_cb p, size_t n, size_t block, float *mn, float *mx,
                       size_t *done) {
   size_t nb = n / block, g = 0;

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 #include "core/text.h"
+#include "formats/formats.h"
 #include "sql/sql.h"
 #include "kernels/byteorder.h"
 
@@ -79,7 +80,15 @@ void sq_result_blob(sqlite3_context *ctx, void *buf, uint64_t nbytes,
   sqlite3_result_blob64(ctx, buf, nbytes, sqlite3_free);
 }
 
-static const char *sq_value_type_name(sqlite3_value *v);
+const char *sq_value_type_name(sqlite3_value *v) {
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER: return "integer";
+    case SQLITE_FLOAT: return "real";
+    case SQLITE_TEXT: return "text";
+    case SQLITE_BLOB: return "blob";
+    default: return "null";
+  }
+}
 
 const char *sq_arg_text(sqlite3_value *v, const char *what, sq_status *st) {
   if (sqlite3_value_type(v) != SQLITE_TEXT) {
@@ -130,15 +139,6 @@ int sq_arg_options(int argc, sqlite3_value **argv, int i, unsigned allowed,
   return s ? sq_options_parse(s, allowed, o, st) : st->code;
 }
 
-static const char *sq_value_type_name(sqlite3_value *v) {
-  switch (sqlite3_value_type(v)) {
-    case SQLITE_INTEGER: return "integer";
-    case SQLITE_FLOAT: return "real";
-    case SQLITE_TEXT: return "text";
-    case SQLITE_BLOB: return "blob";
-    default: return "null";
-  }
-}
 
 int sq_arg_double(sqlite3_value *v, const char *what, double *out,
                   sq_status *st) {
@@ -178,6 +178,9 @@ int sq_arg_codes(sqlite3_value *v, const char *argname, const sq_dtype *dt,
   *data = p ? p : (const void *)"";
   return SQ_OK;
 }
+
+static int sq_arg_int32s(sqlite3_value *v, const char *argname, sq_tensor *t,
+                         sq_status *st);
 
 int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
                      const char *unit, const char *expected, const sq_range *r,
@@ -271,8 +274,9 @@ int sq_arg_tensor(sqlite3_value *v, const char *argname, sq_tensor *t,
   return sq_words_from_value(v, argname, 1, t, st);
 }
 
-int sq_arg_int32s(sqlite3_value *v, const char *argname, sq_tensor *t,
-                  sq_status *st) {
+/* int32 values (zero points): an int32 BLOB or JSON integers. */
+static int sq_arg_int32s(sqlite3_value *v, const char *argname, sq_tensor *t,
+                         sq_status *st) {
   return sq_words_from_value(v, argname, 0, t, st);
 }
 
@@ -293,7 +297,7 @@ int sq_arg_shape_opt(sqlite3_value *v, unsigned flags, sq_shape *s,
   size_t len = (size_t)sqlite3_value_bytes(v);
   if (strlen(txt) != len)
     return sq_fail(st, "shape contains a NUL character at byte %zu", strlen(txt));
-  return sq_shape_parse_opt(txt, len, flags, s, st);
+  return sq_shape_parse(txt, len, flags, s, st);
 }
 
 int sq_arg_elements(const sq_kernels *k, sqlite3_value *v, const char *argname,

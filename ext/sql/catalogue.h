@@ -70,9 +70,9 @@
 ** xValue, xInverse): ext/sql/file_functions.c */
 #define SQ_CATALOGUE_FUNCTIONS_FILE(X) \
   X("q_npy", 0, SQ_VALUES, 3, 3, sq_npy_func, NULL, NULL, NULL, NULL) \
-  X("q_safetensors_agg", SQ_MW_SAFETENSORS, SQ_VALUES, 4, 5, NULL, sq_ff_agg_step, sq_ff_agg_final, NULL, NULL) \
-  X("q_gguf_agg", SQ_MW_GGUF, SQ_VALUES, 4, 5, NULL, sq_ff_agg_step, sq_ff_agg_final, NULL, NULL) \
-  X("q_npz_agg", 0, SQ_VALUES, 4, 4, NULL, sq_npz_agg_step, sq_npz_agg_final, NULL, NULL) \
+  X("q_safetensors_agg", SQ_FILE_SAFETENSORS, SQ_VALUES, 4, 5, NULL, sq_ff_agg_step, sq_ff_agg_final, NULL, NULL) \
+  X("q_gguf_agg", SQ_FILE_GGUF, SQ_VALUES, 4, 5, NULL, sq_ff_agg_step, sq_ff_agg_final, NULL, NULL) \
+  X("q_npz_agg", SQ_FILE_NPZ, SQ_VALUES, 4, 4, NULL, sq_ff_agg_step, sq_ff_agg_final, NULL, NULL) \
   /* end of SQ_CATALOGUE_FUNCTIONS_FILE */
 
 /* X(name, variant, reach, nmin, nmax, xFunc, xStep, xFinal,

@@ -166,7 +166,7 @@ static int sq_load(sqlite3 *db, char **pzErrMsg,
     return SQLITE_ERROR;
   }
   (void)sq_kernels_active();
-  sq_registry r = {db, paths && SQ_PATHS_COMPILED, NULL, NULL};
+  sq_registry r = {db, paths && SQ_PATHS_COMPILED, NULL, NULL, ""};
   int rc = SQLITE_OK;
   for (size_t i = 0; rc == SQLITE_OK && i < sizeof families / sizeof *families;
        i++)

@@ -23,19 +23,9 @@
 ** repeats it (sq_agg_state).
 */
 #include <string.h>
-#include "core/model_write.h"
-#include "core/model_writer.h"
+#include "formats/npy_write.h"
+#include "formats/writer.h"
 #include "sql/sql.h"
-
-static const char *sq_ff_type_name(sqlite3_value *v) {
-  switch (sqlite3_value_type(v)) {
-    case SQLITE_INTEGER: return "integer";
-    case SQLITE_FLOAT: return "real";
-    case SQLITE_TEXT: return "text";
-    case SQLITE_BLOB: return "blob";
-    default: return "null";
-  }
-}
 
 /* A shape for a file: the usual JSON array of positive integers, or "[]"
 ** for a 0-d array (one element). */
@@ -74,7 +64,7 @@ static void sq_npy_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_shape shape;
   const char *dtype;
   if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
-    sq_fail(&st, "data must be a blob, got %s", sq_ff_type_name(argv[0]));
+    sq_fail(&st, "data must be a blob, got %s", sq_value_type_name(argv[0]));
     goto done;
   }
   if (!(dtype = sq_arg_text(argv[1], "dtype", &st))) goto done;
@@ -104,7 +94,7 @@ int sq_writer_row_decode(sqlite3_value **v, const char *dtype_arg,
   memset(r, 0, sizeof *r);
   if (!(r->name = sq_arg_text(v[0], "name", st))) return st->code;
   if (sqlite3_value_type(v[1]) != SQLITE_BLOB)
-    return sq_fail(st, "data must be a blob, got %s", sq_ff_type_name(v[1]));
+    return sq_fail(st, "data must be a blob, got %s", sq_value_type_name(v[1]));
   if (!(r->dtype = sq_arg_text(v[2], dtype_arg, st))) return st->code;
   if (sqlite3_value_type(v[3]) == SQLITE_NULL)
     return sq_fail(st, "shape must not be NULL");
@@ -116,7 +106,7 @@ int sq_writer_row_decode(sqlite3_value **v, const char *dtype_arg,
   return SQ_OK;
 }
 
-int sq_writer_meta_take(sq_writer_meta *m, sq_model_writer *w,
+int sq_writer_meta_take(sq_writer_meta *m, sq_file_writer *w,
                         sqlite3_value *v, sq_status *st) {
   if (sqlite3_value_type(v) == SQLITE_NULL) return SQ_OK;
   const char *text = sq_arg_text(v, "metadata", st);
@@ -130,7 +120,7 @@ int sq_writer_meta_take(sq_writer_meta *m, sq_model_writer *w,
   }
   char *copy = sq_alloc(st, n + 1, 1);
   if (!copy) return st->code;
-  if (sq_model_writer_metadata(w, text, n, st)) {
+  if (sq_file_writer_metadata(w, text, n, st)) {
     sqlite3_free(copy);
     return st->code;
   }
@@ -146,17 +136,18 @@ void sq_writer_meta_free(sq_writer_meta *m) {
   memset(m, 0, sizeof *m);
 }
 
-/* ---- the two writer aggregates ------------------------------------------ */
+/* ---- the writer aggregates -------------------------------------------- */
 
 typedef struct sq_ff_agg {
   sq_status failed;         /* first member: see sq_agg_state */
-  sq_model_writer w;        /* started on the first row with data */
+  sq_file_writer w;         /* started on the first row with data */
   int started;
+  uint64_t rows;            /* rows written */
   sq_writer_meta meta;
 } sq_ff_agg;
 
 static void sq_ff_agg_free(sq_ff_agg *a) {
-  if (a->started) sq_model_writer_free(&a->w);
+  if (a->started) sq_file_writer_free(&a->w);
   a->started = 0;
   sq_writer_meta_free(&a->meta);
 }
@@ -166,24 +157,24 @@ static void sq_ff_agg_step(sqlite3_context *ctx, int argc,
   sq_status st;
   const char *name = sq_begin(ctx, &st);
   const sq_fn *fn = sqlite3_user_data(ctx);
-  sq_mw_format format = (sq_mw_format)fn->variant;
   if (sqlite3_value_type(argv[1]) == SQLITE_NULL) return;
   sq_ff_agg *a = sq_agg_state(ctx, sizeof *a, name);
   if (!a) return;
   if (!a->started) {
-    sq_model_writer_init(&a->w, format);
+    sq_file_writer_init(&a->w, (sq_file_format)fn->variant);
     a->started = 1;
   }
-  /* safetensors holds empty arrays (data_offsets [x, x]); GGUF's tensors
-  ** are not empty.  The metadata before the tensor: GGUF's
-  ** general.alignment places the data. */
+  /* The metadata before the tensor: GGUF's general.alignment places the
+  ** data. */
+  const sq_writer_ops *ops = a->w.ops;
   sq_writer_row r;
-  if (sq_writer_row_decode(argv, format == SQ_MW_GGUF ? "type" : "dtype",
-                           format == SQ_MW_SAFETENSORS ? SQ_SHAPE_ZERO_DIMS : 0,
-                           &r, &st) == SQ_OK &&
-      (argc < 5 || sq_writer_meta_take(&a->meta, &a->w, argv[4], &st) == SQ_OK))
-    sq_model_writer_add(&a->w, r.name, strlen(r.name), r.dtype,
-                        strlen(r.dtype), &r.shape, r.data, r.nbytes, &st);
+  if (sq_writer_row_decode(argv, ops->dtype_column, ops->shape_flags, &r,
+                           &st) == SQ_OK &&
+      (argc < 5 || sq_writer_meta_take(&a->meta, &a->w, argv[4], &st) == SQ_OK) &&
+      sq_file_writer_add(&a->w, r.name, strlen(r.name), r.dtype,
+                         strlen(r.dtype), &r.shape, r.data, r.nbytes,
+                         &st) == SQ_OK)
+    a->rows++;
   if (st.code) {
     sq_ff_agg_free(a);
     a->failed = st;
@@ -198,63 +189,19 @@ static void sq_ff_agg_final(sqlite3_context *ctx) {
   if (!a) return;
   if (a->failed.code) {
     sq_result_status(ctx, name, &a->failed);
-  } else if (a->started && a->w.ntensors) {
+  } else if (a->rows) {
     unsigned char *out;
     uint64_t outn;
-    if (sq_model_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
+    if (sq_file_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
       sq_result_blob(ctx, out, outn, &st);
     if (st.code) sq_result_status(ctx, name, &st);
   }
   sq_ff_agg_free(a);
 }
 
-/* ---- q_npz_agg ---------------------------------------------------------- */
-
-typedef struct sq_npz_agg {
-  sq_status failed;         /* first member: see sq_agg_state */
-  sq_npz_writer w;
-} sq_npz_agg;
-
-static void sq_npz_agg_step(sqlite3_context *ctx, int argc,
-                            sqlite3_value **argv) {
-  (void)argc;
-  sq_status st;
-  const char *name = sq_begin(ctx, &st);
-  if (sqlite3_value_type(argv[1]) == SQLITE_NULL) return;
-  sq_npz_agg *a = sq_agg_state(ctx, sizeof *a, name);
-  if (!a) return;
-  sq_writer_row r;
-  if (sq_writer_row_decode(argv, "dtype", SQ_SHAPE_ZERO_DIMS, &r, &st) ==
-      SQ_OK)
-    sq_npz_writer_add(&a->w, r.name, strlen(r.name), r.dtype, strlen(r.dtype),
-                      &r.shape, r.data, r.nbytes, &st);
-  if (st.code) {
-    a->failed = st;
-    sq_npz_writer_free(&a->w);
-    sq_result_status(ctx, name, &st);
-  }
-}
-
-static void sq_npz_agg_final(sqlite3_context *ctx) {
-  sq_status st;
-  const char *name = sq_begin(ctx, &st);
-  sq_npz_agg *a = sqlite3_aggregate_context(ctx, 0);
-  if (!a) return;
-  if (a->failed.code) {
-    sq_result_status(ctx, name, &a->failed);
-  } else if (a->w.nmembers) {
-    unsigned char *out;
-    uint64_t outn;
-    if (sq_npz_writer_finish(&a->w, &out, &outn, &st) == SQ_OK)
-      sq_result_blob(ctx, out, outn, &st);
-    else
-      sq_result_status(ctx, name, &st);
-  }
-  sq_npz_writer_free(&a->w);
-}
-
 /* The family's functions of ext/catalogue.toml (sql/catalogue.h); the
-** aggregates return a BLOB: innocuous. */
+** aggregates' variant is the format, and a format that takes metadata takes
+** it as a fifth argument; they return a BLOB: innocuous. */
 static const sq_fn_def sq_file_defs[] = {
   SQ_CATALOGUE_FUNCTIONS_FILE(SQ_FN_DEF)
 };

@@ -10,7 +10,7 @@
 **   q_tensor_metadata_file(path [, format])  metadata entry
 **
 **   1. without a format the first bytes decide (sq_file_detect);
-**   2. the file variants open the path as a file source (core/source.h,
+**   2. the file variants open the path as a file source (formats/source.h,
 **      docs/FORMATS.md#how-files-are-read): regular files only, refused
 **      without blocking (a fifo, a directory, a device); nothing is mapped:
 **      the index reads the file's structure, and each row's data is read
@@ -38,8 +38,8 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include "core/model_file.h"
 #include "core/text.h"
+#include "formats/formats.h"
 #include "sql/sql.h"
 
 enum { SQ_FT_NAME, SQ_FT_DTYPE, SQ_FT_SHAPE, SQ_FT_DATA, SQ_FT_OFFSET,
@@ -194,16 +194,6 @@ const sq_table sq_tensor_metadata_file_table = {
 };
 #endif
 
-static const char *sq_ft_type_name(sqlite3_value *v) {
-  switch (sqlite3_value_type(v)) {
-    case SQLITE_INTEGER: return "integer";
-    case SQLITE_FLOAT: return "real";
-    case SQLITE_TEXT: return "text";
-    case SQLITE_BLOB: return "blob";
-    default: return "null";
-  }
-}
-
 /* ---- the path code (SQ_PATHS; left out by SQLITE_QUANT_OMIT_FS:
 ** docs/ARCHITECTURE.md#registration) ------------------------------------ */
 #ifndef SQLITE_QUANT_OMIT_FS
@@ -222,7 +212,7 @@ static int sq_ft_take_blob(sq_file_cursor *c, sqlite3_value *v,
                            sq_status *st) {
   if (sqlite3_value_type(v) != SQLITE_BLOB)
     return sq_fail(st, "the file's bytes must be a blob, got %s",
-                   sq_ft_type_name(v));
+                   sq_value_type_name(v));
   if (!(c->bytes = sqlite3_value_dup(v))) return sq_nomem(st);
   const unsigned char *p = sqlite3_value_blob(c->bytes);
   int n = sqlite3_value_bytes(c->bytes);
@@ -293,7 +283,8 @@ static int sq_ft_compute(sq_file_cursor *c, const char *name,
   } else {
     /* The first bytes: spanned (the format's reader spans them again, from
     ** the same cache). */
-    uint64_t k = src->size < 16 ? src->size : 16;
+    uint64_t k = src->size < SQ_FILE_DETECT_BYTES ? src->size
+                                                  : SQ_FILE_DETECT_BYTES;
     const unsigned char *head = sq_source_span(src, 0, k, st);
     if (!head) return st->code;
     int d = sq_file_detect(head, (size_t)k);

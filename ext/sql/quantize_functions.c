@@ -46,10 +46,10 @@ int sq_layout_args(sq_granularity_kind kind) {
   return kind == SQ_GRAN_TENSOR ? 0 : kind == SQ_GRAN_CHANNEL ? 2 : 3;
 }
 
-/* The granularity from the layout arguments at argv[i...] (sql.h). */
-int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv,
-                       int i, sq_shape *shape, sq_granularity *g,
-                       sq_status *st) {
+/* The granularity from the layout arguments at argv[i...]. */
+static int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv,
+                              int i, sq_shape *shape, sq_granularity *g,
+                              sq_status *st) {
   int64_t axis, block;
   if (sq_arg_shape(argv[i], shape, st) ||
       sq_arg_int(argv[i + 1], "axis", &axis, st))

@@ -82,12 +82,9 @@ void sq_result_params(sqlite3_context *ctx, const float *mn, const float *mx,
 ** (docs/NUMERICS.md#float-tensors); SQ_NULL for NULL. */
 int sq_arg_tensor(sqlite3_value *v, const char *argname, sq_tensor *t,
                   sq_status *st);
-/* int32 values (zero points): an int32 BLOB or JSON integers. */
-int sq_arg_int32s(sqlite3_value *v, const char *argname, sq_tensor *t,
-                  sq_status *st);
 /* A shape (docs/NUMERICS.md#shapes). */
 int sq_arg_shape(sqlite3_value *v, sq_shape *s, sq_status *st);
-/* The same with sq_shape_parse_opt's flags (SQ_SHAPE_ZERO_DIMS: the file
+/* The same with sq_shape_parse's flags (SQ_SHAPE_ZERO_DIMS: the file
 ** writers accept empty arrays). */
 int sq_arg_shape_opt(sqlite3_value *v, unsigned flags, sq_shape *s,
                      sq_status *st);
@@ -109,6 +106,8 @@ int sq_arg_options(int argc, sqlite3_value **argv, int i, unsigned allowed,
 /* An optional element count at argv[i]: -1 when absent, never negative. */
 int sq_arg_count(int argc, sqlite3_value **argv, int i, int64_t *count,
                  sq_status *st);
+/* A value's type as messages name it: integer, real, text, blob, null. */
+const char *sq_value_type_name(sqlite3_value *v);
 /* A required text argument, taken with its length: a NUL inside is an
 ** error. */
 const char *sq_arg_text(sqlite3_value *v, const char *what, sq_status *st);
@@ -130,9 +129,6 @@ int sq_arg_param_set(sqlite3_value *vscales, sqlite3_value *vzps, size_t count,
 /* Arguments that describe the layout: none per tensor, (shape, axis) per
 ** channel, (shape, axis, block_size) per block. */
 int sq_layout_args(sq_granularity_kind kind);
-/* The granularity from the layout arguments at argv[i...]. */
-int sq_arg_granularity(sq_granularity_kind kind, sqlite3_value **argv, int i,
-                       sq_shape *shape, sq_granularity *g, sq_status *st);
 /* x at argv[0] and its layout at argv[first...]. */
 int sq_arg_x(sq_granularity_kind kind, sqlite3_value **argv, int first,
              sq_tensor *x, sq_granularity *g, sq_status *st);
@@ -152,7 +148,7 @@ void sq_result_log2_params(sqlite3_context *ctx, const float *mn,
 
 /* ---- a model-file writer's row (file_functions.c) ------------------------ */
 
-struct sq_model_writer;
+struct sq_file_writer;
 /* A row's tensor: name, data, dtype, shape decoded from v[0..3] as every
 ** writer takes them (data not NULL: a NULL data row is skipped before). */
 typedef struct sq_writer_row {
@@ -173,7 +169,7 @@ typedef struct sq_writer_meta {
   size_t n;
   int given;
 } sq_writer_meta;
-int sq_writer_meta_take(sq_writer_meta *m, struct sq_model_writer *w,
+int sq_writer_meta_take(sq_writer_meta *m, struct sq_file_writer *w,
                         sqlite3_value *v, sq_status *st);
 void sq_writer_meta_free(sq_writer_meta *m);
 
@@ -210,11 +206,14 @@ typedef struct sq_table {
 
 /* The connection an entry point registers on: whether SQ_PATHS entries are
 ** registered (1) or removed (0); the entry that failed and why (NULL:
-** SQLite's message), for the load's error. */
+** SQLite's message), for the load's error.  A name that does not outlive
+** its family's registration is copied to failed_name, and failed points
+** there. */
 typedef struct sq_registry {
   sqlite3 *db;
   int paths;
   const char *failed, *why;
+  char failed_name[48];
 } sq_registry;
 
 /* Every function and table is registered through these two, which remove

@@ -25,7 +25,7 @@
 **      path, in one transaction, make one file; rows of different paths
 **      make different files.  A path is resolved at its first row
 **      (relative to the working directory then), which creates the
-**      temporary file beside the target (core/staged_file.h), so an
+**      temporary file beside the target (formats/staged_file.h), so an
 **      unwritable directory fails at once; two spellings of one target are
 **      one file.
 **   3. A row is all or nothing: a row that fails leaves the file as it was
@@ -59,41 +59,31 @@
 ** The removed aggregate forms of q_safetensors_write and q_gguf_write stay
 ** registered for one release as an error that says what to write instead.
 */
+#include <stdio.h>
 #include <string.h>
-#include "core/model_write.h"
-#include "core/model_writer.h"
-#include "core/staged_file.h"
+#include "formats/formats.h"
+#include "formats/staged_file.h"
+#include "formats/writer.h"
 #include "sql/sql.h"
 
 /* All of it is path code: left out by SQLITE_QUANT_OMIT_FS
 ** (docs/ARCHITECTURE.md#registration). */
 #ifndef SQLITE_QUANT_OMIT_FS
 
-#define SQ_WT_NPZ 2   /* beside SQ_MW_SAFETENSORS and SQ_MW_GGUF */
-
+/* One table per format that rows can write (formats/formats.h), named
+** and shaped after its descriptor: q_<name>_write(path, name, data, <dtype
+** column>, shape[, metadata]).  Built at registration. */
 typedef struct sq_wt_kind {
-  const char *name;
-  int format;              /* SQ_MW_SAFETENSORS, SQ_MW_GGUF or SQ_WT_NPZ */
-  const char *schema;
-  const char *columns;     /* for the removed aggregate's message */
+  sq_file_format format;
+  const sq_writer_ops *ops;
+  char name[32];           /* "q_gguf_write" */
+  char schema[96];
+  char columns[64];        /* for the removed aggregate's message */
 } sq_wt_kind;
-
-static const sq_wt_kind sq_wt_kinds[] = {
-  {"q_safetensors_write", SQ_MW_SAFETENSORS,
-   "CREATE TABLE x(path, name, data, dtype, shape, metadata)",
-   "path, name, data, dtype, shape[, metadata]"},
-  {"q_gguf_write", SQ_MW_GGUF,
-   "CREATE TABLE x(path, name, data, type, shape, metadata)",
-   "path, name, data, type, shape[, metadata]"},
-  {"q_npz_write", SQ_WT_NPZ, "CREATE TABLE x(path, name, data, dtype, shape)",
-   "path, name, data, dtype, shape"},
-};
-#define SQ_WT_NKINDS ((int)(sizeof sq_wt_kinds / sizeof sq_wt_kinds[0]))
 
 /* A pending file's state between rows. */
 typedef struct sq_wt_state {
-  sq_mw_mark mw;
-  sq_npz_mark npz;
+  sq_writer_mark w;
   int meta_given;
 } sq_wt_state;
 
@@ -102,8 +92,7 @@ typedef struct sq_wt_out {
   struct sq_wt_out *next;
   const sq_wt_kind *kind;
   char *path;              /* the text its first row gave */
-  sq_model_writer mw;      /* safetensors, GGUF */
-  sq_npz_writer npz;       /* .npz */
+  sq_file_writer w;
   sq_writer_meta meta;
   int born;                /* savepoints open when its first row came */
   sq_wt_state *marks;      /* marks[i]: its state at savepoint i */
@@ -118,7 +107,9 @@ typedef struct sq_wt_aux {
   sq_wt_conn *conn;
 } sq_wt_aux;
 struct sq_wt_conn {
-  sq_wt_aux aux[SQ_WT_NKINDS];
+  sq_wt_kind kinds[SQ_FILE_NFORMATS];
+  sq_wt_aux aux[SQ_FILE_NFORMATS];
+  int nkinds;
   int refs;                /* modules still registered */
   sq_wt_out *outs;
   int depth;
@@ -143,13 +134,8 @@ enum { SQ_WT_REFUSED_NONE, SQ_WT_REFUSED_OUTSIDE_TEMP, SQ_WT_REFUSED_ALL };
 
 /* ---- pending files ---- */
 
-static sq_staged *sq_wt_staged(const sq_wt_out *o) {
-  return o->kind->format == SQ_WT_NPZ ? o->npz.out : o->mw.out;
-}
-
 static void sq_wt_out_free(sq_wt_out *o) {
-  if (o->kind->format == SQ_WT_NPZ) sq_npz_writer_free(&o->npz);
-  else sq_model_writer_free(&o->mw);
+  sq_file_writer_free(&o->w);
   sq_writer_meta_free(&o->meta);
   sqlite3_free(o->path);
   sqlite3_free(o->marks);
@@ -167,16 +153,13 @@ static void sq_wt_discard_all(sq_wt_conn *c) {
 
 static void sq_wt_mark(const sq_wt_out *o, sq_wt_state *s) {
   memset(s, 0, sizeof *s);
-  if (o->kind->format == SQ_WT_NPZ) sq_npz_writer_mark(&o->npz, &s->npz);
-  else sq_model_writer_mark(&o->mw, &s->mw);
+  sq_file_writer_mark(&o->w, &s->w);
   s->meta_given = o->meta.given;
 }
 
 static int sq_wt_rewind(sq_wt_out *o, const sq_wt_state *s, sq_status *st) {
   if (!s->meta_given) sq_writer_meta_free(&o->meta);
-  if (o->kind->format == SQ_WT_NPZ)
-    return sq_npz_writer_rewind(&o->npz, &s->npz, st);
-  return sq_model_writer_rewind(&o->mw, &s->mw, st);
+  return sq_file_writer_rewind(&o->w, &s->w, st);
 }
 
 /* o, when v's format writes it; one target takes one format. */
@@ -204,7 +187,7 @@ static sq_wt_out *sq_wt_find(sq_wt_vtab *v, const char *path, int *created,
     return NULL;
   }
   for (sq_wt_out *o = v->conn->outs; o; o = o->next)
-    if (sq_staged_same_target(sq_wt_staged(o), target)) {
+    if (sq_staged_same_target(sq_file_writer_staged(&o->w), target)) {
       sq_staged_close(target);
       sqlite3_free(target);
       return sq_wt_same_kind(v, o, path, st);
@@ -223,11 +206,7 @@ static sq_wt_out *sq_wt_find(sq_wt_vtab *v, const char *path, int *created,
   o->kind = v->kind;
   o->path = copy;
   o->born = v->conn->depth;
-  int rc = v->kind->format == SQ_WT_NPZ
-               ? sq_npz_writer_open(&o->npz, target, st)
-               : sq_model_writer_open(&o->mw, (sq_mw_format)v->kind->format,
-                                      target, st);
-  if (rc) {
+  if (sq_file_writer_open(&o->w, v->kind->format, target, st)) {
     sq_wt_out_free(o);
     return NULL;
   }
@@ -386,22 +365,15 @@ static int sq_wt_update(sqlite3_vtab *vt, int argc, sqlite3_value **argv,
   if (!o) return sq_wt_error(vt, k->name, &st);
   sq_wt_state before;
   sq_wt_mark(o, &before);
+  /* The metadata before the tensor: GGUF's general.alignment places the
+  ** data. */
   sq_writer_row r;
-  if (k->format == SQ_WT_NPZ) {
-    if (sq_writer_row_decode(col + 1, "dtype", SQ_SHAPE_ZERO_DIMS, &r, &st) ==
-        SQ_OK)
-      sq_npz_writer_add(&o->npz, r.name, strlen(r.name), r.dtype,
-                        strlen(r.dtype), &r.shape, r.data, r.nbytes, &st);
-  } else {
-    /* safetensors holds empty arrays, GGUF does not; the metadata before
-    ** the tensor: GGUF's general.alignment places the data. */
-    int gguf = k->format == SQ_MW_GGUF;
-    if (sq_writer_row_decode(col + 1, gguf ? "type" : "dtype",
-                             gguf ? 0 : SQ_SHAPE_ZERO_DIMS, &r, &st) == SQ_OK &&
-        sq_writer_meta_take(&o->meta, &o->mw, col[5], &st) == SQ_OK)
-      sq_model_writer_add(&o->mw, r.name, strlen(r.name), r.dtype,
-                          strlen(r.dtype), &r.shape, r.data, r.nbytes, &st);
-  }
+  if (sq_writer_row_decode(col + 1, k->ops->dtype_column, k->ops->shape_flags,
+                           &r, &st) == SQ_OK &&
+      (!k->ops->takes_metadata ||
+       sq_writer_meta_take(&o->meta, &o->w, col[5], &st) == SQ_OK))
+    sq_file_writer_add(&o->w, r.name, strlen(r.name), r.dtype,
+                       strlen(r.dtype), &r.shape, r.data, r.nbytes, &st);
   if (st.code == SQ_OK) return SQLITE_OK;
   if (created) {
     sq_wt_unlink(v->conn, o);
@@ -424,10 +396,8 @@ static int sq_wt_sync(sqlite3_vtab *vt) {
     sq_status st;
     sq_status_begin(&st, v->db);
     uint64_t size;
-    int rc = o->kind->format == SQ_WT_NPZ
-                 ? sq_npz_writer_seal(&o->npz, &size, &st)
-                 : sq_model_writer_seal(&o->mw, &size, &st);
-    if (rc) return sq_wt_error(vt, o->kind->name, &st);
+    if (sq_file_writer_seal(&o->w, &size, &st))
+      return sq_wt_error(vt, o->kind->name, &st);
   }
   return SQLITE_OK;
 }
@@ -437,9 +407,7 @@ static int sq_wt_commit(sqlite3_vtab *vt) {
   for (sq_wt_out *o = v->conn->outs; o; o = o->next) {
     sq_status st;
     sq_status_begin(&st, v->db);
-    int rc = o->kind->format == SQ_WT_NPZ ? sq_npz_writer_commit(&o->npz, &st)
-                                          : sq_model_writer_commit(&o->mw, &st);
-    if (rc)
+    if (sq_file_writer_commit(&o->w, &st))
       sqlite3_log(SQLITE_IOERR, "%s: %s", o->kind->name,
                   st.code == SQ_INVALID ? st.msg : "out of memory");
   }
@@ -537,23 +505,45 @@ static const sqlite3_module sq_wt_module = {
   .xRollbackTo = sq_wt_rollback_to,
 };
 
-static void sq_wt_aux_free(void *p) {
-  sq_wt_conn *c = ((sq_wt_aux *)p)->conn;
+static void sq_wt_conn_release(sq_wt_conn *c) {
   if (--c->refs == 0) {
     sq_wt_discard_all(c);
     sqlite3_free(c);
   }
 }
 
+static void sq_wt_aux_free(void *p) {
+  sq_wt_conn_release(((sq_wt_aux *)p)->conn);
+}
+
 /* ---- the removed aggregates ---- */
+
+/* The kind of format f, as sq_register_file_writers builds it. */
+static void sq_wt_kind_init(sq_wt_kind *k, sq_file_format f) {
+  const char *name = sq_file_format_name(f);
+  const sq_writer_ops *ops = sq_file_writer_ops(f);
+  const char *meta = ops->takes_metadata ? ", metadata" : "";
+  k->format = f;
+  k->ops = ops;
+  snprintf(k->name, sizeof k->name, "q_%s_write", name);
+  snprintf(k->schema, sizeof k->schema,
+           "CREATE TABLE x(path, name, data, %s, shape%s)", ops->dtype_column,
+           meta);
+  snprintf(k->columns, sizeof k->columns, "path, name, data, %s, shape%s",
+           ops->dtype_column, ops->takes_metadata ? "[, metadata]" : "");
+}
 
 static void sq_wt_removed_final(sqlite3_context *ctx) {
   const sq_fn *fn = sqlite3_user_data(ctx);
-  const sq_wt_kind *k = &sq_wt_kinds[fn->variant];
+  sq_wt_kind k;
+  int n = 0;
+  for (int f = 0; f < SQ_FILE_NFORMATS; f++)
+    if (sq_file_writer_ops((sq_file_format)f) && n++ == fn->variant)
+      sq_wt_kind_init(&k, (sq_file_format)f);
   char *msg = sqlite3_mprintf(
       "%s: the aggregate was removed in 0.3.0 (a statement that failed could "
       "leave a partial file); write the file with INSERT INTO %s(%s) "
-      "SELECT ...", k->name, k->name, k->columns);
+      "SELECT ...", k.name, k.name, k.columns);
   if (!msg) {
     sqlite3_result_error_nomem(ctx);
     return;
@@ -570,7 +560,8 @@ static void sq_wt_removed_step(sqlite3_context *ctx, int argc,
 }
 
 /* The removed aggregates of ext/catalogue.toml (sql/catalogue.h); variant:
-** the index of the kind in sq_wt_kinds. */
+** the index of the kind among the formats with writers, in sq_formats's
+** order (formats/formats.c). */
 static const sq_fn_def sq_wt_removed_defs[] = {
   SQ_CATALOGUE_FUNCTIONS_WRITER(SQ_FN_DEF)
 };
@@ -578,28 +569,44 @@ static const sq_fn_def sq_wt_removed_defs[] = {
 int sq_register_file_writers(sq_registry *r) {
   sq_wt_conn *c = sqlite3_malloc64(sizeof *c);
   if (!c) {
-    r->failed = sq_wt_kinds[0].name;
+    /* The first table is the one that failed. */
+    for (int f = 0; f < SQ_FILE_NFORMATS; f++)
+      if (sq_file_writer_ops((sq_file_format)f)) {
+        snprintf(r->failed_name, sizeof r->failed_name, "q_%s_write",
+                 sq_file_format_name((sq_file_format)f));
+        break;
+      }
+    r->failed = r->failed_name;
     r->why = "out of memory";
     return SQLITE_NOMEM;
   }
   memset(c, 0, sizeof *c);
-  c->refs = SQ_WT_NKINDS;
-  for (int i = 0; i < SQ_WT_NKINDS; i++) {
-    c->aux[i].kind = &sq_wt_kinds[i];
-    c->aux[i].conn = c;
+  for (int f = 0; f < SQ_FILE_NFORMATS; f++) {
+    if (!sq_file_writer_ops((sq_file_format)f)) continue;
+    sq_wt_kind_init(&c->kinds[c->nkinds], (sq_file_format)f);
+    c->aux[c->nkinds].kind = &c->kinds[c->nkinds];
+    c->aux[c->nkinds].conn = c;
+    c->nkinds++;
   }
-  int rc = SQLITE_OK;
   /* Each registration owns one reference, released by its destructor
   ** (called also when the registration fails or the module is left out),
-  ** so every one is made even after one failed. */
-  for (int i = 0; i < SQ_WT_NKINDS; i++) {
-    int one = sq_create_module(r, SQ_PATHS, sq_wt_kinds[i].name,
+  ** so every one is made even after one failed; this call holds one more
+  ** until it is done with the names in c. */
+  c->refs = c->nkinds + 1;
+  int rc = SQLITE_OK;
+  for (int i = 0; i < c->nkinds; i++) {
+    int one = sq_create_module(r, SQ_PATHS, c->kinds[i].name,
                                &sq_wt_module, &c->aux[i], sq_wt_aux_free);
     if (rc == SQLITE_OK) rc = one;
   }
   if (rc == SQLITE_OK)
     rc = sq_register_table(r, sq_wt_removed_defs,
                            sizeof sq_wt_removed_defs / sizeof sq_wt_removed_defs[0]);
+  if (rc != SQLITE_OK && r->failed) {
+    snprintf(r->failed_name, sizeof r->failed_name, "%s", r->failed);
+    r->failed = r->failed_name;
+  }
+  sq_wt_conn_release(c);
   return rc;
 }
 #endif /* SQLITE_QUANT_OMIT_FS */

@@ -11,7 +11,7 @@
 ** Files over 1 MiB are skipped.  The file is a private heap copy of exactly
 ** its length, so a read past its end is an ASan report.  Each read must
 ** return SQ_OK or an error, never crash or leak; on SQ_OK the index is
-** checked against what the readers promise (model_file.h): every tensor's
+** checked against what the readers promise (formats/index.h): every tensor's
 ** data inside the file, its shape sane, its name and dtype terminated, every
 ** metadata entry with a key, a terminated type and a value; and the first
 ** and last byte of every tensor's data are read.  On an error the index is empty and the
@@ -19,7 +19,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
+#include "formats/formats.h"
 
 #define FUZZ_FILES_MAX (1u << 20)
 

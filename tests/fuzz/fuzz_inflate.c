@@ -1,6 +1,6 @@
 /*
 ** fuzz_inflate.c: libFuzzer target for the DEFLATE decoder
-** (core/inflate.h): untrusted streams into sq_inflate_run.
+** (formats/inflate.h): untrusted streams into sq_inflate_run.
 **
 **   make fuzz            (clang, libFuzzer + ASan + UBSan)
 **
@@ -18,8 +18,8 @@
 */
 #include <stdlib.h>
 #include <string.h>
-#include "core/crc32.h"
-#include "core/inflate.h"
+#include "formats/crc32.h"
+#include "formats/inflate.h"
 
 #define MOST (4u << 20)
 

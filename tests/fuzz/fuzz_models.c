@@ -56,7 +56,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 #include "sqlite_quant.h"
-#include "core/model_file.h"
+#include "formats/formats.h"
 #include "model_mutate.h"
 
 #define DEFAULT_LIMIT (1 << 20)

@@ -48,7 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model_mutate.h"
-#include "core/inflate.h"
+#include "formats/inflate.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 

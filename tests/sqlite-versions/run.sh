@@ -4,9 +4,9 @@
 # block and fetch.sh).
 #
 # For each TESTED version V (DIR/V/libtclsqlite3.so, DIR/V/sqlhost):
-#   0. every ext/sql and ext/core source compiles against V's sqlite3.h and
-#      sqlite3ext.h (-fsyntax-only, an undeclared function an error): for the
-#      oldest, proof that the code uses no newer API or flag.
+#   0. every ext/sql, ext/formats and ext/core source compiles against V's
+#      sqlite3.h and sqlite3ext.h (-fsyntax-only, an undeclared function an
+#      error): for the oldest, proof that the code uses no newer API or flag.
 #   1. the Tcl suite on every kernel path, on V's Tcl binding (run.tcl
 #      -sqlite), each process first checking that sqlite_version() is V.
 #      examples.test is left out: its examples run their own runtimes'
@@ -56,7 +56,7 @@ debian_version=$("$debian_host" "$ext" "$dir/version.sql" | sed -n 's/^row: text
 compiles() {
   : >"$dir/$1/compile.log"
   ok=0
-  for f in "$root"/ext/sql/*.c "$root"/ext/core/*.c; do
+  for f in "$root"/ext/sql/*.c "$root"/ext/formats/*.c "$root"/ext/core/*.c; do
     LC_ALL=C ${CC:-cc} -std=c11 -fsyntax-only -Werror=implicit-function-declaration \
       -I"$dir/$1" -I"$root/include" -I"$root/ext" "$f" >>"$dir/$1/compile.log" 2>&1 || ok=1
   done

@@ -1,10 +1,10 @@
 /*
-** crc32.c: the zip CRC-32 (core/crc32.h), four bytes per step: t[0] is the
+** crc32.c: the zip CRC-32 (formats/crc32.h), four bytes per step: t[0] is the
 ** byte-at-a-time table, t[k][i] the CRC of byte i followed by k zero bytes,
 ** so four table lookups advance over four bytes.  Bytes are combined one by
 ** one, so the result is the same on either byte order.
 */
-#include "core/crc32.h"
+#include "formats/crc32.h"
 
 void sq_crc32_init(sq_crc32_tables *tb) {
   for (uint32_t i = 0; i < 256; i++) {

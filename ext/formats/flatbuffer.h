@@ -22,7 +22,7 @@
 **   4. strings must end with their NUL and be valid UTF-8;
 **   5. nothing assumes alignment: every load is a byteorder helper
 **      (memcpy), so misaligned data reads the same on every host;
-**   5a. bytes are taken from the source as spans (core/source.h): only the
+**   5a. bytes are taken from the source as spans (formats/source.h): only the
 **      tables, vtables, vectors and strings the caller reaches, never the
 **      rest of the buffer;
 **   6. nothing recurses: the caller walks its schema's fixed depth.
@@ -34,11 +34,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/source.h"
 #include "core/status.h"
+#include "formats/source.h"
 
 typedef struct sq_fb {
-  sq_source *src;               /* the buffer (spanned: core/source.h) */
+  sq_source *src;               /* the buffer (spanned: formats/source.h) */
   size_t n;
   const char *format;           /* the error prefix: "tflite" */
   sq_status *st;

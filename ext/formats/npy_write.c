@@ -1,14 +1,15 @@
 /*
-** model_write.c: model files written from tensors (docs/FORMATS.md#writing).
+** npy_write.c: .npy images and .npz archives written from tensors (see
+** npy_write.h; docs/FORMATS.md#writing).
 */
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
-#include "core/catalogue.h"
-#include "core/crc32.h"
-#include "core/model_write.h"
-#include "core/model_writer_buf.h"
 #include "core/text.h"
+#include "formats/crc32.h"
+#include "formats/npy_write.h"
+#include "formats/write_buffer.h"
+#include "formats/writer.h"
 #include "kernels/byteorder.h"
 
 /* ------------------------------------------------------------------ .npy */
@@ -23,16 +24,6 @@ static const struct {
   SQ_CATALOGUE_NPY_DTYPES(NPY_WRITE_ROW)   /* core/catalogue.h */
 #undef NPY_WRITE_ROW
 };
-
-static int npy_name_eq(const char *a, size_t alen, const char *b, size_t blen) {
-  if (alen != blen) return 0;
-  for (size_t i = 0; i < alen; i++) {
-    unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
-    if (x >= 'A' && x <= 'Z') x = (unsigned char)(x - 'A' + 'a');
-    if (x != y) return 0;
-  }
-  return 1;
-}
 
 /* numpy's header: "{'descr': '<f4', 'fortran_order': False, 'shape': (3,
 ** 4), }", then (format.py _write_array_header) 21 - len(repr(shape[0]))
@@ -50,10 +41,10 @@ int sq_npy_write(const char *dtype, size_t dtype_len, const sq_shape *shape,
     const char *nm = npy_write_types[k].name;
     size_t nl = strlen(nm);
     int be = 0;
-    if (npy_name_eq(dtype, dtype_len, nm, nl)) be = 0;
+    if (sq_word_is(dtype, dtype_len, nm)) be = 0;
     else if (npy_write_types[k].size > 1 && dtype_len == nl + 2 &&
-             npy_name_eq(dtype, nl, nm, nl) &&
-             npy_name_eq(dtype + nl, 2, "be", 2)) be = 1;
+             sq_word_is(dtype, nl, nm) && sq_word_is(dtype + nl, 2, "be"))
+      be = 1;
     else continue;
     memcpy(descr, npy_write_types[k].descr, 4);
     if (be) descr[0] = '>';
@@ -143,10 +134,11 @@ static int npz_too_large(sq_status *st) {
 #define NPZ_DOS_TIME 0
 #define NPZ_DOS_DATE ((0u << 9) | (1u << 5) | 1u)
 
-int sq_npz_writer_add(sq_npz_writer *w, const char *name, size_t name_len,
-                      const char *dtype, size_t dtype_len,
-                      const sq_shape *shape, const void *data, size_t nbytes,
-                      sq_status *st) {
+/* One member, after the ones before (npy_write.h). */
+static int sq_npz_writer_add(sq_npz_writer *w, const char *name,
+                             size_t name_len, const char *dtype,
+                             size_t dtype_len, const sq_shape *shape,
+                             const void *data, size_t nbytes, sq_status *st) {
   int ascii = 1;
   for (size_t i = 0; i < name_len;) {
     uint32_t cp;
@@ -312,8 +304,9 @@ static void npz_tail(const sq_npz_writer *w, unsigned char *e) {
   sq_store_u16(e + 20, 0);     /* no comment */
 }
 
-int sq_npz_writer_finish(const sq_npz_writer *w, unsigned char **out,
-                         uint64_t *outn, sq_status *st) {
+/* The archive's bytes (sqlite3_malloc'd) and size. */
+static int sq_npz_writer_finish(const sq_npz_writer *w, unsigned char **out,
+                                uint64_t *outn, sq_status *st) {
   *out = NULL;
   *outn = 0;
   if (npz_unique(w, st)) return st->code;
@@ -336,7 +329,11 @@ int sq_npz_writer_finish(const sq_npz_writer *w, unsigned char **out,
 /* The path code: left out by SQLITE_QUANT_OMIT_FS
 ** (docs/ARCHITECTURE.md#registration), where w->out stays NULL. */
 #ifndef SQLITE_QUANT_OMIT_FS
-int sq_npz_writer_open(sq_npz_writer *w, sq_staged *target, sq_status *st) {
+/* A file store for target (resolved by sq_staged_resolve,
+** sqlite3_malloc'd, taken over even on error); the temporary file is
+** created now. */
+static int sq_npz_writer_open(sq_npz_writer *w, sq_staged *target,
+                              sq_status *st) {
   memset(w, 0, sizeof *w);
   w->out = target;
   return sq_staged_create(target, st);
@@ -351,7 +348,10 @@ static int npz_unseal(sq_npz_writer *w, sq_status *st) {
   return SQ_OK;
 }
 
-int sq_npz_writer_seal(sq_npz_writer *w, uint64_t *size, sq_status *st) {
+/* The central directory after the members, the file sealed; *size its
+** size. */
+static int sq_npz_writer_seal(sq_npz_writer *w, uint64_t *size,
+                              sq_status *st) {
   *size = 0;
   if (npz_unique(w, st)) return st->code;
   uint64_t tail = npz_tail_size(w);
@@ -370,21 +370,21 @@ int sq_npz_writer_seal(sq_npz_writer *w, uint64_t *size, sq_status *st) {
   return SQ_OK;
 }
 
-int sq_npz_writer_commit(sq_npz_writer *w, sq_status *st) {
+static int sq_npz_writer_commit(sq_npz_writer *w, sq_status *st) {
   if (!w->sealed)
     return sq_fail(st, "cannot replace '%.200s': the file is not complete",
                    w->out->path);
   return sq_staged_commit(w->out, st);
 }
 
-void sq_npz_writer_mark(const sq_npz_writer *w, sq_npz_mark *m) {
+static void sq_npz_writer_mark(const sq_npz_writer *w, sq_npz_mark *m) {
   m->nbody = w->nbody;
   m->ndir = w->ndir;
   m->nmembers = w->nmembers;
 }
 
-int sq_npz_writer_rewind(sq_npz_writer *w, const sq_npz_mark *m,
-                         sq_status *st) {
+static int sq_npz_writer_rewind(sq_npz_writer *w, const sq_npz_mark *m,
+                                sq_status *st) {
   if (w->out && npz_unseal(w, st)) return st->code;
   w->nbody = m->nbody;
   w->ndir = m->ndir;
@@ -397,7 +397,8 @@ int sq_npz_writer_rewind(sq_npz_writer *w, const sq_npz_mark *m,
 }
 #endif /* SQLITE_QUANT_OMIT_FS */
 
-void sq_npz_writer_free(sq_npz_writer *w) {
+/* Frees the buffers; a staged file not committed is removed. */
+static void sq_npz_writer_free(sq_npz_writer *w) {
 #ifndef SQLITE_QUANT_OMIT_FS
   if (w->out) {
     sq_staged_close(w->out);
@@ -408,3 +409,59 @@ void sq_npz_writer_free(sq_npz_writer *w) {
   sqlite3_free(w->dir);
   memset(w, 0, sizeof *w);
 }
+
+/* ---- the writer ops (formats/writer.h) ---- */
+
+static void npz_init(sq_file_writer *w) {
+  memset(&w->as.npz, 0, sizeof w->as.npz);
+}
+
+static int npz_add(sq_file_writer *w, const char *name, size_t name_len,
+                   const char *dtype, size_t dtype_len, const sq_shape *shape,
+                   const void *data, size_t nbytes, sq_status *st) {
+  return sq_npz_writer_add(&w->as.npz, name, name_len, dtype, dtype_len,
+                           shape, data, nbytes, st);
+}
+
+static int npz_finish(sq_file_writer *w, unsigned char **out, uint64_t *outn,
+                      sq_status *st) {
+  return sq_npz_writer_finish(&w->as.npz, out, outn, st);
+}
+
+static void npz_free(sq_file_writer *w) { sq_npz_writer_free(&w->as.npz); }
+
+#ifndef SQLITE_QUANT_OMIT_FS
+static int npz_open(sq_file_writer *w, sq_staged *target, sq_status *st) {
+  return sq_npz_writer_open(&w->as.npz, target, st);
+}
+
+static sq_staged *npz_staged(const sq_file_writer *w) { return w->as.npz.out; }
+
+static int npz_seal(sq_file_writer *w, uint64_t *size, sq_status *st) {
+  return sq_npz_writer_seal(&w->as.npz, size, st);
+}
+
+static int npz_commit(sq_file_writer *w, sq_status *st) {
+  return sq_npz_writer_commit(&w->as.npz, st);
+}
+
+static void npz_mark(const sq_file_writer *w, sq_writer_mark *m) {
+  sq_npz_writer_mark(&w->as.npz, &m->as.npz);
+}
+
+static int npz_rewind(sq_file_writer *w, const sq_writer_mark *m,
+                      sq_status *st) {
+  return sq_npz_writer_rewind(&w->as.npz, &m->as.npz, st);
+}
+#endif
+
+/* .npz members hold empty arrays; an archive has no metadata. */
+const sq_writer_ops sq_npz_writer_ops = {
+  .dtype_column = "dtype", .shape_flags = SQ_SHAPE_ZERO_DIMS,
+  .takes_metadata = 0, .init = npz_init, .add = npz_add,
+  .finish = npz_finish, .free = npz_free,
+#ifndef SQLITE_QUANT_OMIT_FS
+  .open = npz_open, .staged = npz_staged, .seal = npz_seal,
+  .commit = npz_commit, .mark = npz_mark, .rewind = npz_rewind,
+#endif
+};

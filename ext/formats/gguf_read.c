@@ -1,9 +1,9 @@
 /*
-** gguf.c: the GGUF reader (docs/FORMATS.md#gguf).
+** gguf_read.c: the GGUF reader (docs/FORMATS.md#gguf).
 **
 ** GGUF v2 and v3, little-endian: "GGUF", u32 version, u64 tensor count,
 ** u64 key-value count, the key-value pairs, the tensor infos, padding to
-** general.alignment, then the data section.  The rules of model_file.h hold
+** general.alignment, then the data section.  The rules of index.h hold
 ** throughout: every read is checked against the bytes left first, every count
 ** is checked against the smallest number of bytes its entries can take before
 ** anything is sized or looped over, and every tensor's data is checked to lie
@@ -13,16 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
 #include "core/text.h"
+#include "formats/formats.h"
+#include "formats/gguf.h"
 #include "kernels/byteorder.h"
 #include "kernels/ggml.h"
 
-#define GGUF_MAX_DIMS 4           /* ggml's GGML_MAX_DIMS */
-#define GGUF_DEFAULT_ALIGNMENT 32
-
 /* The source, its size and the read position; the index charged for
-** memory (core/model_file.h). */
+** memory (formats/index.h). */
 typedef struct gguf_reader {
   sq_source *src;
   size_t n, pos;
@@ -68,16 +66,6 @@ static int gguf_u64(gguf_reader *r, uint64_t *v, const char *what) {
   return SQ_OK;
 }
 
-/* How much of a name to quote in a message: at most 64 bytes, cut at a
-** character boundary. */
-static int gguf_quote_len(const void *s, size_t len) {
-  const unsigned char *u = s;
-  if (len <= 64) return (int)len;
-  size_t k = 64;
-  while (k > 0 && (u[k] & 0xC0) == 0x80) k--;
-  return (int)k;
-}
-
 /* A GGUF string: u64 length, then that many bytes of UTF-8.  what names it in
 ** errors; a name (key or tensor name) may not hold a NUL byte. */
 static int gguf_string(gguf_reader *r, const unsigned char **s, size_t *len,
@@ -105,66 +93,18 @@ static int gguf_string(gguf_reader *r, const unsigned char **s, size_t *len,
 
 /* ---- metadata values ---- */
 
-enum {
-  GGUF_U8, GGUF_I8, GGUF_U16, GGUF_I16, GGUF_U32, GGUF_I32, GGUF_F32,
-  GGUF_BOOL, GGUF_STRING, GGUF_ARRAY, GGUF_U64, GGUF_I64, GGUF_F64,
-  GGUF_NTYPES
-};
-
-/* Their names and the bytes of one value (strings take at least their
-** 8-byte length), by id (core/catalogue.h). */
+/* The names (sq_gguf_type_names, gguf.h) and the bytes of one value
+** (strings take at least their 8-byte length), by id (core/catalogue.h). */
 #define GGUF_VALUE_NAME(name, bytes) name,
 #define GGUF_VALUE_BYTES(name, bytes) bytes,
-static const char *const gguf_type_names[] = {
+const char *const sq_gguf_type_names[GGUF_NTYPES] = {
   SQ_CATALOGUE_GGUF_VALUE_TYPES(GGUF_VALUE_NAME)};
 static const unsigned char gguf_type_bytes[] = {
   SQ_CATALOGUE_GGUF_VALUE_TYPES(GGUF_VALUE_BYTES)};
 #undef GGUF_VALUE_NAME
 #undef GGUF_VALUE_BYTES
-_Static_assert(sizeof gguf_type_names / sizeof *gguf_type_names == GGUF_NTYPES,
-               "ext/catalogue.toml's GGUF value types match the enum above");
-
-/* A growing JSON text, charged to the index (core/model_file.h). */
-typedef struct gguf_text {
-  char *s;
-  size_t len, cap;
-  sq_file_index *ix;
-} gguf_text;
-
-static int gguf_text_add(gguf_text *t, const char *s, size_t len,
-                         sq_status *st) {
-  if (!t->s || len + 1 > t->cap - t->len) {
-    uint64_t want = t->cap ? t->cap : 64;
-    while (want - t->len < len + 1) {
-      if (want > ((uint64_t)1 << 62)) return sq_toobig(st);
-      want *= 2;
-    }
-    char *p = sq_file_realloc(t->ix, t->s, want, 1, st);
-    if (!p) return st->code;
-    t->s = p;
-    t->cap = (size_t)want;
-  }
-  memcpy(t->s + t->len, s, len);
-  t->len += len;
-  t->s[t->len] = 0;
-  return SQ_OK;
-}
-
-static int gguf_text_json_string(gguf_text *t, const unsigned char *s,
-                                 size_t len, sq_status *st) {
-  if (gguf_text_add(t, "\"", 1, st)) return st->code;
-  size_t run = 0;
-  for (size_t i = 0; i < len; i++) {
-    char esc[8];
-    size_t elen = sq_json_escape(s[i], esc);
-    if (!elen) continue;
-    if (gguf_text_add(t, (const char *)s + run, i - run, st)) return st->code;
-    if (gguf_text_add(t, esc, elen, st)) return st->code;
-    run = i + 1;
-  }
-  if (gguf_text_add(t, (const char *)s + run, len - run, st)) return st->code;
-  return gguf_text_add(t, "\"", 1, st);
-}
+_Static_assert(sizeof gguf_type_bytes == GGUF_NTYPES,
+               "ext/catalogue.toml's GGUF value types match gguf.h's enum");
 
 /* JSON has no NaN or infinity: they are written as the strings "NaN",
 ** "Infinity" and "-Infinity" (the type column still says float). */
@@ -207,14 +147,14 @@ static int gguf_scalar_json(int type, const unsigned char *p, char *buf) {
 ** appending its JSON to t when t is not NULL.  key names it in errors.
 ** A scalar's bytes are at p when p is not NULL (an array's, spanned
 ** whole), else they are spanned here. */
-static int gguf_value(gguf_reader *r, int type, gguf_text *t,
+static int gguf_value(gguf_reader *r, int type, sq_file_text *t,
                       const unsigned char *key, size_t keylen,
                       const unsigned char *p) {
   if (type == GGUF_STRING) {
     const unsigned char *s;
     size_t len;
     if (gguf_string(r, &s, &len, "string value", 0)) return SQ_INVALID;
-    return t ? gguf_text_json_string(t, s, len, r->st) : SQ_OK;
+    return t ? sq_file_text_json_string(t, s, len, r->st) : SQ_OK;
   }
   if (!p) {
     if (gguf_need(r, gguf_type_bytes[type], "value")) return SQ_INVALID;
@@ -222,14 +162,14 @@ static int gguf_value(gguf_reader *r, int type, gguf_text *t,
   }
   if (type == GGUF_BOOL && p[0] > 1) {
     return sq_fail(r->st, "gguf: key '%.*s': bool value %u is neither 0 nor 1",
-                   gguf_quote_len(key, keylen), (const char *)key,
+                   sq_file_quote_len(key, keylen), (const char *)key,
                    (unsigned)p[0]);
   }
   r->pos += gguf_type_bytes[type];
   if (!t) return SQ_OK;
   char buf[40];
   int len = gguf_scalar_json(type, p, buf);
-  return gguf_text_add(t, buf, (size_t)len, r->st);
+  return sq_file_text_add(t, buf, (size_t)len, r->st);
 }
 
 /* ---- tensor types ---- */
@@ -277,23 +217,14 @@ void sq_gguf_element_type_names(sq_names *l) {
     if (gguf_plain_types[i].block == 1) sq_names_add(l, gguf_plain_types[i].name);
 }
 
-/* The writers' side (core/model_writer.c): a ggml type by the name the
+/* The writer's side (gguf_write.c): a ggml type by the name the
 ** reader gives it, compared without regard to ASCII case. */
 int sq_gguf_type_named(const char *s, size_t len, uint32_t *id,
                        const char **name, uint64_t *block, uint64_t *bytes) {
   for (uint32_t k = 0; k < 64; k++) {
     const char *nm;
     if (!gguf_tensor_type_find(k, &nm, block, bytes)) continue;
-    if (strlen(nm) != len) continue;
-    size_t i = 0;
-    while (i < len) {
-      unsigned char a = (unsigned char)s[i], b = (unsigned char)nm[i];
-      if (a >= 'A' && a <= 'Z') a = (unsigned char)(a - 'A' + 'a');
-      if (b >= 'A' && b <= 'Z') b = (unsigned char)(b - 'A' + 'a');
-      if (a != b) break;
-      i++;
-    }
-    if (i == len) {
+    if (sq_word_is(s, len, nm)) {
       *id = k;
       *name = nm;
       return 1;
@@ -345,7 +276,7 @@ static int gguf_no_duplicates(gguf_spans *a, const char *what, sq_status *st) {
   for (size_t i = 1; i < a->n; i++) {
     if (gguf_span_cmp(&a->v[i - 1], &a->v[i]) == 0) {
       return sq_fail(st, "gguf: duplicate %s '%.*s'", what,
-                     gguf_quote_len(a->v[i].s, a->v[i].len),
+                     sq_file_quote_len(a->v[i].s, a->v[i].len),
                      (const char *)a->v[i].s);
     }
   }
@@ -383,7 +314,7 @@ static int gguf_no_overlaps(sq_file_index *ix, sq_status *st) {
       const char *a = ix->tensors[e[i - 1].tensor].name;
       const char *b = ix->tensors[e[i].tensor].name;
       sq_fail(st, "gguf: the data of tensors '%.*s' and '%.*s' overlap",
-              gguf_quote_len(a, strlen(a)), a, gguf_quote_len(b, strlen(b)), b);
+              sq_file_quote_len(a, strlen(a)), a, sq_file_quote_len(b, strlen(b)), b);
       break;
     }
   }
@@ -405,7 +336,7 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
     uint32_t type;
     if (gguf_string(r, &key, &keylen, "key", 1)) return SQ_INVALID;
     if (gguf_spans_add(keys, key, keylen, st)) return st->code;
-    int kl = gguf_quote_len(key, keylen);
+    int kl = sq_file_quote_len(key, keylen);
     if (gguf_u32(r, &type, "value type")) return SQ_INVALID;
     if (type >= GGUF_NTYPES) {
       return sq_fail(st, "gguf: key '%.*s' has unknown value type %lu", kl,
@@ -415,7 +346,7 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
     if (is_alignment) {
       if (type != GGUF_U32) {
         return sq_fail(st, "gguf: general.alignment must be a uint32, not %s",
-                       gguf_type_names[type]);
+                       sq_gguf_type_names[type]);
       }
       if (gguf_need(r, 4, "value")) return SQ_INVALID;
       const unsigned char *ap = gguf_at(r, 4);
@@ -427,10 +358,10 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
       }
       *alignment = a;
     }
-    gguf_text text = {NULL, 0, 0, ix};
-    gguf_text *t = want_meta ? &text : NULL;
+    sq_file_text text = {NULL, 0, 0, ix};
+    sq_file_text *t = want_meta ? &text : NULL;
     char tname[24];
-    snprintf(tname, sizeof tname, "%s", gguf_type_names[type]);
+    snprintf(tname, sizeof tname, "%s", sq_gguf_type_names[type]);
     int rc = SQ_OK;
     if (type == GGUF_ARRAY) {
       uint32_t et;
@@ -449,9 +380,10 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
         return sq_fail(st, "gguf: key '%.*s': an array of %llu %s values "
                        "cannot fit in the %llu bytes left", kl,
                        (const char *)key, (unsigned long long)count,
-                       gguf_type_names[et], (unsigned long long)(r->n - r->pos));
+                       sq_gguf_type_names[et],
+                       (unsigned long long)(r->n - r->pos));
       }
-      snprintf(tname, sizeof tname, "array[%s]", gguf_type_names[et]);
+      snprintf(tname, sizeof tname, "array[%s]", sq_gguf_type_names[et]);
       /* An array of numbers is spanned whole (its count fits, checked
       ** above); without metadata only bools need their bytes seen. */
       const unsigned char *elems = NULL;
@@ -464,13 +396,13 @@ static int gguf_read_kvs(gguf_reader *r, uint64_t nkv, int want_meta,
           return st->code;
         }
       }
-      if (t) rc = gguf_text_add(t, "[", 1, st);
+      if (t) rc = sq_file_text_add(t, "[", 1, st);
       for (uint64_t i = 0; !rc && i < count; i++) {
-        if (t && i) rc = gguf_text_add(t, ",", 1, st);
+        if (t && i) rc = sq_file_text_add(t, ",", 1, st);
         if (!rc) rc = gguf_value(r, (int)et, t, key, keylen,
                                  elems ? elems + i * esize : NULL);
       }
-      if (t && !rc) rc = gguf_text_add(t, "]", 1, st);
+      if (t && !rc) rc = sq_file_text_add(t, "]", 1, st);
     } else {
       rc = gguf_value(r, (int)type, t, key, keylen, NULL);
     }
@@ -497,7 +429,7 @@ static int gguf_read_tensor_info(gguf_reader *r, sq_file_index *ix,
   uint32_t ndims, type;
   uint64_t ne[GGUF_MAX_DIMS], offset;
   if (gguf_string(r, &name, &namelen, "tensor name", 1)) return SQ_INVALID;
-  int nl = gguf_quote_len(name, namelen);
+  int nl = sq_file_quote_len(name, namelen);
   if (gguf_u32(r, &ndims, "tensor dimension count")) return SQ_INVALID;
   if (ndims > GGUF_MAX_DIMS) {
     return sq_fail(st, "gguf: tensor '%.*s' has %lu dimensions (ggml allows at "
@@ -611,7 +543,7 @@ int sq_gguf_read(sq_source *src, int want_meta, sq_file_index *ix,
   uint64_t data = (r.pos + alignment - 1) / alignment * alignment;
   for (size_t i = 0; i < ix->ntensors; i++) {
     sq_file_tensor *t = &ix->tensors[i];
-    int nl = gguf_quote_len(t->name, strlen(t->name));
+    int nl = sq_file_quote_len(t->name, strlen(t->name));
     if (t->offset % alignment) {
       return sq_fail(st, "gguf: tensor '%.*s' offset %llu is not a multiple "
                      "of the alignment %llu", nl, t->name,

@@ -1,18 +1,19 @@
 /*
-** model_write.h: model files written from tensors (docs/FORMATS.md#writing).
+** npy_write.h: .npy images and .npz archives written from tensors
+** (docs/FORMATS.md#writing).
 **
 ** q_npy's writer builds the whole file in one buffer from sq_alloc, so its
 ** size is bounded by the connection's SQLITE_LIMIT_LENGTH (SQ_TOOBIG past
-** it).  Safetensors and GGUF files: core/model_writer.h.
+** it).  Safetensors and GGUF files: formats/tensor_writer.h.
 */
-#ifndef SQ_MODEL_WRITE_H
-#define SQ_MODEL_WRITE_H
+#ifndef SQ_NPY_WRITE_H
+#define SQ_NPY_WRITE_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/staged_file.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "formats/staged_file.h"
 
 /* A .npy image of `data` (nbytes, which must be shape's element count x the
 ** dtype's size), as numpy.save writes it: version 1.0 (2.0 when the header
@@ -32,7 +33,7 @@ int sq_npy_write(const char *dtype, size_t dtype_len, const sq_shape *shape,
 ** bytes.  A BLOB is below 2^31 bytes, so member sizes and offsets always
 ** fit zip's 32-bit fields; more than 65535 members get the zip64 end
 ** records.  Zero it to start; the buffers grow through sq_realloc (SQ_TOOBIG
-** past st->max_bytes); free it with sq_npz_writer_free after any result. */
+** past st->max_bytes); free it after any result. */
 typedef struct sq_npz_writer {
   char *body;                   /* local headers and data so far (memory) */
   uint64_t nbody, body_cap;
@@ -43,39 +44,20 @@ typedef struct sq_npz_writer {
   int sealed;                   /* out holds the directory after the body */
 } sq_npz_writer;
 
-/* Appends one member: name (UTF-8, no NUL; ".npy" is appended), dtype and
-** data as sq_npy_write takes them.  Names given twice are refused by
-** sq_npz_writer_finish.  After an error the writer is only to be freed. */
-int sq_npz_writer_add(sq_npz_writer *w, const char *name, size_t name_len,
-                      const char *dtype, size_t dtype_len,
-                      const sq_shape *shape, const void *data, size_t nbytes,
-                      sq_status *st);
-/* The archive's bytes (sqlite3_malloc'd) and size; a name given twice is
-** an error naming it. */
-int sq_npz_writer_finish(const sq_npz_writer *w, unsigned char **out,
-                         uint64_t *outn, sq_status *st);
+/* The writer is used through its ops (formats/writer.h:
+** sq_npz_writer_ops).  A member is appended per row: its name (UTF-8, no
+** NUL; ".npy" is appended), dtype and data as sq_npy_write takes them; a
+** name given twice is an error naming it when the archive is finished or
+** sealed.  In a staged file (formats/staged_file.h) members are written as
+** they come, the central directory (46 bytes and the name per member)
+** stays in memory until sealing writes it after them, and more members may
+** follow a seal; a file store refuses an archive past 4 GiB (zip64 member
+** fields, which numpy's files then have, are not written), with an error. */
 #ifndef SQLITE_QUANT_OMIT_FS
-/* The same archive in a staged file for target (resolved by
-** sq_staged_resolve, sqlite3_malloc'd, taken over even on error; the
-** temporary file is created now): members are written to it as they come,
-** the central directory (46 bytes and the name per member) stays in memory
-** until sq_npz_writer_seal writes it after them and seals the file
-** (core/staged_file.h); sq_npz_writer_commit renames it over the target.
-** More members may follow a seal.  A file store refuses an archive past
-** 4 GiB (zip64 member fields, which numpy's files then have, are not
-** written), with an error. */
-int sq_npz_writer_open(sq_npz_writer *w, sq_staged *target, sq_status *st);
-int sq_npz_writer_seal(sq_npz_writer *w, uint64_t *size, sq_status *st);
-int sq_npz_writer_commit(sq_npz_writer *w, sq_status *st);
 /* The state between two rows, to rewind to (what came after is dropped). */
 typedef struct sq_npz_mark {
   uint64_t nbody, ndir, nmembers;
 } sq_npz_mark;
-void sq_npz_writer_mark(const sq_npz_writer *w, sq_npz_mark *m);
-int sq_npz_writer_rewind(sq_npz_writer *w, const sq_npz_mark *m,
-                         sq_status *st);
 #endif
-/* Frees the buffers; a staged file not committed is removed. */
-void sq_npz_writer_free(sq_npz_writer *w);
 
 #endif

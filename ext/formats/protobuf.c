@@ -1,7 +1,7 @@
 /*
 ** protobuf.c: the protocol buffers wire format (protobuf.h).
 */
-#include "core/protobuf.h"
+#include "formats/protobuf.h"
 #include "kernels/byteorder.h"
 
 /* k bytes at off (the caller checked they lie in the message). */

@@ -1,5 +1,5 @@
 /*
-** npy.c: the .npy and .npz readers (docs/FORMATS.md#npy-and-npz).
+** npy_read.c: the .npy and .npz readers (docs/FORMATS.md#npy-and-npz).
 **
 ** .npy: the 6-byte magic "\x93NUMPY", a version (1.0, 2.0 or 3.0), the
 ** header length (u16 LE for 1.0, u32 LE otherwise), then the header: the
@@ -16,22 +16,22 @@
 ** members' bytes (local header to the end of the data) overlap, checked
 ** before any member's data is read (docs/FORMATS.md#npy-and-npz).  A stored
 ** member's CRC-32 is checked now and it is read by the .npy rules; of a
-** deflated member only the .npy header is inflated now (core/inflate.h),
+** deflated member only the .npy header is inflated now (formats/inflate.h),
 ** and its data is inflated when read, checked against the directory's size
 ** and CRC-32 whenever a read reaches its end; a cursor's stream keeps the
 ** decoder between reads, so chunks read in order are inflated once.
 **
 ** Nothing is copied, every offset + size is checked against the bytes
 ** before use, and only the structure (the directory, local headers, .npy
-** headers) is spanned (core/model_file.h).
+** headers) is spanned (formats/index.h).
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/crc32.h"
-#include "core/inflate.h"
-#include "core/model_file.h"
 #include "core/text.h"
+#include "formats/crc32.h"
+#include "formats/formats.h"
+#include "formats/inflate.h"
 #include "kernels/byteorder.h"
 
 /* ------------------------------------------------------------------ .npy */

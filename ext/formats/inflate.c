@@ -1,5 +1,5 @@
 /*
-** inflate.c: DEFLATE decoding (RFC 1951; core/inflate.h).
+** inflate.c: DEFLATE decoding (RFC 1951; formats/inflate.h).
 **
 ** Bits are read least-significant first from a 64-bit buffer refilled a
 ** byte at a time (so the code is the same on either byte order).  Huffman
@@ -22,8 +22,8 @@
 ** registers as a one-shot decoder would.
 */
 #include <string.h>
-#include "core/inflate.h"
-#include "core/crc32.h"
+#include "formats/crc32.h"
+#include "formats/inflate.h"
 
 #define WMASK (SQ_INFLATE_WINDOW - 1)
 #define HISTORY 32768u

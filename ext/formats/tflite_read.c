@@ -1,5 +1,5 @@
 /*
-** tflite.c: the TensorFlow Lite reader (docs/FORMATS.md#tflite).
+** tflite_read.c: the TensorFlow Lite reader (docs/FORMATS.md#tflite).
 **
 ** A .tflite file is a FlatBuffer (flatbuffer.h) with file identifier "TFL3"
 ** whose root is TFLite's Model table (schema.fbs, schema version 3):
@@ -29,7 +29,7 @@
 **      tensors are refused with an error naming the tensor;
 **   3. scope: NULL in subgraph 0 (the main graph), the subgraph's name or
 **      "subgraph#<i>" in the others (one node of the index's scope tree per
-**      subgraph, core/model_file.h);
+**      subgraph, formats/index.h);
 **   4. metadata: version, description, each Metadata entry, metadata_buffer,
 **      operator_codes, and each tensor's quantization parameters;
 **   5. the FlatBuffer allows shared parts (many subgraphs may point at one
@@ -42,10 +42,10 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include "core/flatbuffer.h"
-#include "core/model_file.h"
 #include "core/tensor.h"
 #include "core/text.h"
+#include "formats/flatbuffer.h"
+#include "formats/formats.h"
 #include "kernels/byteorder.h"
 
 enum { TFL_MODEL_VERSION, TFL_MODEL_OPCODES, TFL_MODEL_SUBGRAPHS,
@@ -72,19 +72,13 @@ static const struct { const char *tfl, *dtype; unsigned size; }
 #undef TFL_TYPE_ROW
 };
 
-/* A growing text, charged to the index (core/model_file.h). */
-typedef struct tfl_text {
-  char *s;
-  size_t len, cap;
-} tfl_text;
-
 typedef struct tfl_reader {
   sq_fb fb;
   sq_status *st;
   sq_file_index *ix;
   sq_fb_vector buffers;
   uint64_t budget;              /* bytes of names and metadata text left */
-  tfl_text text;                /* scratch for keys and values */
+  sq_file_text text;            /* scratch for keys and values */
   char what[160];               /* the path of the value being read */
 } tfl_reader;
 
@@ -100,42 +94,28 @@ static int tfl_charge(tfl_reader *r, uint64_t len) {
   return SQ_OK;
 }
 
+/* Appends to the scratch text, charged to the budget first. */
 static int tfl_text_add(tfl_reader *r, const void *s, size_t len) {
-  tfl_text *t = &r->text;
   if (tfl_charge(r, len)) return SQ_INVALID;
-  if (!t->s || len + 1 > t->cap - t->len) {
-    uint64_t want = t->cap ? t->cap : 64;
-    while (want - t->len < len + 1) want *= 2;
-    char *p = sq_file_realloc(r->ix, t->s, want, 1, r->st);
-    if (!p) return r->st->code;
-    t->s = p;
-    t->cap = (size_t)want;
-  }
-  if (len) memcpy(t->s + t->len, s, len);
-  t->len += len;
-  t->s[t->len] = 0;
-  return SQ_OK;
+  return sq_file_text_add(&r->text, s, len, r->st);
 }
 
 static int tfl_text_str(tfl_reader *r, const char *s) {
   return tfl_text_add(r, s, strlen(s));
 }
 
-/* s[0..len) (valid UTF-8) as a JSON string. */
+/* s[0..len) (valid UTF-8) as a JSON string, its escaped length charged
+** first. */
 static int tfl_text_json_string(tfl_reader *r, const unsigned char *s,
                                 size_t len) {
-  if (tfl_text_add(r, "\"", 1)) return SQ_INVALID;
-  size_t run = 0;
+  uint64_t out = 2;
   for (size_t i = 0; i < len; i++) {
     char esc[8];
     size_t elen = sq_json_escape(s[i], esc);
-    if (!elen) continue;
-    if (tfl_text_add(r, s + run, i - run)) return SQ_INVALID;
-    if (tfl_text_add(r, esc, elen)) return SQ_INVALID;
-    run = i + 1;
+    out += elen ? elen : 1;
   }
-  if (tfl_text_add(r, s + run, len - run)) return SQ_INVALID;
-  return tfl_text_add(r, "\"", 1);
+  if (tfl_charge(r, out)) return SQ_INVALID;
+  return sq_file_text_json_string(&r->text, s, len, r->st);
 }
 
 /* Appends a metadata row: key the text [0, klen), value the text after it. */
@@ -149,15 +129,6 @@ static int tfl_meta_row(tfl_reader *r, size_t klen, const char *type) {
   memcpy(m->value, r->text.s + klen, vlen);
   m->value[vlen] = 0;
   return SQ_OK;
-}
-
-/* How much of a name to quote in a message: at most 64 bytes, cut at a
-** character boundary. */
-static int tfl_quote_len(const unsigned char *s, uint32_t len) {
-  if (len <= 64) return (int)len;
-  size_t k = 64;
-  while (k > 0 && (s[k] & 0xC0) == 0x80) k--;
-  return (int)k;
 }
 
 /* The bytes of buffer b: [*off, *off + *nbytes) of the file, *nbytes 0 when
@@ -206,7 +177,7 @@ static int tfl_shape(tfl_reader *r, const sq_fb_table *tt, unsigned type,
     return SQ_INVALID;
   if (shape.len > SQ_MAX_DIMS)
     return sq_fail(r->st, "tflite: tensor '%.*s': its shape has %lu "
-                   "dimensions (at most %d)", tfl_quote_len(nm, nl), nm,
+                   "dimensions (at most %d)", sq_file_quote_len(nm, nl), nm,
                    (unsigned long)shape.len, SQ_MAX_DIMS);
   const unsigned char *dims = sq_fb_bytes(&r->fb, shape.pos, 4 * shape.len);
   if (!dims) return r->st->code;
@@ -217,7 +188,7 @@ static int tfl_shape(tfl_reader *r, const sq_fb_table *tt, unsigned type,
     int32_t v = (int32_t)sq_load_u32(dims + 4 * (size_t)d);
     if (v < 0)
       return sq_fail(r->st, "tflite: tensor '%.*s': dimension %lu of its "
-                     "shape is %ld", tfl_quote_len(nm, nl), nm,
+                     "shape is %ld", sq_file_quote_len(nm, nl), nm,
                      (unsigned long)d, (long)v);
     t->dim[d] = v;
     if (v == 0) count = 0;
@@ -330,7 +301,7 @@ static int tfl_tensor(tfl_reader *r, const sq_fb_table *tt, const char *scope,
   if (want_meta && tfl_quantization(r, tt, scope, name, nlen))
     return SQ_INVALID;
   if (b == 0) return SQ_OK;
-  int ql = tfl_quote_len(name, nlen);
+  int ql = sq_file_quote_len(name, nlen);
   if (b >= r->buffers.len)
     return sq_fail(r->st, "tflite: %s ('%.*s'): buffer %lu is past the "
                    "model's %lu buffers", r->what, ql, name,
@@ -489,7 +460,7 @@ static int tfl_model_meta(tfl_reader *r, const sq_fb_table *model,
       return sq_fail(r->st, "tflite: %s: the name contains a NUL byte", what);
     if (b >= r->buffers.len)
       return sq_fail(r->st, "tflite: %s ('%.*s'): buffer %lu is past the "
-                     "model's %lu buffers", what, tfl_quote_len(s, len), s,
+                     "model's %lu buffers", what, sq_file_quote_len(s, len), s,
                      (unsigned long)b, (unsigned long)r->buffers.len);
     uint64_t off, nbytes;
     if (tfl_buffer_bytes(r, b, &off, &nbytes)) return SQ_INVALID;
@@ -596,6 +567,7 @@ int sq_tflite_read(sq_source *src, int want_meta, sq_file_index *ix,
   r.fb.st = st;
   r.st = st;
   r.ix = ix;
+  r.text.ix = ix;
   r.budget = 32 * (uint64_t)n + 65536;
   sq_fb_table model;
   uint32_t version;

@@ -1,5 +1,5 @@
 /*
-** onnx.c: the ONNX reader (docs/FORMATS.md#onnx).
+** onnx_read.c: the ONNX reader (docs/FORMATS.md#onnx).
 **
 ** An .onnx file is one ModelProto in the protocol buffers wire format
 ** (protobuf.h).  The tensors are every graph's initializers and every
@@ -9,12 +9,12 @@
 ** its metadata_props.  Per graph, the initializers come first, then the
 ** nodes in order, each node's subgraphs walked where the node stands.
 **
-** The walk takes the bytes from a source (core/source.h) by offset: field
+** The walk takes the bytes from a source (formats/source.h) by offset: field
 ** headers through a window, the strings it keeps (names, locations,
 ** metadata) as spans, and never a tensor's data, which is recorded by offset
 ** and read when a row asks for it.  Subgraph scopes are nodes of the
 ** index's scope tree: a node's label once, each graph attribute's name
-** once, each graph's "[i]" (core/model_file.h), so nesting costs the labels
+** once, each graph's "[i]" (formats/index.h), so nesting costs the labels
 ** once however many tensors lie below them.
 **
 ** Tensor data is kept three ways:
@@ -37,9 +37,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
-#include "core/protobuf.h"
 #include "core/text.h"
+#include "formats/formats.h"
+#include "formats/protobuf.h"
 #include "kernels/byteorder.h"
 
 /* Subgraphs nested deeper than this are refused (a graph inside a node's
@@ -109,14 +109,6 @@ static const char *onnx_field_name(int field) {
 
 /* ---- the reader's state ---- */
 
-/* A growing NUL-terminated text (scope labels, JSON values), charged to the
-** index (core/model_file.h). */
-typedef struct onnx_text {
-  char *s;
-  size_t len, cap;
-  sq_file_index *ix;
-} onnx_text;
-
 typedef struct onnx_reader {
   sq_source *src;
   uint64_t n;
@@ -126,53 +118,8 @@ typedef struct onnx_reader {
   sq_window win;            /* what the walks read field headers through */
 } onnx_reader;
 
-static int onnx_text_add(onnx_text *t, const char *s, size_t len,
-                         sq_status *st) {
-  if (!t->s || len + 1 > t->cap - t->len) {
-    uint64_t want = t->cap ? t->cap : 64;
-    while (want - t->len < len + 1) {
-      if (want > ((uint64_t)1 << 40)) return sq_toobig(st);
-      want *= 2;
-    }
-    char *p = sq_file_realloc(t->ix, t->s, want, 1, st);
-    if (!p) return st->code;
-    t->s = p;
-    t->cap = (size_t)want;
-  }
-  if (len) memcpy(t->s + t->len, s, len);
-  t->len += len;
-  t->s[t->len] = 0;
-  return SQ_OK;
-}
-
-/* s[0..len) as a JSON string: quotes, `"` `\` and control characters
-** escaped, the rest (valid UTF-8, checked by the caller) as is. */
-static int onnx_text_json_string(onnx_text *t, const unsigned char *s,
-                                 size_t len, sq_status *st) {
-  if (onnx_text_add(t, "\"", 1, st)) return st->code;
-  size_t run = 0;
-  for (size_t i = 0; i < len; i++) {
-    char esc[8];
-    size_t elen = sq_json_escape(s[i], esc);
-    if (!elen) continue;
-    if (onnx_text_add(t, (const char *)s + run, i - run, st)) return st->code;
-    if (onnx_text_add(t, esc, elen, st)) return st->code;
-    run = i + 1;
-  }
-  if (onnx_text_add(t, (const char *)s + run, len - run, st)) return st->code;
-  return onnx_text_add(t, "\"", 1, st);
-}
-
-/* How much of a name to quote in a message: at most 64 bytes, cut at a
-** character boundary. */
-static int onnx_quote_len(const void *s, size_t len) {
-  const unsigned char *u = s;
-  if (len <= 64) return (int)len;
-  size_t k = 64;
-  while (k > 0 && (u[k] & 0xC0) == 0x80) k--;
-  return (int)k;
-}
-#define ONNX_Q(s, len) onnx_quote_len((s), (len)), (const char *)(s)
+/* A name for "%.*s" in a message. */
+#define ONNX_Q(s, len) sq_file_quote_len((s), (len)), (const char *)(s)
 
 /* A walk over the bytes [off, off + len) of the file, through the
 ** reader's window. */
@@ -458,14 +405,14 @@ static int onnx_parse_size(const unsigned char *s, size_t len, uint64_t *out) {
 /* External data: the file `location` in the model's directory, which must
 ** resolve (symbolic links followed) to a regular file inside that
 ** directory; bytes [src_offset + start, + len) read through a file source
-** (core/source.h: opened without blocking, regular files only, a change
+** (formats/source.h: opened without blocking, regular files only, a change
 ** while it is read is an error).  The path code: left out by
 ** SQLITE_QUANT_OMIT_FS (docs/ARCHITECTURE.md#registration). */
 static int onnx_read_external(const sq_file_view *v, const sq_file_tensor *t,
                               uint64_t start, uint64_t len,
                               unsigned char *out, sq_status *st) {
-  int nl = onnx_quote_len(t->name, strlen(t->name));
-  int ll = onnx_quote_len(t->location, strlen(t->location));
+  int nl = sq_file_quote_len(t->name, strlen(t->name));
+  int ll = sq_file_quote_len(t->location, strlen(t->location));
   const char *path = v->src->model_path;
   char *buf = sq_alloc_internal(st, 3, PATH_MAX + 1);
   if (!buf) return st->code;
@@ -544,8 +491,8 @@ static int onnx_decode_external(const sq_file_view *v, const sq_file_tensor *t,
 #endif
   return sq_fail(st, "onnx: tensor '%.*s' keeps its data in the external "
                  "file '%.*s'; read the model with q_tensors_file",
-                 onnx_quote_len(t->name, strlen(t->name)), t->name,
-                 onnx_quote_len(t->location, strlen(t->location)),
+                 sq_file_quote_len(t->name, strlen(t->name)), t->name,
+                 sq_file_quote_len(t->location, strlen(t->location)),
                  t->location);
 }
 
@@ -566,7 +513,7 @@ static int onnx_shape(onnx_reader *r, sq_file_tensor *t, const char *name,
   sq_pb_field f;
   uint64_t type = 0;
   int has_type = 0;
-  int nl = onnx_quote_len(name, strlen(name));
+  int nl = sq_file_quote_len(name, strlen(name));
   *skip = 0;
   t->ndim = 0;
   *count = 1;
@@ -721,7 +668,7 @@ static int onnx_tensor(onnx_reader *r, uint64_t off, uint64_t len,
   const onnx_dtype *dt = NULL;
   uint64_t count;
   int skip;
-  int nl = onnx_quote_len(t->name, strlen(t->name));
+  int nl = sq_file_quote_len(t->name, strlen(t->name));
   char shape[64];
   if (onnx_shape(r, t, t->name, off, len, &dt, &count, &skip)) goto fail;
   if (skip) {
@@ -1006,7 +953,7 @@ static int onnx_node(onnx_reader *r, uint64_t off, uint64_t len,
     label_len = name_len;
   } else {
     int k = snprintf(label_buf, sizeof label_buf, "%.*s#%llu",
-                     op ? onnx_quote_len(op, op_len) : 0,
+                     op ? sq_file_quote_len(op, op_len) : 0,
                      op ? (const char *)op : "", (unsigned long long)index);
     label = label_buf;
     label_len = (size_t)k < sizeof label_buf ? (size_t)k : sizeof label_buf - 1;
@@ -1101,14 +1048,14 @@ static int onnx_graph(onnx_reader *r, uint64_t off, uint64_t len, int depth) {
 static int onnx_meta(onnx_reader *r, const char *key, size_t key_len,
                      const unsigned char *s, size_t slen, int64_t v) {
   sq_status *st = r->st;
-  onnx_text text = {NULL, 0, 0, r->ix};
+  sq_file_text text = {NULL, 0, 0, r->ix};
   char num[32];
   int rc;
   if (s) {
-    rc = onnx_text_json_string(&text, s, slen, st);
+    rc = sq_file_text_json_string(&text, s, slen, st);
   } else {
     snprintf(num, sizeof num, "%lld", (long long)v);
-    rc = onnx_text_add(&text, num, strlen(num), st);
+    rc = sq_file_text_add(&text, num, strlen(num), st);
   }
   if (rc) {
     sqlite3_free(text.s);
@@ -1190,10 +1137,10 @@ static int onnx_model_meta(onnx_reader *r, const sq_pb_field *last,
       }
     }
     if (opset) {
-      onnx_text k = {NULL, 0, 0, r->ix};
-      int rc = onnx_text_add(&k, "opset_import.", 13, st);
-      if (!rc) rc = kl ? onnx_text_add(&k, (const char *)key, kl, st)
-                       : onnx_text_add(&k, "ai.onnx", 7, st);
+      sq_file_text k = {NULL, 0, 0, r->ix};
+      int rc = sq_file_text_add(&k, "opset_import.", 13, st);
+      if (!rc) rc = kl ? sq_file_text_add(&k, (const char *)key, kl, st)
+                       : sq_file_text_add(&k, "ai.onnx", 7, st);
       if (!rc) rc = onnx_meta(r, k.s, k.len, NULL, 0, (int64_t)version);
       sqlite3_free(k.s);
       if (rc) return st->code;
@@ -1263,6 +1210,19 @@ static int onnx_read(onnx_reader *r, int want_meta) {
   if (!rc && want_meta)
     rc = onnx_model_meta(r, last, have, graph, graph_len, has_graph);
   return rc ? st->code : SQ_OK;
+}
+
+/* ONNX has no magic: a ModelProto begins with its ir_version (field 1, a
+** varint: tag 0x08) of 1 to 127, followed by the tag of a field a model has
+** (2 producer_name, 3 producer_version, 4 domain, 5 model_version,
+** 6 doc_string, 7 graph, 8 opset_import, 14 metadata_props). */
+int sq_onnx_guess(const unsigned char *p, size_t n) {
+  if (n < 3 || p[0] != 0x08 || p[1] == 0 || p[1] > 127) return 0;
+  switch (p[2]) {
+    case 0x12: case 0x1a: case 0x22: case 0x28: case 0x32: case 0x3a:
+    case 0x42: case 0x72: return 1;
+    default: return 0;
+  }
 }
 
 int sq_onnx_read(sq_source *src, int want_meta, sq_file_index *ix,

@@ -2,8 +2,8 @@
 ** flatbuffer.c: the strict FlatBuffers reader (flatbuffer.h has the rules,
 ** docs/FORMATS.md#tflite how TFLite uses it).
 */
-#include "core/flatbuffer.h"
 #include "core/text.h"
+#include "formats/flatbuffer.h"
 #include "kernels/byteorder.h"
 
 uint64_t sq_fb_load_u64(const unsigned char *p) {

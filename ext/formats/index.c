@@ -1,65 +1,11 @@
 /*
-** model_file.c: format detection, the index that every reader fills, and
-** the dispatch to the readers (docs/FORMATS.md).
+** index.c: the index that every reader fills, its budget, and what the
+** readers share to fill it (see index.h; docs/FORMATS.md).
 */
 #include <stdio.h>
 #include <string.h>
-#include "core/model_file.h"
 #include "core/text.h"
-
-#define SQ_FILE_NAME(name, NAME) [SQ_FILE_##NAME] = #name,
-static const char *const sq_format_names[SQ_FILE_NFORMATS] = {
-  SQ_CATALOGUE_FILE_FORMATS(SQ_FILE_NAME)
-};
-#undef SQ_FILE_NAME
-
-const char *sq_file_format_name(sq_file_format f) { return sq_format_names[f]; }
-
-void sq_file_format_names(sq_names *l) {
-  for (int i = 0; i < SQ_FILE_NFORMATS; i++) sq_names_add(l, sq_format_names[i]);
-}
-
-int sq_file_format_parse(const char *text, size_t len, sq_file_format *f,
-                         sq_status *st) {
-  for (int i = 0; i < SQ_FILE_NFORMATS; i++) {
-    if (sq_word_is(text, len, sq_format_names[i])) {
-      *f = (sq_file_format)i;
-      return SQ_OK;
-    }
-  }
-  sq_names valid;
-  sq_names_begin(&valid);
-  sq_file_format_names(&valid);
-  return sq_fail(st, "unknown file format '%.*s' (expected %s)",
-                 len > 40 ? 40 : (int)len, text,
-                 sq_names_join(&valid, ", ", " or "));
-}
-
-/* ONNX has no magic: a ModelProto begins with its ir_version (field 1, a
-** varint: tag 0x08) of 1 to 127, followed by the tag of a field a model has
-** (2 producer_name, 3 producer_version, 4 domain, 5 model_version,
-** 6 doc_string, 7 graph, 8 opset_import, 14 metadata_props). */
-static int sq_looks_like_onnx(const unsigned char *p, size_t n) {
-  if (n < 3 || p[0] != 0x08 || p[1] == 0 || p[1] > 127) return 0;
-  switch (p[2]) {
-    case 0x12: case 0x1a: case 0x22: case 0x28: case 0x32: case 0x3a:
-    case 0x42: case 0x72: return 1;
-    default: return 0;
-  }
-}
-
-/* Magic bytes: GGUF "GGUF"; npy "\x93NUMPY"; npz a zip's "PK\3\4"; TFLite
-** the flatbuffer file identifier "TFL3" at offset 4; safetensors a
-** little-endian u64 header length followed by '{'; ONNX its first fields. */
-int sq_file_detect(const unsigned char *p, size_t n) {
-  if (n >= 4 && memcmp(p, "GGUF", 4) == 0) return SQ_FILE_GGUF;
-  if (n >= 6 && memcmp(p, "\x93NUMPY", 6) == 0) return SQ_FILE_NPY;
-  if (n >= 4 && memcmp(p, "PK\x03\x04", 4) == 0) return SQ_FILE_NPZ;
-  if (n >= 8 && memcmp(p + 4, "TFL3", 4) == 0) return SQ_FILE_TFLITE;
-  if (n >= 9 && p[8] == '{') return SQ_FILE_SAFETENSORS;
-  if (sq_looks_like_onnx(p, n)) return SQ_FILE_ONNX;
-  return -1;
-}
+#include "formats/index.h"
 
 size_t sq_file_shape_text(const sq_file_tensor *t, char *buf, size_t cap) {
   size_t k = 0;
@@ -112,7 +58,19 @@ void sq_file_index_free(sq_file_index *ix) {
 
 /* ---- the budget (docs/FORMATS.md#memory) ---- */
 
-int sq_file_charge(sq_file_index *ix, uint64_t bytes, sq_status *st) {
+void sq_file_index_begin(sq_file_index *ix, const char *format,
+                         uint64_t input) {
+  memset(ix, 0, sizeof *ix);
+  ix->format = format;
+  ix->input = input;
+  ix->budget = input > (UINT64_MAX - SQ_FILE_BUDGET_FIXED) /
+                           SQ_FILE_BUDGET_PER_BYTE
+                   ? UINT64_MAX
+                   : SQ_FILE_BUDGET_PER_BYTE * input + SQ_FILE_BUDGET_FIXED;
+}
+
+/* Charges bytes to the budget without allocating them. */
+static int sq_file_charge(sq_file_index *ix, uint64_t bytes, sq_status *st) {
   if (bytes > ix->budget || ix->used > ix->budget - bytes)
     return sq_fail(st, "%s: the index of the %llu-byte file needs more than "
                        "%llu bytes for its names, scopes and metadata (%u per "
@@ -239,43 +197,44 @@ char *sq_file_scope_text(const sq_file_index *ix, uint32_t scope,
   return text;
 }
 
-int sq_file_read_source(sq_source *src, sq_file_format f, int want_meta,
-                        sq_file_index *ix, sq_status *st) {
-  /* Each format's reader, sq_<name>_read, by the catalogue's list
-  ** (core/catalogue.h): a format added there does not build until its reader
-  ** exists. */
-#define SQ_FILE_READER(name, NAME) [SQ_FILE_##NAME] = sq_##name##_read,
-  static int (*const readers[SQ_FILE_NFORMATS])(
-      sq_source *, int, sq_file_index *, sq_status *) = {
-    SQ_CATALOGUE_FILE_READERS(SQ_FILE_READER)};
-#undef SQ_FILE_READER
-  memset(ix, 0, sizeof *ix);
-  if (!readers[f]) {          /* a format the catalogue says is written only */
-    sq_source_end_parse(src);
-    return sq_fail(st, "%s: files of this format are written, not read",
-                   sq_format_names[f]);
+/* ---- what the readers share ---- */
+
+int sq_file_text_add(sq_file_text *t, const void *s, size_t len,
+                     sq_status *st) {
+  if (!t->s || len + 1 > t->cap - t->len) {
+    uint64_t want = t->cap ? t->cap : 64;
+    while (want - t->len < len + 1) {
+      if (want > ((uint64_t)1 << 62)) return sq_toobig(st);
+      want *= 2;
+    }
+    char *p = sq_file_realloc(t->ix, t->s, want, 1, st);
+    if (!p) return st->code;
+    t->s = p;
+    t->cap = (size_t)want;
   }
-  if (src->size > (uint64_t)SIZE_MAX) {
-    sq_source_end_parse(src);
-    return sq_fail(st, "%s: the %llu-byte file is too large for this system",
-                   sq_format_names[f], (unsigned long long)src->size);
-  }
-  ix->format = sq_format_names[f];
-  ix->input = src->size;
-  ix->budget = src->size > (UINT64_MAX - SQ_FILE_BUDGET_FIXED) /
-                               SQ_FILE_BUDGET_PER_BYTE
-                   ? UINT64_MAX
-                   : SQ_FILE_BUDGET_PER_BYTE * src->size + SQ_FILE_BUDGET_FIXED;
-  if (readers[f](src, want_meta, ix, st)) sq_file_index_free(ix);
-  sq_source_end_parse(src);
-  return st->code;
+  if (len) memcpy(t->s + t->len, s, len);
+  t->len += len;
+  t->s[t->len] = 0;
+  return SQ_OK;
 }
 
-int sq_file_read(const unsigned char *p, size_t n, sq_file_format f,
-                 int want_meta, sq_file_index *ix, sq_status *st) {
-  sq_source src;
-  sq_source_memory(&src, p, n);
-  int rc = sq_file_read_source(&src, f, want_meta, ix, st);
-  sq_source_close(&src);
-  return rc;
+int sq_file_text_json_string(sq_file_text *t, const unsigned char *s,
+                             size_t len, sq_status *st) {
+  if (sq_file_text_add(t, "\"", 1, st)) return st->code;
+  size_t run = 0;
+  for (size_t i = 0; i < len; i++) {
+    char esc[8];
+    size_t elen = sq_json_escape(s[i], esc);
+    if (!elen) continue;
+    if (sq_file_text_add(t, s + run, i - run, st) ||
+        sq_file_text_add(t, esc, elen, st))
+      return st->code;
+    run = i + 1;
+  }
+  if (sq_file_text_add(t, s + run, len - run, st)) return st->code;
+  return sq_file_text_add(t, "\"", 1, st);
+}
+
+int sq_file_quote_len(const void *s, size_t len) {
+  return sq_utf8_prefix(s, len, 64);
 }

@@ -1,5 +1,5 @@
 /*
-** safetensors.c: the safetensors reader (docs/FORMATS.md#safetensors).
+** safetensors_read.c: the safetensors reader (docs/FORMATS.md#safetensors).
 **
 ** A file is an 8-byte little-endian header length N, N bytes of UTF-8 JSON
 ** (the header), then the data buffer.  The header is one object: each key
@@ -33,8 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/model_file.h"
 #include "core/text.h"
+#include "formats/formats.h"
 #include "kernels/byteorder.h"
 
 #define ST_MAX_HEADER 100000000u
@@ -45,7 +45,7 @@ typedef struct st_parser {
   const char *s; /* the header text */
   size_t n, i;   /* its length, the position */
   sq_status *st;
-  sq_file_index *ix; /* where memory is charged (core/model_file.h) */
+  sq_file_index *ix; /* where memory is charged (formats/index.h) */
 } st_parser;
 
 static const struct {
@@ -60,10 +60,7 @@ static const struct {
 /* How many bytes of s[0..len) to quote: at most ST_SHOW, cut at a UTF-8
 ** character boundary. */
 static int st_show(const char *s, size_t len) {
-  if (len <= ST_SHOW) return (int)len;
-  size_t k = ST_SHOW;
-  while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80) k--;
-  return (int)k;
+  return sq_utf8_prefix(s, len, ST_SHOW);
 }
 #define ST_NAME(s) st_show((s), strlen(s)), (s)
 
@@ -695,7 +692,7 @@ static int st_read(sq_source *src, int want_meta, sq_file_index *ix,
   if (hlen > n - 8)
     return sq_fail(st, "safetensors: header length %" PRIu64 " is past the end "
                        "of the %zu-byte file", hlen, n);
-  /* The header is the structure: the one span (rule 2 of model_file.h). */
+  /* The header is the structure: the one span (rule 2 of index.h). */
   const unsigned char *h = hlen ? sq_source_span(src, 8, hlen, st) : NULL;
   if (hlen && !h) return st->code;
   if (hlen == 0 || h[0] != '{')
@@ -767,6 +764,11 @@ static int st_read(sq_source *src, int want_meta, sq_file_index *ix,
     ix->nmeta = 0;
   }
   return SQ_OK;
+}
+
+/* No magic: a little-endian u64 header length, then the header's '{'. */
+int sq_safetensors_guess(const unsigned char *p, size_t n) {
+  return n >= 9 && p[8] == '{';
 }
 
 int sq_safetensors_read(sq_source *src, int want_meta, sq_file_index *ix,

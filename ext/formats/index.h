@@ -1,10 +1,10 @@
 /*
-** model_file.h: the tensors and metadata of a model file's bytes
+** index.h: the tensors and metadata of a model file's bytes
 ** (docs/FORMATS.md).
 **
-** Each format has one reader (safetensors.c, gguf.c, npy.c, ...) that turns
-** the bytes of a source (core/source.h: memory or an open file) into an
-** index: per tensor its name, dtype, shape (numpy's row-major order) and
+** Each format has one reader (safetensors_read.c, gguf_read.c, ...; the
+** table of formats.h) that turns the bytes of a source (formats/source.h:
+** memory or an open file) into an index: per tensor its name, dtype, shape (numpy's row-major order) and
 ** where its data lies in the bytes; per metadata entry its key, type and
 ** value as JSON.  The rules every reader keeps:
 **
@@ -26,23 +26,14 @@
 **      its own label): a row's scope text is composed when it is read, so
 **      deeply nested subgraphs cost their labels once, not once per tensor.
 */
-#ifndef SQ_MODEL_FILE_H
-#define SQ_MODEL_FILE_H
+#ifndef SQ_INDEX_H
+#define SQ_INDEX_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/catalogue.h"
-#include "core/source.h"
 #include "core/status.h"
 #include "core/tensor.h"
-
-/* The file formats of ext/catalogue.toml, in its order (core/catalogue.h). */
-#define SQ_FILE_ENUM(name, NAME) SQ_FILE_##NAME,
-typedef enum sq_file_format {
-  SQ_CATALOGUE_FILE_FORMATS(SQ_FILE_ENUM)
-  SQ_FILE_NFORMATS
-} sq_file_format;
-#undef SQ_FILE_ENUM
+#include "formats/source.h"
 
 /* Canonical dtype names of tensor data in files (docs/reference/data-formats.md#data-formats):
 ** f32 f16 bf16 f64 int8 uint8 int16 uint16 int32 uint32 int64 uint64 bool
@@ -153,25 +144,10 @@ typedef struct sq_file_index {
   uint64_t input, used, budget;
 } sq_file_index;
 
-/* The format whose magic bytes begin p, or -1. */
-int sq_file_detect(const unsigned char *p, size_t n);
-/* "safetensors", "gguf", "npy", "npz", "onnx", "tflite" (any case). */
-int sq_file_format_parse(const char *text, size_t len, sq_file_format *f,
-                         sq_status *st);
-const char *sq_file_format_name(sq_file_format f);
-/* Adds every format's name to a message's list (core/text.h). */
-struct sq_names;
-void sq_file_format_names(struct sq_names *l);
-
-/* Reads the index of the source in format f (want_meta: the metadata
-** too), then drops the source's span cache.  On error the index is freed
-** and st says what is wrong, naming the format ("safetensors: header length
-** 4096 is past the end of the 100-byte file"). */
-int sq_file_read_source(sq_source *src, sq_file_format f, int want_meta,
-                        sq_file_index *ix, sq_status *st);
-/* The same over n bytes in memory. */
-int sq_file_read(const unsigned char *p, size_t n, sq_file_format f,
-                 int want_meta, sq_file_index *ix, sq_status *st);
+/* An empty index for a reader of format `format` (its error prefix) over
+** a source of `input` bytes: its budget set by rule 3. */
+void sq_file_index_begin(sq_file_index *ix, const char *format,
+                         uint64_t input);
 void sq_file_index_free(sq_file_index *ix);
 
 /* The text of scope node `scope` (a tensor's scope member; 0 gives NULL and
@@ -193,9 +169,7 @@ int sq_file_add_scope(sq_file_index *ix, uint32_t parent, const char *label,
                       size_t len, int glued, uint32_t *id, sq_status *st);
 /* The index's memory (rule 3): count * size bytes charged to the budget;
 ** realloc charges the new size (frees are not subtracted, so the budget
-** bounds all a reader ever asks for).  sq_file_charge charges without
-** allocating. */
-int sq_file_charge(sq_file_index *ix, uint64_t bytes, sq_status *st);
+** bounds all a reader ever asks for). */
 void *sq_file_alloc(sq_file_index *ix, uint64_t count, uint64_t size,
                     sq_status *st);
 void *sq_file_realloc(sq_file_index *ix, void *old, uint64_t count,
@@ -204,26 +178,24 @@ void *sq_file_realloc(sq_file_index *ix, void *old, uint64_t count,
 char *sq_file_strndup(sq_file_index *ix, const void *s, size_t len,
                       sq_status *st);
 
-/* One reader per format (the same contract as sq_file_read_source). */
-int sq_safetensors_read(sq_source *src, int want_meta, sq_file_index *ix,
-                        sq_status *st);
-int sq_gguf_read(sq_source *src, int want_meta, sq_file_index *ix,
-                 sq_status *st);
-/* A ggml tensor type by its reader name (any case): its id, the reader's
-** spelling, block size and bytes per block; 0 when there is none. */
-int sq_gguf_type_named(const char *s, size_t len, uint32_t *id,
-                       const char **name, uint64_t *block, uint64_t *bytes);
-/* Adds the names of the GGUF types that are one element per weight (f32,
-** the integers ...; not ggml's block types) to a message's list, in the
-** catalogue's order. */
-void sq_gguf_element_type_names(struct sq_names *l);
-int sq_npy_read(sq_source *src, int want_meta, sq_file_index *ix,
-                sq_status *st);
-int sq_npz_read(sq_source *src, int want_meta, sq_file_index *ix,
-                sq_status *st);
-int sq_onnx_read(sq_source *src, int want_meta, sq_file_index *ix,
-                 sq_status *st);
-int sq_tflite_read(sq_source *src, int want_meta, sq_file_index *ix,
-                   sq_status *st);
+/* A growing NUL-terminated text (metadata values as JSON, scope labels),
+** charged to the index.  Zeroed but for ix to start; s is the reader's to
+** hand over or free. */
+typedef struct sq_file_text {
+  char *s;
+  size_t len, cap;
+  sq_file_index *ix;
+} sq_file_text;
+/* Appends s[0..len). */
+int sq_file_text_add(sq_file_text *t, const void *s, size_t len,
+                     sq_status *st);
+/* Appends s[0..len) (valid UTF-8, checked by the caller) as a JSON string:
+** quoted, with the escapes of sq_json_escape (core/text.h). */
+int sq_file_text_json_string(sq_file_text *t, const unsigned char *s,
+                             size_t len, sq_status *st);
+
+/* How much of a name to quote in a message: at most 64 bytes, cut at a
+** character boundary ("%.*s" with this and the name). */
+int sq_file_quote_len(const void *s, size_t len);
 
 #endif

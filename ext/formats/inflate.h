@@ -39,8 +39,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/crc32.h"
 #include "core/status.h"
+#include "formats/crc32.h"
 
 #define SQ_INFLATE_WINDOW 65536u  /* twice DEFLATE's 32 KiB history */
 #define SQ_INFLATE_FAST 10        /* codes up to this length: one lookup */

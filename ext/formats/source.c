@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #endif
-#include "core/source.h"
+#include "formats/source.h"
 
 /* One cached range: a page (len 0, data SQ_SOURCE_PAGE bytes or the file's
 ** tail) or a span copied whole (len its length). */

@@ -1,8 +1,8 @@
 /*
 ** staged_file.h: a file built beside its target and put in the target's
 ** place only when committed (docs/FORMATS.md#file-writers).  The model-file
-** writers (core/model_writer.h, core/model_write.h) build their files in
-** one; the SQL layer decides when to seal, commit or discard it.
+** writers (formats/tensor_writer.h, formats/npy_write.h) build their files
+** in one; the SQL layer decides when to seal, commit or discard it.
 **
 ** Rules:
 **   1. sq_staged_resolve resolves the target once: the directory part of
@@ -56,16 +56,12 @@ typedef struct sq_staged {
 /* Not compiled with SQLITE_QUANT_OMIT_FS (the type stays: the writers'
 ** structs point at one, NULL there). */
 #ifndef SQLITE_QUANT_OMIT_FS
-/* Zeroes f (nothing open); sq_staged_close is then harmless. */
-void sq_staged_init(sq_staged *f);
 int sq_staged_resolve(sq_staged *f, const char *path, sq_status *st);
 /* Whether a and b (both resolved) name the same target. */
 int sq_staged_same_target(const sq_staged *a, const sq_staged *b);
 int sq_staged_create(sq_staged *f, sq_status *st);
 int sq_staged_pwrite(sq_staged *f, uint64_t at, const void *p, uint64_t n,
                      sq_status *st);
-int sq_staged_pread(sq_staged *f, uint64_t at, void *p, uint64_t n,
-                    sq_status *st);
 /* Moves bytes [from, from + n) to [to, to + n) (the ranges may overlap)
 ** through a buffer of at most 1 MiB (and at most st->max_bytes). */
 int sq_staged_move(sq_staged *f, uint64_t from, uint64_t to, uint64_t n,

@@ -11,7 +11,7 @@
 ** and must fit 64 bits, a length must lie inside what is left.  Nothing here
 ** recurses; callers that descend into sub-messages bound their own depth.
 **
-** The bytes come from a source (core/source.h) by offset: a field says where
+** The bytes come from a source (formats/source.h) by offset: a field says where
 ** its value lies, and only the tags, lengths and numbers the reader walks
 ** are taken from the source (through a window, or spanned); a payload is
 ** taken only by a caller that needs it, so a walk over a message never reads
@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "core/source.h"
+#include "formats/source.h"
 
 enum { SQ_PB_VARINT = 0, SQ_PB_I64 = 1, SQ_PB_LEN = 2, SQ_PB_I32 = 5 };
 

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "core/staged_file.h"
+#include "formats/staged_file.h"
 
 /* All of it is path code: left out by SQLITE_QUANT_OMIT_FS
 ** (docs/ARCHITECTURE.md#registration). */
@@ -70,7 +70,8 @@ static char *stg_strndup(const char *s, size_t n, sq_status *st) {
   return p;
 }
 
-void sq_staged_init(sq_staged *f) {
+/* Zeroes f (nothing open); sq_staged_close is then harmless. */
+static void sq_staged_init(sq_staged *f) {
   memset(f, 0, sizeof *f);
   f->dir = -1;
   f->fd = -1;
@@ -298,8 +299,8 @@ int sq_staged_pwrite(sq_staged *f, uint64_t at, const void *p, uint64_t n,
   return SQ_OK;
 }
 
-int sq_staged_pread(sq_staged *f, uint64_t at, void *p, uint64_t n,
-                    sq_status *st) {
+static int sq_staged_pread(sq_staged *f, uint64_t at, void *p, uint64_t n,
+                           sq_status *st) {
   unsigned char *b = p;
   while (n) {
     size_t k = n > ((uint64_t)1 << 30) ? ((size_t)1 << 30) : (size_t)n;
