@@ -62,6 +62,11 @@
 #define SQ_FN_EXPAND(name, path) SQ_FN_PASTE(name, path)
 #define SQ_FN(name) SQ_FN_EXPAND(name, SQ_PATH)
 
+/* Loops over registers and sub-blocks unroll, so that vectors stay in
+** registers and shift counts and masks become constants. */
+#define SQ_PRAGMA(x) _Pragma(#x)
+#define SQ_UNROLL(n) SQ_PRAGMA(GCC unroll n)
+
 #if SQ_W == 8
 
 #define SQ_PATH avx2
@@ -84,6 +89,9 @@
 #define vf_load(p) _mm256_loadu_ps((const float *)(const void *)(p))
 #define vf_store(p, v) _mm256_storeu_ps((float *)(void *)(p), v)
 #define vf_set1(f) _mm256_set1_ps(f)
+/* the float at p in every lane, loaded so (a vbroadcastss from memory: GCC
+** would otherwise shuffle it out of a register it just stored) */
+#define vf_load1(p) _mm256_broadcast_ss(p)
 #define vf_zero() _mm256_setzero_ps()
 #define vf_add(a, b) _mm256_add_ps(a, b)
 #define vf_sub(a, b) _mm256_sub_ps(a, b)
@@ -106,6 +114,22 @@
 #define vf_store_lanes(p, v, lanes) ((void)(lanes), vf_store(p, v))
 #define vf_lo(v) _mm256_castps256_ps128(v)
 #define vf_hi(v) _mm256_extractf128_ps(v, 1)
+/* the sign bits; the lanes as fp16 at p (F16C, rounding immediate 0: to
+** nearest even, as scalar's conversion) */
+#define vf_signs(v) ((unsigned)_mm256_movemask_ps(v))
+#define vf_store_f16(p, v) _mm_storeu_si128((__m128i *)(void *)(p), _mm256_cvtps_ph(v, 0))
+/* lane shuffles for transpose-reductions of two vectors a, b: within each
+** 128-bit lane, floats 0 and 1 of a and b interleaved (unpacklo) or 2 and 3
+** (unpackhi); the same for pairs of floats (unpacklo2, unpackhi2); the
+** even-numbered 128-bit lanes of a, then of b (even128), or the odd ones */
+#define vf_unpacklo(a, b) _mm256_unpacklo_ps(a, b)
+#define vf_unpackhi(a, b) _mm256_unpackhi_ps(a, b)
+#define vf_unpacklo2(a, b) \
+  _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(a), _mm256_castps_pd(b)))
+#define vf_unpackhi2(a, b) \
+  _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(a), _mm256_castps_pd(b)))
+#define vf_even128(a, b) _mm256_permute2f128_ps(a, b, 0x20)
+#define vf_odd128(a, b) _mm256_permute2f128_ps(a, b, 0x31)
 
 /* masks */
 #define vm_and(a, b) _mm256_and_ps(a, b)
@@ -113,6 +137,7 @@
 /* ~a & b, as the andnot instructions */
 #define vm_andnot(a, b) _mm256_andnot_ps(a, b)
 #define vm_none() _mm256_setzero_ps()
+#define vm_not(m) _mm256_xor_ps(m, _mm256_castsi256_ps(_mm256_set1_epi32(-1)))
 #define vm_any(m) (_mm256_movemask_ps(m) != 0)
 /* bit j: lane j */
 #define vm_bits(m) ((unsigned)_mm256_movemask_ps(m))
@@ -126,6 +151,15 @@
 #define vi_min(a, b) _mm256_min_epi32(a, b)
 #define vi_max(a, b) _mm256_max_epi32(a, b)
 #define vi_and(a, b) _mm256_and_si256(a, b)
+#define vi_or(a, b) _mm256_or_si256(a, b)
+#define vi_slli(a, n) _mm256_slli_epi32(a, n)
+#define vi_srli(a, n) _mm256_srli_epi32(a, n)
+/* SQ_W bytes at p widened, zero- or sign-extended */
+#define vi_load_u8(p) _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p)))
+#define vi_load_i8(p) _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p)))
+/* v + 1, v - 1 where m is set (an all-ones lane is -1) */
+#define vi_inc(m, v) _mm256_sub_epi32(v, _mm256_castps_si256(m))
+#define vi_dec(m, v) _mm256_add_epi32(v, _mm256_castps_si256(m))
 #define vi_blend(a, b, m) _mm256_blendv_epi8(a, b, _mm256_castps_si256(m))
 #define vi_clear(m, v) _mm256_andnot_si256(_mm256_castps_si256(m), v)
 /* float -> int32 truncating, or by MXCSR's rounding; int32 -> float */
@@ -169,6 +203,7 @@ SQ_AI void sq_store_bytes_avx2(void *p, __m256i v) {
 #define vf_load(p) _mm512_loadu_ps((const void *)(p))
 #define vf_store(p, v) _mm512_storeu_ps((void *)(p), v)
 #define vf_set1(f) _mm512_set1_ps(f)
+#define vf_load1(p) _mm512_set1_ps(*(p))
 #define vf_zero() _mm512_setzero_ps()
 #define vf_add(a, b) _mm512_add_ps(a, b)
 #define vf_sub(a, b) _mm512_sub_ps(a, b)
@@ -188,11 +223,22 @@ SQ_AI void sq_store_bytes_avx2(void *p, __m256i v) {
   _mm512_mask_storeu_ps(p, (__mmask16)((1u << (lanes)) - 1u), v)
 #define vf_lo(v) _mm512_castps512_ps256(v)
 #define vf_hi(v) _mm512_extractf32x8_ps(v, 1)
+#define vf_signs(v) ((unsigned)_mm512_movepi32_mask(_mm512_castps_si512(v)))
+#define vf_store_f16(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtps_ph(v, 0))
+#define vf_unpacklo(a, b) _mm512_unpacklo_ps(a, b)
+#define vf_unpackhi(a, b) _mm512_unpackhi_ps(a, b)
+#define vf_unpacklo2(a, b) \
+  _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(a), _mm512_castps_pd(b)))
+#define vf_unpackhi2(a, b) \
+  _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(a), _mm512_castps_pd(b)))
+#define vf_even128(a, b) _mm512_shuffle_f32x4(a, b, 0x88)
+#define vf_odd128(a, b) _mm512_shuffle_f32x4(a, b, 0xdd)
 
 #define vm_and(a, b) ((__mmask16)((a) & (b)))
 #define vm_or(a, b) ((__mmask16)((a) | (b)))
 #define vm_andnot(a, b) ((__mmask16)(~(a) & (b)))
 #define vm_none() ((__mmask16)0)
+#define vm_not(m) ((__mmask16)~(m))
 #define vm_any(m) ((m) != 0)
 #define vm_bits(m) ((unsigned)(m))
 
@@ -204,6 +250,13 @@ SQ_AI void sq_store_bytes_avx2(void *p, __m256i v) {
 #define vi_min(a, b) _mm512_min_epi32(a, b)
 #define vi_max(a, b) _mm512_max_epi32(a, b)
 #define vi_and(a, b) _mm512_and_si512(a, b)
+#define vi_or(a, b) _mm512_or_si512(a, b)
+#define vi_slli(a, n) _mm512_slli_epi32(a, n)
+#define vi_srli(a, n) _mm512_srli_epi32(a, n)
+#define vi_load_u8(p) _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define vi_load_i8(p) _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define vi_inc(m, v) _mm512_mask_add_epi32(v, m, v, _mm512_set1_epi32(1))
+#define vi_dec(m, v) _mm512_mask_sub_epi32(v, m, v, _mm512_set1_epi32(1))
 #define vi_blend(a, b, m) _mm512_mask_blend_epi32(m, a, b)
 #define vi_clear(m, v) _mm512_maskz_mov_epi32((__mmask16)~(m), v)
 #define vi_trunc(f) _mm512_cvttps_epi32(f)
