@@ -74,6 +74,7 @@
 #define vint __m256i
 #define vdouble __m256d
 #define vhalf __m128
+#define vihalf __m128i
 #define vmask __m256
 
 /* GCC may re-read a loaded vector from memory for each use that takes it as
@@ -103,6 +104,8 @@
 #define vf_neg(a) _mm256_xor_ps(_mm256_set1_ps(-0.0f), a)
 /* round half to even by the instruction's mode, whatever MXCSR says */
 #define vf_round(a) _mm256_round_ps(a, SQ_RNE)
+/* SQ_W fp16 at p as floats (F16C: exact) */
+#define vf_from_f16(p) _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p)))
 #define vf_cmp(a, b, pred) _mm256_cmp_ps(a, b, pred)
 /* a where m is clear, b where it is set */
 #define vf_blend(a, b, m) _mm256_blendv_ps(a, b, m)
@@ -128,6 +131,7 @@
   _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(a), _mm256_castps_pd(b)))
 #define vf_unpackhi2(a, b) \
   _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(a), _mm256_castps_pd(b)))
+#define vf_shuffle(a, b, imm) _mm256_shuffle_ps(a, b, imm)
 #define vf_even128(a, b) _mm256_permute2f128_ps(a, b, 0x20)
 #define vf_odd128(a, b) _mm256_permute2f128_ps(a, b, 0x31)
 
@@ -162,9 +166,14 @@
 #define vi_dec(m, v) _mm256_add_epi32(v, _mm256_castps_si256(m))
 #define vi_blend(a, b, m) _mm256_blendv_epi8(a, b, _mm256_castps_si256(m))
 #define vi_clear(m, v) _mm256_andnot_si256(_mm256_castps_si256(m), v)
+/* a | b in the lanes of m, a elsewhere */
+#define vi_or_where(m, a, b) _mm256_or_si256(a, _mm256_and_si256(_mm256_castps_si256(m), b))
+#define vi_cmpgt(a, b) _mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b))
 /* float -> int32 truncating, or by MXCSR's rounding; int32 -> float */
 #define vi_trunc(f) _mm256_cvttps_epi32(f)
 #define vi_cvt(f) _mm256_cvtps_epi32(f)
+/* float -> int32 rounding half to even by the instruction's mode */
+#define vi_round(f) _mm256_cvttps_epi32(_mm256_round_ps(f, SQ_RNE))
 #define vi_to_f(i) _mm256_cvtepi32_ps(i)
 #define vi_bits(f) _mm256_castps_si256(f)
 /* the SQ_W lanes, each 0..255, as SQ_W bytes at p */
@@ -173,6 +182,16 @@ SQ_AI void sq_store_bytes_avx2(void *p, __m256i v) {
   _mm_storel_epi64((__m128i *)p, _mm_packus_epi16(w, w));
 }
 #define vi_store_bytes(p, v) sq_store_bytes_avx2(p, v)
+/* the 2 * SQ_W lanes of a, then b, each 0..65535, as 16-bit values at p */
+SQ_AI void sq_store_u16x2_avx2(void *p, __m256i a, __m256i b) {
+  _mm256_storeu_si256((__m256i *)p, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
+}
+#define vi_store_u16x2(p, a, b) sq_store_u16x2_avx2(p, a, b)
+/* the halves of v, and back; SQ_W 16-bit values in a vihalf widened */
+#define vi_lo(v) _mm256_castsi256_si128(v)
+#define vi_hi(v) _mm256_extracti128_si256(v, 1)
+#define vi_join(lo, hi) _mm256_set_m128i(hi, lo)
+#define vi_from_u16(h) _mm256_cvtepu16_epi32(h)
 
 /* double lanes, and the two halves of a vfloat widened */
 #define vd_load(p) _mm256_loadu_pd((const double *)(const void *)(p))
@@ -182,7 +201,14 @@ SQ_AI void sq_store_bytes_avx2(void *p, __m256i v) {
 #define vd_add(a, b) _mm256_add_pd(a, b)
 #define vd_sub(a, b) _mm256_sub_pd(a, b)
 #define vd_mul(a, b) _mm256_mul_pd(a, b)
+#define vd_max(a, b) _mm256_max_pd(a, b)
+#define vd_min(a, b) _mm256_min_pd(a, b)
+#define vd_abs(a) _mm256_andnot_pd(_mm256_set1_pd(-0.0), a)
 #define vd_of(h) _mm256_cvtps_pd(h)
+/* SQ_W / 2 floats at p, widened (exact) */
+#define vd_load_f(p) _mm256_cvtps_pd(_mm_loadu_ps((const float *)(const void *)(p)))
+/* double -> int32 truncating */
+#define vd_trunc(a) _mm256_cvttpd_epi32(a)
 
 #else /* SQ_W == 16 */
 
@@ -191,6 +217,7 @@ SQ_AI void sq_store_bytes_avx2(void *p, __m256i v) {
 #define vint __m512i
 #define vdouble __m512d
 #define vhalf __m256
+#define vihalf __m256i
 #define vmask __mmask16
 
 /* See the AVX2 definition; "v" reaches zmm16-31. */
@@ -214,6 +241,7 @@ SQ_AI void sq_store_bytes_avx2(void *p, __m256i v) {
 #define vf_abs(a) _mm512_abs_ps(a)
 #define vf_neg(a) _mm512_xor_ps(_mm512_set1_ps(-0.0f), a)
 #define vf_round(a) _mm512_roundscale_ps(a, SQ_RNE)
+#define vf_from_f16(p) _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
 #define vf_cmp(a, b, pred) _mm512_cmp_ps_mask(a, b, pred)
 #define vf_blend(a, b, m) _mm512_mask_blend_ps(m, a, b)
 #define vf_keep(m, v) _mm512_maskz_mov_ps(m, v)
@@ -231,6 +259,7 @@ SQ_AI void sq_store_bytes_avx2(void *p, __m256i v) {
   _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(a), _mm512_castps_pd(b)))
 #define vf_unpackhi2(a, b) \
   _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(a), _mm512_castps_pd(b)))
+#define vf_shuffle(a, b, imm) _mm512_shuffle_ps(a, b, imm)
 #define vf_even128(a, b) _mm512_shuffle_f32x4(a, b, 0x88)
 #define vf_odd128(a, b) _mm512_shuffle_f32x4(a, b, 0xdd)
 
@@ -259,12 +288,24 @@ SQ_AI void sq_store_bytes_avx2(void *p, __m256i v) {
 #define vi_dec(m, v) _mm512_mask_sub_epi32(v, m, v, _mm512_set1_epi32(1))
 #define vi_blend(a, b, m) _mm512_mask_blend_epi32(m, a, b)
 #define vi_clear(m, v) _mm512_maskz_mov_epi32((__mmask16)~(m), v)
+#define vi_or_where(m, a, b) _mm512_mask_or_epi32(a, m, a, b)
+#define vi_cmpgt(a, b) _mm512_cmpgt_epi32_mask(a, b)
 #define vi_trunc(f) _mm512_cvttps_epi32(f)
 #define vi_cvt(f) _mm512_cvtps_epi32(f)
+#define vi_round(f) _mm512_cvt_roundps_epi32(f, SQ_RNE)
 #define vi_to_f(i) _mm512_cvtepi32_ps(i)
 #define vi_bits(f) _mm512_castps_si512(f)
 #define vi_store_bytes(p, v) \
   _mm_storeu_si128((__m128i *)(void *)(p), _mm512_cvtepi32_epi8(v))
+SQ_AI void sq_store_u16x2_avx512(void *p, __m512i a, __m512i b) {
+  _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(a));
+  _mm256_storeu_si256((__m256i *)p + 1, _mm512_cvtepi32_epi16(b));
+}
+#define vi_store_u16x2(p, a, b) sq_store_u16x2_avx512(p, a, b)
+#define vi_lo(v) _mm512_castsi512_si256(v)
+#define vi_hi(v) _mm512_extracti64x4_epi64(v, 1)
+#define vi_join(lo, hi) _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1)
+#define vi_from_u16(h) _mm512_cvtepu16_epi32(h)
 
 #define vd_load(p) _mm512_loadu_pd((const void *)(p))
 #define vd_store(p, v) _mm512_storeu_pd((void *)(p), v)
@@ -273,6 +314,11 @@ SQ_AI void sq_store_bytes_avx2(void *p, __m256i v) {
 #define vd_add(a, b) _mm512_add_pd(a, b)
 #define vd_sub(a, b) _mm512_sub_pd(a, b)
 #define vd_mul(a, b) _mm512_mul_pd(a, b)
+#define vd_max(a, b) _mm512_max_pd(a, b)
+#define vd_min(a, b) _mm512_min_pd(a, b)
+#define vd_abs(a) _mm512_abs_pd(a)
 #define vd_of(h) _mm512_cvtps_pd(h)
+#define vd_load_f(p) _mm512_cvtps_pd(_mm256_loadu_ps((const float *)(const void *)(p)))
+#define vd_trunc(a) _mm512_cvttpd_epi32(a)
 
 #endif

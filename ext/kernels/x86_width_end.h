@@ -20,6 +20,7 @@
 #undef vint
 #undef vdouble
 #undef vhalf
+#undef vihalf
 #undef vmask
 #undef SQ_KEEP
 #undef vf_load
@@ -36,6 +37,7 @@
 #undef vf_abs
 #undef vf_neg
 #undef vf_round
+#undef vf_from_f16
 #undef vf_cmp
 #undef vf_blend
 #undef vf_keep
@@ -49,6 +51,7 @@
 #undef vf_unpackhi
 #undef vf_unpacklo2
 #undef vf_unpackhi2
+#undef vf_shuffle
 #undef vf_even128
 #undef vf_odd128
 #undef vm_and
@@ -75,11 +78,19 @@
 #undef vi_dec
 #undef vi_blend
 #undef vi_clear
+#undef vi_or_where
+#undef vi_cmpgt
 #undef vi_trunc
 #undef vi_cvt
+#undef vi_round
 #undef vi_to_f
 #undef vi_bits
 #undef vi_store_bytes
+#undef vi_store_u16x2
+#undef vi_lo
+#undef vi_hi
+#undef vi_join
+#undef vi_from_u16
 #undef vd_load
 #undef vd_store
 #undef vd_set1
@@ -87,5 +98,10 @@
 #undef vd_add
 #undef vd_sub
 #undef vd_mul
+#undef vd_max
+#undef vd_min
+#undef vd_abs
 #undef vd_of
+#undef vd_load_f
+#undef vd_trunc
 #undef SQ_W
