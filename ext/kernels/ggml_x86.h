@@ -4,15 +4,16 @@
 ** in x86_width.h's words (no include guard: read once per width).  Every
 ** function writes exactly the bytes the scalar kernels write
 ** (ggml_dequantize.c, ggml_quantize_legacy.c), for every input:
-**   1. dequantize q8_0 and q6_K: a block whose fp16 fields are not all
+**   1. dequantize, every type: a block whose fp16 fields are not all
 **      finite goes to the scalar routine (which writes x86's NaN bits); in
 **      every other block no step gives a NaN, an infinity or a subnormal, so
-**      IEEE arithmetic fixes each bit.  Codes are unpacked as integers,
-**      converted exactly and multiplied in ggml's order (q6_K: d * sc
-**      first, computed once per block, then * q); fp16 fields are widened by
-**      F16C (exact for finite values).  The other types' dequantizers differ
-**      by width (integer unpacking on AVX2, table lookups on AVX-512) and
-**      live in the ISA files;
+**      IEEE arithmetic fixes each bit and a block body computes each weight
+**      with ggml's operations in ggml's order.  q8_0's and q6_K's bodies are
+**      here: codes unpacked as integers, converted exactly and multiplied in
+**      ggml's order (q6_K: d * sc first, computed once per block, then * q);
+**      fp16 fields are widened by F16C (exact for finite values).  The other
+**      types' bodies differ by width (integer unpacking on AVX2, table
+**      lookups on AVX-512) and live in the ISA files;
 **   2. quantize, q4_0 q4_1 q5_0 q5_1 q8_0 without importance (with it they
 **      are scalar's; the K-quants are ggml_kquants_x86.h's): SQ_W blocks per
 **      pass.  Each block's extremes are folded lane-wise (max of |x| for
@@ -35,6 +36,9 @@
 **   3. tails (fewer than SQ_W blocks) go to the scalar routine on offset
 **      pointers.
 ** Each ISA file supplies, after this header:
+**   dq_block_<T>_P(b, o)            the 256 or 32 floats of one block of
+**                                   type T whose fp16 fields are finite,
+**                                   for every type but q8_0 and q6_K;
 **   store_codes_P(o, t, c, qs, qh)  the 32 codes c[0..32/SQ_W) of a block
 **                                   of type t, clamped to ggml's range, as
 **                                   its bytes: q8_0's at o + SQ_Q8_0_QS,
@@ -45,6 +49,14 @@ typedef void (*sq_qfn)(const void *, size_t, const void *, void *);
 
 SQ_AI void SQ_FN(store_codes)(sq_b o, sq_ggml_type t, const vint *c, size_t qs,
                               size_t qh);
+SQ_AI void SQ_FN(dq_block_q4_0)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_q4_1)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_q5_0)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_q5_1)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_q2_K)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_q3_K)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_q4_K)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_q5_K)(sq_cb b, sq_b o);
 
 /* The fp16 at p, and in every lane (F16C: exact, as sq_ggml_half for the
 ** finite values the fast paths see). */
@@ -55,58 +67,70 @@ SQ_AI vfloat SQ_FN(half)(sq_cb p) { return vf_set1(SQ_FN(half1)(p)); }
 
 /* ---- dequantize ------------------------------------------------------------- */
 
-static void SQ_FN(dq_q8_0)(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  for (size_t i = 0; i < n / 32; i++, b += 34, o += 128) {
-    if (!sq_ggml_half_finite(b)) {
-      sq_ggml_dequantize_q8_0(b, 32, o);
-      continue;
-    }
-    vfloat d = SQ_FN(half)(b);
+SQ_AI void SQ_FN(dq_block_q8_0)(sq_cb b, sq_b o) {
+  vfloat d = SQ_FN(half)(b);
+  SQ_UNROLL(4)
+  for (int k = 0; k < 32 / SQ_W; k++)
+    vf_store(o + 4 * SQ_W * k, vf_mul(vi_to_f(vi_load_i8(b + SQ_Q8_0_QS + SQ_W * k)), d));
+}
+
+SQ_AI void SQ_FN(dq_block_q6_K)(sq_cb b, sq_b o) {
+  /* ds[k] = d * (float)scale k, as ggml's d * sc[is] */
+  float ds[16];
+  vfloat d = SQ_FN(half)(b + SQ_Q6_K_D);
+  SQ_UNROLL(2)
+  for (int k = 0; k < 16 / SQ_W; k++)
+    vf_store(ds + SQ_W * k, vf_mul(d, vi_to_f(vi_load_i8(b + SQ_Q6_K_SC + SQ_W * k))));
+  SQ_UNROLL(2)
+  for (int h = 0; h < 2; h++) {
+    sq_cb ql = b + SQ_Q6_K_QL + 64 * h, qh = b + SQ_Q6_K_QH + 32 * h;
     SQ_UNROLL(4)
-    for (int k = 0; k < 32 / SQ_W; k++)
-      vf_store(o + 4 * SQ_W * k, vf_mul(vi_to_f(vi_load_i8(b + SQ_Q8_0_QS + SQ_W * k)), d));
+    for (int c = 0; c < 32 / SQ_W; c++) {
+      vint la = vi_load_u8(ql + SQ_W * c), lb = vi_load_u8(ql + 32 + SQ_W * c);
+      vint hv = vi_load_u8(qh + SQ_W * c);
+      const vint m15 = vi_set1(15), m48 = vi_set1(48), e32 = vi_set1(32);
+      vint q1 = vi_or(vi_and(la, m15), vi_and(vi_slli(hv, 4), m48));
+      vint q2 = vi_or(vi_and(lb, m15), vi_and(vi_slli(hv, 2), m48));
+      vint q3 = vi_or(vi_srli(la, 4), vi_and(hv, m48));
+      vint q4 = vi_or(vi_srli(lb, 4), vi_and(vi_srli(hv, 2), m48));
+      /* weights 16 apart share a scale */
+      const float *sc = ds + 8 * h + SQ_W * c / 16;
+      sq_b out = o + 4 * (128 * h + SQ_W * c);
+      vf_store(out, vf_mul(vf_load1(sc), vi_to_f(vi_sub(q1, e32))));
+      vf_store(out + 128, vf_mul(vf_load1(sc + 2), vi_to_f(vi_sub(q2, e32))));
+      vf_store(out + 256, vf_mul(vf_load1(sc + 4), vi_to_f(vi_sub(q3, e32))));
+      vf_store(out + 384, vf_mul(vf_load1(sc + 6), vi_to_f(vi_sub(q4, e32))));
+    }
   }
 }
 
-static void SQ_FN(dq_q6_K)(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  for (size_t i = 0; i < n / 256; i++, b += 210, o += 1024) {
-    if (!sq_ggml_half_finite(b + SQ_Q6_K_D)) {
-      sq_ggml_dequantize_q6_K(b, 256, o);
-      continue;
-    }
-    /* ds[k] = d * (float)scale k, as ggml's d * sc[is] */
-    float ds[16];
-    vfloat d = SQ_FN(half)(b + SQ_Q6_K_D);
-    SQ_UNROLL(2)
-    for (int k = 0; k < 16 / SQ_W; k++)
-      vf_store(ds + SQ_W * k, vf_mul(d, vi_to_f(vi_load_i8(b + SQ_Q6_K_SC + SQ_W * k))));
-    SQ_UNROLL(2)
-    for (int h = 0; h < 2; h++) {
-      sq_cb ql = b + SQ_Q6_K_QL + 64 * h, qh = b + SQ_Q6_K_QH + 32 * h;
-      SQ_UNROLL(4)
-      for (int c = 0; c < 32 / SQ_W; c++) {
-        vint la = vi_load_u8(ql + SQ_W * c), lb = vi_load_u8(ql + 32 + SQ_W * c);
-        vint hv = vi_load_u8(qh + SQ_W * c);
-        const vint m15 = vi_set1(15), m48 = vi_set1(48), e32 = vi_set1(32);
-        vint q1 = vi_or(vi_and(la, m15), vi_and(vi_slli(hv, 4), m48));
-        vint q2 = vi_or(vi_and(lb, m15), vi_and(vi_slli(hv, 2), m48));
-        vint q3 = vi_or(vi_srli(la, 4), vi_and(hv, m48));
-        vint q4 = vi_or(vi_srli(lb, 4), vi_and(vi_srli(hv, 2), m48));
-        /* weights 16 apart share a scale */
-        const float *sc = ds + 8 * h + SQ_W * c / 16;
-        sq_b out = o + 4 * (128 * h + SQ_W * c);
-        vf_store(out, vf_mul(vf_load1(sc), vi_to_f(vi_sub(q1, e32))));
-        vf_store(out + 128, vf_mul(vf_load1(sc + 2), vi_to_f(vi_sub(q2, e32))));
-        vf_store(out + 256, vf_mul(vf_load1(sc + 4), vi_to_f(vi_sub(q3, e32))));
-        vf_store(out + 384, vf_mul(vf_load1(sc + 6), vi_to_f(vi_sub(q4, e32))));
-      }
-    }
+/* The dequantizers: a block whose fp16 fields are not all finite (FINITE, a
+** test on the block at b) goes to the scalar routine, every other block to
+** the block body dq_block_<T>_P. */
+#define SQ_GGML_DQ(T, QK, BYTES, FINITE)                                       \
+  static void SQ_FN(dq_##T)(const void *blocks, size_t n, void *y) {          \
+    sq_cb b = blocks;                                                         \
+    sq_b o = y;                                                               \
+    for (size_t i = 0; i < n / QK; i++, b += BYTES, o += 4 * QK) {            \
+      if (!(FINITE)) {                                                        \
+        sq_ggml_dequantize_##T(b, QK, o);                                     \
+        continue;                                                             \
+      }                                                                       \
+      SQ_FN(dq_block_##T)(b, o);                                              \
+    }                                                                         \
   }
-}
+SQ_GGML_DQ(q4_0, 32, 18, sq_ggml_half_finite(b))
+SQ_GGML_DQ(q4_1, 32, 20, sq_ggml_half_finite(b) && sq_ggml_half_finite(b + SQ_Q4_1_M))
+SQ_GGML_DQ(q5_0, 32, 22, sq_ggml_half_finite(b))
+SQ_GGML_DQ(q5_1, 32, 24, sq_ggml_half_finite(b) && sq_ggml_half_finite(b + SQ_Q5_1_M))
+SQ_GGML_DQ(q8_0, 32, 34, sq_ggml_half_finite(b))
+SQ_GGML_DQ(q2_K, 256, 84,
+           sq_ggml_half_finite(b + SQ_Q2_K_D) && sq_ggml_half_finite(b + SQ_Q2_K_DMIN))
+SQ_GGML_DQ(q3_K, 256, 110, sq_ggml_half_finite(b + SQ_Q3_K_D))
+SQ_GGML_DQ(q4_K, 256, 144, sq_ggml_half_finite(b) && sq_ggml_half_finite(b + 2))
+SQ_GGML_DQ(q5_K, 256, 176, sq_ggml_half_finite(b) && sq_ggml_half_finite(b + 2))
+SQ_GGML_DQ(q6_K, 256, 210, sq_ggml_half_finite(b + SQ_Q6_K_D))
+#undef SQ_GGML_DQ
 
 /* ---- quantize, legacy types without importance ------------------------------ */
 

@@ -57,76 +57,44 @@ SQ_AI void widen32(vint v, vint w[4]) {
   w[3] = _mm256_cvtepi8_epi32(_mm_unpackhi_epi64(c, c));
 }
 
-static void dq_q4_0_avx2(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  for (size_t i = 0; i < n / 32; i++, b += 18, o += 128) {
-    if (!sq_ggml_half_finite(b)) {
-      sq_ggml_dequantize_q4_0(b, 32, o);
-      continue;
-    }
-    vfloat d = half_avx2(b);
-    vint a = vi_load_u8(b + SQ_Q4_0_QS), c = vi_load_u8(b + SQ_Q4_0_QS + 8);
-    const vint m15 = vi_set1(15), e8 = vi_set1(8);
-    vf_store(o, qd(_mm256_sub_epi32(_mm256_and_si256(a, m15), e8), d));
-    vf_store(o + 32, qd(_mm256_sub_epi32(_mm256_and_si256(c, m15), e8), d));
-    vf_store(o + 64, qd(_mm256_sub_epi32(_mm256_srli_epi32(a, 4), e8), d));
-    vf_store(o + 96, qd(_mm256_sub_epi32(_mm256_srli_epi32(c, 4), e8), d));
-  }
+SQ_AI void dq_block_q4_0_avx2(sq_cb b, sq_b o) {
+  vfloat d = half_avx2(b);
+  vint a = vi_load_u8(b + SQ_Q4_0_QS), c = vi_load_u8(b + SQ_Q4_0_QS + 8);
+  const vint m15 = vi_set1(15), e8 = vi_set1(8);
+  vf_store(o, qd(_mm256_sub_epi32(_mm256_and_si256(a, m15), e8), d));
+  vf_store(o + 32, qd(_mm256_sub_epi32(_mm256_and_si256(c, m15), e8), d));
+  vf_store(o + 64, qd(_mm256_sub_epi32(_mm256_srli_epi32(a, 4), e8), d));
+  vf_store(o + 96, qd(_mm256_sub_epi32(_mm256_srli_epi32(c, 4), e8), d));
 }
 
-static void dq_q4_1_avx2(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  for (size_t i = 0; i < n / 32; i++, b += 20, o += 128) {
-    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + SQ_Q4_1_M)) {
-      sq_ggml_dequantize_q4_1(b, 32, o);
-      continue;
-    }
-    vfloat d = half_avx2(b), m = half_avx2(b + SQ_Q4_1_M);
-    vint a = vi_load_u8(b + SQ_Q4_1_QS), c = vi_load_u8(b + SQ_Q4_1_QS + 8);
-    const vint m15 = vi_set1(15);
-    vf_store(o, qdm(_mm256_and_si256(a, m15), d, m));
-    vf_store(o + 32, qdm(_mm256_and_si256(c, m15), d, m));
-    vf_store(o + 64, qdm(_mm256_srli_epi32(a, 4), d, m));
-    vf_store(o + 96, qdm(_mm256_srli_epi32(c, 4), d, m));
-  }
+SQ_AI void dq_block_q4_1_avx2(sq_cb b, sq_b o) {
+  vfloat d = half_avx2(b), m = half_avx2(b + SQ_Q4_1_M);
+  vint a = vi_load_u8(b + SQ_Q4_1_QS), c = vi_load_u8(b + SQ_Q4_1_QS + 8);
+  const vint m15 = vi_set1(15);
+  vf_store(o, qdm(_mm256_and_si256(a, m15), d, m));
+  vf_store(o + 32, qdm(_mm256_and_si256(c, m15), d, m));
+  vf_store(o + 64, qdm(_mm256_srli_epi32(a, 4), d, m));
+  vf_store(o + 96, qdm(_mm256_srli_epi32(c, 4), d, m));
 }
 
 /* q5_0 and q5_1: the five-bit codes assembled as 32 bytes (nibbles | fifth
 ** bits), then widened. */
-static void dq_q5_0_avx2(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  for (size_t i = 0; i < n / 32; i++, b += 22, o += 128) {
-    if (!sq_ggml_half_finite(b)) {
-      sq_ggml_dequantize_q5_0(b, 32, o);
-      continue;
-    }
-    vfloat d = half_avx2(b);
-    vint q = _mm256_or_si256(nibbles32(b + SQ_Q5_0_QS), fifth32(sq_load_u32(b + SQ_Q5_0_QH)));
-    vint w[4];
-    widen32(_mm256_sub_epi8(q, _mm256_set1_epi8(16)), w);
-    SQ_UNROLL(4)
-    for (int k = 0; k < 4; k++) vf_store(o + 32 * k, qd(w[k], d));
-  }
+SQ_AI void dq_block_q5_0_avx2(sq_cb b, sq_b o) {
+  vfloat d = half_avx2(b);
+  vint q = _mm256_or_si256(nibbles32(b + SQ_Q5_0_QS), fifth32(sq_load_u32(b + SQ_Q5_0_QH)));
+  vint w[4];
+  widen32(_mm256_sub_epi8(q, _mm256_set1_epi8(16)), w);
+  SQ_UNROLL(4)
+  for (int k = 0; k < 4; k++) vf_store(o + 32 * k, qd(w[k], d));
 }
 
-static void dq_q5_1_avx2(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  for (size_t i = 0; i < n / 32; i++, b += 24, o += 128) {
-    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + SQ_Q5_1_M)) {
-      sq_ggml_dequantize_q5_1(b, 32, o);
-      continue;
-    }
-    vfloat d = half_avx2(b), m = half_avx2(b + SQ_Q5_1_M);
-    vint q = _mm256_or_si256(nibbles32(b + SQ_Q5_1_QS), fifth32(sq_load_u32(b + SQ_Q5_1_QH)));
-    vint w[4];
-    widen32(q, w);
-    SQ_UNROLL(4)
-    for (int k = 0; k < 4; k++) vf_store(o + 32 * k, qdm(w[k], d, m));
-  }
+SQ_AI void dq_block_q5_1_avx2(sq_cb b, sq_b o) {
+  vfloat d = half_avx2(b), m = half_avx2(b + SQ_Q5_1_M);
+  vint q = _mm256_or_si256(nibbles32(b + SQ_Q5_1_QS), fifth32(sq_load_u32(b + SQ_Q5_1_QH)));
+  vint w[4];
+  widen32(q, w);
+  SQ_UNROLL(4)
+  for (int k = 0; k < 4; k++) vf_store(o + 32 * k, qdm(w[k], d, m));
 }
 
 /* ---- K-quants ------------------------------------------------------------- */
@@ -143,32 +111,24 @@ SQ_AI void q2k_scales(sq_cb s, float d, float dmin, float *dl, float *ml) {
   }
 }
 
-static void dq_q2_K_avx2(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  for (size_t i = 0; i < n / 256; i++, b += 84, o += 1024) {
-    if (!sq_ggml_half_finite(b + SQ_Q2_K_D) || !sq_ggml_half_finite(b + SQ_Q2_K_DMIN)) {
-      sq_ggml_dequantize_q2_K(b, 256, o);
-      continue;
-    }
-    float dl[16], ml[16];
-    q2k_scales(b + SQ_Q2_K_SC, half1_avx2(b + SQ_Q2_K_D), half1_avx2(b + SQ_Q2_K_DMIN), dl, ml);
+SQ_AI void dq_block_q2_K_avx2(sq_cb b, sq_b o) {
+  float dl[16], ml[16];
+  q2k_scales(b + SQ_Q2_K_SC, half1_avx2(b + SQ_Q2_K_D), half1_avx2(b + SQ_Q2_K_DMIN), dl, ml);
+  SQ_UNROLL(2)
+  for (int h = 0; h < 2; h++)
     SQ_UNROLL(2)
-    for (int h = 0; h < 2; h++)
-      SQ_UNROLL(2)
-      for (int s = 0; s < 2; s++) {
-        sq_cb q = b + SQ_Q2_K_QS + 32 * h + 16 * s;
-        vint a = vi_load_u8(q), c = vi_load_u8(q + 8);
-        SQ_UNROLL(4)
-        for (int g = 0; g < 4; g++) {
-          int k = 8 * h + 2 * g + s;
-          vfloat vdl = _mm256_broadcast_ss(dl + k), vml = _mm256_broadcast_ss(ml + k);
-          sq_b out = o + 4 * (128 * h + 32 * g + 16 * s);
-          vf_store(out, dqm_avx2(vdl, _mm256_and_si256(_mm256_srli_epi32(a, 2 * g), vi_set1(3)), vml));
-          vf_store(out + 32, dqm_avx2(vdl, _mm256_and_si256(_mm256_srli_epi32(c, 2 * g), vi_set1(3)), vml));
-        }
+    for (int s = 0; s < 2; s++) {
+      sq_cb q = b + SQ_Q2_K_QS + 32 * h + 16 * s;
+      vint a = vi_load_u8(q), c = vi_load_u8(q + 8);
+      SQ_UNROLL(4)
+      for (int g = 0; g < 4; g++) {
+        int k = 8 * h + 2 * g + s;
+        vfloat vdl = _mm256_broadcast_ss(dl + k), vml = _mm256_broadcast_ss(ml + k);
+        sq_b out = o + 4 * (128 * h + 32 * g + 16 * s);
+        vf_store(out, dqm_avx2(vdl, _mm256_and_si256(_mm256_srli_epi32(a, 2 * g), vi_set1(3)), vml));
+        vf_store(out + 32, dqm_avx2(vdl, _mm256_and_si256(_mm256_srli_epi32(c, 2 * g), vi_set1(3)), vml));
       }
-  }
+    }
 }
 
 /* dl[k] = d * (scale k - 32) for the 16 packed 6-bit scales of q3_K at s:
@@ -188,40 +148,32 @@ SQ_AI void q3k_scales_avx2(sq_cb s, vfloat d, float *dl) {
 /* q3_K: a weight is dl * v with v = code - 4 (high bit clear) or code (set),
 ** eight possible values per sub-block of 16: a vpermps lookup in the table
 ** dl * (k - 4), k = code | high bit << 2, computed with scalar's multiply. */
-static void dq_q3_K_avx2(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
+SQ_AI void dq_block_q3_K_avx2(sq_cb b, sq_b o) {
   const vfloat kv = _mm256_setr_ps(-4.0f, -3.0f, -2.0f, -1.0f, 0.0f, 1.0f, 2.0f, 3.0f);
-  for (size_t i = 0; i < n / 256; i++, b += 110, o += 1024) {
-    if (!sq_ggml_half_finite(b + SQ_Q3_K_D)) {
-      sq_ggml_dequantize_q3_K(b, 256, o);
-      continue;
-    }
-    float dl[16];
-    q3k_scales_avx2(b + SQ_Q3_K_SC, half_avx2(b + SQ_Q3_K_D), dl);
+  float dl[16];
+  q3k_scales_avx2(b + SQ_Q3_K_SC, half_avx2(b + SQ_Q3_K_D), dl);
+  SQ_UNROLL(2)
+  for (int s = 0; s < 2; s++) {
+    sq_cb hm = b + SQ_Q3_K_HM + 16 * s;
+    vint ha = vi_load_u8(hm), hc = vi_load_u8(hm + 8);
     SQ_UNROLL(2)
-    for (int s = 0; s < 2; s++) {
-      sq_cb hm = b + SQ_Q3_K_HM + 16 * s;
-      vint ha = vi_load_u8(hm), hc = vi_load_u8(hm + 8);
-      SQ_UNROLL(2)
-      for (int h = 0; h < 2; h++) {
-        sq_cb q = b + SQ_Q3_K_QS + 32 * h + 16 * s;
-        vint a = vi_load_u8(q), c = vi_load_u8(q + 8);
-        SQ_UNROLL(4)
-        for (int g = 0; g < 4; g++) {
-          int bit = 4 * h + g;
-          vfloat t = _mm256_mul_ps(_mm256_broadcast_ss(dl + 8 * h + 2 * g + s), kv);
-          /* the high bit moved to bit 2 of the index */
-          vint hb_a = bit >= 2 ? _mm256_srli_epi32(ha, bit - 2) : _mm256_slli_epi32(ha, 2 - bit);
-          vint hb_c = bit >= 2 ? _mm256_srli_epi32(hc, bit - 2) : _mm256_slli_epi32(hc, 2 - bit);
-          vint ia = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(a, 2 * g), vi_set1(3)),
-                                  _mm256_and_si256(hb_a, vi_set1(4)));
-          vint ic = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(c, 2 * g), vi_set1(3)),
-                                  _mm256_and_si256(hb_c, vi_set1(4)));
-          sq_b out = o + 4 * (128 * h + 32 * g + 16 * s);
-          vf_store(out, _mm256_permutevar8x32_ps(t, ia));
-          vf_store(out + 32, _mm256_permutevar8x32_ps(t, ic));
-        }
+    for (int h = 0; h < 2; h++) {
+      sq_cb q = b + SQ_Q3_K_QS + 32 * h + 16 * s;
+      vint a = vi_load_u8(q), c = vi_load_u8(q + 8);
+      SQ_UNROLL(4)
+      for (int g = 0; g < 4; g++) {
+        int bit = 4 * h + g;
+        vfloat t = _mm256_mul_ps(_mm256_broadcast_ss(dl + 8 * h + 2 * g + s), kv);
+        /* the high bit moved to bit 2 of the index */
+        vint hb_a = bit >= 2 ? _mm256_srli_epi32(ha, bit - 2) : _mm256_slli_epi32(ha, 2 - bit);
+        vint hb_c = bit >= 2 ? _mm256_srli_epi32(hc, bit - 2) : _mm256_slli_epi32(hc, 2 - bit);
+        vint ia = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(a, 2 * g), vi_set1(3)),
+                                _mm256_and_si256(hb_a, vi_set1(4)));
+        vint ic = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(c, 2 * g), vi_set1(3)),
+                                _mm256_and_si256(hb_c, vi_set1(4)));
+        sq_b out = o + 4 * (128 * h + 32 * g + 16 * s);
+        vf_store(out, _mm256_permutevar8x32_ps(t, ia));
+        vf_store(out + 32, _mm256_permutevar8x32_ps(t, ic));
       }
     }
   }
@@ -258,28 +210,12 @@ SQ_AI void dq_k4_block_avx2(sq_cb b, sq_cb qs, sq_cb qh, sq_b o) {
   }
 }
 
-static void dq_q4_K_avx2(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  for (size_t i = 0; i < n / 256; i++, b += 144, o += 1024) {
-    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + 2)) {
-      sq_ggml_dequantize_q4_K(b, 256, o);
-      continue;
-    }
-    dq_k4_block_avx2(b, b + SQ_Q4_K_QS, NULL, o);
-  }
+SQ_AI void dq_block_q4_K_avx2(sq_cb b, sq_b o) {
+  dq_k4_block_avx2(b, b + SQ_Q4_K_QS, NULL, o);
 }
 
-static void dq_q5_K_avx2(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  for (size_t i = 0; i < n / 256; i++, b += 176, o += 1024) {
-    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + 2)) {
-      sq_ggml_dequantize_q5_K(b, 256, o);
-      continue;
-    }
-    dq_k4_block_avx2(b, b + SQ_Q5_K_QS, b + SQ_Q5_K_QH, o);
-  }
+SQ_AI void dq_block_q5_K_avx2(sq_cb b, sq_b o) {
+  dq_k4_block_avx2(b, b + SQ_Q5_K_QS, b + SQ_Q5_K_QH, o);
 }
 
 /* ---- quantize: a block's codes as bytes ------------------------------------ */

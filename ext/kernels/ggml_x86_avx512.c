@@ -26,9 +26,20 @@
 #include "kernels/ggml_x86.h"
 
 SQ_AI vfloat lut(vint idx, vfloat t) { return _mm512_permutexvar_ps(idx, t); }
-/* 0, 1, ..., 15 as floats, and shifted by k. */
-SQ_AI vfloat iota(int k) {
-  return vi_to_f(_mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), vi_set1(k)));
+/* k, k + 1, ..., k + 15 as floats, and (i & m) + k for lane i: constant
+** vectors (folded at compile time: computed in the block bodies, they must
+** not cost a conversion per block). */
+SQ_AI vfloat iota(float k) {
+  return _mm512_setr_ps(k, k + 1, k + 2, k + 3, k + 4, k + 5, k + 6, k + 7, k + 8,
+                        k + 9, k + 10, k + 11, k + 12, k + 13, k + 14, k + 15);
+}
+SQ_AI vfloat iota_and(int m, float k) {
+  return _mm512_setr_ps((float)(0 & m) + k, (float)(1 & m) + k, (float)(2 & m) + k,
+                        (float)(3 & m) + k, (float)(4 & m) + k, (float)(5 & m) + k,
+                        (float)(6 & m) + k, (float)(7 & m) + k, (float)(8 & m) + k,
+                        (float)(9 & m) + k, (float)(10 & m) + k, (float)(11 & m) + k,
+                        (float)(12 & m) + k, (float)(13 & m) + k, (float)(14 & m) + k,
+                        (float)(15 & m) + k);
 }
 /* dl * q - ml */
 SQ_AI vfloat dqm_avx512(vfloat dl, vfloat q, vfloat ml) { return _mm512_sub_ps(_mm512_mul_ps(dl, q), ml); }
@@ -40,36 +51,20 @@ SQ_AI vfloat dqm_avx512(vfloat dl, vfloat q, vfloat ml) { return _mm512_sub_ps(_
 ** widened byte (the high nibble after a shift); the fifth bit chooses
 ** between two tables through a lane mask taken straight from qh. */
 
-static void dq_q4_0_avx512(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
+SQ_AI void dq_block_q4_0_avx512(sq_cb b, sq_b o) {
   const vfloat codes = iota(-8);
-  for (size_t i = 0; i < n / 32; i++, b += 18, o += 128) {
-    if (!sq_ggml_half_finite(b)) {
-      sq_ggml_dequantize_q4_0(b, 32, o);
-      continue;
-    }
-    vfloat t = _mm512_mul_ps(codes, half_avx512(b));
-    vint v = vi_load_u8(b + SQ_Q4_0_QS);
-    vf_store(o, lut(v, t));
-    vf_store(o + 64, lut(_mm512_srli_epi32(v, 4), t));
-  }
+  vfloat t = _mm512_mul_ps(codes, half_avx512(b));
+  vint v = vi_load_u8(b + SQ_Q4_0_QS);
+  vf_store(o, lut(v, t));
+  vf_store(o + 64, lut(_mm512_srli_epi32(v, 4), t));
 }
 
-static void dq_q4_1_avx512(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
+SQ_AI void dq_block_q4_1_avx512(sq_cb b, sq_b o) {
   const vfloat codes = iota(0);
-  for (size_t i = 0; i < n / 32; i++, b += 20, o += 128) {
-    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + SQ_Q4_1_M)) {
-      sq_ggml_dequantize_q4_1(b, 32, o);
-      continue;
-    }
-    vfloat t = _mm512_add_ps(_mm512_mul_ps(codes, half_avx512(b)), half_avx512(b + SQ_Q4_1_M));
-    vint v = vi_load_u8(b + SQ_Q4_1_QS);
-    vf_store(o, lut(v, t));
-    vf_store(o + 64, lut(_mm512_srli_epi32(v, 4), t));
-  }
+  vfloat t = _mm512_add_ps(_mm512_mul_ps(codes, half_avx512(b)), half_avx512(b + SQ_Q4_1_M));
+  vint v = vi_load_u8(b + SQ_Q4_1_QS);
+  vf_store(o, lut(v, t));
+  vf_store(o + 64, lut(_mm512_srli_epi32(v, 4), t));
 }
 
 /* Weights j of a fifth-bit block from tables t0 (bit clear) and t1 (set). */
@@ -83,69 +78,45 @@ SQ_AI void q5_store(sq_b o, vint v, uint32_t qh, vfloat t0, vfloat t1) {
   vf_store(o + 64, _mm512_permutex2var_ps(t0, hi, t1));
 }
 
-static void dq_q5_0_avx512(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
+SQ_AI void dq_block_q5_0_avx512(sq_cb b, sq_b o) {
   const vfloat c0 = iota(-16), c1 = iota(0);
-  for (size_t i = 0; i < n / 32; i++, b += 22, o += 128) {
-    if (!sq_ggml_half_finite(b)) {
-      sq_ggml_dequantize_q5_0(b, 32, o);
-      continue;
-    }
-    vfloat d = half_avx512(b);
-    q5_store(o, vi_load_u8(b + SQ_Q5_0_QS), sq_load_u32(b + SQ_Q5_0_QH),
-             _mm512_mul_ps(c0, d), _mm512_mul_ps(c1, d));
-  }
+  vfloat d = half_avx512(b);
+  q5_store(o, vi_load_u8(b + SQ_Q5_0_QS), sq_load_u32(b + SQ_Q5_0_QH),
+           _mm512_mul_ps(c0, d), _mm512_mul_ps(c1, d));
 }
 
-static void dq_q5_1_avx512(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
+SQ_AI void dq_block_q5_1_avx512(sq_cb b, sq_b o) {
   const vfloat c0 = iota(0), c1 = iota(16);
-  for (size_t i = 0; i < n / 32; i++, b += 24, o += 128) {
-    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + SQ_Q5_1_M)) {
-      sq_ggml_dequantize_q5_1(b, 32, o);
-      continue;
-    }
-    vfloat d = half_avx512(b), m = half_avx512(b + SQ_Q5_1_M);
-    q5_store(o, vi_load_u8(b + SQ_Q5_1_QS), sq_load_u32(b + SQ_Q5_1_QH),
-             _mm512_add_ps(_mm512_mul_ps(c0, d), m),
-             _mm512_add_ps(_mm512_mul_ps(c1, d), m));
-  }
+  vfloat d = half_avx512(b), m = half_avx512(b + SQ_Q5_1_M);
+  q5_store(o, vi_load_u8(b + SQ_Q5_1_QS), sq_load_u32(b + SQ_Q5_1_QH),
+           _mm512_add_ps(_mm512_mul_ps(c0, d), m),
+           _mm512_add_ps(_mm512_mul_ps(c1, d), m));
 }
 
 /* ---- K-quants ------------------------------------------------------------- */
 
-static void dq_q2_K_avx512(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  const vfloat c4 = vi_to_f(_mm512_and_si512(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), vi_set1(3)));
-  for (size_t i = 0; i < n / 256; i++, b += 84, o += 1024) {
-    if (!sq_ggml_half_finite(b + SQ_Q2_K_D) || !sq_ggml_half_finite(b + SQ_Q2_K_DMIN)) {
-      sq_ggml_dequantize_q2_K(b, 256, o);
-      continue;
-    }
-    /* dl[k] = d * (sc_k & 15), ml[k] = dmin * (sc_k >> 4) */
-    float dl[16], ml[16];
-    vint s = vi_load_u8(b + SQ_Q2_K_SC);
-    _mm512_storeu_ps(dl, _mm512_mul_ps(half_avx512(b + SQ_Q2_K_D), vi_to_f(_mm512_and_si512(s, vi_set1(15)))));
-    _mm512_storeu_ps(ml, _mm512_mul_ps(half_avx512(b + SQ_Q2_K_DMIN), vi_to_f(_mm512_srli_epi32(s, 4))));
+SQ_AI void dq_block_q2_K_avx512(sq_cb b, sq_b o) {
+  const vfloat c4 = iota_and(3, 0);
+  /* dl[k] = d * (sc_k & 15), ml[k] = dmin * (sc_k >> 4) */
+  float dl[16], ml[16];
+  vint s = vi_load_u8(b + SQ_Q2_K_SC);
+  _mm512_storeu_ps(dl, _mm512_mul_ps(half_avx512(b + SQ_Q2_K_D), vi_to_f(_mm512_and_si512(s, vi_set1(15)))));
+  _mm512_storeu_ps(ml, _mm512_mul_ps(half_avx512(b + SQ_Q2_K_DMIN), vi_to_f(_mm512_srli_epi32(s, 4))));
+  SQ_UNROLL(2)
+  for (int h = 0; h < 2; h++)
     SQ_UNROLL(2)
-    for (int h = 0; h < 2; h++)
-      SQ_UNROLL(2)
-      for (int sb = 0; sb < 2; sb++) {
-        vint v = vi_load_u8(b + SQ_Q2_K_QS + 32 * h + 16 * sb);
-        SQ_UNROLL(4)
-        for (int g = 0; g < 4; g++) {
-          /* a lookup in dl * (k & 3) - ml by bits 2g.. of each byte (the
-          ** table repeats every four entries, so the bits above the code
-          ** do not matter) */
-          int k = 8 * h + 2 * g + sb;
-          vfloat t = dqm_avx512(_mm512_set1_ps(dl[k]), c4, _mm512_set1_ps(ml[k]));
-          vf_store(o + 4 * (128 * h + 32 * g + 16 * sb), lut(_mm512_srli_epi32(v, 2 * g), t));
-        }
+    for (int sb = 0; sb < 2; sb++) {
+      vint v = vi_load_u8(b + SQ_Q2_K_QS + 32 * h + 16 * sb);
+      SQ_UNROLL(4)
+      for (int g = 0; g < 4; g++) {
+        /* a lookup in dl * (k & 3) - ml by bits 2g.. of each byte (the
+        ** table repeats every four entries, so the bits above the code
+        ** do not matter) */
+        int k = 8 * h + 2 * g + sb;
+        vfloat t = dqm_avx512(_mm512_set1_ps(dl[k]), c4, _mm512_set1_ps(ml[k]));
+        vf_store(o + 4 * (128 * h + 32 * g + 16 * sb), lut(_mm512_srli_epi32(v, 2 * g), t));
       }
-  }
+    }
 }
 
 /* The 16 scales of q3_K minus 32, times d (ggml's d_all * (scale - 32)). */
@@ -163,33 +134,25 @@ SQ_AI void q3k_scales_avx512(sq_cb s, vfloat d, float *dl) {
 
 /* q3_K: a weight is dl * v, v = code - 4 (high bit clear) or code (set):
 ** a lookup in dl * ((k & 7) - 4) by k = code | high bit << 2. */
-static void dq_q3_K_avx512(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  const vfloat c8 = vi_to_f(_mm512_sub_epi32(_mm512_and_si512(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), vi_set1(7)), vi_set1(4)));
-  for (size_t i = 0; i < n / 256; i++, b += 110, o += 1024) {
-    if (!sq_ggml_half_finite(b + SQ_Q3_K_D)) {
-      sq_ggml_dequantize_q3_K(b, 256, o);
-      continue;
-    }
-    float dl[16];
-    q3k_scales_avx512(b + SQ_Q3_K_SC, half_avx512(b + SQ_Q3_K_D), dl);
+SQ_AI void dq_block_q3_K_avx512(sq_cb b, sq_b o) {
+  const vfloat c8 = iota_and(7, -4);
+  float dl[16];
+  q3k_scales_avx512(b + SQ_Q3_K_SC, half_avx512(b + SQ_Q3_K_D), dl);
+  SQ_UNROLL(2)
+  for (int sb = 0; sb < 2; sb++) {
+    vint hm = vi_load_u8(b + SQ_Q3_K_HM + 16 * sb);
     SQ_UNROLL(2)
-    for (int sb = 0; sb < 2; sb++) {
-      vint hm = vi_load_u8(b + SQ_Q3_K_HM + 16 * sb);
-      SQ_UNROLL(2)
-      for (int h = 0; h < 2; h++) {
-        vint v = vi_load_u8(b + SQ_Q3_K_QS + 32 * h + 16 * sb);
-        SQ_UNROLL(4)
-        for (int g = 0; g < 4; g++) {
-          /* index: the code in bits 0-1, the high bit moved to bit 2 (bit
-          ** 3 is whatever the shift brings: the table repeats every 8) */
-          int bit = 4 * h + g;
-          vint hb = bit >= 2 ? _mm512_srli_epi32(hm, bit - 2) : _mm512_slli_epi32(hm, 2 - bit);
-          vint idx = _mm512_ternarylogic_epi32(vi_set1(3), _mm512_srli_epi32(v, 2 * g), hb, 0xca);
-          vfloat t = _mm512_mul_ps(_mm512_set1_ps(dl[8 * h + 2 * g + sb]), c8);
-          vf_store(o + 4 * (128 * h + 32 * g + 16 * sb), lut(idx, t));
-        }
+    for (int h = 0; h < 2; h++) {
+      vint v = vi_load_u8(b + SQ_Q3_K_QS + 32 * h + 16 * sb);
+      SQ_UNROLL(4)
+      for (int g = 0; g < 4; g++) {
+        /* index: the code in bits 0-1, the high bit moved to bit 2 (bit
+        ** 3 is whatever the shift brings: the table repeats every 8) */
+        int bit = 4 * h + g;
+        vint hb = bit >= 2 ? _mm512_srli_epi32(hm, bit - 2) : _mm512_slli_epi32(hm, 2 - bit);
+        vint idx = _mm512_ternarylogic_epi32(vi_set1(3), _mm512_srli_epi32(v, 2 * g), hb, 0xca);
+        vfloat t = _mm512_mul_ps(_mm512_set1_ps(dl[8 * h + 2 * g + sb]), c8);
+        vf_store(o + 4 * (128 * h + 32 * g + 16 * sb), lut(idx, t));
       }
     }
   }
@@ -249,28 +212,12 @@ SQ_AI void dq_k4_block_avx512(sq_cb b, sq_cb qs, sq_cb qh, sq_b o) {
   }
 }
 
-static void dq_q4_K_avx512(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  for (size_t i = 0; i < n / 256; i++, b += 144, o += 1024) {
-    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + 2)) {
-      sq_ggml_dequantize_q4_K(b, 256, o);
-      continue;
-    }
-    dq_k4_block_avx512(b, b + SQ_Q4_K_QS, NULL, o);
-  }
+SQ_AI void dq_block_q4_K_avx512(sq_cb b, sq_b o) {
+  dq_k4_block_avx512(b, b + SQ_Q4_K_QS, NULL, o);
 }
 
-static void dq_q5_K_avx512(const void *blocks, size_t n, void *y) {
-  sq_cb b = blocks;
-  sq_b o = y;
-  for (size_t i = 0; i < n / 256; i++, b += 176, o += 1024) {
-    if (!sq_ggml_half_finite(b) || !sq_ggml_half_finite(b + 2)) {
-      sq_ggml_dequantize_q5_K(b, 256, o);
-      continue;
-    }
-    dq_k4_block_avx512(b, b + SQ_Q5_K_QS, b + SQ_Q5_K_QH, o);
-  }
+SQ_AI void dq_block_q5_K_avx512(sq_cb b, sq_b o) {
+  dq_k4_block_avx512(b, b + SQ_Q5_K_QS, b + SQ_Q5_K_QH, o);
 }
 
 /* ---- quantize: a block's codes as bytes ------------------------------------ */
