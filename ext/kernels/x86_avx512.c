@@ -277,14 +277,7 @@ static size_t minmax_blocks_avx512(const void *x, size_t n, size_t block,
     case 128: r = mmb_body_avx512(p, n, 128, mn, mx, &b); break;
     default: r = mmb_body_avx512(p, n, block, mn, mx, &b); break;
   }
-  if (r < n) return r;
-  /* the last (fewer than 16) blocks, and the short one, one minmax each */
-  for (size_t start = b * block; start < n; start += block, b++) {
-    size_t len = n - start < block ? n - start : block;
-    size_t bad = minmax_avx512(p + 4 * start, len, &mn[b], &mx[b]);
-    if (bad < len) return start + bad;
-  }
-  return n;
+  return r < n ? r : mmb_rest_avx512(p, n, block, b, mn, mx);
 }
 
 #include "kernels/x86_width_end.h"

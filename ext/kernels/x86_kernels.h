@@ -39,8 +39,8 @@
 **      folded lane-wise (its last vector may overlap the one before), the
 **      SQ_W reduced together by shuffles; non-finite values as in minmax,
 **      and a zero extreme is the first zero of its block, as scalar's first
-**      occurrence.  Which block sizes take this kernel is the ISA file's
-**      choice.
+**      occurrence; the blocks left over, one minmax each.  Which block sizes
+**      take this kernel is the ISA file's choice.
 ** Each ISA file supplies, after this header:
 **   st_codes4_P(d, c0, c1, c2, c3, bits)   4 * SQ_W codes of `bits` stored;
 **   q_tail_P(src, i, n, p, dst, c, bits, divide, with_add)
@@ -602,6 +602,19 @@ SQ_AI size_t SQ_FN(mmb_body)(sq_cb p, size_t n, size_t block, float *mn,
     if (SQ_FN(mmb_group)(p + 4 * g * block, block, 0, mn + g, mx + g))
       return g * block + sq_first_nonfinite(p + 4 * g * block, SQ_W * block);
   *done = g;
+  return n;
+}
+
+/* The blocks from block b on (fewer than SQ_W whole ones, and the short last
+** one), one minmax each.  Returns the index of the first non-finite
+** element, or n. */
+SQ_AI size_t SQ_FN(mmb_rest)(sq_cb p, size_t n, size_t block, size_t b,
+                             float *mn, float *mx) {
+  for (size_t start = b * block; start < n; start += block, b++) {
+    size_t len = n - start < block ? n - start : block;
+    size_t bad = SQ_FN(minmax)(p + 4 * start, len, &mn[b], &mx[b]);
+    if (bad < len) return start + bad;
+  }
   return n;
 }
 
