@@ -15,8 +15,7 @@
 **   4. minmax_interleaved and quantize_interleaved (the AVX-512 path uses
 **      these too): per-channel parameters loaded as vectors, a row's last
 **      channels scalar's;
-**   5. 4-bit packing by byte shifts and packus; minmax_blocks takes blocks
-**      of 8 floats or more (narrower ones are scalar's).
+**   5. 4-bit packing by byte shifts and packus.
 ** Only dispatch.c decides whether these functions may run.
 */
 #include "kernels/kernels_internal.h"
@@ -364,27 +363,6 @@ SQ_AI void f32_to_bf16_tail_avx2(sq_cb s, size_t i, size_t n, sq_b d) {
                                        _mm256_extracti128_si256(a, 1)));
   }
   if (i < n) sq_kernels_scalar.f32_to_bf16(s + 4 * i, n - i, d + 2 * i);
-}
-
-/* ---- per-block min / max ------------------------------------------------- */
-
-static size_t minmax_blocks_avx2(const void *x, size_t n, size_t block,
-                                 float *mn, float *mx) {
-  sq_cb p = x;
-  /* Blocks narrower than a vector: scalar's loop beat one vector minmax call
-  ** per block (block 4 from memory: 3.2x against 11.8x memcpy). */
-  if (block < 8 || (_mm_getcsr() & 0x40))
-    return sq_kernels_scalar.minmax_blocks(x, n, block, mn, mx);
-  /* the common widths with a constant vector count, fully unrolled */
-  size_t b = 0, r;
-  switch (block) {
-    case 8: r = mmb_body_avx2(p, n, 8, mn, mx, &b); break;
-    case 16: r = mmb_body_avx2(p, n, 16, mn, mx, &b); break;
-    case 32: r = mmb_body_avx2(p, n, 32, mn, mx, &b); break;
-    case 64: r = mmb_body_avx2(p, n, 64, mn, mx, &b); break;
-    default: r = mmb_body_avx2(p, n, block, mn, mx, &b); break;
-  }
-  return r < n ? r : mmb_rest_avx2(p, n, block, b, mn, mx);
 }
 
 #include "kernels/x86_width_end.h"

@@ -16,8 +16,7 @@
 **   4. dequantize's 32-bit codes subtract in int64 (exact, and +0 for
 **      q == zp in every rounding mode), converted with one rounding;
 **   5. quantize_interleaved and minmax_interleaved are the AVX2 kernels
-**      (measured faster; see the note above minmax_interleaved_avx512), and
-**      so is minmax_blocks for blocks under 64 floats;
+**      (measured faster; see the note above minmax_interleaved_avx512);
 **   6. 4-bit packing by masked byte loads and vpmovwb.
 ** Only dispatch.c decides whether these functions may run.
 */
@@ -256,28 +255,6 @@ SQ_AI void f32_to_bf16_tail_avx512(sq_cb s, size_t i, size_t n, sq_b d) {
     __m512i x = _mm512_maskz_loadu_epi32(k, s + 4 * i);
     _mm512_mask_cvtepi32_storeu_epi16(d + 2 * i, k, bf16_round_avx512(x));
   }
-}
-
-/* ---- per-block min / max ------------------------------------------------- */
-
-static size_t minmax_blocks_avx512(const void *x, size_t n, size_t block,
-                                   float *mn, float *mx) {
-  sq_cb p = x;
-  /* Blocks under 64 floats: the AVX2 kernel (scalar's under 8).  With one or
-  ** two 64-byte vectors per block, the 16-block reduction (512-bit shuffles,
-  ** split loads on unaligned data) cost more than AVX2's: block 32 from
-  ** memory ran at 0.61x-0.69x memcpy here against 0.42x-0.48x for AVX2's
-  ** (Zen 4); from 64 floats up this kernel was as fast or faster (0.47x
-  ** against 0.65x at 64). */
-  if (block < 64 || (_mm_getcsr() & 0x40))
-    return sq_kernels_avx2.minmax_blocks(x, n, block, mn, mx);
-  size_t b = 0, r;
-  switch (block) {
-    case 64: r = mmb_body_avx512(p, n, 64, mn, mx, &b); break;
-    case 128: r = mmb_body_avx512(p, n, 128, mn, mx, &b); break;
-    default: r = mmb_body_avx512(p, n, block, mn, mx, &b); break;
-  }
-  return r < n ? r : mmb_rest_avx512(p, n, block, b, mn, mx);
 }
 
 #include "kernels/x86_width_end.h"

@@ -39,8 +39,8 @@
 **      folded lane-wise (its last vector may overlap the one before), the
 **      SQ_W reduced together by shuffles; non-finite values as in minmax,
 **      and a zero extreme is the first zero of its block, as scalar's first
-**      occurrence; the blocks left over, one minmax each.  Which block sizes
-**      take this kernel is the ISA file's choice.
+**      occurrence; the blocks left over, one minmax each.  Narrow blocks go
+**      to scalar (AVX2, under 8 floats) or to AVX2 (AVX-512, under 64).
 ** Each ISA file supplies, after this header:
 **   st_codes4_P(d, c0, c1, c2, c3, bits)   4 * SQ_W codes of `bits` stored;
 **   q_tail_P(src, i, n, p, dst, c, bits, divide, with_add)
@@ -605,11 +605,32 @@ SQ_AI size_t SQ_FN(mmb_body)(sq_cb p, size_t n, size_t block, float *mn,
   return n;
 }
 
-/* The blocks from block b on (fewer than SQ_W whole ones, and the short last
-** one), one minmax each.  Returns the index of the first non-finite
-** element, or n. */
-SQ_AI size_t SQ_FN(mmb_rest)(sq_cb p, size_t n, size_t block, size_t b,
-                             float *mn, float *mx) {
+/* Which blocks take the vector kernel, measured: AVX2, 8 floats or more
+** (narrower, scalar's loop beat one vector minmax call per block: block 4
+** from memory 3.2x against 11.8x memcpy); AVX-512, 64 or more, narrower ones
+** AVX2's (with one or two 64-byte vectors per block, the 16-block reduction
+** (512-bit shuffles, split loads on unaligned data) cost more than AVX2's:
+** block 32 from memory ran at 0.61x-0.69x memcpy against 0.42x-0.48x for
+** AVX2's (Zen 4); from 64 floats up this kernel was as fast or faster, 0.47x
+** against 0.65x at 64).  The common widths have a constant vector count and
+** unroll fully. */
+static size_t SQ_FN(minmax_blocks)(const void *x, size_t n, size_t block,
+                                   float *mn, float *mx) {
+  sq_cb p = x;
+  if (block < (SQ_W == 8 ? 8 : 64) || (_mm_getcsr() & 0x40))
+    return (SQ_W == 8 ? &sq_kernels_scalar : &sq_kernels_avx2)
+        ->minmax_blocks(x, n, block, mn, mx);
+  size_t b = 0, r;
+  switch (block) {
+    case 8: r = SQ_FN(mmb_body)(p, n, 8, mn, mx, &b); break;
+    case 16: r = SQ_FN(mmb_body)(p, n, 16, mn, mx, &b); break;
+    case 32: r = SQ_FN(mmb_body)(p, n, 32, mn, mx, &b); break;
+    case 64: r = SQ_FN(mmb_body)(p, n, 64, mn, mx, &b); break;
+    case 128: r = SQ_FN(mmb_body)(p, n, 128, mn, mx, &b); break;
+    default: r = SQ_FN(mmb_body)(p, n, block, mn, mx, &b); break;
+  }
+  if (r < n) return r;
+  /* the blocks left (fewer than SQ_W, and the short one), one minmax each */
   for (size_t start = b * block; start < n; start += block, b++) {
     size_t len = n - start < block ? n - start : block;
     size_t bad = SQ_FN(minmax)(p + 4 * start, len, &mn[b], &mx[b]);
