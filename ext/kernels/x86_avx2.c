@@ -213,9 +213,9 @@ SQ_AI size_t qi_body_avx2(sq_cb src, size_t rows, const sq_channel_params *p,
                                           _mm256_cmp_ps(x2, x3, _CMP_UNORD_Q))))
         break;
       st_codes4_avx2(d + es * c, code_il(x0, &a, c, bits, divide, with_add),
-            code_il(x1, &a, c + 8, bits, divide, with_add),
-            code_il(x2, &a, c + 16, bits, divide, with_add),
-            code_il(x3, &a, c + 24, bits, divide, with_add), bits);
+                     code_il(x1, &a, c + 8, bits, divide, with_add),
+                     code_il(x2, &a, c + 16, bits, divide, with_add),
+                     code_il(x3, &a, c + 24, bits, divide, with_add), bits);
     }
     for (; c + 8 <= ch; c += 8) {
       __m256 v = vf_load(s + 4 * c);

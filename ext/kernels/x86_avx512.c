@@ -133,6 +133,11 @@ SQ_AI __m512i ld_codes_m(sq_cb q, size_t i, __mmask16 k, sq_code_type t) {
   }
 }
 
+/* All sixteen. */
+SQ_AI __m512i ld_codes_avx512(sq_cb q, size_t i, sq_code_type t) {
+  return ld_codes_m(q, i, 0xffff, t);
+}
+
 /* (float)(q - zp): int32 for small codes; for 32-bit codes the difference
 ** in int64 (exact, and +0 for q == zp in every rounding mode) converted to
 ** float with one rounding (vcvtqq2ps), as scalar's int64 -> float. */
@@ -140,10 +145,6 @@ SQ_AI __m256 i64_to_f32(__m256i q, __m256i zp) {
   return _mm512_cvtepi64_ps(
       _mm512_sub_epi64(_mm512_cvtepi32_epi64(q), _mm512_cvtepi32_epi64(zp)));
 }
-SQ_AI __m512i ld_codes_avx512(sq_cb q, size_t i, sq_code_type t) {
-  return ld_codes_m(q, i, 0xffff, t);
-}
-
 SQ_AI __m512 dq_conv_avx512(__m512i v, __m512i zp, sq_code_type t) {
   if (t != SQ_CODE_I32) return _mm512_cvtepi32_ps(_mm512_sub_epi32(v, zp));
   __m256 l = i64_to_f32(_mm512_castsi512_si256(v), _mm512_castsi512_si256(zp));
