@@ -107,13 +107,13 @@ SQ_AI void SQ_FN(dq_block_q6_K)(sq_cb b, sq_b o) {
 /* The dequantizers: a block whose fp16 fields are not all finite (FINITE, a
 ** test on the block at b) goes to the scalar routine, every other block to
 ** the block body dq_block_<T>_P. */
-#define SQ_GGML_DQ(T, QK, BYTES, FINITE)                                       \
+#define SQ_GGML_DQ(T, WEIGHTS, BYTES, FINITE)                                 \
   static void SQ_FN(dq_##T)(const void *blocks, size_t n, void *y) {          \
     sq_cb b = blocks;                                                         \
     sq_b o = y;                                                               \
-    for (size_t i = 0; i < n / QK; i++, b += BYTES, o += 4 * QK) {            \
+    for (size_t i = 0; i < n / WEIGHTS; i++, b += BYTES, o += 4 * WEIGHTS) {  \
       if (!(FINITE)) {                                                        \
-        sq_ggml_dequantize_##T(b, QK, o);                                     \
+        sq_ggml_dequantize_##T(b, WEIGHTS, o);                                \
         continue;                                                             \
       }                                                                       \
       SQ_FN(dq_block_##T)(b, o);                                              \
