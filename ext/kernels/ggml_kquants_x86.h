@@ -35,11 +35,14 @@
 **   to_lanes_P(x, len, nsub, v)    element i of the nsub sub-blocks of len
 **                                  floats at x into lane k of v[i];
 **   from_lanes_P(v, len, nsub, L)  the levels (0..255) in the lanes back
-**                                  into the nsub sub-blocks of len bytes.
+**                                  into the nsub sub-blocks of len bytes;
+**   store_bytes_P(p, v)            the SQ_W lanes of v, each 0..255, as
+**                                  SQ_W bytes at p.
 */
 #define SQ_KQ_EPS_ZERO 1e-15f /* ggml's all-zero threshold (GROUP_MAX_EPS) */
 
 static void SQ_FN(to_lanes)(const float *x, int len, int nsub, vfloat *v);
+SQ_AI void SQ_FN(store_bytes)(unsigned char *p, vint v);
 static void SQ_FN(from_lanes)(const vint *v, int len, int nsub,
                               unsigned char *L);
 
@@ -325,7 +328,7 @@ static void SQ_FN(requantize)(int nsub, int len, const float *x,
     for (int i = len * j; i < len * j + len; i += SQ_W) {
       vfloat v = vf_load(x + i);
       v = dm ? vf_div(vf_add(v, m), d) : vf_div(v, d);
-      vi_store_bytes(L + i, vi_sub(SQ_FN(level_i)(v, lo, hi), base));
+      SQ_FN(store_bytes)(L + i, vi_sub(SQ_FN(level_i)(v, lo, hi), base));
     }
   }
 }

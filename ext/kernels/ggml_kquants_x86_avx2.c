@@ -11,6 +11,11 @@
 #include "kernels/x86_width.h"
 #include "kernels/ggml_kquants_x86.h"
 
+SQ_AI void store_bytes_avx2(unsigned char *p, __m256i v) {
+  __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  _mm_storel_epi64((__m128i *)(void *)p, _mm_packus_epi16(w, w));
+}
+
 /* Element i of sub-blocks 0..7 (len values each, one after another) into
 ** lane k of v[i] (nsub is always 8 here). */
 static void to_lanes_avx2(const float *x, int len, int nsub, __m256 *v) {
@@ -30,7 +35,7 @@ static void from_lanes_avx2(const __m256i *v, int len, int nsub,
     for (int i = 0; i < 8; i++) r[i] = _mm256_castsi256_ps(v[c + i]);
     transpose8_avx2(r);
     for (int l = 0; l < 8; l++)
-      sq_store_bytes_avx2(L + len * l + c, _mm256_castps_si256(r[l]));
+      store_bytes_avx2(L + len * l + c, _mm256_castps_si256(r[l]));
   }
 }
 

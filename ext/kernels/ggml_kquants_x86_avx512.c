@@ -12,6 +12,10 @@
 #include "kernels/x86_width.h"
 #include "kernels/ggml_kquants_x86.h"
 
+SQ_AI void store_bytes_avx512(unsigned char *p, __m512i v) {
+  _mm_storeu_si128((__m128i *)(void *)p, _mm512_cvtepi32_epi8(v));
+}
+
 /* Element i of the nsub (8 or 16) sub-blocks at x (len values each, one
 ** after another) into lane k of v[i]; with 8 sub-blocks the upper lanes
 ** repeat them. */

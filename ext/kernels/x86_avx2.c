@@ -356,6 +356,10 @@ SQ_AI void bf16_tail_avx2(sq_cb s, size_t i, size_t n, sq_b d) {
   if (i < n) sq_kernels_scalar.bf16_to_f32(s + 2 * i, n - i, d + 4 * i);
 }
 
+SQ_AI void st_bf16x2_avx2(sq_b d, __m256i a, __m256i b) {
+  sti(d, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
+}
+
 SQ_AI void f32_to_bf16_tail_avx2(sq_cb s, size_t i, size_t n, sq_b d) {
   for (; i + 8 <= n; i += 8) {
     __m256i a = bf16_round_avx2(ldi(s + 4 * i));

@@ -250,6 +250,11 @@ SQ_AI void bf16_tail_avx512(sq_cb s, size_t i, size_t n, sq_b d) {
   }
 }
 
+SQ_AI void st_bf16x2_avx512(sq_b d, __m512i a, __m512i b) {
+  _mm256_storeu_si256((__m256i *)(void *)d, _mm512_cvtepi32_epi16(a));
+  _mm256_storeu_si256((__m256i *)(void *)(d + 32), _mm512_cvtepi32_epi16(b));
+}
+
 SQ_AI void f32_to_bf16_tail_avx512(sq_cb s, size_t i, size_t n, sq_b d) {
   for (; i < n; i += 16) {
     __mmask16 k = mask16(n - i);

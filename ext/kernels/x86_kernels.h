@@ -51,6 +51,8 @@
 **   dq_tail_P(q, i, n, scale, zp, y, t), dqi_tail_P(q, c, ch, sc, zp, p, y, t)
 **                        dequantize's elements [i, n), a row's channels
 **                        [c, ch);
+**   st_bf16x2_P(d, a, b) the 2 * SQ_W lanes of a, then b (bf16 values in
+**                        int32 lanes), as 16-bit values at d;
 **   f16_tail_P, f32_to_f16_tail_P, bf16_tail_P, f32_to_bf16_tail_P (s, i, n, d)
 **                        the conversions' elements [i, n).
 */
@@ -85,6 +87,7 @@ SQ_AI void SQ_FN(dq_tail)(sq_cb q, size_t i, size_t n, float scale, int32_t zp,
 SQ_AI void SQ_FN(dqi_tail)(sq_cb q, size_t c, size_t ch, const float *sc,
                            const int32_t *zp, const sq_channel_params *p,
                            sq_b y, sq_code_type t);
+SQ_AI void SQ_FN(st_bf16x2)(sq_b d, vint a, vint b);
 SQ_AI void SQ_FN(f16_tail)(sq_cb s, size_t i, size_t n, sq_b d);
 SQ_AI void SQ_FN(f32_to_f16_tail)(sq_cb s, size_t i, size_t n, sq_b d);
 SQ_AI void SQ_FN(bf16_tail)(sq_cb s, size_t i, size_t n, sq_b d);
@@ -367,8 +370,8 @@ static void SQ_FN(f32_to_bf16)(const void *f, size_t n, void *h) {
   sq_b d = h;
   size_t i = 0;
   for (; i + 2 * SQ_W <= n; i += 2 * SQ_W)
-    vi_store_u16x2(d + 2 * i, SQ_FN(bf16_round)(vi_load(s + 4 * i)),
-                   SQ_FN(bf16_round)(vi_load(s + 4 * (i + SQ_W))));
+    SQ_FN(st_bf16x2)(d + 2 * i, SQ_FN(bf16_round)(vi_load(s + 4 * i)),
+                     SQ_FN(bf16_round)(vi_load(s + 4 * (i + SQ_W))));
   SQ_FN(f32_to_bf16_tail)(s, i, n, d);
 }
 

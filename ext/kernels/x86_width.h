@@ -9,8 +9,9 @@
 **   1. this header switches the compiler's target to the path's instruction
 **      sets (a pragma, never -mavx2: only dispatch.c decides what may run);
 **      x86_width_end.h switches it back and removes every name below;
-**   2. every word is a macro over one intrinsic, or a fixed composition of
-**      them, so that a template compiles to the instructions a body written
+**   2. every word is a macro (never a function: several files of one width
+**      read this header into the amalgamation) over one intrinsic, or a
+**      fixed composition of them, so that a template compiles to the instructions a body written
 **      for that width would have: the same operations per lane in the same
 **      order.  Where the two widths need different instructions for one
 **      result (a blend by a vector mask or by a mask register, a scalar tail
@@ -176,17 +177,6 @@
 #define vi_round(f) _mm256_cvttps_epi32(_mm256_round_ps(f, SQ_RNE))
 #define vi_to_f(i) _mm256_cvtepi32_ps(i)
 #define vi_bits(f) _mm256_castps_si256(f)
-/* the SQ_W lanes, each 0..255, as SQ_W bytes at p */
-SQ_AI void sq_store_bytes_avx2(void *p, __m256i v) {
-  __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-  _mm_storel_epi64((__m128i *)p, _mm_packus_epi16(w, w));
-}
-#define vi_store_bytes(p, v) sq_store_bytes_avx2(p, v)
-/* the 2 * SQ_W lanes of a, then b, each 0..65535, as 16-bit values at p */
-SQ_AI void sq_store_u16x2_avx2(void *p, __m256i a, __m256i b) {
-  _mm256_storeu_si256((__m256i *)p, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
-}
-#define vi_store_u16x2(p, a, b) sq_store_u16x2_avx2(p, a, b)
 /* the halves of v, and back; SQ_W 16-bit values in a vihalf widened */
 #define vi_lo(v) _mm256_castsi256_si128(v)
 #define vi_hi(v) _mm256_extracti128_si256(v, 1)
@@ -295,13 +285,6 @@ SQ_AI void sq_store_u16x2_avx2(void *p, __m256i a, __m256i b) {
 #define vi_round(f) _mm512_cvt_roundps_epi32(f, SQ_RNE)
 #define vi_to_f(i) _mm512_cvtepi32_ps(i)
 #define vi_bits(f) _mm512_castps_si512(f)
-#define vi_store_bytes(p, v) \
-  _mm_storeu_si128((__m128i *)(void *)(p), _mm512_cvtepi32_epi8(v))
-SQ_AI void sq_store_u16x2_avx512(void *p, __m512i a, __m512i b) {
-  _mm256_storeu_si256((__m256i *)p, _mm512_cvtepi32_epi16(a));
-  _mm256_storeu_si256((__m256i *)p + 1, _mm512_cvtepi32_epi16(b));
-}
-#define vi_store_u16x2(p, a, b) sq_store_u16x2_avx512(p, a, b)
 #define vi_lo(v) _mm512_castsi512_si256(v)
 #define vi_hi(v) _mm512_extracti64x4_epi64(v, 1)
 #define vi_join(lo, hi) _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1)

@@ -85,8 +85,6 @@
 #undef vi_round
 #undef vi_to_f
 #undef vi_bits
-#undef vi_store_bytes
-#undef vi_store_u16x2
 #undef vi_lo
 #undef vi_hi
 #undef vi_join
