@@ -11,23 +11,24 @@
 **      x86_width_end.h switches it back and removes every name below;
 **   2. every word is a macro (never a function: several files of one width
 **      read this header into the amalgamation) over one intrinsic, or a
-**      fixed composition of them, so that a template compiles to the instructions a body written
-**      for that width would have: the same operations per lane in the same
-**      order.  Where the two widths need different instructions for one
-**      result (a blend by a vector mask or by a mask register, a scalar tail
-**      or a masked one) the word hides the difference; where they need a
-**      different algorithm, the template calls a helper of each ISA file by
-**      its suffixed name (SQ_FN);
+**      fixed composition of them, so that a template compiles to the
+**      instructions a body written for that width would have: the same
+**      operations per lane in the same order.  Where the widths need
+**      different instructions for one result (a blend by a vector mask or
+**      by a mask register, a masked store of the first lanes) the word hides
+**      the difference; where they need a different algorithm (tails,
+**      narrowing, lane transposes), the template calls a helper of each ISA
+**      file by its suffixed name (SQ_FN);
 **   3. no include guard: the amalgamation reads every ISA file into one
-**      translation unit, so this header is read once per width
+**      translation unit, so this header is read once per ISA file
 **      (tools/amalgamate.py inlines a header without a guard at every
 **      #include);
 **   4. float comparisons take the predicates of C's operators (_CMP_GT_OQ
 **      for >, _CMP_NEQ_UQ for !=, ...), so NaN steers the lanes as it steers
 **      scalar code.
 ** The types: vfloat (SQ_W floats), vint (SQ_W int32), vdouble (SQ_W / 2
-** doubles), vhalf (SQ_W / 2 floats: half a vfloat), vmask (one flag per
-** float lane: all-ones lanes of a vfloat on AVX2, a mask register on
+** doubles), vhalf and vihalf (half a vfloat, half a vint), vmask (one flag
+** per lane: all-ones lanes of a vfloat on AVX2, a mask register on
 ** AVX-512).
 */
 #if !defined(SQ_W) || (SQ_W != 8 && SQ_W != 16)
