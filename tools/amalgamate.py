@@ -6,7 +6,10 @@ OUT_DIR/sqlite_quant.h (a copy of include/sqlite_quant.h).
 
 The .c file is every ext/ source, layer by layer (kernels, core, formats, SQL; each
 folder sorted by name), with each project header inlined once, where it is
-first included: the order a compiler would read them in.  No name is changed
+first included: the order a compiler would read them in.  A header without
+an include guard is a template read once per inclusion (the x86 kernels'
+width vocabulary and bodies, docs/ARCHITECTURE.md#kernel-paths): it is
+inlined at every #include.  No name is changed
 here: names that two files both declare static are made unique in the
 sources (docs/ARCHITECTURE.md#one-translation-unit), so a clash is a compile
 error of the amalgamation, which `make test-amalgamation` builds, and a
@@ -110,13 +113,39 @@ UNDEF = re.compile(r"^\s*#\s*undef\s+(\w+)", re.M)
 IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
+GUARD = re.compile(r"\A\s*#\s*ifndef\s+(\w+)\s*\n\s*#\s*define\s+(\w+)")
+
+
+def guarded(header):
+    """1 when the header's first directives are #ifndef X / #define X."""
+    code = COMMENT_OR_STRING.sub(" ", header.read_text())
+    found = GUARD.match(code)
+    return bool(found) and found.group(1) == found.group(2)
+
+
+def with_templates(path):
+    """The text of path with every unguarded header it includes (and they
+    include) in place: what the compiler reads of it in the amalgamation
+    beyond headers read once."""
+    out = []
+    for line in path.read_text().splitlines(keepends=True):
+        include = LOCAL_INCLUDE.match(line)
+        header = resolve(include.group(1)) if include else None
+        if header is not None and not guarded(header):
+            out.append(with_templates(header))
+        else:
+            out.append(line)
+    return "".join(out)
+
+
 def check_macros(sources):
     """A macro a source file defines and leaves defined reaches every file
     after it in one translation unit: refuse when a later file uses the
-    name (or defines it again), rather than let it change that file."""
+    name (or defines it again), rather than let it change that file.  The
+    templates a file includes count as its own text."""
     live = {}
     for source in sources:
-        code = COMMENT_OR_STRING.sub(" ", source.read_text())
+        code = COMMENT_OR_STRING.sub(" ", with_templates(source))
         rel = source.relative_to(ROOT).as_posix()
         for name in set(IDENTIFIER.findall(code)) & live.keys():
             sys.exit(f"amalgamate.py: {rel} uses {name}, a macro {live[name]} "
@@ -151,7 +180,8 @@ class Amalgamation:
                 if header is None:
                     sys.exit(f"amalgamate.py: {rel}: no such header {include.group(1)}")
                 if header not in self.seen:
-                    self.seen.add(header)
+                    if guarded(header):
+                        self.seen.add(header)
                     # The public header declares what is exported.
                     public = header.parent == ROOT / "include"
                     if public:

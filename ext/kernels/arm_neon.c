@@ -21,7 +21,7 @@
 **      the rounding mode (docs/NUMERICS.md#determinism, rule 3).  bf16 is always integer;
 **   4. no masked loads: tails (under 4 or 16 elements) go to the scalar
 **      table on offset pointers;
-**   5. error_sums and minmax_blocks: as on x86 (see x86_avx2.c), the first
+**   5. error_sums and minmax_blocks: as on x86 (see x86_kernels.h), the first
 **      in two passes over L1-sized chunks to stay within 32 registers, the
 **      second with pairwise FMINP/FMAXP over four blocks at a time.
 */

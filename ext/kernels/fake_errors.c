@@ -10,9 +10,9 @@
 **      double operations element by element, no contraction under
 **      -ffp-contract=off), 4 sets per step, for the scalar and neon paths
 **      on any host; the avx2 and avx512 paths run the same steps with
-**      intrinsics, 8 and 16 sets per step (fake_errors_x86_avx2.c,
-**      fake_errors_x86_avx512.c, under their target pragmas), chosen by the
-**      kernel path.
+**      intrinsics, 8 and 16 sets per step (one body, fake_errors_x86.h, read
+**      by fake_errors_x86_avx2.c and fake_errors_x86_avx512.c under their
+**      target pragmas), chosen by the kernel path.
 **      Every version returns the same bits, the scalar kernels' bits.
 **   2. Rounding never uses the FPU rounding mode: the portable body
 **      truncates and corrects by comparisons (half to even) as scalar.c
@@ -20,7 +20,6 @@
 */
 #include <string.h>
 #include "kernels/fake_errors.h"
-#include "kernels/fake_errors_x86.h"
 #include "kernels/kernels_internal.h"
 
 #define SQ_FE_W 4 /* parameter sets per step: 16-byte vectors */

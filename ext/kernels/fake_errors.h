@@ -24,4 +24,11 @@ int sq_fake_sq_errors(const sq_kernels *k, const void *x, size_t n,
                       sq_code_type code, const sq_qparams *q, int count,
                       double *sum);
 
+/* The x86 paths' bodies (fake_errors_x86.h, one per width): sum[0..count)
+** for the n floats at px, every q[c].add 0 and one divide flag. */
+void sq_fe_avx2(const unsigned char *px, size_t n, const sq_qparams *q,
+                int count, double *sum);
+void sq_fe_avx512(const unsigned char *px, size_t n, const sq_qparams *q,
+                  int count, double *sum);
+
 #endif

@@ -18,7 +18,7 @@
 **   quantize, q4_0 q4_1 q5_0 q5_1 q8_0 without importance (with it, and the
 **     K-quants, are scalar's): one block per step.  FMAXV/FMINV give the
 **     block's max and min (of |x| for q8_0); ggml's first extreme follows
-**     from them as on x86 (ggml_x86_avx2.c: the signed extreme of q4_0/q5_0
+**     from them as on x86 (ggml_x86.h: the signed extreme of q4_0/q5_0
 **     or the scalar routine on a +a/-a tie; a zero extreme of q4_1/q5_1
 **     takes the sign of the block's first zero), and d, id and the fp16
 **     fields are computed in scalar code with scalar's operations.  When |d|
@@ -332,7 +332,7 @@ static void dq_q6_K_neon(const void *blocks, size_t n, void *y) {
 /* ---- quantize, legacy types without importance -----------------------------
 ** One block of 32 at a time: FMAXV/FMINV give the block's max and min (max
 ** |x| for q8_0); ggml's choice of extreme and the scale follow in scalar
-** code with scalar's operations (see ggml_x86_avx2.c: q4_0/q5_0 take the
+** code with scalar's operations (see ggml_x86.h: q4_0/q5_0 take the
 ** max when it exceeds -min, the min when -min exceeds the max, +0 for an
 ** all-zero block, and send a tie between +a and -a to the scalar routine;
 ** q4_1/q5_1 give a zero extreme the sign of the block's first zero).  With

@@ -17,8 +17,9 @@
 **      copies are added into the first at the end;
 **   4. every path computes q with the same IEEE operations in the same
 **      order, so the counts are identical (tests/kernel_test.c compares
-**      them).  The vector paths live in histc_x86_avx2.c, histc_x86_avx512.c
-**      and histc_arm_neon.c (only the per-ISA files may hold vector code).
+**      them).  The vector paths live in histc_x86.h (one body, read by
+**      histc_x86_avx2.c and histc_x86_avx512.c) and histc_arm_neon.c (only
+**      the per-ISA files may hold vector code).
 */
 #include "kernels/histc_internal.h"
 

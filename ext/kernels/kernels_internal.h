@@ -23,7 +23,8 @@
 
 /* ---- what every vector path shares ------------------------------------------ */
 
-/* Kernel bodies are written once per instruction set and specialised by
+/* Kernel bodies are written once per instruction set (once for both x86
+** widths where only the width differs: x86_width.h) and specialised by
 ** always-inlined helpers (the code type, multiply or divide). */
 #define SQ_AI static inline __attribute__((always_inline))
 /* Round half to even, without raising exceptions (x86 files). */

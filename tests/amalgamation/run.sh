@@ -69,11 +69,21 @@ for f in ext/*/*.c; do
   [ "$(marker "$f")" = 1 ] || bad="$bad $f"
 done
 check every-source-once "$bad" ""
+# A header with an include guard (its first directive an #ifndef) is inlined
+# at most once; one without is a template (the x86 kernels' width
+# vocabulary and bodies), inlined at each of its #includes.
 bad=""
+tbad=""
 for f in ext/*/*.h include/*.h; do
-  [ "$(marker "$f")" -le 1 ] || bad="$bad $f"
+  if grep -m1 '^[[:space:]]*#' "$f" | grep -q '^[[:space:]]*#[[:space:]]*ifndef'; then
+    [ "$(marker "$f")" -le 1 ] || bad="$bad $f"
+  else
+    uses=$(cat ext/*/*.c ext/*/*.h | grep -c "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"${f#ext/}\"")
+    [ "$(marker "$f")" = "$uses" ] || tbad="$tbad $f"
+  fi
 done
 check headers-at-most-once "$bad" ""
+check templates-at-every-include "$tbad" ""
 check no-project-includes "$(grep -c '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$amalg")" 0
 version=$(sed -n 's/^#define SQLITE_QUANT_VERSION "\(.*\)"/\1/p' include/sqlite_quant.h)
 check version-in-comment "$(sed -n 2p "$amalg")" \
