@@ -64,11 +64,9 @@ static int sq_source_range(const sq_source *s, uint64_t off, uint64_t len,
 /* ---- files ---- */
 
 #ifndef SQLITE_QUANT_OMIT_FS
-/* The reason a file cannot be read, in words that do not depend on the
-** locale (strerror's do). */
-static const char *sq_source_errno_text(int e) {
+const char *sq_errno_words(int e, int writing) {
   switch (e) {
-    case ENOENT: return "no such file";
+    case ENOENT: return writing ? "no such directory" : "no such file";
     case EACCES: case EPERM: return "permission denied";
     case EISDIR: return "it is a directory";
     case ENOTDIR: return "a part of the path is not a directory";
@@ -77,8 +75,15 @@ static const char *sq_source_errno_text(int e) {
     case EMFILE: case ENFILE: return "too many open files";
     case ENOMEM: return "out of memory";
     case ENXIO: return "no such device or address (a socket?)";
-    case EIO: return "an input/output error";
-    default: return "cannot read it";
+    case EIO: return writing ? "input/output error" : "an input/output error";
+    case ENOSPC: return "no space left on the device";
+#ifdef EDQUOT
+    case EDQUOT: return "disk quota exceeded";
+#endif
+    case EROFS: return "read-only file system";
+    case EFBIG: return "file too large";
+    case EBUSY: return "it is busy";
+    default: return writing ? "cannot write it" : "cannot read it";
   }
 }
 
@@ -100,13 +105,13 @@ int sq_source_open(sq_source *s, const char *path, const char *label,
                           ((flags & SQ_SOURCE_NOFOLLOW) ? O_NOFOLLOW : 0));
   if (fd < 0)
     return sq_fail(st, "cannot open '%.200s': %s", label,
-                   sq_source_errno_text(errno));
+                   sq_errno_words(errno, 0));
   struct stat sb;
   if (fstat(fd, &sb) != 0) {
     int e = errno;
     close(fd);
     return sq_fail(st, "cannot open '%.200s': %s", label,
-                   sq_source_errno_text(e));
+                   sq_errno_words(e, 0));
   }
   if (!S_ISREG(sb.st_mode)) {
     close(fd);
@@ -118,7 +123,7 @@ int sq_source_open(sq_source *s, const char *path, const char *label,
     int e = errno;
     close(fd);
     return sq_fail(st, "cannot open '%.200s': %s", label,
-                   sq_source_errno_text(e));
+                   sq_errno_words(e, 0));
   }
   size_t plen = strlen(path), llen = strlen(label);
   char *names = sq_alloc_internal(st, (uint64_t)plen + llen + 2, 1);
@@ -147,7 +152,7 @@ static int sq_source_same(sq_source *s, int short_read, sq_status *st) {
   struct stat sb;
   if (fstat(s->fd, &sb) != 0)
     return sq_fail(st, "cannot read '%.200s': %s", s->label,
-                   sq_source_errno_text(errno));
+                   sq_errno_words(errno, 0));
   uint64_t now = (uint64_t)sb.st_size;
   if (short_read || now != s->size)
     return sq_fail(st, "'%.200s' changed while it was read (it is now %llu "
@@ -181,7 +186,7 @@ static int sq_source_pread(sq_source *s, uint64_t off, uint64_t len,
     if (k < 0 && errno == EINTR) continue;
     if (k < 0)
       return sq_fail(st, "cannot read '%.200s': %s", s->label,
-                     sq_source_errno_text(errno));
+                     sq_errno_words(errno, 0));
     if (k == 0) break;
     got += (uint64_t)k;
   }

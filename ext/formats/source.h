@@ -88,6 +88,11 @@ void sq_source_memory(sq_source *s, const unsigned char *p, uint64_t n);
 #define SQ_SOURCE_NOFOLLOW 1
 int sq_source_open(sq_source *s, const char *path, const char *label,
                    int flags, sq_status *st);
+
+/* What errno e means, in words that do not depend on the locale (strerror's
+** do), for a file read (writing 0) or written (writing 1: staged_file.c):
+** the two word a missing path, an I/O error and the rest apart. */
+const char *sq_errno_words(int e, int writing);
 #endif
 
 /* Closes the file, frees the cache and the names; the source is zeroed. */

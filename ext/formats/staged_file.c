@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "formats/source.h"
 #include "formats/staged_file.h"
 
 /* All of it is path code: left out by SQLITE_QUANT_OMIT_FS
@@ -33,33 +34,10 @@
 #define STG_RANDOM_LEN 6
 #define STG_MOVE_BUFFER ((uint64_t)1 << 20)
 
-/* Messages for the errors of writing a file, the same in every locale. */
-static const char *stg_errno_text(int e) {
-  switch (e) {
-    case ENOENT: return "no such directory";
-    case EACCES: case EPERM: return "permission denied";
-    case EISDIR: return "it is a directory";
-    case ENOTDIR: return "a part of the path is not a directory";
-    case ENAMETOOLONG: return "the path is too long";
-    case ELOOP: return "too many symbolic links";
-    case EMFILE: case ENFILE: return "too many open files";
-    case ENOSPC: return "no space left on the device";
-#ifdef EDQUOT
-    case EDQUOT: return "disk quota exceeded";
-#endif
-    case EROFS: return "read-only file system";
-    case EFBIG: return "file too large";
-    case EIO: return "input/output error";
-    case EBUSY: return "it is busy";
-    case ENOMEM: return "out of memory";
-    default: return "cannot write it";
-  }
-}
-
 static int stg_fail(sq_staged *f, const char *what, int e, sq_status *st) {
   if (e == ENOMEM) return sq_nomem(st);
   return sq_fail(st, "cannot %s '%.200s': %s", what, f->path ? f->path : "",
-                 stg_errno_text(e));
+                 sq_errno_words(e, 1));
 }
 
 static char *stg_strndup(const char *s, size_t n, sq_status *st) {
