@@ -35,6 +35,7 @@
 #include <string.h>
 #include "core/text.h"
 #include "formats/formats.h"
+#include "formats/safetensors.h"
 #include "kernels/byteorder.h"
 
 #define ST_MAX_HEADER 100000000u
@@ -48,14 +49,11 @@ typedef struct st_parser {
   sq_file_index *ix; /* where memory is charged (formats/index.h) */
 } st_parser;
 
-static const struct {
-  const char *file, *name;
-  unsigned size;
-} st_dtypes[] = {
 #define ST_DTYPE_ROW(file, name, size) {file, name, size},
+const sq_safetensors_dtype sq_safetensors_dtypes[SQ_SAFETENSORS_NDTYPES] = {
   SQ_CATALOGUE_SAFETENSORS_DTYPES(ST_DTYPE_ROW)   /* core/catalogue.h */
-#undef ST_DTYPE_ROW
 };
+#undef ST_DTYPE_ROW
 
 /* How many bytes of s[0..len) to quote: at most ST_SHOW, cut at a UTF-8
 ** character boundary. */
@@ -423,22 +421,22 @@ static int st_tensor(st_parser *p, sq_file_tensor *t) {
                          st_show(p->s + at, p->i - at), p->s + at);
         }
         if (st_string_text(p, &d, &dlen, &buf, &nul)) return p->st->code;
-        int k = 0, nd = (int)(sizeof st_dtypes / sizeof st_dtypes[0]);
-        while (k < nd && !(strlen(st_dtypes[k].file) == dlen &&
-                           !memcmp(st_dtypes[k].file, d, dlen)))
+        int k = 0, nd = SQ_SAFETENSORS_NDTYPES;
+        while (k < nd && !(strlen(sq_safetensors_dtypes[k].file) == dlen &&
+                           !memcmp(sq_safetensors_dtypes[k].file, d, dlen)))
           k++;
         sqlite3_free(buf);
         if (k == nd) {
           sq_names valid;
           sq_names_begin(&valid);
-          for (k = 0; k < nd; k++) sq_names_add(&valid, st_dtypes[k].file);
+          for (k = 0; k < nd; k++) sq_names_add(&valid, sq_safetensors_dtypes[k].file);
           return sq_fail(p->st, "safetensors: tensor '%.*s' has unknown dtype "
                                 "%.*s (expected %s)", ST_NAME(t->name),
                          st_show(p->s + at, p->i - at), p->s + at,
                          sq_names_join(&valid, ", ", " or "));
         }
-        strcpy(t->dtype, st_dtypes[k].name);
-        size = st_dtypes[k].size;
+        strcpy(t->dtype, sq_safetensors_dtypes[k].name);
+        size = sq_safetensors_dtypes[k].size;
       } else if (field == 2) {
         uint64_t dims[SQ_MAX_DIMS];
         if (st_uints(p, t, "shape", SQ_MAX_DIMS, INT64_MAX, dims, &t->ndim))

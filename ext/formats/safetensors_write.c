@@ -4,8 +4,8 @@
 ** docs/FORMATS.md#writing-safetensors).
 **
 **   1. a tensor's dtype is one of the readers' names that safetensors has
-**      (st_types); shapes may hold 0 (empty arrays); "__metadata__" is no
-**      tensor's name;
+**      (sq_safetensors_dtypes, safetensors.h); shapes may hold 0 (empty
+**      arrays); "__metadata__" is no tensor's name;
 **   2. the header is the JSON object {"__metadata__": META, "name":
 **      {"dtype": .., "shape": [..], "data_offsets": [a, b]}, ...}, compact,
 **      names escaped as serde_json does, padded with spaces to a multiple
@@ -16,24 +16,14 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include "core/catalogue.h"
 #include "core/text.h"
+#include "formats/safetensors.h"
 #include "formats/tensor_layout.h"
 #include "kernels/byteorder.h"
 
 #define ST_W_MAX_HEADER 100000000u  /* the most safetensors_read.c reads */
 
 /* ---- tensors (rule 1) ---- */
-
-/* Readers' dtype names and safetensors' (safetensors_read.c's table). */
-static const struct {
-  const char *name, *file;
-  int size;
-} st_types[] = {
-#define ST_W_ROW(file, name, size) {name, file, size},
-  SQ_CATALOGUE_SAFETENSORS_DTYPES(ST_W_ROW)   /* core/catalogue.h */
-#undef ST_W_ROW
-};
 
 static int st_w_type(const char *name, size_t name_len, const char *dtype,
                      size_t dtype_len, const sq_shape *shape, int *type,
@@ -42,18 +32,18 @@ static int st_w_type(const char *name, size_t name_len, const char *dtype,
   (void)name;
   (void)name_len;
   (void)shape;
-  for (size_t k = 0; k < sizeof st_types / sizeof st_types[0]; k++)
-    if (sq_word_is(dtype, dtype_len, st_types[k].name)) {
+  for (size_t k = 0; k < SQ_SAFETENSORS_NDTYPES; k++)
+    if (sq_word_is(dtype, dtype_len, sq_safetensors_dtypes[k].name)) {
       *type = (int)k;
-      *tname = st_types[k].name;
+      *tname = sq_safetensors_dtypes[k].name;
       *block = 1;
-      *bytes = (uint64_t)st_types[k].size;
+      *bytes = (uint64_t)sq_safetensors_dtypes[k].size;
       return SQ_OK;
     }
   sq_names valid;
   sq_names_begin(&valid);
-  for (size_t k = 0; k < sizeof st_types / sizeof st_types[0]; k++)
-    sq_names_add(&valid, st_types[k].name);
+  for (size_t k = 0; k < SQ_SAFETENSORS_NDTYPES; k++)
+    sq_names_add(&valid, sq_safetensors_dtypes[k].name);
   return sq_fail(st, "dtype '%.*s' has no safetensors dtype (%s)",
                  SQ_MW_SHOW(dtype_len), dtype, sq_names_join(&valid, " ", " "));
 }
@@ -95,7 +85,7 @@ static int st_w_header(sq_model_writer *w, char **h, uint64_t *nh,
         sq_mw_json_string(st, h, nh, &cap, sq_mw_name(w, t), t->name_len))
       return st->code;
     int k = snprintf(num, sizeof num, ":{\"dtype\":\"%s\",\"shape\":[",
-                     st_types[t->type].file);
+                     sq_safetensors_dtypes[t->type].file);
     if (sq_mw_put(st, h, nh, &cap, num, (uint64_t)k)) return st->code;
     for (int d = 0; d < t->shape.ndim; d++) {
       k = snprintf(num, sizeof num, "%s%lld", d ? "," : "",
