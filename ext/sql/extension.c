@@ -54,26 +54,22 @@ static int sq_reach_unknown(sq_registry *r, const char *name) {
   return SQLITE_MISUSE;
 }
 
-int sq_create_function(sq_registry *r, const sq_fn *fn, int nmin, int nmax,
-                       void (*xFunc)(sqlite3_context *, int, sqlite3_value **),
-                       void (*xStep)(sqlite3_context *, int, sqlite3_value **),
-                       void (*xFinal)(sqlite3_context *),
-                       void (*xValue)(sqlite3_context *),
-                       void (*xInverse)(sqlite3_context *, int,
-                                        sqlite3_value **)) {
+int sq_create_function(sq_registry *r, const sq_fn_def *d) {
+  const sq_fn *fn = &d->fn;
   int flags = sq_reach_flags(fn->reach);
   if (flags < 0) return sq_reach_unknown(r, fn->name);
   /* Left out: all callbacks NULL deletes the function, in case
   ** sqlite3_quant_init registered it on this connection before. */
   int drop = fn->reach == SQ_PATHS && !r->paths;
-  for (int n = nmin; n <= nmax; n++) {
+  for (int n = d->nmin; n <= d->nmax; n++) {
     int rc = drop ? sqlite3_create_function(r->db, fn->name, n, flags, NULL,
                                             NULL, NULL, NULL)
-           : xValue ? sqlite3_create_window_function(r->db, fn->name, n, flags,
-                                                     (void *)fn, xStep, xFinal,
-                                                     xValue, xInverse, NULL)
-                    : sqlite3_create_function(r->db, fn->name, n, flags,
-                                              (void *)fn, xFunc, xStep, xFinal);
+           : d->xValue ? sqlite3_create_window_function(
+                             r->db, fn->name, n, flags, (void *)fn, d->xStep,
+                             d->xFinal, d->xValue, d->xInverse, NULL)
+                       : sqlite3_create_function(r->db, fn->name, n, flags,
+                                                 (void *)fn, d->xFunc,
+                                                 d->xStep, d->xFinal);
     if (rc != SQLITE_OK) {
       r->failed = fn->name;
       return rc;
@@ -106,9 +102,7 @@ int sq_vtab_declare_reach(sqlite3 *db, sq_reach reach) {
 
 int sq_register_table(sq_registry *r, const sq_fn_def *defs, size_t count) {
   for (size_t i = 0; i < count; i++) {
-    int rc = sq_create_function(r, &defs[i].fn, defs[i].nmin, defs[i].nmax,
-                                defs[i].xFunc, defs[i].xStep, defs[i].xFinal,
-                                defs[i].xValue, defs[i].xInverse);
+    int rc = sq_create_function(r, &defs[i]);
     if (rc != SQLITE_OK) return rc;
   }
   return SQLITE_OK;

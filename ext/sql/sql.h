@@ -220,16 +220,11 @@ typedef struct sq_registry {
 ** SQ_PATHS entries instead when r->paths is 0 (tests/layers.test checks
 ** that no other file calls sqlite3_create_function or
 ** sqlite3_create_module).
-** sq_create_function registers fn at arities nmin..nmax, fn itself as the
-** user data: a scalar (xFunc), an aggregate (xStep, xFinal) or a window
-** function (also xValue, xInverse). */
-int sq_create_function(sq_registry *r, const sq_fn *fn, int nmin, int nmax,
-                       void (*xFunc)(sqlite3_context *, int, sqlite3_value **),
-                       void (*xStep)(sqlite3_context *, int, sqlite3_value **),
-                       void (*xFinal)(sqlite3_context *),
-                       void (*xValue)(sqlite3_context *),
-                       void (*xInverse)(sqlite3_context *, int,
-                                        sqlite3_value **));
+** sq_create_function registers the row d (below) at its arities, &d->fn as
+** the user data: d must outlive the connection's use of it (the rows are
+** static). */
+struct sq_fn_def;
+int sq_create_function(sq_registry *r, const struct sq_fn_def *d);
 /* sq_create_module registers module m under name with aux as its client
 ** data; destroy (when not NULL) is called on aux once, whatever happens:
 ** when SQLite drops the module, at once when the registration fails, and

@@ -215,16 +215,15 @@ static const sq_fn_def sq_tensor_defs[] = {
 
 /* ... but q_info, registered here by hand: its user data says whether its
 ** connection reaches files. */
-static const sq_fn sq_info_fns[2] = {
-  {"q_info", 0, SQ_VALUES},
-  {"q_info", 1, SQ_VALUES},
+static const sq_fn_def sq_info_defs[2] = {
+  {{"q_info", 0, SQ_VALUES}, 0, 0, sq_info_func, NULL, NULL, NULL, NULL},
+  {{"q_info", 1, SQ_VALUES}, 0, 0, sq_info_func, NULL, NULL, NULL, NULL},
 };
 
 int sq_register_tensor_functions(sq_registry *r) {
   int rc = sq_register_table(r, sq_tensor_defs,
                              sizeof sq_tensor_defs / sizeof sq_tensor_defs[0]);
   if (rc == SQLITE_OK)
-    rc = sq_create_function(r, &sq_info_fns[r->paths != 0], 0, 0,
-                            sq_info_func, NULL, NULL, NULL, NULL);
+    rc = sq_create_function(r, &sq_info_defs[r->paths != 0]);
   return rc;
 }
