@@ -165,6 +165,25 @@ static int onnx_string(onnx_reader *r, const sq_pb_field *f, const char *what,
   return SQ_OK;
 }
 
+/* The last string field `number` (named `field` in messages) of the message
+** `what` at [off, off + len): *s and *n, or NULL and 0 when it has none. */
+static int onnx_last_string(onnx_reader *r, uint64_t off, uint64_t len,
+                            const char *what, uint32_t number,
+                            const char *field, int is_name,
+                            const unsigned char **s, size_t *n) {
+  sq_pb_reader pr = onnx_sub(r, off, len);
+  sq_pb_field f;
+  *s = NULL;
+  *n = 0;
+  while (pr.pos < pr.end) {
+    if (onnx_next(r, &pr, &f, what)) return SQ_INVALID;
+    if (f.number != number) continue;
+    if (onnx_string(r, &f, what, field, is_name, s)) return SQ_INVALID;
+    *n = (size_t)f.len;
+  }
+  return SQ_OK;
+}
+
 /* ---- typed fields ---- */
 
 /* Counts the values of repeated field `field` in the message [off, off +
@@ -963,21 +982,15 @@ static int onnx_node(onnx_reader *r, uint64_t off, uint64_t len,
   while (pr.pos < pr.end) {
     if (onnx_next(r, &pr, &f, "NodeProto")) return SQ_INVALID;
     if (f.number != NODE_ATTRIBUTE) continue;
-    sq_pb_reader ar = onnx_sub(r, f.off, f.len);
-    sq_pb_field a;
-    const unsigned char *an = NULL;
-    size_t anl = 0;
-    while (ar.pos < ar.end) {
-      if (onnx_next(r, &ar, &a, "AttributeProto")) return SQ_INVALID;
-      if (a.number == ATTR_NAME) {
-        if (onnx_string(r, &a, "AttributeProto", "name", 1, &an))
-          return SQ_INVALID;
-        anl = (size_t)a.len;
-      }
-    }
+    const unsigned char *an;
+    size_t anl;
+    if (onnx_last_string(r, f.off, f.len, "AttributeProto", ATTR_NAME, "name",
+                         1, &an, &anl))
+      return SQ_INVALID;
     long gi = 0;
     uint32_t attr_scope = 0;
-    ar = onnx_sub(r, f.off, f.len);
+    sq_pb_reader ar = onnx_sub(r, f.off, f.len);
+    sq_pb_field a;
     while (ar.pos < ar.end) {
       if (onnx_next(r, &ar, &a, "AttributeProto")) return SQ_INVALID;
       if (a.number != ATTR_G && a.number != ATTR_GRAPHS) continue;
@@ -1093,18 +1106,11 @@ static int onnx_model_meta(onnx_reader *r, const sq_pb_field *last,
       return st->code;
   }
   if (has_graph) {
-    sq_pb_reader pr = onnx_sub(r, graph, graph_len);
-    sq_pb_field f;
-    const unsigned char *name = NULL;
-    size_t name_len = 0;
-    while (pr.pos < pr.end) {
-      if (onnx_next(r, &pr, &f, "GraphProto")) return SQ_INVALID;
-      if (f.number == GRAPH_NAME) {
-        if (onnx_string(r, &f, "GraphProto", "name", 0, &name))
-          return SQ_INVALID;
-        name_len = (size_t)f.len;
-      }
-    }
+    const unsigned char *name;
+    size_t name_len;
+    if (onnx_last_string(r, graph, graph_len, "GraphProto", GRAPH_NAME, "name",
+                         0, &name, &name_len))
+      return SQ_INVALID;
     if (name && onnx_meta(r, "graph.name", 10, name, name_len, 0))
       return st->code;
   }
