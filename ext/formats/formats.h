@@ -2,11 +2,12 @@
 ** formats.h: the model-file formats, one descriptor row each
 ** (docs/FORMATS.md; adding one: docs/ARCHITECTURE.md#adding-a-file-format).
 **
-** The table in formats.c is the one list of formats: per format its name,
-** how its first bytes are recognised, its reader, and its writer when rows
-** can write it.  Everything that depends on the set of formats reads the
-** table: detection, the format argument of q_tensors and its error's list,
-** the readers' dispatch, and the path writer tables of the SQL layer
+** The formats are declared in ext/catalogue.toml (their names, and which
+** are read: core/catalogue.h); the table in formats.c adds per format how
+** its first bytes are recognised and its writer when rows can write it.
+** Everything that depends on the set of formats reads the two: detection,
+** the format argument of q_tensors and its error's list, the readers'
+** dispatch, and the path writer tables of the SQL layer
 ** (ext/sql/write_tables.c: one table q_<name>_write per row that has a
 ** writer).  The rules:
 **
