@@ -168,7 +168,7 @@ END;
 
 -- ---------------------------------------------------------------------------
 -- model_metadata: what the model file says about itself, carried over so an
--- export can write it back (sql/recipes.sql): one row per key, exactly as
+-- export can write it back (sql/recipes/): one row per key, exactly as
 -- q_tensor_metadata gives it (docs/FORMATS.md): the format's own type name
 -- ('string', 'uint32', 'array[float32]', ...) and the value as JSON text.
 -- ---------------------------------------------------------------------------
@@ -195,6 +195,31 @@ CREATE TRIGGER IF NOT EXISTS models_delete_metadata
 AFTER DELETE ON models
 BEGIN
   DELETE FROM model_metadata WHERE model_id = OLD.model_id;
+END;
+
+-- ---------------------------------------------------------------------------
+-- import_notes: what an import (sql/recipes/import.sql) could not keep as
+-- the file has it, one row per tensor and note: a tensor not imported
+-- (imported 0: an integer or empty tensor) and why, or one imported with a
+-- change (imported 1: float64 narrowed, a ggml-typed tensor dequantized,
+-- no channel_axis known).  tensor, dtype and shape are the file's.  Nothing
+-- a file holds leaves the registry without a row here or in tensors.
+-- ---------------------------------------------------------------------------
+CREATE TABLE IF NOT EXISTS import_notes (
+  model_id    INTEGER NOT NULL REFERENCES models ON DELETE CASCADE,
+  tensor      TEXT NOT NULL,                -- 'blk.0.attn_q.weight'
+  dtype       TEXT NOT NULL,                -- 'q4_K', 'int64'
+  shape       TEXT NOT NULL,                -- '[4096,4096]'
+  imported    INTEGER NOT NULL
+              CONSTRAINT import_note_imported CHECK (imported IN (0, 1)),
+  note        TEXT NOT NULL
+);
+
+-- The cascade of models_delete, for the notes.
+CREATE TRIGGER IF NOT EXISTS models_delete_import_notes
+AFTER DELETE ON models
+BEGIN
+  DELETE FROM import_notes WHERE model_id = OLD.model_id;
 END;
 
 -- ---------------------------------------------------------------------------

@@ -48,17 +48,9 @@ def read(root, path):
 
 
 def recipe(root, name):
-    """The statements of recipe NAME of sql/recipes.sql: the lines after
-    "-- @recipe NAME" up to the next, split where SQLite says a statement
-    ends (tests/recipes.test reads them the same way)."""
-    lines, on = [], False
-    for line in read(root, 'sql/recipes.sql').split('\n'):
-        if line.startswith('-- @recipe '):
-            on = line.split()[2] == name
-            continue
-        if on:
-            lines.append(line)
-    return statements('\n'.join(lines))
+    """The statements of recipe NAME, sql/recipes/NAME.sql, split where
+    SQLite says a statement ends."""
+    return statements(read(root, f'sql/recipes/{name}.sql'))
 
 
 def statements(text):

@@ -21,7 +21,7 @@ run's content; from "after" the import recipe must refuse the release
 already there ("models: a release that has tensors cannot be replaced;
 delete it first") and leave it, and the other scripts must succeed and change nothing.
 
-The scripts: the import recipe (sql/recipes.sql) into a registry that
+The scripts: the import recipe (sql/recipes/import.sql) into a registry that
 holds another model, sql/policy.sql on a registry with models and
 policies, and, with --models (the demo's model files,
 examples/fetch_models.sh), examples/import_models.sql over an earlier

@@ -17,7 +17,7 @@ Whole files it writes (each says so in its first line):
     tests/fuzz/fuzz_functions.h  the fuzzer's function and type tables
     docs/CATALOGUE.md         the catalogue as tables
 Regions inside hand-written files, between markers:
-    sql/registry.sql, sql/recipes.sql,  /*{name*/ ... /*}*/, or
+    sql/registry.sql, sql/recipes/*.sql, /*{name*/ ... /*}*/, or
     examples/export_gguf.sql            /*{name:ARG*/ ... /*}*/
     tests/fuzz/sql.dict                 # {name ... # }
     docs/reference/ggml.md              <!-- {name ... --> ... <!-- } -->
@@ -766,7 +766,9 @@ def outputs(cat):
         "docs/CATALOGUE.md": gen_md(cat),
     }
     fragment = sql_fragments(cat)
-    for rel in ("sql/registry.sql", "sql/recipes.sql", "examples/export_gguf.sql"):
+    for rel in (["sql/registry.sql", "examples/export_gguf.sql"]
+                + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "sql/recipes").glob("*.sql")
+                         if "/*{" in p.read_text())):
         files[rel] = fill_sql((ROOT / rel).read_text(), fragment, rel)
     rel = "docs/reference/ggml.md"
     files[rel] = fill_md((ROOT / rel).read_text(), {
