@@ -203,16 +203,25 @@ WHERE NOT EXISTS (SELECT 1 FROM policy_choices c
 ORDER BY d.policy_id, d.tensor_id;
 
 -- One line for the log, counted inside the transaction and printed once
--- COMMIT has succeeded (a host that stopped reading it left the table).
+-- COMMIT has succeeded (a host that stopped reading it left the table):
+-- what was made, the number of policy_warnings rows, and the policies
+-- that quantized nothing by name.
 DROP TABLE IF EXISTS temp.policy_log;
 CREATE TEMP TABLE policy_log AS
-SELECT printf('policy: %d policies over %d whole tensors: %d choices, %d quantizations made (%d of them probes), %d measured',
+SELECT printf('policy: %d policies over %d whole tensors: %d choices, %d quantizations made (%d of them probes), %d measured; %d warning%s%s%s',
               (SELECT count(*) FROM policies),
               (SELECT count(*) FROM tensors WHERE rows IS NULL),
               (SELECT count(*) FROM policy_choices),
               (SELECT count(*) FROM temp.policy_make),
               (SELECT count(*) FROM temp.policy_make WHERE role = 'probe'),
-              (SELECT count(*) FROM temp.policy_measure)) AS line;
+              (SELECT count(*) FROM temp.policy_measure),
+              w.n, CASE w.n WHEN 1 THEN '' ELSE 's' END,
+              CASE WHEN w.n > 0 THEN ' (SELECT * FROM policy_warnings)' ELSE '' END,
+              coalesce('; quantized nothing: ' || w.idle, '')) AS line
+FROM (SELECT count(*) AS n,
+             group_concat(CASE kind WHEN 'quantizes nothing' THEN policy END, ', ')
+               AS idle
+      FROM policy_warnings) AS w;
 
 DROP TABLE temp.policy_decided;
 DROP TABLE temp.policy_make;

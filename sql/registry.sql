@@ -215,6 +215,15 @@ CREATE TABLE IF NOT EXISTS import_notes (
   note        TEXT NOT NULL
 );
 
+-- As model_metadata_insert: the model must exist, whatever PRAGMA
+-- foreign_keys says.
+CREATE TRIGGER IF NOT EXISTS import_notes_insert
+BEFORE INSERT ON import_notes
+BEGIN
+  SELECT RAISE(ABORT, 'import_notes: no such model_id')
+  WHERE NOT EXISTS (SELECT 1 FROM models WHERE model_id = NEW.model_id);
+END;
+
 -- The cascade of models_delete, for the notes.
 CREATE TRIGGER IF NOT EXISTS models_delete_import_notes
 AFTER DELETE ON models
@@ -1577,6 +1586,77 @@ JOIN policies p USING (policy_id)
 JOIN tensors t USING (tensor_id)
 JOIN models m USING (model_id)
 WHERE x.rule_id IS NULL;
+
+-- ---------------------------------------------------------------------------
+-- policy_warnings: what a policy does that its author may not have meant,
+-- one row per finding, from policy_matches (so it holds before and after
+-- sql/policy.sql; a probe rule matches only once its probes are measured,
+-- which sql/policy.sql does).  tensor, model and priority are NULL where
+-- they do not apply.  kind:
+--   no rule            a whole tensor no rule takes (policy_gaps; sql/policy.sql
+--                      refuses the policy);
+--   unmatched rule     a rule whose conditions hold for no whole tensor;
+--   no channel axis    a tensor left float (its deciding rule keeps it float)
+--                      although an earlier per-channel rule's conditions
+--                      held: the tensor has no channel_axis;
+--   no whole blocks    the same for a ggml rule: the tensor's last dimension
+--                      is not whole blocks of the type;
+--   quantizes nothing  the policy keeps every whole tensor float.
+-- sql/policy.sql's summary line counts them.
+-- ---------------------------------------------------------------------------
+CREATE VIEW IF NOT EXISTS policy_warnings AS
+WITH probed AS (
+  SELECT f.rule_id, f.tensor_id
+  FROM policy_spec_fits f JOIN quantizations q USING (quantization_id)
+  WHERE f.role = 'probe' AND f.fits AND q.sqnr_db < f.probe_sqnr_below),
+held AS (
+  -- Per rule and whole tensor whose conditions hold (the probe's too).
+  SELECT a.policy_id, a.rule_id, a.priority, a.tensor_id, a.label,
+         a.granularity, a.block_size, a.fits
+  FROM policy_spec_fits a JOIN policy_rules r USING (rule_id)
+  WHERE a.role = 'action'
+    AND (r.probe IS NULL OR EXISTS (SELECT 1 FROM probed p
+                                    WHERE p.rule_id = a.rule_id
+                                      AND p.tensor_id = a.tensor_id))),
+decided AS (
+  SELECT x.policy_id, x.tensor_id, x.rule_id, x.dtype, r.priority
+  FROM policy_matches x LEFT JOIN policy_rules r USING (rule_id))
+SELECT p.name AS policy, m.name AS model, t.name AS tensor, NULL AS priority,
+       'no rule' AS kind,
+       'no rule takes this tensor: sql/policy.sql refuses the policy' AS warning
+FROM decided d JOIN policies p USING (policy_id)
+JOIN tensors t USING (tensor_id) JOIN models m USING (model_id)
+WHERE d.rule_id IS NULL
+UNION ALL
+SELECT p.name, NULL, NULL, r.priority, 'unmatched rule',
+       printf('rule %d (%s) matches no tensor', r.priority,
+              coalesce(s.label, 'float'))
+FROM policy_rules r JOIN policies p USING (policy_id)
+JOIN policy_rule_specs s ON s.rule_id = r.rule_id AND s.role = 'action'
+WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.rule_id = r.rule_id)
+UNION ALL
+SELECT p.name, m.name, t.name, h.priority,
+       CASE h.granularity WHEN 'channel' THEN 'no channel axis'
+                          ELSE 'no whole blocks' END,
+       CASE h.granularity
+         WHEN 'channel' THEN printf('left float: rule %d (%s) needs a channel_axis, the tensor has none',
+                                    h.priority, h.label)
+         ELSE printf('left float: rule %d (%s) needs rows of whole %d-element blocks, the tensor''s last dimension is %d',
+                     h.priority, h.label, h.block_size,
+                     json_extract(t.shape, '$[#-1]')) END
+FROM decided d JOIN held h ON h.policy_id = d.policy_id
+                          AND h.tensor_id = d.tensor_id
+                          AND h.priority < coalesce(d.priority, h.priority + 1)
+                          AND NOT h.fits
+JOIN policies p ON p.policy_id = d.policy_id
+JOIN tensors t ON t.tensor_id = d.tensor_id JOIN models m USING (model_id)
+WHERE d.dtype IS NULL OR d.dtype = 'float'
+UNION ALL
+SELECT p.name, NULL, NULL, NULL, 'quantizes nothing',
+       printf('quantizes nothing: all %d whole tensors stay float', count(*))
+FROM decided d JOIN policies p USING (policy_id)
+GROUP BY d.policy_id
+HAVING count(d.dtype <> 'float' OR NULL) = 0;
 
 -- ---------------------------------------------------------------------------
 -- policy_summary: per policy and model, what the policy's choices cost and
