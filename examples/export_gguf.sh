@@ -5,22 +5,33 @@
 # examples/export_gguf.sql and recorded in DB's exports table (format
 # 'gguf', the path as written here, its size and SHA-256).  A file that is
 # already there is replaced; the exports row keeps its export_id, so
-# evaluations tied to it stay.
+# evaluations tied to it stay.  DB, OUTDIR and QUANT_EXT are paths from the
+# directory it is run in; the script finds export_gguf.sql beside itself.
 #
-# The extension is dist/quant.so; QUANT_EXT=path/to/quant overrides (without
-# the .so suffix).  Needs the sqlite3 shell and sha256sum.
+# A policy that quantizes nothing of a model (every choice float: a
+# per-channel rule on tensors without channel_axis, say) is not written:
+# the file would be the float model under the policy's name.  The script
+# says so on stderr, with its policy_warnings, deletes that pair's exports
+# row and file, and goes on; EXPORT_FLOAT=1 writes such files anyway.  It
+# fails when it wrote nothing.
+#
+# The extension is the repository's dist/quant.so; QUANT_EXT=path/to/quant
+# overrides (without the .so suffix).  Needs the sqlite3 shell and
+# sha256sum.
 set -eu
-cd "$(dirname "$0")/.."
+here=$(cd "$(dirname "$0")" && pwd)
 
 usage="usage: sh examples/export_gguf.sh DB [OUTDIR]"
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "$usage" >&2; exit 2; }
 db=$1
 out=${2:-build/demo/policies}
-ext=${QUANT_EXT:-dist/quant}
+ext=${QUANT_EXT:-$here/../dist/quant}
+float_ok=${EXPORT_FLOAT:-0}
 
 fail() { echo "export_gguf: $*" >&2; exit 1; }
 [ -f "$db" ] || fail "no registry at '$db'"
 case $out in *"'"*) fail "OUTDIR may not contain a quote, got $out" ;; esac
+case $here in *"'"*) fail "the script's directory may not contain a quote, got $here" ;; esac
 [ -f "$ext.so" ] || fail "$ext.so not found; build it first with: make"
 command -v sqlite3 >/dev/null 2>&1 ||
   fail "the sqlite3 command-line shell is missing (Debian: apt-get install sqlite3)"
@@ -57,14 +68,30 @@ bad=$(sqlite3 "$db" "
 list=$(sqlite3 -separator ' ' "$db" "$pairs ORDER BY p.policy_id, m.model_id")
 [ -n "$list" ] || fail "'$db' has no policy with choices (policy_choices is empty)"
 
-echo "$list" | while read -r policy_id model_id policy model; do
-  mkdir -p "$out/$policy"
+written=0
+while read -r policy_id model_id policy model; do
   path=$out/$policy/$model.gguf
+  quantized=$(sqlite3 "$db" "
+    SELECT count(c.quantization_id) FROM policy_choices c JOIN tensors t USING (tensor_id)
+    WHERE c.policy_id = $policy_id AND t.model_id = $model_id")
+  if [ "$quantized" -eq 0 ] && [ "$float_ok" != 1 ]; then
+    {
+      echo "export_gguf: WARNING: policy $policy quantizes nothing of $model: every tensor stays float, so $path is not written (EXPORT_FLOAT=1 writes it)"
+      sqlite3 "$db" "
+        SELECT '  ' || warning || coalesce(' (' || tensor || ')', '') FROM policy_warnings
+        WHERE policy = '$policy' AND (model IS NULL OR model = '$model') LIMIT 10" 2>/dev/null || true
+    } >&2
+    sqlite3 -bail "$db" "DELETE FROM exports WHERE policy_id = $policy_id
+                         AND model_id = $model_id AND format = 'gguf'"
+    rm -f "$path"
+    continue
+  fi
+  mkdir -p "$out/$policy"
   sqlite3 -bail "$db" ".load $ext" \
     ".parameter set :policy_id $policy_id" \
     ".parameter set :model_id $model_id" \
     ".parameter set :path '$path'" \
-    '.read examples/export_gguf.sql'
+    ".read '$here/export_gguf.sql'"
   bytes=$(wc -c <"$path")
   sha=$(sha256sum "$path" | cut -d' ' -f1)
   sqlite3 -bail "$db" "
@@ -73,6 +100,10 @@ echo "$list" | while read -r policy_id model_id policy model; do
     ON CONFLICT (policy_id, model_id, format) DO UPDATE
     SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256"
   echo "export_gguf: $path  $bytes bytes  sha256 $sha"
-done
+  written=$((written + 1))
+done <<EOF
+$list
+EOF
+[ "$written" -gt 0 ] || fail "no file written: no policy quantizes anything of its models"
 awk -v a="$start" -v b="$(now)" \
   'BEGIN { printf "export_gguf: done in %.2f s\n", b - a }'

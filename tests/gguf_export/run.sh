@@ -16,9 +16,10 @@
 # The policies are rules applied by the registry's engine (sql/policy.sql);
 # their choices must cover every kind the exporter writes.
 # First, on a tiny registry, what export_gguf.sh refuses (no choices, a
-# model name that cannot be a file name), that the registry refuses a
-# choice for a tensor stored in chunks, and a float tensor stored in chunks
-# written whole.
+# model name that cannot be a file name, a policy that quantizes nothing),
+# that the registry refuses a choice for a tensor stored in chunks, a float
+# tensor stored in chunks written whole (EXPORT_FLOAT=1), and paths taken
+# from the caller's directory.
 # Ends "test-gguf-export: N passed, N failed" and fails on any failure.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -115,8 +116,37 @@ case $got in
   *) failed=$((failed + 1))
      echo "FAILED a choice of a chunked tensor refused: got '$got'" ;;
 esac
-# Only float choices: a chunked tensor is written whole, from its chunks.
-sh examples/export_gguf.sh "$work/tiny.db" "$work/tiny" >/dev/null
+# Only float choices: the policy quantizes nothing, so export_gguf.sh writes
+# no file for it, says so, and fails for having written nothing.
+rm -rf "$work/tiny"
+if sh examples/export_gguf.sh "$work/tiny.db" "$work/tiny" >/dev/null 2>"$work/tiny.err"; then
+  got="succeeded"
+else
+  got=$(cat "$work/tiny.err")
+fi
+want="export_gguf: WARNING: policy chunks quantizes nothing of tiny: every tensor stays float, so $work/tiny/chunks/tiny.gguf is not written (EXPORT_FLOAT=1 writes it)
+  quantizes nothing: all 1 whole tensors stay float
+export_gguf: no file written: no policy quantizes anything of its models"
+if [ "$got" = "$want" ] && [ ! -e "$work/tiny/chunks/tiny.gguf" ]; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAILED a policy that quantizes nothing is not written: got '$got'"
+fi
+# EXPORT_FLOAT=1 writes it anyway: a chunked tensor is written whole, from
+# its chunks.  Run from another directory: DB and OUTDIR are the caller's
+# paths, not the repository's.
+(cd "$work" && EXPORT_FLOAT=1 sh ../../examples/export_gguf.sh tiny.db tiny >/dev/null)
+got=$(sqlite3 "$work/tiny.db" "SELECT path FROM exports")
+if [ "$got" = "tiny/chunks/tiny.gguf" ] && [ -f "$work/tiny/chunks/tiny.gguf" ]; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAILED export_gguf.sh run from $work: exports path '$got'"
+fi
+# (The exports row holds the path as given there; made from the
+# repository again for check_gguf.py below.)
+EXPORT_FLOAT=1 sh examples/export_gguf.sh "$work/tiny.db" "$work/tiny" >/dev/null
 got=$(sqlite3 "$work/tiny.db" ".load $ext" \
   "SELECT group_concat(name || shape || q_json(data), ' ')
    FROM q_tensors_file('$work/tiny/chunks/tiny.gguf')")
