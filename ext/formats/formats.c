@@ -68,6 +68,18 @@ int sq_file_detect(const unsigned char *p, size_t n) {
   return -1;
 }
 
+/* A pickle starts with the PROTO opcode (0x80) and its version, 2 to 5
+** since Python 3.0; torch.save with _use_new_zipfile_serialization=False
+** writes pickles (docs/FORMATS.md#pytorch-checkpoints).  torch.save's
+** default zip is caught by the npz reader, which sees its data.pkl. */
+const char *sq_file_unread_kind(const unsigned char *p, size_t n) {
+  if (n >= 2 && p[0] == 0x80 && p[1] >= 2 && p[1] <= 5)
+    return "a Python pickle (a PyTorch checkpoint saved by torch.save with "
+           "_use_new_zipfile_serialization=False, or another pickle) is not "
+           "read: " SQ_TORCH_ADVICE;
+  return NULL;
+}
+
 int sq_is_npy(const void *p, size_t n) {
   return sq_format_has_magic(&sq_formats[SQ_FILE_NPY], p, n);
 }

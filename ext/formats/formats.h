@@ -43,6 +43,14 @@ typedef enum sq_file_format {
 
 /* The format the first n bytes at p say (rule 1), or -1. */
 int sq_file_detect(const unsigned char *p, size_t n);
+/* For first bytes no format takes: what such a file is, when it is one
+** people pass by mistake, as a sentence for the error; NULL otherwise. */
+const char *sq_file_unread_kind(const unsigned char *p, size_t n);
+/* The advice of the PyTorch messages (here and the npz reader's). */
+#define SQ_TORCH_ADVICE                                                        \
+  "save the tensors as safetensors (safetensors.torch.save_file("              \
+  "model.state_dict(), 'model.safetensors')) and read that"
+
 /* A format by its name (any case); the error lists them. */
 int sq_file_format_parse(const char *text, size_t len, sq_file_format *f,
                          sq_status *st);

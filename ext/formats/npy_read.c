@@ -413,6 +413,30 @@ static int npz_name_cmp(const void *a, const void *b) {
 /* Member names in the messages: at most 60 bytes. */
 #define NPZ_NAME(len, s) (len) > 60 ? 60 : (int)(len), (const char *)(s)
 
+/* The member of a zip's central directory (cd, cdn bytes; entries left
+** from byte at) named "data.pkl" or ".../data.pkl", as torch.save's
+** archive has (docs/FORMATS.md#pytorch-checkpoints); NULL if none.  Its
+** name's length goes to *nlen.  Stops at the first malformed entry: the
+** caller's walk reports that. */
+static const unsigned char *npz_torch_pickle(const unsigned char *cd,
+                                             size_t cdn, size_t at,
+                                             uint64_t left, size_t *nlen) {
+  for (; left > 0 && cdn - at >= 46 && sq_load_u32(cd + at) == 0x02014b50u;
+       left--) {
+    size_t n = sq_load_u16(cd + at + 28), e = sq_load_u16(cd + at + 30),
+           m = sq_load_u16(cd + at + 32);
+    if (cdn - at - 46 < n + e + m) return NULL;
+    const unsigned char *nm = cd + at + 46;
+    if ((n == 8 && memcmp(nm, "data.pkl", 8) == 0) ||
+        (n > 9 && memcmp(nm + n - 9, "/data.pkl", 9) == 0)) {
+      *nlen = n;
+      return nm;
+    }
+    at += 46 + n + e + m;
+  }
+  return NULL;
+}
+
 /* The zip64 extended information extra field of a central directory entry:
 ** the 8-byte values that replace the fields set to 0xFFFFFFFF, in the
 ** order usize, csize, offset. */
@@ -747,11 +771,19 @@ static int npz_read(sq_source *src, sq_file_index *ix, npz_member **members,
     if (npz_zip64_extra(c + 46 + nlen, elen, &usize, &csize, &loff, nm, nlen,
                         st))
       return st->code;
-    at += 46 + nlen + elen + mlen;
-
-    if (nlen < 4 || memcmp(nm + nlen - 4, ".npy", 4) != 0)
+    if (nlen < 4 || memcmp(nm + nlen - 4, ".npy", 4) != 0) {
+      size_t plen = 0;
+      const unsigned char *pkl =
+          npz_torch_pickle(cd, cdn, (size_t)(c - cd), entries - k, &plen);
+      if (pkl)
+        return sq_fail(st, "a PyTorch checkpoint (torch.save's zip, with "
+                           "'%.*s') is not read: " SQ_TORCH_ADVICE,
+                       NPZ_NAME(plen, pkl));
       return sq_fail(st, "npz: member '%.*s' is not a .npy array",
                      NPZ_NAME(nlen, nm));
+    }
+    at += 46 + nlen + elen + mlen;
+
     if (memchr(nm, 0, nlen))
       return sq_fail(st, "npz: member name '%.*s' has a NUL byte",
                      NPZ_NAME(nlen, nm));

@@ -289,6 +289,8 @@ static int sq_ft_compute(sq_file_cursor *c, const char *name,
     if (!head) return st->code;
     int d = sq_file_detect(head, (size_t)k);
     if (d < 0) {
+      const char *kind = sq_file_unread_kind(head, (size_t)k);
+      if (kind) return sq_fail(st, "%s", kind);
       sq_names formats;
       sq_names_begin(&formats);
       sq_file_format_names(&formats);
