@@ -382,12 +382,27 @@ static int npy_parse_at(sq_source *src, uint64_t base, uint64_t total,
 }
 
 /* One tensor, named "" (the file has no names). */
+/* A .npy holds one array and no name: read from a path it is named after
+** the file, its name without the directories and the last extension, as
+** Python's Path.stem ('w.npy' and 'w.bin' give 'w', '.npy' stays '.npy');
+** from bytes, which have no file name, ''.  docs/FORMATS.md#npy-and-npz. */
+static void npy_stem(const char *path, const char **s, size_t *len) {
+  const char *base = path ? strrchr(path, '/') : NULL;
+  base = base ? base + 1 : path ? path : "";
+  const char *dot = strrchr(base, '.');
+  *s = base;
+  *len = dot && dot != base && dot[1] ? (size_t)(dot - base) : strlen(base);
+}
+
 int sq_npy_read(sq_source *src, int want_meta, sq_file_index *ix,
                 sq_status *st) {
   (void)want_meta; /* .npy has no metadata */
   npy_info info;
   if (npy_parse_at(src, 0, src->size, &info, st)) return st->code;
-  if (!npy_add(ix, "", 0, &info, 0, st)) return st->code;
+  const char *name;
+  size_t len;
+  npy_stem(src->path, &name, &len);
+  if (!npy_add(ix, name, len, &info, 0, st)) return st->code;
   return SQ_OK;
 }
 

@@ -9,7 +9,8 @@
 -- Parameters: :model and :version, :ggml_type, :out (the file to write).
 -- The path writers are SQLITE_DIRECTONLY: run this from the shell or an
 -- application, never from a view or trigger.  A policy's choices go to
--- GGUF through examples/export_gguf.sh instead (docs/REGISTRY.md#recipes).
+-- GGUF through examples/export_gguf.sh instead
+-- (docs/REGISTRY.md#recipes-files-in-and-out-of-the-registry).
 --
 -- One INSERT: the weights quantized as :ggml_type as their blocks, every
 -- other tensor of the model as float32, in tensor order, and the model's

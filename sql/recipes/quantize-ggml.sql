@@ -5,8 +5,9 @@
 --     -cmd ".parameter set :ggml_type q4_K" < sql/recipes/quantize-ggml.sql
 --
 -- Parameters: :model and :version (the release), :ggml_type ('q4_K', ...).
--- One statement, so atomic as any statement is.  docs/REGISTRY.md#recipes
--- has the other recipes and how to run them from a host language.
+-- One statement, so atomic as any statement is.  The other recipes, and
+-- how to run them from a host language:
+-- docs/REGISTRY.md#recipes-files-in-and-out-of-the-registry.
 --
 -- Each weight of rank 2 whose rows are whole blocks of the type, with
 -- ggml's reference quantizer (no importance weights).
