@@ -125,6 +125,25 @@ SELECT * FROM q_channels('[[0,1,255],[0,2,255]]', '[2,3]', 0, 'uint8');
 SELECT * FROM q_channels(q_f32('[[0.1,-0.2,0.3],[4,-8,2]]'), '[2,3]', -1, 'int8', 'symmetric');
 SELECT * FROM q_channels('[[1,2,3,4,5,60],[-1,-2,-3,-4,-5,-6]]', '[2,6]', 0, 'int4', 'affine', 'method=mse');
 SELECT * FROM q_channels('[[1,2,3,4,5,60],[-1,-2,-3,-4,-5,-6]]', '[2,6]', 1, 'uint8', 'affine', 'method=percentile percentile=99.9');
+-- q_params, q_per_channel_params, q_block_params: q_scale and q_zero_point
+-- (per channel, per block) from one calibration, at each arity.
+SELECT * FROM q_params('[-1, 0.5, 2, 3]');
+SELECT * FROM q_params('[-1, 0.5, 2, 3]', 'uint8');
+SELECT * FROM q_params(q_f32('[-1, 0.5, 2, 3]'), 'int4', 'symmetric');
+SELECT * FROM q_params('[1,2,3,4,5,6,7,8,9,100]', 'uint8', 'affine', 'method=histogram');
+SELECT p.*, (SELECT count(*) FROM q_params(NULL)) FROM q_params('[-1, 0.5, 2, 3]', 'int8', 'log2') AS p;
+SELECT * FROM q_params('[-1, 0.5, 2, 3]', 'uint8', 'log2');
+SELECT * FROM q_params('[]');
+SELECT * FROM q_per_channel_params('[[0.1,-0.2,0.3],[4,-8,2]]', '[2,3]', 0);
+SELECT * FROM q_per_channel_params('[[0.1,-0.2,0.3],[4,-8,2]]', '[2,3]', 1, 'uint8');
+SELECT * FROM q_per_channel_params('[[0.1,-0.2,0.3],[4,-8,2]]', '[2,3]', -1, 'int16', 'symmetric');
+SELECT * FROM q_per_channel_params('[[1,2,3,4,5,60],[-1,-2,-3,-4,-5,-6]]', '[2,6]', 0, 'int4', 'affine', 'method=mse');
+SELECT * FROM q_per_channel_params('[1,2,3]', '[2]', 0);
+SELECT * FROM q_block_params('[[6,12,50,5],[1,8,4,5],[0,20,10,4]]', '[3,4]', 1, 2);
+SELECT * FROM q_block_params('[[6,12,50,5],[1,8,4,5],[0,20,10,4]]', '[3,4]', 0, 2, 'uint8');
+SELECT * FROM q_block_params('[0.5,-0.25,3,0.125,-2]', '[5]', 0, 2, 'int4', 'symmetric');
+SELECT * FROM q_block_params('[[6,12,50,5],[1,8,4,5],[0,20,10,4]]', '[3,4]', 1, 2, 'int8', 'affine', 'method=entropy');
+SELECT * FROM q_block_params('[1,2]', '[2]', 0, 0);
 
 -- ---------------------------------------------------------------- per block
 SELECT q_block_scales('[[6,12,50,5],[1,8,4,5],[0,20,10,4]]', '[3,4]', 1, 2),
