@@ -59,8 +59,8 @@ def run(t, env):
         t.eq("files-then-nofs", files(db), False)
     else:
         t.raises("files-then-nofs", RuntimeError,
-                 "load: allow_files=False cannot remove the path functions an earlier load"
-                 " registered on this connection before Python 3.12 (use a new connection),"
+                 "load: allow_files=False cannot replace the sqlite-quant an earlier load put"
+                 " on this connection before Python 3.12 (use a new connection),"
                  f" got Python {sys.version_info[0]}.{sys.version_info[1]}",
                  sqlite_quant.load, db, allow_files=False)
         t.eq("files-then-nofs-unchanged", files(db), True)
@@ -101,5 +101,19 @@ def run(t, env):
         sqlite_quant.load(db)
         sqlite_quant.load(db)
         t.eq("renamed-twice", files(db), True)
+        # Another load of a renamed copy needs the entry point named, which
+        # only Python 3.12 can do without a statement.
+        db = sqlite3.connect(":memory:")
+        sqlite_quant.load(db, allow_files=False)
+        if sys.version_info >= (3, 12):
+            sqlite_quant.load(db)
+            t.eq("renamed-nofs-then-files", files(db), True)
+        else:
+            t.raises("renamed-nofs-then-files", RuntimeError,
+                     "load: allow_files=True cannot replace the sqlite-quant an earlier load put"
+                     " on this connection before Python 3.12 (use a new connection),"
+                     f" got Python {sys.version_info[0]}.{sys.version_info[1]}",
+                     sqlite_quant.load, db)
+            t.eq("renamed-nofs-then-files-unchanged", files(db), False)
     finally:
         _loader.loadable_path = saved_path

@@ -48,7 +48,9 @@ def load(conn, *, allow_files=True):
     runs, so a second load through one failed with "database is locked"
     (0.2.0).  allow_files=False after a load with files removes the path
     functions; that needs Python 3.12's Connection.load_extension(entrypoint=),
-    and before 3.12 it is a RuntimeError (use a new connection).
+    and before 3.12 it is a RuntimeError (use a new connection), as is any
+    reload before 3.12 that SQLite could not do by the file's name (a renamed
+    copy).
 
     Extension loading is enabled for the load only and disabled again
     afterwards, whatever happens (sqlite3 cannot tell whether it was enabled
@@ -75,8 +77,8 @@ def load(conn, *, allow_files=True):
     derived = allow_files and os.path.basename(path) == "quant"
     if not (by_name or derived or loaded is None):
         raise RuntimeError(
-            "load: allow_files=False cannot remove the path functions an earlier load"
-            " registered on this connection before Python 3.12 (use a new connection),"
+            f"load: allow_files={allow_files} cannot replace the sqlite-quant an earlier load put"
+            " on this connection before Python 3.12 (use a new connection),"
             f" got Python {sys.version_info[0]}.{sys.version_info[1]}")
     enable(True)
     try:
@@ -99,4 +101,4 @@ def _loaded(conn):
         if str(e).startswith("no such function"):
             return None
         raise
-    return (info["version"], info["files"])
+    return (info.get("version"), info.get("files"))
