@@ -9,13 +9,14 @@ CREATE TABLE weights(name TEXT PRIMARY KEY, shape TEXT, data BLOB);
 INSERT INTO weights VALUES
   ('fc', '[2,4]', q_f32('[[0.12, -0.05, 0.2, -0.1], [2.0, -4.0, 1.0, 3.0]]'));
 
--- Int8 parameters: per tensor (one scale, zero point) and per channel
--- (axis 0: one per output row, as float32 / int32 BLOBs).
+-- Int8 parameters: per tensor (one scale, zero point, from one calibration:
+-- q_params) and per channel (axis 0: one per output row, as float32 / int32
+-- BLOBs).
 CREATE TABLE q AS
-SELECT name, shape, data, q_scale(data) AS scale, q_zero_point(data) AS zp,
+SELECT name, shape, data, p.scale AS scale, p.zero_point AS zp,
        q_per_channel_scales(data, shape, 0)      AS scales,
        q_per_channel_zero_points(data, shape, 0) AS zps
-FROM weights;
+FROM weights, q_params(weights.data) AS p;
 SELECT printf('%.6g', scale) AS scale, zp,
        q_json(scales) AS channel_scales, q_json(zps, 'int32') AS channel_zps
 FROM q;

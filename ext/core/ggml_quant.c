@@ -126,3 +126,13 @@ int sq_ggml_count(sq_ggml_type t, size_t nbytes, int64_t count, size_t *n,
                    f->name);
   return SQ_OK;
 }
+
+int sq_ggml_check_shape(sq_ggml_type t, const sq_shape *s, size_t n,
+                        sq_granularity *g, sq_status *st) {
+  if (s->count != n)
+    return sq_fail(st, "shape holds %llu element%s but the %s blocks hold "
+                       "%zu weight%s", (unsigned long long)s->count,
+                   s->count == 1 ? "" : "s", sq_ggml_formats[t].name, n,
+                   n == 1 ? "" : "s");
+  return sq_ggml_granularity(t, s, n, g, st);
+}

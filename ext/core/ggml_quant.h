@@ -45,5 +45,9 @@ void sq_ggml_dequantize(const sq_kernels *k, sq_ggml_type t, const void *blocks,
 ** unless it equals count when count >= 0. */
 int sq_ggml_count(sq_ggml_type t, size_t nbytes, int64_t count, size_t *n,
                   sq_status *st);
+/* Is s a shape the n weights of type t's blocks were quantized with: n
+** elements, in rows of whole blocks?  Its granularity into g. */
+int sq_ggml_check_shape(sq_ggml_type t, const sq_shape *s, size_t n,
+                        sq_granularity *g, sq_status *st);
 
 #endif

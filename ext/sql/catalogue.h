@@ -101,6 +101,9 @@
   X(sq_each_table) \
   X(sq_each_group_table) \
   X(sq_channels_table) \
+  X(sq_params_table) \
+  X(sq_per_channel_params_table) \
+  X(sq_block_params_table) \
   X(sq_compare_table) \
   X(sq_ggml_types_table) \
   X(sq_tensors_table) \

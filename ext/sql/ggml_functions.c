@@ -2,7 +2,7 @@
 ** ggml_functions.c: ggml's block formats in SQL (docs/NUMERICS.md#ggml).
 **
 **   q_ggml_quantize(x, type [, shape [, importance]])   blocks BLOB
-**   q_ggml_dequantize(blocks, type [, count])            float32 BLOB
+**   q_ggml_dequantize(blocks, type [, shape])            float32 BLOB
 **   q_importance_agg(activations, columns)               float32 BLOB
 **   SELECT * FROM q_ggml_types                           one row per type
 **
@@ -15,8 +15,10 @@
 **      column (shape[-1]), finite and >= 0, as a float32 BLOB or JSON; with
 **      it the result is ggml's weighted quantization, without it ggml's
 **      reference quantization;
-**   4. blocks must be a BLOB of whole blocks; count, when given, must equal
-**      the weights it holds;
+**   4. blocks must be a BLOB of whole blocks; shape, when given, is the
+**      shape q_ggml_quantize took: it must hold exactly the blocks' weights,
+**      its rows whole blocks (rule 2).  A number there is the count of
+**      0.2.0, which must equal the weights;
 **   5. q_importance_agg: each row is a batch of activations, rows x columns
 **      floats (row-major); the result is the mean over every row of every
 **      batch of the squared activation, per column.  The sums are exact
@@ -72,12 +74,33 @@ done:
   if (st.code) sq_result_status(ctx, fn->name, &st);
 }
 
+/* The third argument of q_ggml_dequantize: a shape as q_ggml_quantize takes
+** it (TEXT), or the older count of weights (a number, rule 4). */
+static int sq_arg_ggml_layout(int argc, sqlite3_value **argv, sq_shape *shape,
+                              int *has_shape, int64_t *count, sq_status *st) {
+  *has_shape = 0;
+  *count = -1;
+  if (argc < 3) return SQ_OK;
+  switch (sqlite3_value_type(argv[2])) {
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT: return sq_arg_count(argc, argv, 2, count, st);
+    case SQLITE_TEXT:
+      *has_shape = 1;
+      return sq_arg_shape(argv[2], shape, st);
+  }
+  return sq_fail(st, "shape must be a JSON array of positive integers (or "
+                     "count an integer), got %s", sq_value_type_name(argv[2]));
+}
+
 static void sq_ggml_dequantize_func(sqlite3_context *ctx, int argc,
                                     sqlite3_value **argv) {
   sq_status st;
   const sq_fn *fn = sq_call(ctx, argc, argv, &st);
   if (!fn) return;
   sq_ggml_type t;
+  sq_shape shape;
+  sq_granularity g;
+  int has_shape;
   int64_t count;
   size_t n;
   void *out;
@@ -87,12 +110,15 @@ static void sq_ggml_dequantize_func(sqlite3_context *ctx, int argc,
             : sqlite3_value_type(argv[0]) == SQLITE_INTEGER ? "INTEGER"
                                                             : "REAL");
   } else if (!sq_arg_ggml_type(argv[1], &t, &st) &&
-             !sq_arg_count(argc, argv, 2, &count, &st)) {
+             !sq_arg_ggml_layout(argc, argv, &shape, &has_shape, &count,
+                                 &st)) {
     const void *blocks = sqlite3_value_blob(argv[0]);
     size_t nbytes = (size_t)sqlite3_value_bytes(argv[0]);
     if (nbytes && !blocks) {
       sq_nomem(&st);
     } else if (!sq_ggml_count(t, nbytes, count, &n, &st) &&
+               /* The same shape q_ggml_quantize took for these blocks. */
+               !(has_shape && sq_ggml_check_shape(t, &shape, n, &g, &st)) &&
                (out = sq_alloc(&st, n, 4))) {
       sq_ggml_dequantize(sq_kernels_active(), t, blocks, n, out);
       sq_result_blob(ctx, out, (uint64_t)n * 4, &st);

@@ -166,41 +166,52 @@ static void sq_qcall_result(sqlite3_context *ctx, sq_qcall *c, uint64_t nbytes) 
   c->out = NULL;
 }
 
+int sq_arg_param_ranges(sq_granularity_kind kind, int argc, sqlite3_value **argv,
+                        sq_param_ranges *p, sq_status *st) {
+  int opt = 1 + sq_layout_args(kind);
+  sq_options o;
+  memset(p, 0, sizeof *p);
+  if (sq_arg_x(kind, argv, 1, &p->x, &p->g, st) ||
+      !(p->dt = sq_arg_dtype(argc, argv, opt, SQ_DTYPES_CODES, &sq_dtype_int8, st)) ||
+      sq_arg_scheme(argc, argv, opt + 1, &p->symmetric, st) ||
+      sq_arg_options(argc, argv, opt + 2, SQ_OPTS_CALIBRATE, &o, st) ||
+      sq_range_resolve(p->dt, &o, &p->r, st) ||
+      !(p->mm = sq_alloc(st, p->g.groups, 2 * sizeof *p->mm)) ||
+      sq_ranges(sq_kernels_active(), &p->x, &p->g, &p->r, p->symmetric, &o,
+                p->mm, p->mm + p->g.groups, st))
+    return st->code;
+  return SQ_OK;
+}
+
+void sq_param_ranges_free(sq_param_ranges *p) {
+  sqlite3_free(p->mm);
+  p->mm = NULL;
+  sq_tensor_free(&p->x);
+}
+
 /* q_scale, q_zero_point, q_per_channel_scales, ..., q_block_zero_points:
 ** x, the layout, dtype, scheme, options. */
 static void sq_params_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sq_qcall c;
   if (!sq_qcall_begin(ctx, argc, argv, 1, &c)) return;
   sq_status *st = &c.st;
-  sq_options o;
-  sq_range r;
-  int symmetric;
-  float *mm = NULL;
-  const sq_dtype *dt;
-  if (sq_arg_x(c.kind, argv, 1, &c.x, &c.g, st) ||
-      !(dt = sq_arg_dtype(argc, argv, c.opt, SQ_DTYPES_CODES, &sq_dtype_int8, st)) ||
-      sq_arg_scheme(argc, argv, c.opt + 1, &symmetric, st) ||
-      sq_arg_options(argc, argv, c.opt + 2, SQ_OPTS_CALIBRATE, &o, st) ||
-      sq_range_resolve(dt, &o, &r, st) ||
-      !(mm = sq_alloc(st, c.g.groups, 2 * sizeof *mm)) ||
-      sq_ranges(sq_kernels_active(), &c.x, &c.g, &r, symmetric, &o, mm,
-                mm + c.g.groups, st))
-    goto done;
+  sq_param_ranges p;
+  if (sq_arg_param_ranges(c.kind, argc, argv, &p, st)) goto done;
+  const float *mn = p.mm, *mx = p.mm + p.g.groups;
   int want_scale = sq_op(c.fn) == SQ_OP_SCALES;
   float scale;
   int32_t zp;
-  if (symmetric == SQ_SCHEME_LOG2) {
-    sq_result_log2_params(ctx, mm, mm + c.g.groups, c.g.groups,
-                          c.kind == SQ_GRAN_TENSOR, dt, want_scale, st);
+  if (p.symmetric == SQ_SCHEME_LOG2) {
+    sq_result_log2_params(ctx, mn, mx, p.g.groups, c.kind == SQ_GRAN_TENSOR,
+                          p.dt, want_scale, st);
   } else if (c.kind != SQ_GRAN_TENSOR) {
-    sq_result_params(ctx, mm, mm + c.g.groups, c.g.groups, &r, symmetric,
-                     want_scale, st);
-  } else if (!sq_choose_qparams(mm[0], mm[1], &r, symmetric, &scale, &zp, st)) {
+    sq_result_params(ctx, mn, mx, p.g.groups, &p.r, p.symmetric, want_scale, st);
+  } else if (!sq_choose_qparams(mn[0], mx[0], &p.r, p.symmetric, &scale, &zp, st)) {
     if (want_scale) sqlite3_result_double(ctx, (double)scale);
     else sqlite3_result_int64(ctx, zp);
   }
 done:
-  sqlite3_free(mm);
+  sq_param_ranges_free(&p);
   sq_qcall_end(ctx, &c);
 }
 

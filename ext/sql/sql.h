@@ -138,6 +138,23 @@ int sq_arg_x(sq_granularity_kind kind, sqlite3_value **argv, int first,
 int sq_arg_codes_layout(sq_granularity_kind kind, int argc, sqlite3_value **argv,
                         int layout_at, int count_at, const sq_dtype *dt,
                         const void **codes, sq_granularity *g, sq_status *st);
+/* What the parameter functions (q_scale ... q_block_zero_points, and the
+** tables q_params, q_per_channel_params, q_block_params) compute from: x at
+** argv[0], its layout, then dtype, scheme and options; every group's
+** calibrated range, mins then maxes (2 * g.groups floats).  One function
+** for both, so a table's row is the scalar functions' result by
+** construction. */
+typedef struct sq_param_ranges {
+  sq_tensor x;
+  sq_granularity g;
+  const sq_dtype *dt;
+  sq_range r;
+  int symmetric;            /* sq_arg_scheme's value */
+  float *mm;
+} sq_param_ranges;
+int sq_arg_param_ranges(sq_granularity_kind kind, int argc, sqlite3_value **argv,
+                        sq_param_ranges *p, sq_status *st);
+void sq_param_ranges_free(sq_param_ranges *p);
 /* The log2 scheme's parameters for `count` ranges (docs/NUMERICS.md#
 ** logarithmic-log2): per tensor a REAL scale (2^emax) or INTEGER 0, else a
 ** float32 blob of scales or an int32 blob of zeros.  dt must be int8 or
@@ -270,7 +287,8 @@ int sq_register_file_functions(sq_registry *r);
 int sq_register_file_writers(sq_registry *r);
 int sq_register_log2_functions(sq_registry *r);
 extern const sq_table sq_each_table, sq_each_group_table, sq_channels_table,
-    sq_compare_table, sq_ggml_types_table;
+    sq_compare_table, sq_ggml_types_table, sq_params_table,
+    sq_per_channel_params_table, sq_block_params_table;
 extern const sq_table sq_tensors_table, sq_tensor_metadata_table,
     sq_tensors_file_table, sq_tensor_metadata_file_table;
 

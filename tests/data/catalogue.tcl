@@ -60,13 +60,16 @@ set catalogue_path_functions {
   q_gguf_write        {a 5 6}
 }
 # Modules (table-valued functions and the path writers' tables).
-set catalogue_value_modules {q_channels q_compare q_each q_each_group q_ggml_types q_tensor_metadata q_tensors}
+set catalogue_value_modules {q_block_params q_channels q_compare q_each q_each_group q_ggml_types q_params q_per_channel_params q_tensor_metadata q_tensors}
 set catalogue_path_modules {q_gguf_write q_npz_write q_safetensors_write q_tensor_metadata_file q_tensors_file}
 # The table-valued functions' HIDDEN argument columns, in order.
 set catalogue_table_args {
   q_each                 {x dtype count}
   q_each_group           {scales zero_points}
   q_channels             {x shape axis dtype scheme options}
+  q_params               {x dtype scheme options}
+  q_per_channel_params   {x shape axis dtype scheme options}
+  q_block_params         {x shape axis block_size dtype scheme options}
   q_compare              {x shape axis options}
   q_ggml_types           {}
   q_tensors              {bytes format}

@@ -69,6 +69,9 @@
   {"q_safetensors_write", 'i', 4, 5, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE, R_NONE}, {"name", "data", "dtype", "shape", "metadata"}}, \
   {"q_gguf_write", 'i', 4, 5, {R_NONE, R_BLOB, R_GGML_TYPE, R_SHAPE, R_NONE}, {"name", "data", "type", "shape", "metadata"}}, \
   {"q_npz_write", 'i', 4, 4, {R_NONE, R_BLOB, R_DTYPE, R_SHAPE}, {"name", "data", "dtype", "shape"}}, \
+  {"q_params", 'v', 0, 4, {R_X, R_DTYPE, R_SCHEME, R_OPTS}, {"x", "dtype", "scheme", "options"}}, \
+  {"q_per_channel_params", 'v', 0, 6, {R_X, R_SHAPE, R_AXIS, R_DTYPE, R_SCHEME, R_OPTS}, {"x", "shape", "axis", "dtype", "scheme", "options"}}, \
+  {"q_block_params", 'v', 0, 7, {R_X, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE, R_SCHEME, R_OPTS}, {"x", "shape", "axis", "block_size", "dtype", "scheme", "options"}}, \
   /* end of FUZZ_FNS */
 
 /* ggml's types in the order of sq_ggml_type. */

@@ -993,9 +993,14 @@ static void gen_auto(src *s, const ctx *c, int role, arg *a) {
     case R_IMPORTANCE: gen_importance(s, c, a); return;
     case R_GGML_BLOCKS: gen_ggml_blocks(s, c, a); return;
     case R_GGML_COUNT: {
-      /* The weights the context's blocks hold, one less, a block more, 0,
-      ** or any integer. */
+      /* The context's shape (q_ggml_dequantize's shape form), or the count
+      ** form: the weights the context's blocks hold, one less, a block more,
+      ** 0, or any integer. */
       unsigned b = get8(s);
+      if (b >= 0x40 && b < 0x80) {
+        gen_shape(s, c, a);
+        return;
+      }
       int64_t blk = (int64_t)ggml_block[c->ggml];
       int64_t n = (int64_t)ctx_elements(c) / blk * blk;
       const int64_t near[4] = {n, n - 1, n + blk, 0};

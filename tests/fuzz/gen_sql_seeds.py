@@ -8,7 +8,8 @@ the comment at the top of fuzz_sql.c).  The arguments here use the explicit
 kinds (NULL, INTEGER, REAL, TEXT, BLOB, zeroblob) so a seed means the same
 SQL whatever the generators do later, plus a few AUTO arguments that start the
 fuzzer inside the shape-driven generators.  Function indexes are read from
-fns[] in fuzz_sql.c, so this file only names functions.
+fuzz_sql.c's fns[] (tests/fuzz/fuzz_functions.h), so this file only names
+functions.
 
 To see a seed as SQL:  FUZZ_SQL_TRACE=1 build/fuzz_sql tests/fuzz/corpus/sql/NAME
 """
@@ -22,10 +23,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def read_fns():
-    """name -> (index, kind, nmin) from the fns[] table of fuzz_sql.c."""
-    src = open(os.path.join(HERE, "fuzz_sql.c"), encoding="utf-8").read()
-    table = src[src.index("static const fn fns[] = {"):]
-    table = table[:table.index("\n};")]
+    """name -> (index, kind, nmin) from fuzz_sql.c's fns[], the rows
+    FUZZ_FNS of fuzz_functions.h (generated from ext/catalogue.toml)."""
+    src = open(os.path.join(HERE, "fuzz_functions.h"), encoding="utf-8").read()
+    table = src[src.index("#define FUZZ_FNS"):]
+    table = table[:re.search(r"[^\\]\n", table).end()]
     fns = {}
     for m in re.finditer(r'\{"(\w+)", \'(\w)\', (\d+), (\d+),', table):
         fns[m.group(1)] = (len(fns), m.group(2), int(m.group(3)))
@@ -305,6 +307,23 @@ SEEDS = {
     "channels-correlated": [call("q_channels", variant=3,
                                  rows=[[t("[1,2,3,4]"), t("[2,2]"), i(0)],
                                        [t("[1,2,3,4,5,6]"), t("[3,2]"), i(-1)]])],
+    # A scale and its zero point from one calibration, beside the scalars.
+    "params": [call("q_params", [W23, t("uint8"), t("affine"), t("method=histogram")]),
+               call("q_scale", [W23, t("uint8"), t("affine"), t("method=histogram")]),
+               call("q_params", [X4, t("int8"), t("log2")]),
+               call("q_per_channel_params", [W23, t("[2,3]"), i(1), t("int4"), t("symmetric"),
+                                             t("method=mse")]),
+               call("q_block_params", [W23, t("[2,3]"), i(-1), i(2), t("int16"), t("affine"),
+                                       t("method=entropy")])],
+    "params-correlated": [call("q_per_channel_params", variant=3,
+                               rows=[[t("[1,2,3,4]"), t("[2,2]"), i(0)],
+                                     [t("[1,2,3,4,5,6]"), t("[3,2]"), i(-1)]])],
+    "auto-params": [call("q_block_params", [auto(RAMP), auto(b"\x00"), auto(), auto(),
+                                            auto(b"\x00"), auto(b"\x01"), auto(b"\x00")],
+                         context=ctx(2, (4, 8, 1, 1), axis=1, block=3, dtype=5)),
+                    call("q_per_channel_params", [auto(RAMP), auto(b"\x00"), auto(),
+                                                  auto(b"\x00"), auto(b"\x00"), auto(b"\x00")],
+                         context=ctx(3, (2, 2, 3, 1), axis=1, dtype=0))],
     "compare": [call("q_compare", [t("[1,2,3,4,5,6,7,8]"), t("[2,4]")])],
     "compare-options": [call("q_compare", [t("[[1,2,3,4],[5,6,7,-8]]"), t("[2,4]"), i(1),
                                            t("dtypes=int8+int4+uint8 schemes=symmetric "
@@ -390,7 +409,8 @@ SEEDS = {
            ("q_fake_quantize_per_channel", 5, 3, 4, 2), ("q_block_scales", 7, 3, 5, 5),
            ("q_block_zero_points", 4, 3, 1, 6), ("quantize_per_block_blob", 8, 3, 2, 2),
            ("q_fake_quantize_per_block", 6, 3, 0, 3), ("q_channels", 6, 3, 2, 0),
-           ("q_compare", 4, 3, 5, 0)]},
+           ("q_compare", 4, 3, 5, 0), ("q_per_channel_params", 6, 3, 1, 0),
+           ("q_block_params", 7, 3, 5, 5)]},
     **{"huge-" + name: [call(name, rows=[[auto(RAMP)] + [auto()] * (n - 1)] * 2,
                              context=ctx(2, (3, HUGE[d1], 1, 1), axis=0, dtype=dt))]
        for name, n, d1, dt in [("q_per_channel_scales_agg", 3, 0, 0),
@@ -425,8 +445,17 @@ SEEDS = {
                                    t("q4_k"), i(512)]),
         call("q_ggml_dequantize", [b(bytes((k * 29 + 3) % 256 for k in range(110))), t("q3_K")]),
         call("q_ggml_dequantize", [b(bytes((k * 41 + 5) % 256 for k in range(4 * 22))),
-                                   t("q5_0"), i(128)])],
+                                   t("q5_0"), i(128)]),
+        # The shape form: as q_ggml_quantize took it, too many weights, and
+        # rows that are not whole blocks.
+        call("q_ggml_dequantize", [b(bytes((k * 73 + 11) % 256 for k in range(2 * 144))),
+                                   t("q4_K"), t("[2,256]")]),
+        call("q_ggml_dequantize", [b(b"<" * 68), t("q8_0"), t("[3,32]")]),
+        call("q_ggml_dequantize", [b(b"<" * 68), t("q8_0"), t("[4,16]")])],
     "ggml-dequantize-auto": [
+        # The third argument AUTO as the context's shape (0x40..0x7F).
+        call("q_ggml_dequantize", [auto(bytes([0, 0x11])), auto(b"\x00"), auto(b"\x40\x00")],
+             context=ctx(2, (3, 2, 1, 1), dtype=7))] + [
         call("q_ggml_dequantize", [auto(bytes([0, 0x11])), auto(b"\x00"), auto(b"\x00")],
              context=ctx(2, (3, 2, 1, 1), dtype=dt))
         for dt in (1, 6)] + [

@@ -125,6 +125,25 @@ SELECT * FROM q_channels('[[0,1,255],[0,2,255]]', '[2,3]', 0, 'uint8');
 SELECT * FROM q_channels(q_f32('[[0.1,-0.2,0.3],[4,-8,2]]'), '[2,3]', -1, 'int8', 'symmetric');
 SELECT * FROM q_channels('[[1,2,3,4,5,60],[-1,-2,-3,-4,-5,-6]]', '[2,6]', 0, 'int4', 'affine', 'method=mse');
 SELECT * FROM q_channels('[[1,2,3,4,5,60],[-1,-2,-3,-4,-5,-6]]', '[2,6]', 1, 'uint8', 'affine', 'method=percentile percentile=99.9');
+-- q_params, q_per_channel_params, q_block_params: q_scale and q_zero_point
+-- (per channel, per block) from one calibration, at each arity.
+SELECT * FROM q_params('[-1, 0.5, 2, 3]');
+SELECT * FROM q_params('[-1, 0.5, 2, 3]', 'uint8');
+SELECT * FROM q_params(q_f32('[-1, 0.5, 2, 3]'), 'int4', 'symmetric');
+SELECT * FROM q_params('[1,2,3,4,5,6,7,8,9,100]', 'uint8', 'affine', 'method=histogram');
+SELECT p.*, (SELECT count(*) FROM q_params(NULL)) FROM q_params('[-1, 0.5, 2, 3]', 'int8', 'log2') AS p;
+SELECT * FROM q_params('[-1, 0.5, 2, 3]', 'uint8', 'log2');
+SELECT * FROM q_params('[]');
+SELECT * FROM q_per_channel_params('[[0.1,-0.2,0.3],[4,-8,2]]', '[2,3]', 0);
+SELECT * FROM q_per_channel_params('[[0.1,-0.2,0.3],[4,-8,2]]', '[2,3]', 1, 'uint8');
+SELECT * FROM q_per_channel_params('[[0.1,-0.2,0.3],[4,-8,2]]', '[2,3]', -1, 'int16', 'symmetric');
+SELECT * FROM q_per_channel_params('[[1,2,3,4,5,60],[-1,-2,-3,-4,-5,-6]]', '[2,6]', 0, 'int4', 'affine', 'method=mse');
+SELECT * FROM q_per_channel_params('[1,2,3]', '[2]', 0);
+SELECT * FROM q_block_params('[[6,12,50,5],[1,8,4,5],[0,20,10,4]]', '[3,4]', 1, 2);
+SELECT * FROM q_block_params('[[6,12,50,5],[1,8,4,5],[0,20,10,4]]', '[3,4]', 0, 2, 'uint8');
+SELECT * FROM q_block_params('[0.5,-0.25,3,0.125,-2]', '[5]', 0, 2, 'int4', 'symmetric');
+SELECT * FROM q_block_params('[[6,12,50,5],[1,8,4,5],[0,20,10,4]]', '[3,4]', 1, 2, 'int8', 'affine', 'method=entropy');
+SELECT * FROM q_block_params('[1,2]', '[2]', 0, 0);
 
 -- ---------------------------------------------------------------- per block
 SELECT q_block_scales('[[6,12,50,5],[1,8,4,5],[0,20,10,4]]', '[3,4]', 1, 2),
@@ -316,7 +335,8 @@ SELECT q_scale_agg(x, 'int8', 'affine', 'observer=ema') FROM (SELECT '[1,2]' AS 
 -- ---------------------------------------------------------------- ggml block formats
 -- Each type: q_ggml_quantize at 2, 3 and 4 arguments (one row without a
 -- shape, [2,cols] rows with it, importance weights as JSON or as a float32
--- BLOB) and q_ggml_dequantize at 2 and 3 arguments of the blocks.  x is two
+-- BLOB) and q_ggml_dequantize at 2 and 3 arguments of the blocks (q4_0: the
+-- third as a count and as a shape).  x is two
 -- rows of Gaussian values stored as float16 (as model weights are; their
 -- scale changes every 16 values, a few are outliers); the weights are
 -- multiples of 1/8, some 0.  A BLOB literal costs one allocation where
@@ -327,7 +347,8 @@ WITH d(v, u) AS (SELECT q_f32(X'2922A4219F1C2CA51121B4A2101D14249B9C6F1C2D28429D
   '[0,0.5,1,0.125,0.625,1.125,0.25,0.75,1.25,0.375,0.875,0,0.5,1,0.125,0.625,1.125,0.25,0.75,1.25,0.375,0.875,0,0.5,1,0.125,0.625,1.125,0.25,0.75,1.25,0.375,0.875,0,0.5,1,0.125,0.625,1.125,0.25,0.75,1.25,0.375,0.875,0,0.5,1,0.125,0.625,1.125,0.25,0.75,1.25,0.375,0.875,0,0.5,1,0.125,0.625,1.125,0.25,0.75,1.25]')
 SELECT q_ggml_quantize(v, 'Q4_0'), q_ggml_quantize(v, 'q4_0', '[2,64]'), q_ggml_quantize(v, 'q4_0', '[2,64]', u),
        q_ggml_dequantize(q_ggml_quantize(v, 'q4_0', '[2,64]'), 'Q4_0'),
-       q_ggml_dequantize(q_ggml_quantize(v, 'q4_0', '[2,64]', u), 'q4_0', 128) FROM d;
+       q_ggml_dequantize(q_ggml_quantize(v, 'q4_0', '[2,64]', u), 'q4_0', 128),
+       q_ggml_dequantize(q_ggml_quantize(v, 'q4_0', '[2,64]', u), 'q4_0', '[2,64]') FROM d;
 WITH d(v, u) AS (SELECT q_f32(X'969BB3A6A9A10EA06D200997C12251260C2538230417B220859C2CADECA4E09FCAB952BAD23505B5D4B6782F9D3D0F3424357A385C3011B8E3360FB42EACE7390AA02B25D121011E83A1B5221C24FD9729A09B25ED1A4424339A6024321A49A5E63816B57636AE3869383A3B3DB846B50D39ED3509B201B87FB0B4BBAAB1AFBCB226A4A5BF16D9A4E315F8194524D71DB5253AA008A22F28C29A2EAAB427A3244A372CB666362ABB252E52B0B8B5223D812A02B7792749B3D435442A4738BC32AC8EEC19D2195EA44022B522FB9A63A58E9E5E1CB8A8B0A2FAA3C2A005B086A48C381C3C933617A4F1B4AB319528B6387BB92B3DA135DCB77BB947B789B4B335', 'f16'),
   q_f32('[0,0.5,1,0.125,0.625,1.125,0.25,0.75,1.25,0.375,0.875,0,0.5,1,0.125,0.625,1.125,0.25,0.75,1.25,0.375,0.875,0,0.5,1,0.125,0.625,1.125,0.25,0.75,1.25,0.375,0.875,0,0.5,1,0.125,0.625,1.125,0.25,0.75,1.25,0.375,0.875,0,0.5,1,0.125,0.625,1.125,0.25,0.75,1.25,0.375,0.875,0,0.5,1,0.125,0.625,1.125,0.25,0.75,1.25]'))
 SELECT q_ggml_quantize(v, 'q4_1'), q_ggml_quantize(v, 'q4_1', '[2,64]'), q_ggml_quantize(v, 'q4_1', '[2,64]', u),
@@ -545,6 +566,8 @@ SELECT q_ggml_quantize(zeroblob(128), 'q4_0', '[32]', '[1,');
 SELECT q_ggml_quantize(zeroblob(128), 'q4_0', '[32]', 7);
 SELECT q_ggml_quantize(zeroblob(128), 'q4_0', '[32]', zeroblob(127));
 SELECT q_ggml_dequantize(zeroblob(35), 'q8_0');
+SELECT q_ggml_dequantize(zeroblob(288), 'q4_K', '[3,256]');
+SELECT q_ggml_dequantize(zeroblob(288), 'q4_K', '[4,128]');
 SELECT q_ggml_dequantize(zeroblob(83), 'q2_K');
 SELECT q_ggml_dequantize(zeroblob(144), 'q4_K', 255);
 SELECT q_ggml_dequantize(zeroblob(144), 'q4_K', -1);

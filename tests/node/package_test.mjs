@@ -109,6 +109,27 @@ check('load(db, false)', error(() => load(new Database(':memory:'), false)),
 check('allowFiles must be a boolean', error(() => load(new Database(':memory:'), { allowFiles: 'no' })),
   'TypeError: load: options.allowFiles must be true or false, got string');
 
+// Loading again re-registers through sqlite3_load_extension (no statement
+// runs, unlike 0.2.0's Python loader): twice, and either way round.
+const again = new Database(':memory:');
+load(again);
+load(again);
+check('load(db) twice', [again.prepare('SELECT q_version()').pluck().get(), files(again)], [version, true]);
+load(again, { allowFiles: false });
+check('allowFiles false after a load with files removes them',
+  [files(again), error(() => countFile(again))], [false, 'SqliteError: no such table: q_tensors_file']);
+load(again, { allowFiles: false });
+load(again);
+check('allowFiles false twice, then true', [files(again), countFile(again)], [true, 21]);
+// better-sqlite3 refuses any call while one of its statements iterates.
+const it = again.prepare('SELECT 1 UNION ALL SELECT 2').pluck().iterate();
+it.next();
+check('load(db) while a statement iterates', error(() => load(again)),
+  'TypeError: This database connection is busy executing a query');
+it.return();
+load(again);
+check('load(db) after the iteration', files(again), true);
+
 // A renamed copy loads only with the entry point named.
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-quant-'));
 const renamed = path.join(tmp, 'renamed.so');

@@ -13,13 +13,14 @@ import time
 import check
 import test_arrays
 import test_install
+import test_load
 import test_nofs
 import test_quantize
 import test_registry
 import test_scalars
 import test_sqlite_utils
 
-MODULES = [test_install, test_nofs, test_scalars, test_arrays, test_quantize, test_registry,
+MODULES = [test_install, test_load, test_nofs, test_scalars, test_arrays, test_quantize, test_registry,
            test_sqlite_utils]
 
 

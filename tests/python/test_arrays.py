@@ -10,7 +10,8 @@ from sqlite_quant import array, f32_blob, npy_blob
 
 ROUNDING = "float32 cannot hold every value of this dtype exactly (pass allow_downcast=True to round to nearest)"
 DTYPES = ("f32, f16, bf16, int8, uint8, int16, uint16, int32, int4, uint4"
-          " (or qint8, quint8, qint32, quint4x2)")
+          " (or qint8, quint8, qint32, quint4x2, or numpy's float32, float16, bfloat16,"
+          " int8, uint8, int16, uint16, int32)")
 
 
 def one(db, sql, *args):
@@ -146,8 +147,34 @@ def run(t, env):
              array, bytes.fromhex("E113"), "int4", [3])
     t.raises("array-dtype", ValueError, f"array: dtype must be one of {DTYPES}, got 'int9'",
              array, bytes(1), "int9")
-    t.raises("array-dtype-type", TypeError, "array: dtype must be a name such as 'int8', got type",
-             array, bytes(1), np.int8)
+    t.raises("array-dtype-type", TypeError,
+             "array: dtype must be a name such as 'int8' or a numpy dtype, got int",
+             array, bytes(1), 8)
+    t.raises("array-dtype-none", TypeError,
+             "array: dtype must be a name such as 'int8' or a numpy dtype, got NoneType",
+             array, bytes(4), None)
+    # numpy's own names of the same elements read exactly as the extension's
+    # (0.2.0 refused all but the extension's names).
+    blob = bytes.fromhex("0000003F000080BF")
+    for names, want in (
+            (("f32", np.float32, np.dtype("float32"), "float32", "f4", "<f4", "=f4", "single"),
+             np.array([0.5, -1], np.float32)),
+            (("f16", np.float16, np.dtype("float16"), "float16", "f2", "<f2", "half"),
+             np.frombuffer(blob, "<f2")),
+            (("bf16", "bfloat16", "BFloat16"), np.array([0, 0.5, 0, -1], np.float32)),
+            (("int8", np.int8, "i1", "b", "byte"), np.frombuffer(blob, "i1")),
+            (("uint8", np.uint8, "u1", "B", "ubyte"), np.frombuffer(blob, "u1")),
+            (("int16", np.int16, "i2", "<i2", "short"), np.frombuffer(blob, "<i2")),
+            (("uint16", np.uint16, "u2", "<u2", "ushort"), np.frombuffer(blob, "<u2")),
+            (("int32", np.int32, "i4", "<i4", "intc"), np.frombuffer(blob, "<i4"))):
+        for name in names:
+            t.eq(f"array-numpy-name-{name!r}", array(blob, name), want)
+    t.raises("array-dtype-big-endian", ValueError, "array: the extension's BLOBs are little-endian, got '>f4'",
+             array, blob, ">f4")
+    t.raises("array-dtype-float64", ValueError, f"array: dtype must be one of {DTYPES}, got 'float64'",
+             array, blob, np.float64)
+    t.raises("array-dtype-f8", ValueError, f"array: dtype must be one of {DTYPES}, got 'f8'",
+             array, blob, "f8")
     t.raises("array-blob-type", TypeError, "array: blob must be bytes, got str",
              array, "[1, 2]")
     t.raises("array-shape-text", ValueError,

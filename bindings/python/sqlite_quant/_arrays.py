@@ -78,15 +78,43 @@ def npy_blob(a, *, allow_downcast=False):
     return out.getvalue()
 
 
+# numpy's dtypes of the same elements, by (kind, bytes per element).
+# bfloat16 has no numpy dtype of its own; ml_dtypes' is named "bfloat16".
+_NUMPY = {("f", 4): "f32", ("f", 2): "f16", ("i", 1): "int8", ("u", 1): "uint8",
+          ("i", 2): "int16", ("u", 2): "uint16", ("i", 4): "int32"}
+_NUMPY_NAMES = "float32, float16, bfloat16, int8, uint8, int16, uint16, int32"
+
+
 def _dtype_name(fn, dtype):
-    if not isinstance(dtype, str):
-        raise TypeError(f"{fn}: dtype must be a name such as 'int8', got {type(dtype).__name__}")
-    name = dtype.lower()
-    name = _ALIASES.get(name, name)
-    if name not in _ELEMENTS:
-        raise ValueError(f"{fn}: dtype must be one of {', '.join(_ELEMENTS)}"
-                         f" (or {', '.join(_ALIASES)}), got {dtype!r}")
-    return name
+    """The extension's name of a dtype given by that name (any case), a
+    PyTorch alias, or any numpy spelling: np.float32, np.dtype('float32'),
+    'float32', 'f4', '<f4', 'single'.  The extension's names win where the
+    two disagree: 'f16' is float16 here (numpy reads it as float128)."""
+    if isinstance(dtype, str):
+        name = _ALIASES.get(dtype.lower(), dtype.lower())
+        if name in _ELEMENTS:
+            return name
+        if name == "bfloat16":
+            return "bf16"
+    if not isinstance(dtype, (str, np.dtype, type)):
+        raise TypeError(f"{fn}: dtype must be a name such as 'int8' or a numpy dtype,"
+                        f" got {type(dtype).__name__}")
+    try:
+        d = np.dtype(dtype)
+    except Exception:  # noqa: BLE001 (numpy raises TypeError or others for a bad name)
+        d = None
+    if d is not None:
+        if d.name == "bfloat16":
+            return "bf16"
+        name = _NUMPY.get((d.kind, d.itemsize))
+        if name is not None and d.byteorder == ">":
+            raise ValueError(f"{fn}: the extension's BLOBs are little-endian, got {d.str!r}")
+        if name is not None:
+            return name
+    # The caller's own text, or numpy's name of the dtype object given.
+    got = dtype if isinstance(dtype, str) or d is None else d.name
+    raise ValueError(f"{fn}: dtype must be one of {', '.join(_ELEMENTS)}"
+                     f" (or {', '.join(_ALIASES)}, or numpy's {_NUMPY_NAMES}), got {got!r}")
 
 
 def _shape(fn, shape):
@@ -117,7 +145,10 @@ def array(blob, dtype="f32", shape=None):
 
     dtype names what the BLOB holds, as for q_json: 'f32' (default), 'f16',
     'bf16', or a code dtype ('int8', 'uint8', 'int16', 'uint16', 'int32',
-    'int4', 'uint4'; PyTorch's aliases too).  The result's dtype: float32,
+    'int4', 'uint4'; PyTorch's aliases too), or numpy's dtype of the same
+    elements in any spelling numpy takes (np.float32, np.dtype('int8'),
+    'float16', 'f4', '<i2', ...; 'bfloat16' too).  A big-endian dtype or one
+    the extension has no BLOB of (float64, int64, ...) is a ValueError.  The result's dtype: float32,
     float16, float32 (bf16 widened exactly: numpy has no bfloat16), int8,
     uint8, int16, uint16, int32, int8 (int4) and uint8 (uint4).
 

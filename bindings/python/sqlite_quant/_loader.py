@@ -1,6 +1,10 @@
 """Where the bundled extension is, and loading it into a connection."""
+import json
 import os
+import sqlite3
 import sys
+
+from ._version import __version__
 
 # SQLite derives an entry point from the file name (quant.so ->
 # sqlite3_quant_init); load() names it, so the file could be renamed.
@@ -38,6 +42,16 @@ def load(conn, *, allow_files=True):
     host's files: SQLITE_DIRECTONLY keeps those functions out of views and
     triggers, not out of a query typed by a visitor.
 
+    Loading again does nothing when this version is loaded already with the
+    same allow_files, and otherwise loads through sqlite3_load_extension, not
+    through a statement: SQLite cannot replace a function while a statement
+    runs, so a second load through one failed with "database is locked"
+    (0.2.0).  allow_files=False after a load with files removes the path
+    functions; that needs Python 3.12's Connection.load_extension(entrypoint=),
+    and before 3.12 it is a RuntimeError (use a new connection), as is any
+    reload before 3.12 that SQLite could not do by the file's name (a renamed
+    copy).
+
     Extension loading is enabled for the load only and disabled again
     afterwards, whatever happens (sqlite3 cannot tell whether it was enabled
     before: leave it disabled unless you need it)."""
@@ -51,11 +65,40 @@ def load(conn, *, allow_files=True):
             " configured with --enable-loadable-sqlite-extensions, as Debian's"
             f" /usr/bin/python3 is), got {sys.executable}")
     path = loadable_path()
+    loaded = _loaded(conn)
+    if loaded == (__version__, allow_files):
+        return
+    entry = ENTRY_POINT if allow_files else NOFS_ENTRY_POINT
+    # Before 3.12 Connection.load_extension takes no entry point: SQLite
+    # derives it from the file's name, and quant gives sqlite3_quant_init.
+    # The SQL function takes one, but runs inside a statement, which is
+    # safe only while none of our functions exists on the connection.
+    by_name = sys.version_info >= (3, 12)
+    derived = allow_files and os.path.basename(path) == "quant"
+    if not (by_name or derived or loaded is None):
+        raise RuntimeError(
+            f"load: allow_files={allow_files} cannot replace the sqlite-quant an earlier load put"
+            " on this connection before Python 3.12 (use a new connection),"
+            f" got Python {sys.version_info[0]}.{sys.version_info[1]}")
     enable(True)
     try:
-        # The SQL function takes the entry point on every Python version;
-        # Connection.load_extension() only from 3.12.
-        entry = ENTRY_POINT if allow_files else NOFS_ENTRY_POINT
-        conn.execute("SELECT load_extension(?, ?)", (path, entry)).fetchall()
+        if by_name:
+            conn.load_extension(path, entrypoint=entry)
+        elif derived:
+            conn.load_extension(path)
+        else:
+            conn.execute("SELECT load_extension(?, ?)", (path, entry)).fetchall()
     finally:
         enable(False)
+
+
+def _loaded(conn):
+    """(version, files) of the sqlite-quant loaded on conn, as q_info() says,
+    or None when there is none."""
+    try:
+        info = json.loads(conn.execute("SELECT q_info()").fetchall()[0][0])
+    except sqlite3.OperationalError as e:
+        if str(e).startswith("no such function"):
+            return None
+        raise
+    return (info.get("version"), info.get("files"))
