@@ -43,8 +43,8 @@
 -- same quantization_ids on every run.  Quantizations no longer chosen (after
 -- a rule changed) stay in the registry, as every other measured row does.
 --
--- The functions are those of examples/demo_queries.sql: q_scale and
--- q_zero_point with quantize_blob per tensor, q_per_channel_* with
+-- The functions are those of examples/demo_queries.sql: q_params (scale and
+-- zero point from one calibration) with quantize_blob per tensor, q_per_channel_* with
 -- quantize_per_channel_blob, q_block_* with quantize_per_block_blob,
 -- q_ggml_quantize, and for the log2 scheme the same parameter functions with
 -- the log2 quantizers (quantize_log2_blob ...); the calibration options (method=, percentile=) go to the
@@ -70,14 +70,14 @@ BEGIN
   INSERT INTO policy_params (x, vs)
   SELECT q_f32(data, dtype), coalesce(NEW.view_shape, shape)
   FROM tensors WHERE tensor_id = NEW.tensor_id;
-  -- The calibration (method=, percentile=) and the row's options.
+  -- The calibration (method=, percentile=), the row's options; q_params: one.
+  UPDATE policy_params SET (s, z) = (
+    SELECT p.scale, p.zero_point
+    FROM q_params(policy_params.x, NEW.dtype, NEW.scheme,
+                  trim('method=' || NEW.method || coalesce(' percentile=' || NEW.percentile, '')
+                       || ' ' || NEW.options)) AS p)
+  WHERE NEW.granularity = 'tensor';
   UPDATE policy_params SET
-    s = CASE NEW.granularity WHEN 'tensor' THEN q_scale(x, NEW.dtype, NEW.scheme,
-          trim('method=' || NEW.method || coalesce(' percentile=' || NEW.percentile, '')
-               || ' ' || NEW.options)) END,
-    z = CASE NEW.granularity WHEN 'tensor' THEN q_zero_point(x, NEW.dtype, NEW.scheme,
-          trim('method=' || NEW.method || coalesce(' percentile=' || NEW.percentile, '')
-               || ' ' || NEW.options)) END,
     ss = CASE NEW.granularity
            WHEN 'channel' THEN q_per_channel_scales(x, vs, NEW.axis, NEW.dtype, NEW.scheme,
              trim('method=' || NEW.method || coalesce(' percentile=' || NEW.percentile, '')
