@@ -29,6 +29,62 @@ const sq_dtype sq_dtype_int8 = {"int8", "qint8", SQ_FMT_CODE, 8, 1, -128, 127,
 const sq_dtype sq_dtype_f32 = {"f32", NULL, SQ_FMT_FLOAT, 32, 1, 0, 0,
                                SQ_CODE_I8, 0};
 
+/* Each dtype's subtype (core/dtype.h, docs/reference/data-formats.md#subtypes). */
+static const struct {
+  const char *dtype;
+  unsigned subtype;
+  const char *what;         /* for messages: "<arg> is <what>" */
+} sq_subtypes[] = {
+  {"f32", SQ_SUBTYPE_F32, "f32 data"},
+  {"f64", SQ_SUBTYPE_F64, "f64 data"},
+  {"f16", SQ_SUBTYPE_F16, "f16 data"},
+  {"bf16", SQ_SUBTYPE_BF16, "bf16 data"},
+  {"int8", SQ_SUBTYPE_INT8, "int8 data"},
+  {"uint8", SQ_SUBTYPE_UINT8, "uint8 data"},
+  {"int16", SQ_SUBTYPE_INT16, "int16 data"},
+  {"uint16", SQ_SUBTYPE_UINT16, "uint16 data"},
+  {"int32", SQ_SUBTYPE_INT32, "int32 data"},
+  {"int4", SQ_SUBTYPE_INT4, "int4 codes"},
+  {"uint4", SQ_SUBTYPE_UINT4, "uint4 codes"},
+};
+#define SQ_NSUBTYPES (sizeof sq_subtypes / sizeof sq_subtypes[0])
+
+unsigned sq_dtype_subtype(const sq_dtype *dt) {
+  for (size_t i = 0; i < SQ_NSUBTYPES; i++)
+    if (strcmp(dt->name, sq_subtypes[i].dtype) == 0) return sq_subtypes[i].subtype;
+  return SQ_SUBTYPE_STORED;  /* unreachable: every dtype has a row */
+}
+
+const sq_dtype *sq_subtype_dtype(unsigned subtype) {
+  for (size_t i = 0; i < SQ_NSUBTYPES; i++) {
+    if (sq_subtypes[i].subtype != subtype) continue;
+    for (size_t j = 0; j < SQ_NDTYPES; j++)
+      if (strcmp(sq_dtypes[j].name, sq_subtypes[i].dtype) == 0)
+        return &sq_dtypes[j];
+  }
+  return NULL;
+}
+
+int sq_subtype_known(unsigned subtype) {
+  return subtype == SQ_SUBTYPE_GGML || subtype == SQ_SUBTYPE_STORED ||
+         sq_subtype_dtype(subtype) != NULL;
+}
+
+const char *sq_subtype_what(unsigned subtype) {
+  for (size_t i = 0; i < SQ_NSUBTYPES; i++)
+    if (sq_subtypes[i].subtype == subtype) return sq_subtypes[i].what;
+  return subtype == SQ_SUBTYPE_GGML ? "ggml blocks"
+                                    : "model-file data of another dtype";
+}
+
+const sq_dtype *sq_dtype_named(const char *name, size_t len) {
+  for (size_t i = 0; i < SQ_NDTYPES; i++)
+    if (strlen(sq_dtypes[i].name) == len &&
+        memcmp(sq_dtypes[i].name, name, len) == 0)
+      return &sq_dtypes[i];
+  return NULL;
+}
+
 static int sq_name_eq(const char *a, const char *b) {
   return b && sq_word_is(a, strlen(a), b);
 }

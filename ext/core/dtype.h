@@ -38,4 +38,42 @@ uint64_t sq_dtype_bytes(const sq_dtype *dt, uint64_t n);
 /* Bytes of one element as the kernels write it unpacked (4-bit: 1). */
 size_t sq_dtype_code_size(const sq_dtype *dt);
 
+/* SQLite subtypes (docs/reference/data-formats.md#subtypes): the element type a BLOB
+** carries when the extension made it or read it from a model file.  0 is a
+** BLOB of unknown type (a user's, or one stored in a table: subtypes never
+** reach storage); JSON's is 74 ('J').  The values are the range 0xB0-0xBF,
+** one per dtype of the table above, one for ggml's blocks (of any type) and
+** one for a model file's bytes of a dtype with none of its own (uint32,
+** int64, bool, f8, big-endian forms).  SQLite keeps 8 bits of a subtype. */
+typedef enum sq_subtype {
+  SQ_SUBTYPE_NONE = 0,
+  SQ_SUBTYPE_F32 = 0xB0,
+  SQ_SUBTYPE_F64 = 0xB1,
+  SQ_SUBTYPE_F16 = 0xB2,
+  SQ_SUBTYPE_BF16 = 0xB3,
+  SQ_SUBTYPE_INT8 = 0xB4,
+  SQ_SUBTYPE_UINT8 = 0xB5,
+  SQ_SUBTYPE_INT16 = 0xB6,
+  SQ_SUBTYPE_UINT16 = 0xB7,
+  SQ_SUBTYPE_INT32 = 0xB8,
+  SQ_SUBTYPE_INT4 = 0xB9,
+  SQ_SUBTYPE_UINT4 = 0xBA,
+  SQ_SUBTYPE_STORED = 0xBE,
+  SQ_SUBTYPE_GGML = 0xBF
+} sq_subtype;
+
+/* The subtype of a dtype of the table above. */
+unsigned sq_dtype_subtype(const sq_dtype *dt);
+/* The dtype a subtype names, or NULL (0, ggml, stored, another
+** extension's). */
+const sq_dtype *sq_subtype_dtype(unsigned subtype);
+/* Whether a subtype is one of this extension's. */
+int sq_subtype_known(unsigned subtype);
+/* What a subtype's data is, for messages: "bf16 data", "int4 codes",
+** "ggml blocks", ... */
+const char *sq_subtype_what(unsigned subtype);
+/* The dtype of the table whose canonical name is name[0..len) exactly, or
+** NULL. */
+const sq_dtype *sq_dtype_named(const char *name, size_t len);
+
 #endif

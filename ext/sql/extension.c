@@ -47,6 +47,21 @@ static int sq_reach_flags(sq_reach reach) {
   return -1;
 }
 
+/* The subtype flags (docs/reference/data-formats.md#subtypes).  SQLITE_SUBTYPE (3.30)
+** keeps a window function's arguments' subtypes; SQLITE_RESULT_SUBTYPE
+** (3.45) tells the planner a result's subtype matters.  Headers older than
+** a flag lack it, and an older SQLite ignores a flag it does not know. */
+#ifndef SQLITE_SUBTYPE
+#define SQLITE_SUBTYPE 0
+#endif
+#ifndef SQLITE_RESULT_SUBTYPE
+#define SQLITE_RESULT_SUBTYPE 0
+#endif
+static int sq_subtype_flags(unsigned subtypes) {
+  return (subtypes & SQ_SUBTYPES_READ ? SQLITE_SUBTYPE : 0) |
+         (subtypes & SQ_SUBTYPES_RESULT ? SQLITE_RESULT_SUBTYPE : 0);
+}
+
 /* A reach that is neither SQ_VALUES nor SQ_PATHS stops the load. */
 static int sq_reach_unknown(sq_registry *r, const char *name) {
   r->failed = name;
@@ -58,6 +73,7 @@ int sq_create_function(sq_registry *r, const sq_fn_def *d) {
   const sq_fn *fn = &d->fn;
   int flags = sq_reach_flags(fn->reach);
   if (flags < 0) return sq_reach_unknown(r, fn->name);
+  flags |= sq_subtype_flags(d->subtypes);
   /* Left out: all callbacks NULL deletes the function, in case
   ** sqlite3_quant_init registered it on this connection before. */
   int drop = fn->reach == SQ_PATHS && !r->paths;

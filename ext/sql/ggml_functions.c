@@ -63,7 +63,7 @@ static void sq_ggml_quantize_func(sqlite3_context *ctx, int argc,
       sq_ggml_quantize(sq_kernels_active(), t, &x, &g, argc > 3 ? &w : NULL, out,
                        &st))
     goto done;
-  sq_result_blob(ctx, out, nbytes, &st);
+  sq_result_typed(ctx, out, nbytes, SQ_SUBTYPE_GGML, &st);
   out = NULL;
 done:
   sqlite3_free(out);
@@ -87,6 +87,8 @@ static void sq_ggml_dequantize_func(sqlite3_context *ctx, int argc,
             : sqlite3_value_type(argv[0]) == SQLITE_INTEGER ? "INTEGER"
                                                             : "REAL");
   } else if (!sq_arg_ggml_type(argv[1], &t, &st) &&
+             !sq_arg_subtype_is(argv[0], "blocks", SQ_SUBTYPE_GGML,
+                                sq_ggml_formats[t].name, &st) &&
              !sq_arg_count(argc, argv, 2, &count, &st)) {
     const void *blocks = sqlite3_value_blob(argv[0]);
     size_t nbytes = (size_t)sqlite3_value_bytes(argv[0]);
@@ -95,7 +97,7 @@ static void sq_ggml_dequantize_func(sqlite3_context *ctx, int argc,
     } else if (!sq_ggml_count(t, nbytes, count, &n, &st) &&
                (out = sq_alloc(&st, n, 4))) {
       sq_ggml_dequantize(sq_kernels_active(), t, blocks, n, out);
-      sq_result_blob(ctx, out, (uint64_t)n * 4, &st);
+      sq_result_typed(ctx, out, (uint64_t)n * 4, SQ_SUBTYPE_F32, &st);
     }
   }
   if (st.code) sq_result_status(ctx, fn->name, &st);
@@ -210,7 +212,7 @@ static void sq_importance_value(sqlite3_context *ctx) {
       sq_store_f32(out + 4 * c, (float)mean);
     }
     if (st.code) sqlite3_free(out);
-    else sq_result_blob(ctx, out, (uint64_t)cols * 4, &st);
+    else sq_result_typed(ctx, out, (uint64_t)cols * 4, SQ_SUBTYPE_F32, &st);
   }
   if (st.code) sq_result_status(ctx, name, &st);
 }
