@@ -38,13 +38,15 @@ uint64_t sq_dtype_bytes(const sq_dtype *dt, uint64_t n);
 /* Bytes of one element as the kernels write it unpacked (4-bit: 1). */
 size_t sq_dtype_code_size(const sq_dtype *dt);
 
-/* SQLite subtypes (docs/reference/data-formats.md#subtypes): the element type a BLOB
-** carries when the extension made it or read it from a model file.  0 is a
-** BLOB of unknown type (a user's, or one stored in a table: subtypes never
-** reach storage); JSON's is 74 ('J').  The values are the range 0xB0-0xBF,
-** one per dtype of the table above, one for ggml's blocks (of any type) and
-** one for a model file's bytes of a dtype with none of its own (uint32,
-** int64, bool, f8, big-endian forms).  SQLite keeps 8 bits of a subtype. */
+/* SQLite subtypes (docs/reference/data-formats.md#subtypes): the element
+** type a BLOB carries when the extension made it or read it from a model
+** file.  0 is a BLOB of unknown type (a user's, or one stored in a table:
+** subtypes never reach storage); JSON's is 74 ('J').  Ours are 0xB0-0xC3:
+** the float formats; the codes the extension writes; a model file's
+** integers, whose width is all a file says (GGUF has no unsigned types, so
+** uint8 codes are stored as I8), so codes of the same width may read them;
+** a model file's other dtypes (uint32, int64, bool, f8, big-endian forms);
+** ggml's blocks, of any type.  SQLite keeps 8 bits of a subtype. */
 typedef enum sq_subtype {
   SQ_SUBTYPE_NONE = 0,
   SQ_SUBTYPE_F32 = 0xB0,
@@ -58,19 +60,33 @@ typedef enum sq_subtype {
   SQ_SUBTYPE_INT32 = 0xB8,
   SQ_SUBTYPE_INT4 = 0xB9,
   SQ_SUBTYPE_UINT4 = 0xBA,
-  SQ_SUBTYPE_STORED = 0xBE,
-  SQ_SUBTYPE_GGML = 0xBF
+  SQ_SUBTYPE_FILE_INT8 = 0xBB,
+  SQ_SUBTYPE_FILE_UINT8 = 0xBC,
+  SQ_SUBTYPE_FILE_INT16 = 0xBD,
+  SQ_SUBTYPE_FILE_UINT16 = 0xBE,
+  SQ_SUBTYPE_FILE_INT32 = 0xBF,
+  SQ_SUBTYPE_FILE_INT4 = 0xC0,
+  SQ_SUBTYPE_FILE_UINT4 = 0xC1,
+  SQ_SUBTYPE_STORED = 0xC2,
+  SQ_SUBTYPE_GGML = 0xC3
 } sq_subtype;
 
-/* The subtype of a dtype of the table above. */
+/* The subtype of the extension's results of a dtype of the table above. */
 unsigned sq_dtype_subtype(const sq_dtype *dt);
+/* The subtype of a model file's data of that dtype (integers: the file
+** ones). */
+unsigned sq_dtype_file_subtype(const sq_dtype *dt);
 /* The dtype a subtype names, or NULL (0, ggml, stored, another
 ** extension's). */
 const sq_dtype *sq_subtype_dtype(unsigned subtype);
 /* Whether a subtype is one of this extension's. */
 int sq_subtype_known(unsigned subtype);
+/* Whether data of subtype `sub` may be read as data of subtype `expected`:
+** the same, or not ours, or a model file's integers read as integers of
+** the same width. */
+int sq_subtype_fits(unsigned sub, unsigned expected);
 /* What a subtype's data is, for messages: "bf16 data", "int4 codes",
-** "ggml blocks", ... */
+** "int8 data from a model file", "ggml blocks", ... */
 const char *sq_subtype_what(unsigned subtype);
 /* The dtype of the table whose canonical name is name[0..len) exactly, or
 ** NULL. */

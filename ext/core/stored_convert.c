@@ -82,7 +82,7 @@ int sq_stored_dtype_element(const char *dtype) {
 unsigned sq_stored_dtype_subtype(const char *dtype, size_t len) {
   /* The dtypes of core/dtype.c's table have their own subtype. */
   const sq_dtype *dt = sq_dtype_named(dtype, len);
-  if (dt) return sq_dtype_subtype(dt);
+  if (dt) return sq_dtype_file_subtype(dt);
   sq_ggml_type g;
   sq_status scratch = {0};
   return sq_ggml_type_parse(dtype, len, &g, &scratch) == SQ_OK

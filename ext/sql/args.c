@@ -133,7 +133,7 @@ const sq_dtype *sq_arg_dtype(int argc, sqlite3_value **argv, int i, int family,
 int sq_arg_subtype_is(sqlite3_value *v, const char *argname, unsigned expected,
                       const char *expected_name, sq_status *st) {
   unsigned sub = sqlite3_value_subtype(v);
-  if (sub == expected || !sq_subtype_known(sub)) return SQ_OK;
+  if (sq_subtype_fits(sub, expected)) return SQ_OK;
   return sq_fail(st, "%s is %s but dtype is %s", argname,
                  sq_subtype_what(sub), expected_name);
 }
@@ -316,13 +316,16 @@ static int sq_tensor_from_subtype(const unsigned char *p, size_t nb,
     return sq_f32_from_stored(sq_kernels_active(), dt->name, strlen(dt->name),
                               p, nb, argname, t, st);
   }
-  if (dt && sq_stored_dtype_element(dt->name))
-    return sq_fail(st, "%s is %s data, not float32; convert it with "
-                       "q_f32(%s, '%s')", argname, dt->name, argname, dt->name);
+  /* A model file's integers are numbers (q_f32 reads them); the codes of
+  ** quantize_blob have a scale and a zero point. */
+  if (dt && sub == sq_dtype_file_subtype(dt) && sq_stored_dtype_element(dt->name))
+    return sq_fail(st, "%s is %s, not float32; convert it with "
+                       "q_f32(%s, '%s')", argname, sq_subtype_what(sub),
+                   argname, dt->name);
   if (dt)
-    return sq_fail(st, "%s is %s codes, not float32; dequantize them with "
+    return sq_fail(st, "%s is %s, not float32; dequantize them with "
                        "dequantize_blob(%s, scale, zero_point, '%s')", argname,
-                   dt->name, argname, dt->name);
+                   sq_subtype_what(sub), argname, dt->name);
   return sq_fail(st, "%s is %s, not float32; convert it with q_f32(%s, dtype) "
                      "(the dtype column of q_tensors)", argname,
                  sq_subtype_what(sub), argname);
