@@ -140,6 +140,8 @@ class Catalogue:
             fn.setdefault("subtypes", [])
             if any(x not in ("reads", "results") for x in fn["subtypes"]):
                 fail(f"{where}: subtypes lists \"reads\" and \"results\" only")
+            if fn["kind"] == "window" and "reads" in fn["subtypes"]:
+                fail(f"{where}: a window does not read subtypes (see subtypes above)")
             fn.setdefault("reach", "values")
             if fn["reach"] not in ("values", "paths"):
                 fail(f"{where}: reach is values or paths")

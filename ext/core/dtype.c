@@ -97,8 +97,9 @@ int sq_subtype_fits(unsigned sub, unsigned expected) {
   if (!have || !want) return 0;
   /* codes and a file's integers of one dtype are the same bytes */
   if (have == want) return 1;
-  return sq_subtypes[row].file && want->kind == SQ_FMT_CODE &&
-         have->bits == want->bits;
+  /* a file's integer type is a container: GGUF stores uint8 codes as I8
+  ** and int4 codes, two per byte, as I8 too */
+  return sq_subtypes[row].file && want->kind == SQ_FMT_CODE;
 }
 
 const char *sq_subtype_what(unsigned subtype) {

@@ -43,8 +43,9 @@ size_t sq_dtype_code_size(const sq_dtype *dt);
 ** file.  0 is a BLOB of unknown type (a user's, or one stored in a table:
 ** subtypes never reach storage); JSON's is 74 ('J').  Ours are 0xB0-0xC3:
 ** the float formats; the codes the extension writes; a model file's
-** integers, whose width is all a file says (GGUF has no unsigned types, so
-** uint8 codes are stored as I8), so codes of the same width may read them;
+** integers, which codes of any dtype may read (a file's integer type is a
+** container: GGUF has no unsigned or 4-bit types and stores uint8 and
+** packed int4 codes as I8);
 ** a model file's other dtypes (uint32, int64, bool, f8, big-endian forms);
 ** ggml's blocks, of any type.  SQLite keeps 8 bits of a subtype. */
 typedef enum sq_subtype {
@@ -82,8 +83,7 @@ const sq_dtype *sq_subtype_dtype(unsigned subtype);
 /* Whether a subtype is one of this extension's. */
 int sq_subtype_known(unsigned subtype);
 /* Whether data of subtype `sub` may be read as data of subtype `expected`:
-** the same, or not ours, or a model file's integers read as integers of
-** the same width. */
+** the same, or not ours, or a model file's integers read as codes. */
 int sq_subtype_fits(unsigned sub, unsigned expected);
 /* What a subtype's data is, for messages: "bf16 data", "int4 codes",
 ** "int8 data from a model file", "ggml blocks", ... */

@@ -41,10 +41,10 @@
 /* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
 ** xFinal, xValue, xInverse): ext/sql/aggregate_functions.c */
 #define SQ_CATALOGUE_FUNCTIONS_AGGREGATE(X) \
-  X("q_scale_agg", SQ_AGG_SCALE, SQ_VALUES, SQ_SUBTYPES_READ, 1, 4, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
-  X("q_zero_point_agg", SQ_AGG_ZERO_POINT, SQ_VALUES, SQ_SUBTYPES_READ, 1, 4, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
-  X("q_per_channel_scales_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_SCALE, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 3, 6, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
-  X("q_per_channel_zero_points_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_ZERO_POINT, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 3, 6, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
+  X("q_scale_agg", SQ_AGG_SCALE, SQ_VALUES, 0, 1, 4, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
+  X("q_zero_point_agg", SQ_AGG_ZERO_POINT, SQ_VALUES, 0, 1, 4, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
+  X("q_per_channel_scales_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_SCALE, SQ_VALUES, SQ_SUBTYPES_RESULT, 3, 6, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
+  X("q_per_channel_zero_points_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_ZERO_POINT, SQ_VALUES, SQ_SUBTYPES_RESULT, 3, 6, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
   /* end of SQ_CATALOGUE_FUNCTIONS_AGGREGATE */
 
 /* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
@@ -63,7 +63,7 @@
 #define SQ_CATALOGUE_FUNCTIONS_GGML(X) \
   X("q_ggml_quantize", 0, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 2, 4, sq_ggml_quantize_func, NULL, NULL, NULL, NULL) \
   X("q_ggml_dequantize", 0, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 2, 3, sq_ggml_dequantize_func, NULL, NULL, NULL, NULL) \
-  X("q_importance_agg", 0, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 2, 2, NULL, sq_importance_step, sq_importance_final, sq_importance_value, sq_importance_inverse) \
+  X("q_importance_agg", 0, SQ_VALUES, SQ_SUBTYPES_RESULT, 2, 2, NULL, sq_importance_step, sq_importance_final, sq_importance_value, sq_importance_inverse) \
   /* end of SQ_CATALOGUE_FUNCTIONS_GGML */
 
 /* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
