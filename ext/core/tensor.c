@@ -115,36 +115,51 @@ int sq_shape_check_count(const sq_shape *s, size_t n, sq_status *st) {
 ** Both are measured on real and random tensors (tests/f64_detect.test,
 ** docs/NUMERICS.md#float-tensors).  A pair that fits neither ends (b) at
 ** once; the scan stops when neither (a) nor (b) can hold any more. */
+/* One pair of words for rules 2 and 3: 0 when the double cannot be a
+** moderate one (the BLOB is float32), else 1, counting it wild or tame. */
+static inline int sq_f64_pair(uint32_t lo, uint32_t hi, size_t *wild,
+                              size_t *tame) {
+  if ((hi & 0x7fffffff) == 0 && lo == 0) {
+    (*tame)++;
+    return 1;
+  }
+  int e = (int)((hi >> 20) & 0x7ff) - 1023;
+  if (e < -64 || e > 64) return 0;
+  int fe = (int)((lo >> 23) & 0xff) - 127;
+  if ((lo & 0x7fffffff) != 0 && (fe < -31 || fe >= 32)) (*wild)++;
+  else (*tame)++;
+  return 1;
+}
+
 int sq_f32_looks_like_f64(const void *data, size_t n) {
   const unsigned char *p = data;
   if (n % 8 || n / 8 < 16) return 0;
-  size_t pairs = n / 8, wild = 0, tame = 0, upcast_nonzero = 0;
-  int upcast = 1;              /* (b) still possible */
+  size_t pairs = n / 8, wild = 0, tame = 0, upcast_nonzero = 0, i = 0;
   unsigned lows_seen = 0;      /* bit k: a low word's top 3 bits were k */
-  for (size_t i = 0; i < pairs; i++) {
-    uint32_t hi = sq_load_u32(p + 8 * i + 4);
-    uint32_t lo = sq_load_u32(p + 8 * i);
-    int e = (int)((hi >> 20) & 0x7ff) - 1023;
-    if ((hi & 0x7fffffff) == 0 && lo == 0) {
-      tame++;
-    } else {
-      if (e < -64 || e > 64) return 0;
-      int fe = (int)((lo >> 23) & 0xff) - 127;
-      if ((lo & 0x7fffffff) != 0 && (fe < -31 || fe >= 32)) wild++;
-      else tame++;
-      if (lo & 0x1fffffffu) {
-        upcast = 0;
-      } else if (lo) {
-        upcast_nonzero++;
-        lows_seen |= 1u << (lo >> 29);
-      }
+  /* While (b) holds: float32 data leaves this loop at its first pair. */
+  for (; i < pairs; i++) {
+    uint32_t lo = sq_load_u32(p + 8 * i), hi = sq_load_u32(p + 8 * i + 4);
+    if (!sq_f64_pair(lo, hi, &wild, &tame)) return 0;
+    if (lo & 0x1fffffffu) break;
+    if (lo) {
+      upcast_nonzero++;
+      lows_seen |= 1u << (lo >> 29);
     }
-    if (!upcast && tame * 2 >= pairs) return 0;
   }
-  if (wild * 2 > pairs) return 1;
-  int distinct = 0;
-  for (unsigned b = lows_seen; b; b &= b - 1) distinct++;
-  return upcast && upcast_nonzero * 2 > pairs && distinct >= 3;
+  if (i == pairs) {
+    int distinct = 0;
+    for (unsigned b = lows_seen; b; b &= b - 1) distinct++;
+    if (upcast_nonzero * 2 > pairs && distinct >= 3) return 1;
+    return wild * 2 > pairs;
+  }
+  /* (a) alone, from the pair that ended (b). */
+  for (i++; i < pairs; i++) {
+    if (tame * 2 >= pairs) return 0;
+    if (!sq_f64_pair(sq_load_u32(p + 8 * i), sq_load_u32(p + 8 * i + 4), &wild,
+                     &tame))
+      return 0;
+  }
+  return wild * 2 > pairs;
 }
 
 int sq_f64_fits_f32(const void *data, size_t count, size_t *bad) {

@@ -47,15 +47,19 @@ static int sq_reach_flags(sq_reach reach) {
   return -1;
 }
 
-/* The subtype flags (docs/reference/data-formats.md#subtypes).  SQLITE_SUBTYPE (3.30)
-** keeps a window function's arguments' subtypes; SQLITE_RESULT_SUBTYPE
-** (3.45) tells the planner a result's subtype matters.  Headers older than
-** a flag lack it, and an older SQLite ignores a flag it does not know. */
+/* The subtype flags (docs/reference/data-formats.md#subtypes).
+** SQLITE_SUBTYPE (3.30) says a function reads its arguments' subtypes;
+** SQLITE_RESULT_SUBTYPE (3.45) that it sets its result's, so the planner
+** keeps the call where the subtype reaches its consumer (it would otherwise
+** evaluate a call with constant arguments once, into a register that loses
+** the subtype).  The extension may be built with headers older than the
+** SQLite it runs on, so a missing flag gets SQLite's own value: every
+** SQLite masks the flags it does not know (sqlite3CreateFunc). */
 #ifndef SQLITE_SUBTYPE
-#define SQLITE_SUBTYPE 0
+#define SQLITE_SUBTYPE 0x000100000
 #endif
 #ifndef SQLITE_RESULT_SUBTYPE
-#define SQLITE_RESULT_SUBTYPE 0
+#define SQLITE_RESULT_SUBTYPE 0x001000000
 #endif
 static int sq_subtype_flags(unsigned subtypes) {
   return (subtypes & SQ_SUBTYPES_READ ? SQLITE_SUBTYPE : 0) |
