@@ -264,8 +264,8 @@ check('Float64Array of doubles refused',
   f64Message(2048));
 // bf16 and f16 from a model file, read in SQL: the exact float32 answer
 const model = db.prepare(`SELECT q_safetensors_agg(name, data, dtype, '[256]')
-  FROM (SELECT 'h' AS name, q_f16(?1) AS data, 'f16' AS dtype
-        UNION ALL SELECT 'b', q_bf16(?1), 'bf16')`).pluck().get(toBlob(weights32));
+  FROM (SELECT 'h' AS name, q_f16(?) AS data, 'f16' AS dtype
+        UNION ALL SELECT 'b', q_bf16(?), 'bf16')`).pluck().get(toBlob(weights32), toBlob(weights32));
 const typed = db.prepare(`SELECT name, q_scale(data) = q_scale(q_f32(data, dtype))
   FROM q_tensors(?) ORDER BY name`).raw().all(model);
 check('bf16 and f16 data read exactly in SQL', typed, [['b', 1], ['h', 1]]);
