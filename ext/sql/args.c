@@ -360,9 +360,15 @@ int sq_arg_tensor(sqlite3_value *v, const char *argname, sq_tensor *t,
   return sq_words_from_value(v, argname, 1, t, st);
 }
 
-/* int32 values (zero points): an int32 BLOB or JSON integers. */
+/* int32 values (zero points): an int32 BLOB or JSON integers; a BLOB whose
+** subtype says otherwise (float32 scales passed as zero points) is an
+** error. */
 static int sq_arg_int32s(sqlite3_value *v, const char *argname, sq_tensor *t,
                          sq_status *st) {
+  memset(t, 0, sizeof *t);
+  if (sqlite3_value_type(v) == SQLITE_BLOB &&
+      sq_arg_subtype_is(v, argname, SQ_SUBTYPE_INT32, "int32", st))
+    return st->code;
   return sq_words_from_value(v, argname, 0, t, st);
 }
 

@@ -592,6 +592,7 @@ SELECT name, q_scale(data), hex(q_f32(data)) FROM q_tensors((SELECT q_safetensor
 SELECT name, q_json(q_f32(data)), q_json(dequantize_blob(data, 1, 0, 'uint8')) FROM q_tensors((SELECT q_safetensors_agg('i', X'01FF7F', 'int8', '[3]')));
 SELECT q_scale(data) FROM q_tensors((SELECT q_safetensors_agg('i', X'01FF7F', 'int8', '[3]')));
 SELECT q_scale(data) FROM q_tensors(q_npy(X'0000000000000040000000000000E03F', 'f64', '[2]'));
+SELECT quantize_per_channel_blob('[1, -2, 3, 4]', q_per_channel_scales('[1, -2, 3, 4]', '[2, 2]', 0), q_per_channel_scales('[1, -2, 3, 4]', '[2, 2]', 0), '[2, 2]', 0);
 SELECT q_scale(data) FROM q_tensors(q_npy(X'9A9999999999B93F0000000000000040', 'f64', '[2]'));
 SELECT q_scale(X'000000200000F03F000000400000F03F000000600000F03F000000800000F03F000000A00000F03F000000C00000F03F000000E00000F03F000000200000F03F000000400000F03F000000600000F03F000000800000F03F000000A00000F03F000000C00000F03F000000E00000F03F000000200000F03F000000400000F03F');
 
