@@ -70,25 +70,28 @@ void sq_result_status(sqlite3_context *ctx, const char *name,
   }
 }
 
-void sq_result_blob(sqlite3_context *ctx, void *buf, uint64_t nbytes,
-                    const sq_status *st) {
+/* 1 when buf became the result; 0 when it was too big (freed, and the
+** error raised). */
+static int sq_result_blob_fits(sqlite3_context *ctx, void *buf, uint64_t nbytes,
+                               const sq_status *st) {
   if (nbytes > (uint64_t)st->max_bytes) {
     sqlite3_free(buf);
     sqlite3_result_error_toobig(ctx);
-    return;
+    return 0;
   }
   sqlite3_result_blob64(ctx, buf, nbytes, sqlite3_free);
+  return 1;
+}
+
+void sq_result_blob(sqlite3_context *ctx, void *buf, uint64_t nbytes,
+                    const sq_status *st) {
+  (void)sq_result_blob_fits(ctx, buf, nbytes, st);
 }
 
 void sq_result_typed(sqlite3_context *ctx, void *buf, uint64_t nbytes,
                      unsigned subtype, const sq_status *st) {
-  if (nbytes > (uint64_t)st->max_bytes) {
-    sqlite3_free(buf);
-    sqlite3_result_error_toobig(ctx);
-    return;
-  }
-  sqlite3_result_blob64(ctx, buf, nbytes, sqlite3_free);
-  sqlite3_result_subtype(ctx, subtype);
+  if (sq_result_blob_fits(ctx, buf, nbytes, st))
+    sqlite3_result_subtype(ctx, subtype);
 }
 
 const char *sq_value_type_name(sqlite3_value *v) {
@@ -157,7 +160,6 @@ const sq_dtype *sq_arg_dtype_of(int argc, sqlite3_value **argv, int i,
                                                : !known->input_only;
   return in_family ? known : dflt;
 }
-
 
 int sq_arg_scheme(int argc, sqlite3_value **argv, int i, int *symmetric,
                   sq_status *st) {
