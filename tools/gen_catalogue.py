@@ -137,6 +137,11 @@ class Catalogue:
                 fail(f"{where}: unknown family '{fn['family']}'")
             if fn["kind"] not in ("scalar", "aggregate", "window", "table", "writer"):
                 fail(f"{where}: unknown kind '{fn['kind']}'")
+            fn.setdefault("subtypes", [])
+            if any(x not in ("reads", "results") for x in fn["subtypes"]):
+                fail(f"{where}: subtypes lists \"reads\" and \"results\" only")
+            if fn["kind"] == "window" and "reads" in fn["subtypes"]:
+                fail(f"{where}: a window does not read subtypes (see subtypes above)")
             fn.setdefault("reach", "values")
             if fn["reach"] not in ("values", "paths"):
                 fail(f"{where}: reach is values or paths")
@@ -360,12 +365,15 @@ def gen_sql_h(cat):
             else:
                 cb = ("NULL", f"{call}_step", f"{call}_final", f"{call}_value",
                       f"{call}_inverse")
+            subtypes = " | ".join({"reads": "SQ_SUBTYPES_READ",
+                                   "results": "SQ_SUBTYPES_RESULT"}[x]
+                                  for x in fn["subtypes"]) or "0"
             rows.append((c_str(fn["name"]), fn["c"]["variant"], reach[fn["reach"]],
-                         fn["nmin"], fn["nmax"]) + cb)
+                         subtypes, fn["nmin"], fn["nmax"]) + cb)
         if rows:
             body.append(c_macro(f"SQ_CATALOGUE_FUNCTIONS_{fam['id'].upper()}", rows,
-                                f"X(name, variant, reach, nmin, nmax, xFunc, xStep, xFinal,\n"
-                                f"** xValue, xInverse): {fam['file']}"))
+                                f"X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,\n"
+                                f"** xFinal, xValue, xInverse): {fam['file']}"))
     for r in ("values", "paths"):
         rows = [(fn["c"]["table"],) for fn in cat.functions
                 if fn["kind"] == "table" and fn["reach"] == r and "table" in fn["c"]]

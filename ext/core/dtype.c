@@ -29,6 +29,94 @@ const sq_dtype sq_dtype_int8 = {"int8", "qint8", SQ_FMT_CODE, 8, 1, -128, 127,
 const sq_dtype sq_dtype_f32 = {"f32", NULL, SQ_FMT_FLOAT, 32, 1, 0, 0,
                                SQ_CODE_I8, 0};
 
+/* Each subtype of a dtype (core/dtype.h, docs/reference/data-formats.md#
+** subtypes): the extension's results, and a model file's integers. */
+static const struct {
+  const char *dtype;
+  unsigned subtype;
+  int file;                 /* a model file's integers */
+  const char *what;         /* for messages: "<arg> is <what>" */
+} sq_subtypes[] = {
+  {"f32", SQ_SUBTYPE_F32, 0, "f32 data"},
+  {"f64", SQ_SUBTYPE_F64, 0, "f64 data"},
+  {"f16", SQ_SUBTYPE_F16, 0, "f16 data"},
+  {"bf16", SQ_SUBTYPE_BF16, 0, "bf16 data"},
+  {"int8", SQ_SUBTYPE_INT8, 0, "int8 codes"},
+  {"uint8", SQ_SUBTYPE_UINT8, 0, "uint8 codes"},
+  {"int16", SQ_SUBTYPE_INT16, 0, "int16 codes"},
+  {"uint16", SQ_SUBTYPE_UINT16, 0, "uint16 codes"},
+  {"int32", SQ_SUBTYPE_INT32, 0, "int32 codes"},
+  {"int4", SQ_SUBTYPE_INT4, 0, "int4 codes"},
+  {"uint4", SQ_SUBTYPE_UINT4, 0, "uint4 codes"},
+  {"int8", SQ_SUBTYPE_FILE_INT8, 1, "int8 data from a model file"},
+  {"uint8", SQ_SUBTYPE_FILE_UINT8, 1, "uint8 data from a model file"},
+  {"int16", SQ_SUBTYPE_FILE_INT16, 1, "int16 data from a model file"},
+  {"uint16", SQ_SUBTYPE_FILE_UINT16, 1, "uint16 data from a model file"},
+  {"int32", SQ_SUBTYPE_FILE_INT32, 1, "int32 data from a model file"},
+  {"int4", SQ_SUBTYPE_FILE_INT4, 1, "int4 data from a model file"},
+  {"uint4", SQ_SUBTYPE_FILE_UINT4, 1, "uint4 data from a model file"},
+};
+#define SQ_NSUBTYPES (sizeof sq_subtypes / sizeof sq_subtypes[0])
+
+static unsigned sq_subtype_find(const sq_dtype *dt, int file) {
+  for (size_t i = 0; i < SQ_NSUBTYPES; i++)
+    if (strcmp(dt->name, sq_subtypes[i].dtype) == 0 &&
+        sq_subtypes[i].file == (file && dt->kind == SQ_FMT_CODE))
+      return sq_subtypes[i].subtype;
+  return SQ_SUBTYPE_STORED;  /* unreachable: every dtype has a row */
+}
+
+unsigned sq_dtype_subtype(const sq_dtype *dt) { return sq_subtype_find(dt, 0); }
+
+unsigned sq_dtype_file_subtype(const sq_dtype *dt) {
+  return sq_subtype_find(dt, 1);
+}
+
+static int sq_subtype_row(unsigned subtype) {
+  for (size_t i = 0; i < SQ_NSUBTYPES; i++)
+    if (sq_subtypes[i].subtype == subtype) return (int)i;
+  return -1;
+}
+
+const sq_dtype *sq_subtype_dtype(unsigned subtype) {
+  int row = sq_subtype_row(subtype);
+  if (row < 0) return NULL;
+  const char *name = sq_subtypes[row].dtype;
+  return sq_dtype_named(name, strlen(name));
+}
+
+int sq_subtype_known(unsigned subtype) {
+  return subtype == SQ_SUBTYPE_GGML || subtype == SQ_SUBTYPE_STORED ||
+         sq_subtype_row(subtype) >= 0;
+}
+
+int sq_subtype_fits(unsigned sub, unsigned expected) {
+  if (sub == expected || !sq_subtype_known(sub)) return 1;
+  int row = sq_subtype_row(sub);
+  const sq_dtype *have = sq_subtype_dtype(sub), *want = sq_subtype_dtype(expected);
+  if (!have || !want) return 0;
+  /* codes and a file's integers of one dtype are the same bytes */
+  if (have == want) return 1;
+  /* a file's integer type is a container: GGUF stores uint8 codes as I8
+  ** and int4 codes, two per byte, as I8 too */
+  return sq_subtypes[row].file && want->kind == SQ_FMT_CODE;
+}
+
+const char *sq_subtype_what(unsigned subtype) {
+  int row = sq_subtype_row(subtype);
+  if (row >= 0) return sq_subtypes[row].what;
+  return subtype == SQ_SUBTYPE_GGML ? "ggml blocks"
+                                    : "model-file data of another dtype";
+}
+
+const sq_dtype *sq_dtype_named(const char *name, size_t len) {
+  for (size_t i = 0; i < SQ_NDTYPES; i++)
+    if (strlen(sq_dtypes[i].name) == len &&
+        memcmp(sq_dtypes[i].name, name, len) == 0)
+      return &sq_dtypes[i];
+  return NULL;
+}
+
 static int sq_name_eq(const char *a, const char *b) {
   return b && sq_word_is(a, strlen(a), b);
 }

@@ -38,4 +38,58 @@ uint64_t sq_dtype_bytes(const sq_dtype *dt, uint64_t n);
 /* Bytes of one element as the kernels write it unpacked (4-bit: 1). */
 size_t sq_dtype_code_size(const sq_dtype *dt);
 
+/* SQLite subtypes (docs/reference/data-formats.md#subtypes): the element
+** type a BLOB carries when the extension made it or read it from a model
+** file.  0 is a BLOB of unknown type (a user's, or one stored in a table:
+** subtypes never reach storage); JSON's is 74 ('J').  Ours are 0xB0-0xC3:
+** the float formats; the codes the extension writes; a model file's
+** integers, which codes of any dtype may read (a file's integer type is a
+** container: GGUF has no unsigned or 4-bit types and stores uint8 and
+** packed int4 codes as I8);
+** a model file's other dtypes (uint32, int64, bool, f8, big-endian forms);
+** ggml's blocks, of any type.  SQLite keeps 8 bits of a subtype. */
+typedef enum sq_subtype {
+  SQ_SUBTYPE_NONE = 0,
+  SQ_SUBTYPE_F32 = 0xB0,
+  SQ_SUBTYPE_F64 = 0xB1,
+  SQ_SUBTYPE_F16 = 0xB2,
+  SQ_SUBTYPE_BF16 = 0xB3,
+  SQ_SUBTYPE_INT8 = 0xB4,
+  SQ_SUBTYPE_UINT8 = 0xB5,
+  SQ_SUBTYPE_INT16 = 0xB6,
+  SQ_SUBTYPE_UINT16 = 0xB7,
+  SQ_SUBTYPE_INT32 = 0xB8,
+  SQ_SUBTYPE_INT4 = 0xB9,
+  SQ_SUBTYPE_UINT4 = 0xBA,
+  SQ_SUBTYPE_FILE_INT8 = 0xBB,
+  SQ_SUBTYPE_FILE_UINT8 = 0xBC,
+  SQ_SUBTYPE_FILE_INT16 = 0xBD,
+  SQ_SUBTYPE_FILE_UINT16 = 0xBE,
+  SQ_SUBTYPE_FILE_INT32 = 0xBF,
+  SQ_SUBTYPE_FILE_INT4 = 0xC0,
+  SQ_SUBTYPE_FILE_UINT4 = 0xC1,
+  SQ_SUBTYPE_STORED = 0xC2,
+  SQ_SUBTYPE_GGML = 0xC3
+} sq_subtype;
+
+/* The subtype of the extension's results of a dtype of the table above. */
+unsigned sq_dtype_subtype(const sq_dtype *dt);
+/* The subtype of a model file's data of that dtype (integers: the file
+** ones). */
+unsigned sq_dtype_file_subtype(const sq_dtype *dt);
+/* The dtype a subtype names, or NULL (0, ggml, stored, another
+** extension's). */
+const sq_dtype *sq_subtype_dtype(unsigned subtype);
+/* Whether a subtype is one of this extension's. */
+int sq_subtype_known(unsigned subtype);
+/* Whether data of subtype `sub` may be read as data of subtype `expected`:
+** the same, or not ours, or a model file's integers read as codes. */
+int sq_subtype_fits(unsigned sub, unsigned expected);
+/* What a subtype's data is, for messages: "bf16 data", "int4 codes",
+** "int8 data from a model file", "ggml blocks", ... */
+const char *sq_subtype_what(unsigned subtype);
+/* The dtype of the table whose canonical name is name[0..len) exactly, or
+** NULL. */
+const sq_dtype *sq_dtype_named(const char *name, size_t len);
+
 #endif

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/catalogue.h"
+#include "core/dtype.h"
 #include "core/ggml_quant.h"
 #include "core/tensor.h"
 #include "core/text.h"
@@ -76,6 +77,16 @@ int sq_stored_dtype_element(const char *dtype) {
   for (size_t i = 0; i < STORED_NTYPES; i++)
     if (strcmp(dtype, stored_types[i].name) == 0) return 1;
   return 0;
+}
+
+unsigned sq_stored_dtype_subtype(const char *dtype, size_t len) {
+  /* The dtypes of core/dtype.c's table have their own subtype. */
+  const sq_dtype *dt = sq_dtype_named(dtype, len);
+  if (dt) return sq_dtype_file_subtype(dt);
+  sq_ggml_type g;
+  sq_status scratch = {0};
+  return sq_ggml_type_parse(dtype, len, &g, &scratch) == SQ_OK
+             ? SQ_SUBTYPE_GGML : SQ_SUBTYPE_STORED;
 }
 
 void sq_stored_dtype_names(sq_names *l) {

@@ -94,36 +94,86 @@ int sq_shape_check_count(const sq_shape *s, size_t n, sq_status *st) {
 }
 
 /* Does a raw float32 BLOB of n bytes hold float64 data?  Read as doubles
-** (little-endian word pairs: even word = low half, odd word = high half):
+** (little-endian word pairs: even word = low half, odd word = high half),
+** it does when it holds at least 16 doubles (n a multiple of 8), every
+** double is +-0 or has a binary exponent in [-64, 64] (1 <= |d| * 2^64 <
+** 2^129: the high words all look like moderate doubles), and either
 **
-**   (a) n is a multiple of 8 and holds at least 16 doubles;
-**   (b) every double is ±0 or has a binary exponent in [-64, 64]
-**       (1 <= |d| * 2^64 < 2^129): the high words all look like moderate
-**       doubles -- as float32 they are 0 or in [2^-8, 2^9);
-**   (c) more than half of the low words, read as float32, are "wild":
+**   (a) more than half of the low words, read as float32, are "wild":
 **       nonzero with |v| < 2^-31 or |v| >= 2^32 (NaN and inf included).
+**       The low 32 bits of a double's mantissa are uniformly spread for
+**       data that was not rounded to fewer bits, so about 75% of low words
+**       are wild; a real float32 tensor almost never holds values below
+**       4.7e-10 or above 4.3e9;
+**   (b) float32 values widened to float64 (numpy's astype(np.float64),
+**       torch's .double()): every low word has its low 29 bits zero (a
+**       float32 has 23 mantissa bits of the double's 52), more than half of
+**       them are nonzero, and they take at least 3 of the 7 nonzero values
+**       left (the float32's last 3 mantissa bits).  Read as float32, every
+**       even element of such data would be 0, +-2, +-2^-63 or +-2^65.
 **
-** The low 32 bits of a double's mantissa are uniformly spread for data that
-** was not rounded to fewer bits, so about 75% of low words are wild; a real
-** float32 tensor almost never holds values below 4.7e-10 or above 4.3e9
-** (measurements in docs/NUMERICS.md#float-tensors). */
+** Both are measured on real and random tensors (tests/f64_detect.test,
+** docs/NUMERICS.md#float-tensors).  A pair that fits neither ends (b) at
+** once; the scan stops when neither (a) nor (b) can hold any more. */
+/* One pair of words for rules 2 and 3: 0 when the double cannot be a
+** moderate one (the BLOB is float32), else 1, counting it wild or tame. */
+static inline int sq_f64_pair(uint32_t lo, uint32_t hi, size_t *wild,
+                              size_t *tame) {
+  if ((hi & 0x7fffffff) == 0 && lo == 0) {
+    (*tame)++;
+    return 1;
+  }
+  int e = (int)((hi >> 20) & 0x7ff) - 1023;
+  if (e < -64 || e > 64) return 0;
+  int fe = (int)((lo >> 23) & 0xff) - 127;
+  if ((lo & 0x7fffffff) != 0 && (fe < -31 || fe >= 32)) (*wild)++;
+  else (*tame)++;
+  return 1;
+}
+
 int sq_f32_looks_like_f64(const void *data, size_t n) {
   const unsigned char *p = data;
   if (n % 8 || n / 8 < 16) return 0;
-  size_t pairs = n / 8, wild = 0, tame = 0;
-  for (size_t i = 0; i < pairs; i++) {
-    uint32_t hi = sq_load_u32(p + 8 * i + 4);
-    uint32_t lo = sq_load_u32(p + 8 * i);
-    int e = (int)((hi >> 20) & 0x7ff) - 1023;
-    if ((hi & 0x7fffffff) == 0 && lo == 0) {
-      tame++;
-    } else {
-      if (e < -64 || e > 64) return 0;
-      int fe = (int)((lo >> 23) & 0xff) - 127;
-      if ((lo & 0x7fffffff) != 0 && (fe < -31 || fe >= 32)) wild++;
-      else tame++;
+  size_t pairs = n / 8, wild = 0, tame = 0, upcast_nonzero = 0, i = 0;
+  unsigned lows_seen = 0;      /* bit k: a low word's top 3 bits were k */
+  /* While (b) holds: float32 data leaves this loop at its first pair. */
+  for (; i < pairs; i++) {
+    uint32_t lo = sq_load_u32(p + 8 * i), hi = sq_load_u32(p + 8 * i + 4);
+    if (!sq_f64_pair(lo, hi, &wild, &tame)) return 0;
+    if (lo & 0x1fffffffu) break;
+    if (lo) {
+      upcast_nonzero++;
+      lows_seen |= 1u << (lo >> 29);
     }
+  }
+  if (i == pairs) {
+    int distinct = 0;
+    for (unsigned b = lows_seen; b; b &= b - 1) distinct++;
+    if (upcast_nonzero * 2 > pairs && distinct >= 3) return 1;
+    return wild * 2 > pairs;
+  }
+  /* (a) alone, from the pair that ended (b). */
+  for (i++; i < pairs; i++) {
     if (tame * 2 >= pairs) return 0;
+    if (!sq_f64_pair(sq_load_u32(p + 8 * i), sq_load_u32(p + 8 * i + 4), &wild,
+                     &tame))
+      return 0;
   }
   return wild * 2 > pairs;
+}
+
+int sq_f64_fits_f32(const void *data, size_t count, size_t *bad) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < count; i++) {
+    uint64_t bits = (uint64_t)sq_load_u32(p + 8 * i + 4) << 32 |
+                    sq_load_u32(p + 8 * i);
+    double d;
+    memcpy(&d, &bits, 8);
+    /* NaN and the infinities widen back to themselves. */
+    if (d == d && (double)(float)d != d) {
+      *bad = i;
+      return 0;
+    }
+  }
+  return 1;
 }

@@ -56,8 +56,16 @@ void sq_stored_dtype_names(struct sq_names *l);
 int sq_f32_from_stored(const sq_kernels *k, const char *dtype, size_t len,
                        const unsigned char *src, uint64_t nbytes,
                        const char *argname, sq_tensor *t, sq_status *st);
+/* The subtype (core/dtype.h) of a model file's bytes stored as
+** dtype[0..len): its dtype's own, SQ_SUBTYPE_GGML for ggml's block types,
+** SQ_SUBTYPE_STORED for the rest. */
+unsigned sq_stored_dtype_subtype(const char *dtype, size_t len);
 /* Whether a raw float32 BLOB's n bytes look like float64 data. */
 int sq_f32_looks_like_f64(const void *data, size_t n);
+/* Whether each of count little-endian float64 at data is a float32 value
+** exactly (NaN and infinities included); else *bad is the first that is
+** not. */
+int sq_f64_fits_f32(const void *data, size_t count, size_t *bad);
 
 #define SQ_MAX_DIMS 32
 typedef struct sq_shape {

@@ -70,14 +70,28 @@ void sq_result_status(sqlite3_context *ctx, const char *name,
   }
 }
 
-void sq_result_blob(sqlite3_context *ctx, void *buf, uint64_t nbytes,
-                    const sq_status *st) {
+/* 1 when buf became the result; 0 when it was too big (freed, and the
+** error raised). */
+static int sq_result_blob_fits(sqlite3_context *ctx, void *buf, uint64_t nbytes,
+                               const sq_status *st) {
   if (nbytes > (uint64_t)st->max_bytes) {
     sqlite3_free(buf);
     sqlite3_result_error_toobig(ctx);
-    return;
+    return 0;
   }
   sqlite3_result_blob64(ctx, buf, nbytes, sqlite3_free);
+  return 1;
+}
+
+void sq_result_blob(sqlite3_context *ctx, void *buf, uint64_t nbytes,
+                    const sq_status *st) {
+  (void)sq_result_blob_fits(ctx, buf, nbytes, st);
+}
+
+void sq_result_typed(sqlite3_context *ctx, void *buf, uint64_t nbytes,
+                     unsigned subtype, const sq_status *st) {
+  if (sq_result_blob_fits(ctx, buf, nbytes, st))
+    sqlite3_result_subtype(ctx, subtype);
 }
 
 const char *sq_value_type_name(sqlite3_value *v) {
@@ -115,6 +129,36 @@ const sq_dtype *sq_arg_dtype(int argc, sqlite3_value **argv, int i, int family,
   if (i >= argc) return dflt;
   const char *s = sq_arg_text(argv[i], "dtype", st);
   return s ? sq_dtype_find(s, family, st) : NULL;
+}
+
+/* Whether a value's subtype, when it has one of ours, is that of dtype
+** `expected` (docs/reference/data-formats.md#subtypes). */
+int sq_arg_subtype_is(sqlite3_value *v, const char *argname, unsigned expected,
+                      const char *expected_name, sq_status *st) {
+  unsigned sub = sqlite3_value_subtype(v);
+  if (sq_subtype_fits(sub, expected)) return SQ_OK;
+  return sq_fail(st, "%s is %s but dtype is %s", argname,
+                 sq_subtype_what(sub), expected_name);
+}
+
+const sq_dtype *sq_arg_dtype_of(int argc, sqlite3_value **argv, int i,
+                                int family, const sq_dtype *dflt,
+                                sqlite3_value *data, const char *argname,
+                                sq_status *st) {
+  if (i < argc) {
+    const sq_dtype *dt = sq_arg_dtype(argc, argv, i, family, dflt, st);
+    if (dt && sqlite3_value_type(data) == SQLITE_BLOB &&
+        sq_arg_subtype_is(data, argname, sq_dtype_subtype(dt), dt->name, st))
+      return NULL;
+    return dt;
+  }
+  if (sqlite3_value_type(data) != SQLITE_BLOB) return dflt;
+  const sq_dtype *known = sq_subtype_dtype(sqlite3_value_subtype(data));
+  if (!known) return dflt;
+  int in_family = family == SQ_DTYPES_CODES ? known->kind == SQ_FMT_CODE
+                  : family == SQ_DTYPES_FLOATS ? known->kind == SQ_FMT_FLOAT
+                                               : !known->input_only;
+  return in_family ? known : dflt;
 }
 
 int sq_arg_scheme(int argc, sqlite3_value **argv, int i, int *symmetric,
@@ -173,6 +217,8 @@ int sq_arg_codes(sqlite3_value *v, const char *argname, const sq_dtype *dt,
   if (sqlite3_value_type(v) != SQLITE_BLOB)
     return sq_fail(st, "%s must be %s %s blob, got %s", argname,
                    sq_article(dt->name), dt->name, sq_value_type_name(v));
+  if (sq_arg_subtype_is(v, argname, sq_dtype_subtype(dt), dt->name, st))
+    return st->code;
   const void *p = sqlite3_value_blob(v);
   *nbytes = (size_t)sqlite3_value_bytes(v);
   *data = p ? p : (const void *)"";
@@ -219,7 +265,8 @@ void sq_result_params(sqlite3_context *ctx, const float *mn, const float *mx,
     if (want_scale) sq_store_f32(out + 4 * c, scale);
     else sq_store_u32(out + 4 * c, (uint32_t)zp);
   }
-  sq_result_blob(ctx, out, (uint64_t)count * 4, st);
+  sq_result_typed(ctx, out, (uint64_t)count * 4,
+                  want_scale ? SQ_SUBTYPE_F32 : SQ_SUBTYPE_INT32, st);
 }
 
 /* A list of 4-byte little-endian words: a BLOB read in place, or JSON text
@@ -254,7 +301,40 @@ static int sq_words_from_value(sqlite3_value *v, const char *argname,
                  float_words ? "a" : "an", what, sq_value_type_name(v));
 }
 
-/* A float tensor: .npy bytes converted by their header, a raw float32 BLOB
+/* A BLOB whose subtype says it is not float32: half formats widened
+** exactly, float64 taken when every value is a float32 one, the rest
+** refused with the conversion to call (docs/NUMERICS.md#float-tensors). */
+static int sq_tensor_from_subtype(const unsigned char *p, size_t nb,
+                                  unsigned sub, const char *argname,
+                                  sq_tensor *t, sq_status *st) {
+  const sq_dtype *dt = sq_subtype_dtype(sub);
+  if (!p) p = (const unsigned char *)"";
+  if (dt && dt->kind == SQ_FMT_FLOAT) {
+    size_t bad;
+    if (dt->bits == 64 && nb % 8 == 0 && !sq_f64_fits_f32(p, nb / 8, &bad))
+      return sq_fail(st, "%s is f64 data and element %zu is not a float32 "
+                         "value; round it with q_f32(%s, 'f64')", argname, bad,
+                     argname);
+    return sq_f32_from_stored(sq_kernels_active(), dt->name, strlen(dt->name),
+                              p, nb, argname, t, st);
+  }
+  /* A model file's integers are numbers (q_f32 reads them); the codes of
+  ** quantize_blob have a scale and a zero point. */
+  if (dt && sub == sq_dtype_file_subtype(dt) && sq_stored_dtype_element(dt->name))
+    return sq_fail(st, "%s is %s, not float32; convert it with "
+                       "q_f32(%s, '%s')", argname, sq_subtype_what(sub),
+                   argname, dt->name);
+  if (dt)
+    return sq_fail(st, "%s is %s, not float32; dequantize them with "
+                       "dequantize_blob(%s, scale, zero_point, '%s')", argname,
+                   sq_subtype_what(sub), argname, dt->name);
+  return sq_fail(st, "%s is %s, not float32; convert it with q_f32(%s, dtype) "
+                     "(the dtype column of q_tensors)", argname,
+                 sq_subtype_what(sub), argname);
+}
+
+/* A float tensor: a BLOB whose subtype names its dtype (converted or
+** refused above), .npy bytes converted by their header, a raw float32 BLOB
 ** (refused when it looks like float64 data) or JSON text
 ** (docs/NUMERICS.md#float-tensors). */
 int sq_arg_tensor(sqlite3_value *v, const char *argname, sq_tensor *t,
@@ -262,6 +342,14 @@ int sq_arg_tensor(sqlite3_value *v, const char *argname, sq_tensor *t,
   if (sqlite3_value_type(v) == SQLITE_BLOB) {
     const unsigned char *p = sqlite3_value_blob(v);
     size_t nb = (size_t)sqlite3_value_bytes(v);
+    unsigned sub = sqlite3_value_subtype(v);
+    if (sub != SQ_SUBTYPE_F32 && sq_subtype_known(sub)) {
+      memset(t, 0, sizeof *t);
+      if (!p && nb) return sq_nomem(st);
+      return sq_tensor_from_subtype(p, nb, sub, argname, t, st);
+    }
+    /* Known float32 (the extension's own results) skips both guesses. */
+    if (sub == SQ_SUBTYPE_F32) return sq_words_from_value(v, argname, 1, t, st);
     if (p && sq_is_npy(p, nb))
       return sq_tensor_from_npy(sq_kernels_active(), p, nb, argname, t, st);
     if (p && sq_f32_looks_like_f64(p, nb)) {
@@ -274,9 +362,15 @@ int sq_arg_tensor(sqlite3_value *v, const char *argname, sq_tensor *t,
   return sq_words_from_value(v, argname, 1, t, st);
 }
 
-/* int32 values (zero points): an int32 BLOB or JSON integers. */
+/* int32 values (zero points): an int32 BLOB or JSON integers; a BLOB whose
+** subtype says otherwise (float32 scales passed as zero points) is an
+** error. */
 static int sq_arg_int32s(sqlite3_value *v, const char *argname, sq_tensor *t,
                          sq_status *st) {
+  memset(t, 0, sizeof *t);
+  if (sqlite3_value_type(v) == SQLITE_BLOB &&
+      sq_arg_subtype_is(v, argname, SQ_SUBTYPE_INT32, "int32", st))
+    return st->code;
   return sq_words_from_value(v, argname, 0, t, st);
 }
 
@@ -329,7 +423,8 @@ int sq_arg_blob_elements(int argc, sqlite3_value **argv, sqlite3_value *blob,
                          sq_elements *e, sq_status *st) {
   int64_t count;
   memset(e, 0, sizeof *e);
-  const sq_dtype *dt = sq_arg_dtype(argc, argv, 1, SQ_DTYPES_ANY, &sq_dtype_f32, st);
+  const sq_dtype *dt = sq_arg_dtype_of(argc, argv, 1, SQ_DTYPES_ANY,
+                                       &sq_dtype_f32, blob, "blob", st);
   if (!dt || sq_arg_count(argc, argv, 2, &count, st)) return st->code;
   return sq_arg_elements(sq_kernels_active(), blob, "blob", dt, count, e, st);
 }

@@ -7,93 +7,93 @@
 #ifndef SQ_SQL_CATALOGUE_H
 #define SQ_SQL_CATALOGUE_H
 
-/* X(name, variant, reach, nmin, nmax, xFunc, xStep, xFinal,
-** xValue, xInverse): ext/sql/tensor_functions.c */
+/* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
+** xFinal, xValue, xInverse): ext/sql/tensor_functions.c */
 #define SQ_CATALOGUE_FUNCTIONS_TENSOR(X) \
-  X("q_f32", 0, SQ_VALUES, 1, 2, sq_f32_func, NULL, NULL, NULL, NULL) \
-  X("q_f16", SQ_TO_F16, SQ_VALUES, 1, 1, sq_half_func, NULL, NULL, NULL, NULL) \
-  X("q_bf16", SQ_TO_BF16, SQ_VALUES, 1, 1, sq_half_func, NULL, NULL, NULL, NULL) \
-  X("q_json", 0, SQ_VALUES, 1, 3, sq_json_func, NULL, NULL, NULL, NULL) \
-  X("q_length", 0, SQ_VALUES, 1, 2, sq_length_func, NULL, NULL, NULL, NULL) \
-  X("q_version", 0, SQ_VALUES, 0, 0, sq_version_func, NULL, NULL, NULL, NULL) \
+  X("q_f32", 0, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 1, 2, sq_f32_func, NULL, NULL, NULL, NULL) \
+  X("q_f16", SQ_TO_F16, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 1, 1, sq_half_func, NULL, NULL, NULL, NULL) \
+  X("q_bf16", SQ_TO_BF16, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 1, 1, sq_half_func, NULL, NULL, NULL, NULL) \
+  X("q_json", 0, SQ_VALUES, SQ_SUBTYPES_READ, 1, 3, sq_json_func, NULL, NULL, NULL, NULL) \
+  X("q_length", 0, SQ_VALUES, SQ_SUBTYPES_READ, 1, 2, sq_length_func, NULL, NULL, NULL, NULL) \
+  X("q_version", 0, SQ_VALUES, 0, 0, 0, sq_version_func, NULL, NULL, NULL, NULL) \
   /* end of SQ_CATALOGUE_FUNCTIONS_TENSOR */
 
-/* X(name, variant, reach, nmin, nmax, xFunc, xStep, xFinal,
-** xValue, xInverse): ext/sql/quantize_functions.c */
+/* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
+** xFinal, xValue, xInverse): ext/sql/quantize_functions.c */
 #define SQ_CATALOGUE_FUNCTIONS_QUANTIZE(X) \
-  X("q_scale", SQ_VARIANT(SQ_OP_SCALES, SQ_GRAN_TENSOR), SQ_VALUES, 1, 4, sq_params_func, NULL, NULL, NULL, NULL) \
-  X("q_zero_point", SQ_VARIANT(SQ_OP_ZERO_POINTS, SQ_GRAN_TENSOR), SQ_VALUES, 1, 4, sq_params_func, NULL, NULL, NULL, NULL) \
-  X("quantize_blob", SQ_VARIANT(SQ_OP_QUANTIZE, SQ_GRAN_TENSOR), SQ_VALUES, 3, 5, sq_quantize_func, NULL, NULL, NULL, NULL) \
-  X("q_fake_quantize", SQ_VARIANT(SQ_OP_FAKE, SQ_GRAN_TENSOR), SQ_VALUES, 3, 5, sq_quantize_func, NULL, NULL, NULL, NULL) \
-  X("dequantize_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, SQ_GRAN_TENSOR), SQ_VALUES, 3, 5, sq_dequantize_func, NULL, NULL, NULL, NULL) \
-  X("q_per_channel_scales", SQ_VARIANT(SQ_OP_SCALES, SQ_GRAN_CHANNEL), SQ_VALUES, 3, 6, sq_params_func, NULL, NULL, NULL, NULL) \
-  X("q_per_channel_zero_points", SQ_VARIANT(SQ_OP_ZERO_POINTS, SQ_GRAN_CHANNEL), SQ_VALUES, 3, 6, sq_params_func, NULL, NULL, NULL, NULL) \
-  X("quantize_per_channel_blob", SQ_VARIANT(SQ_OP_QUANTIZE, SQ_GRAN_CHANNEL), SQ_VALUES, 5, 7, sq_quantize_func, NULL, NULL, NULL, NULL) \
-  X("q_fake_quantize_per_channel", SQ_VARIANT(SQ_OP_FAKE, SQ_GRAN_CHANNEL), SQ_VALUES, 5, 7, sq_quantize_func, NULL, NULL, NULL, NULL) \
-  X("dequantize_per_channel_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, SQ_GRAN_CHANNEL), SQ_VALUES, 5, 6, sq_dequantize_func, NULL, NULL, NULL, NULL) \
-  X("q_block_scales", SQ_VARIANT(SQ_OP_SCALES, SQ_GRAN_BLOCK), SQ_VALUES, 4, 7, sq_params_func, NULL, NULL, NULL, NULL) \
-  X("q_block_zero_points", SQ_VARIANT(SQ_OP_ZERO_POINTS, SQ_GRAN_BLOCK), SQ_VALUES, 4, 7, sq_params_func, NULL, NULL, NULL, NULL) \
-  X("quantize_per_block_blob", SQ_VARIANT(SQ_OP_QUANTIZE, SQ_GRAN_BLOCK), SQ_VALUES, 6, 8, sq_quantize_func, NULL, NULL, NULL, NULL) \
-  X("q_fake_quantize_per_block", SQ_VARIANT(SQ_OP_FAKE, SQ_GRAN_BLOCK), SQ_VALUES, 6, 8, sq_quantize_func, NULL, NULL, NULL, NULL) \
-  X("dequantize_per_block_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, SQ_GRAN_BLOCK), SQ_VALUES, 6, 7, sq_dequantize_func, NULL, NULL, NULL, NULL) \
+  X("q_scale", SQ_VARIANT(SQ_OP_SCALES, SQ_GRAN_TENSOR), SQ_VALUES, SQ_SUBTYPES_READ, 1, 4, sq_params_func, NULL, NULL, NULL, NULL) \
+  X("q_zero_point", SQ_VARIANT(SQ_OP_ZERO_POINTS, SQ_GRAN_TENSOR), SQ_VALUES, SQ_SUBTYPES_READ, 1, 4, sq_params_func, NULL, NULL, NULL, NULL) \
+  X("quantize_blob", SQ_VARIANT(SQ_OP_QUANTIZE, SQ_GRAN_TENSOR), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 3, 5, sq_quantize_func, NULL, NULL, NULL, NULL) \
+  X("q_fake_quantize", SQ_VARIANT(SQ_OP_FAKE, SQ_GRAN_TENSOR), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 3, 5, sq_quantize_func, NULL, NULL, NULL, NULL) \
+  X("dequantize_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, SQ_GRAN_TENSOR), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 3, 5, sq_dequantize_func, NULL, NULL, NULL, NULL) \
+  X("q_per_channel_scales", SQ_VARIANT(SQ_OP_SCALES, SQ_GRAN_CHANNEL), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 3, 6, sq_params_func, NULL, NULL, NULL, NULL) \
+  X("q_per_channel_zero_points", SQ_VARIANT(SQ_OP_ZERO_POINTS, SQ_GRAN_CHANNEL), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 3, 6, sq_params_func, NULL, NULL, NULL, NULL) \
+  X("quantize_per_channel_blob", SQ_VARIANT(SQ_OP_QUANTIZE, SQ_GRAN_CHANNEL), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 5, 7, sq_quantize_func, NULL, NULL, NULL, NULL) \
+  X("q_fake_quantize_per_channel", SQ_VARIANT(SQ_OP_FAKE, SQ_GRAN_CHANNEL), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 5, 7, sq_quantize_func, NULL, NULL, NULL, NULL) \
+  X("dequantize_per_channel_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, SQ_GRAN_CHANNEL), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 5, 6, sq_dequantize_func, NULL, NULL, NULL, NULL) \
+  X("q_block_scales", SQ_VARIANT(SQ_OP_SCALES, SQ_GRAN_BLOCK), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 4, 7, sq_params_func, NULL, NULL, NULL, NULL) \
+  X("q_block_zero_points", SQ_VARIANT(SQ_OP_ZERO_POINTS, SQ_GRAN_BLOCK), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 4, 7, sq_params_func, NULL, NULL, NULL, NULL) \
+  X("quantize_per_block_blob", SQ_VARIANT(SQ_OP_QUANTIZE, SQ_GRAN_BLOCK), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 6, 8, sq_quantize_func, NULL, NULL, NULL, NULL) \
+  X("q_fake_quantize_per_block", SQ_VARIANT(SQ_OP_FAKE, SQ_GRAN_BLOCK), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 6, 8, sq_quantize_func, NULL, NULL, NULL, NULL) \
+  X("dequantize_per_block_blob", SQ_VARIANT(SQ_OP_DEQUANTIZE, SQ_GRAN_BLOCK), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 6, 7, sq_dequantize_func, NULL, NULL, NULL, NULL) \
   /* end of SQ_CATALOGUE_FUNCTIONS_QUANTIZE */
 
-/* X(name, variant, reach, nmin, nmax, xFunc, xStep, xFinal,
-** xValue, xInverse): ext/sql/aggregate_functions.c */
+/* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
+** xFinal, xValue, xInverse): ext/sql/aggregate_functions.c */
 #define SQ_CATALOGUE_FUNCTIONS_AGGREGATE(X) \
-  X("q_scale_agg", SQ_AGG_SCALE, SQ_VALUES, 1, 4, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
-  X("q_zero_point_agg", SQ_AGG_ZERO_POINT, SQ_VALUES, 1, 4, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
-  X("q_per_channel_scales_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_SCALE, SQ_VALUES, 3, 6, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
-  X("q_per_channel_zero_points_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_ZERO_POINT, SQ_VALUES, 3, 6, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
+  X("q_scale_agg", SQ_AGG_SCALE, SQ_VALUES, 0, 1, 4, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
+  X("q_zero_point_agg", SQ_AGG_ZERO_POINT, SQ_VALUES, 0, 1, 4, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
+  X("q_per_channel_scales_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_SCALE, SQ_VALUES, SQ_SUBTYPES_RESULT, 3, 6, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
+  X("q_per_channel_zero_points_agg", SQ_AGG_PER_CHANNEL | SQ_AGG_ZERO_POINT, SQ_VALUES, SQ_SUBTYPES_RESULT, 3, 6, NULL, sq_agg_step, sq_agg_final, sq_agg_value, sq_agg_inverse) \
   /* end of SQ_CATALOGUE_FUNCTIONS_AGGREGATE */
 
-/* X(name, variant, reach, nmin, nmax, xFunc, xStep, xFinal,
-** xValue, xInverse): ext/sql/metric_functions.c */
+/* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
+** xFinal, xValue, xInverse): ext/sql/metric_functions.c */
 #define SQ_CATALOGUE_FUNCTIONS_METRIC(X) \
-  X("q_mse", SQ_METRIC_MSE, SQ_VALUES, 2, 2, sq_metric_func, NULL, NULL, NULL, NULL) \
-  X("q_sqnr", SQ_METRIC_SQNR, SQ_VALUES, 2, 2, sq_metric_func, NULL, NULL, NULL, NULL) \
-  X("q_max_error", SQ_METRIC_MAX_ERROR, SQ_VALUES, 2, 2, sq_metric_func, NULL, NULL, NULL, NULL) \
-  X("q_cosine", SQ_METRIC_COSINE, SQ_VALUES, 2, 2, sq_metric_func, NULL, NULL, NULL, NULL) \
-  X("q_mse_agg", SQ_METRIC_MSE, SQ_VALUES, 2, 2, NULL, sq_metric_step, sq_metric_final, NULL, NULL) \
-  X("q_sqnr_agg", SQ_METRIC_SQNR, SQ_VALUES, 2, 2, NULL, sq_metric_step, sq_metric_final, NULL, NULL) \
+  X("q_mse", SQ_METRIC_MSE, SQ_VALUES, SQ_SUBTYPES_READ, 2, 2, sq_metric_func, NULL, NULL, NULL, NULL) \
+  X("q_sqnr", SQ_METRIC_SQNR, SQ_VALUES, SQ_SUBTYPES_READ, 2, 2, sq_metric_func, NULL, NULL, NULL, NULL) \
+  X("q_max_error", SQ_METRIC_MAX_ERROR, SQ_VALUES, SQ_SUBTYPES_READ, 2, 2, sq_metric_func, NULL, NULL, NULL, NULL) \
+  X("q_cosine", SQ_METRIC_COSINE, SQ_VALUES, SQ_SUBTYPES_READ, 2, 2, sq_metric_func, NULL, NULL, NULL, NULL) \
+  X("q_mse_agg", SQ_METRIC_MSE, SQ_VALUES, SQ_SUBTYPES_READ, 2, 2, NULL, sq_metric_step, sq_metric_final, NULL, NULL) \
+  X("q_sqnr_agg", SQ_METRIC_SQNR, SQ_VALUES, SQ_SUBTYPES_READ, 2, 2, NULL, sq_metric_step, sq_metric_final, NULL, NULL) \
   /* end of SQ_CATALOGUE_FUNCTIONS_METRIC */
 
-/* X(name, variant, reach, nmin, nmax, xFunc, xStep, xFinal,
-** xValue, xInverse): ext/sql/ggml_functions.c */
+/* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
+** xFinal, xValue, xInverse): ext/sql/ggml_functions.c */
 #define SQ_CATALOGUE_FUNCTIONS_GGML(X) \
-  X("q_ggml_quantize", 0, SQ_VALUES, 2, 4, sq_ggml_quantize_func, NULL, NULL, NULL, NULL) \
-  X("q_ggml_dequantize", 0, SQ_VALUES, 2, 3, sq_ggml_dequantize_func, NULL, NULL, NULL, NULL) \
-  X("q_importance_agg", 0, SQ_VALUES, 2, 2, NULL, sq_importance_step, sq_importance_final, sq_importance_value, sq_importance_inverse) \
+  X("q_ggml_quantize", 0, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 2, 4, sq_ggml_quantize_func, NULL, NULL, NULL, NULL) \
+  X("q_ggml_dequantize", 0, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 2, 3, sq_ggml_dequantize_func, NULL, NULL, NULL, NULL) \
+  X("q_importance_agg", 0, SQ_VALUES, SQ_SUBTYPES_RESULT, 2, 2, NULL, sq_importance_step, sq_importance_final, sq_importance_value, sq_importance_inverse) \
   /* end of SQ_CATALOGUE_FUNCTIONS_GGML */
 
-/* X(name, variant, reach, nmin, nmax, xFunc, xStep, xFinal,
-** xValue, xInverse): ext/sql/file_functions.c */
+/* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
+** xFinal, xValue, xInverse): ext/sql/file_functions.c */
 #define SQ_CATALOGUE_FUNCTIONS_FILE(X) \
-  X("q_npy", 0, SQ_VALUES, 3, 3, sq_npy_func, NULL, NULL, NULL, NULL) \
-  X("q_safetensors_agg", SQ_FILE_SAFETENSORS, SQ_VALUES, 4, 5, NULL, sq_ff_agg_step, sq_ff_agg_final, NULL, NULL) \
-  X("q_gguf_agg", SQ_FILE_GGUF, SQ_VALUES, 4, 5, NULL, sq_ff_agg_step, sq_ff_agg_final, NULL, NULL) \
-  X("q_npz_agg", SQ_FILE_NPZ, SQ_VALUES, 4, 4, NULL, sq_ff_agg_step, sq_ff_agg_final, NULL, NULL) \
+  X("q_npy", 0, SQ_VALUES, 0, 3, 3, sq_npy_func, NULL, NULL, NULL, NULL) \
+  X("q_safetensors_agg", SQ_FILE_SAFETENSORS, SQ_VALUES, 0, 4, 5, NULL, sq_ff_agg_step, sq_ff_agg_final, NULL, NULL) \
+  X("q_gguf_agg", SQ_FILE_GGUF, SQ_VALUES, 0, 4, 5, NULL, sq_ff_agg_step, sq_ff_agg_final, NULL, NULL) \
+  X("q_npz_agg", SQ_FILE_NPZ, SQ_VALUES, 0, 4, 4, NULL, sq_ff_agg_step, sq_ff_agg_final, NULL, NULL) \
   /* end of SQ_CATALOGUE_FUNCTIONS_FILE */
 
-/* X(name, variant, reach, nmin, nmax, xFunc, xStep, xFinal,
-** xValue, xInverse): ext/sql/log2_functions.c */
+/* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
+** xFinal, xValue, xInverse): ext/sql/log2_functions.c */
 #define SQ_CATALOGUE_FUNCTIONS_LOG2(X) \
-  X("quantize_log2_blob", SQ_L2_VARIANT(SQ_L2_QUANTIZE, SQ_GRAN_TENSOR), SQ_VALUES, 2, 3, sq_log2_quantize_func, NULL, NULL, NULL, NULL) \
-  X("q_fake_quantize_log2", SQ_L2_VARIANT(SQ_L2_FAKE, SQ_GRAN_TENSOR), SQ_VALUES, 2, 3, sq_log2_quantize_func, NULL, NULL, NULL, NULL) \
-  X("dequantize_log2_blob", SQ_L2_VARIANT(SQ_L2_DEQUANTIZE, SQ_GRAN_TENSOR), SQ_VALUES, 2, 4, sq_log2_dequantize_func, NULL, NULL, NULL, NULL) \
-  X("quantize_per_channel_log2_blob", SQ_L2_VARIANT(SQ_L2_QUANTIZE, SQ_GRAN_CHANNEL), SQ_VALUES, 4, 5, sq_log2_quantize_func, NULL, NULL, NULL, NULL) \
-  X("q_fake_quantize_per_channel_log2", SQ_L2_VARIANT(SQ_L2_FAKE, SQ_GRAN_CHANNEL), SQ_VALUES, 4, 5, sq_log2_quantize_func, NULL, NULL, NULL, NULL) \
-  X("dequantize_per_channel_log2_blob", SQ_L2_VARIANT(SQ_L2_DEQUANTIZE, SQ_GRAN_CHANNEL), SQ_VALUES, 4, 5, sq_log2_dequantize_func, NULL, NULL, NULL, NULL) \
-  X("quantize_per_block_log2_blob", SQ_L2_VARIANT(SQ_L2_QUANTIZE, SQ_GRAN_BLOCK), SQ_VALUES, 5, 6, sq_log2_quantize_func, NULL, NULL, NULL, NULL) \
-  X("q_fake_quantize_per_block_log2", SQ_L2_VARIANT(SQ_L2_FAKE, SQ_GRAN_BLOCK), SQ_VALUES, 5, 6, sq_log2_quantize_func, NULL, NULL, NULL, NULL) \
-  X("dequantize_per_block_log2_blob", SQ_L2_VARIANT(SQ_L2_DEQUANTIZE, SQ_GRAN_BLOCK), SQ_VALUES, 5, 6, sq_log2_dequantize_func, NULL, NULL, NULL, NULL) \
+  X("quantize_log2_blob", SQ_L2_VARIANT(SQ_L2_QUANTIZE, SQ_GRAN_TENSOR), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 2, 3, sq_log2_quantize_func, NULL, NULL, NULL, NULL) \
+  X("q_fake_quantize_log2", SQ_L2_VARIANT(SQ_L2_FAKE, SQ_GRAN_TENSOR), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 2, 3, sq_log2_quantize_func, NULL, NULL, NULL, NULL) \
+  X("dequantize_log2_blob", SQ_L2_VARIANT(SQ_L2_DEQUANTIZE, SQ_GRAN_TENSOR), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 2, 4, sq_log2_dequantize_func, NULL, NULL, NULL, NULL) \
+  X("quantize_per_channel_log2_blob", SQ_L2_VARIANT(SQ_L2_QUANTIZE, SQ_GRAN_CHANNEL), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 4, 5, sq_log2_quantize_func, NULL, NULL, NULL, NULL) \
+  X("q_fake_quantize_per_channel_log2", SQ_L2_VARIANT(SQ_L2_FAKE, SQ_GRAN_CHANNEL), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 4, 5, sq_log2_quantize_func, NULL, NULL, NULL, NULL) \
+  X("dequantize_per_channel_log2_blob", SQ_L2_VARIANT(SQ_L2_DEQUANTIZE, SQ_GRAN_CHANNEL), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 4, 5, sq_log2_dequantize_func, NULL, NULL, NULL, NULL) \
+  X("quantize_per_block_log2_blob", SQ_L2_VARIANT(SQ_L2_QUANTIZE, SQ_GRAN_BLOCK), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 5, 6, sq_log2_quantize_func, NULL, NULL, NULL, NULL) \
+  X("q_fake_quantize_per_block_log2", SQ_L2_VARIANT(SQ_L2_FAKE, SQ_GRAN_BLOCK), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 5, 6, sq_log2_quantize_func, NULL, NULL, NULL, NULL) \
+  X("dequantize_per_block_log2_blob", SQ_L2_VARIANT(SQ_L2_DEQUANTIZE, SQ_GRAN_BLOCK), SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 5, 6, sq_log2_dequantize_func, NULL, NULL, NULL, NULL) \
   /* end of SQ_CATALOGUE_FUNCTIONS_LOG2 */
 
-/* X(name, variant, reach, nmin, nmax, xFunc, xStep, xFinal,
-** xValue, xInverse): ext/sql/write_tables.c */
+/* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
+** xFinal, xValue, xInverse): ext/sql/write_tables.c */
 #define SQ_CATALOGUE_FUNCTIONS_WRITER(X) \
-  X("q_safetensors_write", 0, SQ_PATHS, 5, 6, NULL, sq_wt_removed_step, sq_wt_removed_final, NULL, NULL) \
-  X("q_gguf_write", 1, SQ_PATHS, 5, 6, NULL, sq_wt_removed_step, sq_wt_removed_final, NULL, NULL) \
+  X("q_safetensors_write", 0, SQ_PATHS, 0, 5, 6, NULL, sq_wt_removed_step, sq_wt_removed_final, NULL, NULL) \
+  X("q_gguf_write", 1, SQ_PATHS, 0, 5, 6, NULL, sq_wt_removed_step, sq_wt_removed_final, NULL, NULL) \
   /* end of SQ_CATALOGUE_FUNCTIONS_WRITER */
 
 /* X(table): the table-valued functions of reach values */

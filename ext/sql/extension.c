@@ -47,6 +47,25 @@ static int sq_reach_flags(sq_reach reach) {
   return -1;
 }
 
+/* The subtype flags (docs/reference/data-formats.md#subtypes).
+** SQLITE_SUBTYPE (3.30) says a function reads its arguments' subtypes;
+** SQLITE_RESULT_SUBTYPE (3.45) that it sets its result's, so the planner
+** keeps the call where the subtype reaches its consumer (it would otherwise
+** evaluate a call with constant arguments once, into a register that loses
+** the subtype).  The extension may be built with headers older than the
+** SQLite it runs on, so a missing flag gets SQLite's own value: every
+** SQLite masks the flags it does not know (sqlite3CreateFunc). */
+#ifndef SQLITE_SUBTYPE
+#define SQLITE_SUBTYPE 0x000100000
+#endif
+#ifndef SQLITE_RESULT_SUBTYPE
+#define SQLITE_RESULT_SUBTYPE 0x001000000
+#endif
+static int sq_subtype_flags(unsigned subtypes) {
+  return (subtypes & SQ_SUBTYPES_READ ? SQLITE_SUBTYPE : 0) |
+         (subtypes & SQ_SUBTYPES_RESULT ? SQLITE_RESULT_SUBTYPE : 0);
+}
+
 /* A reach that is neither SQ_VALUES nor SQ_PATHS stops the load. */
 static int sq_reach_unknown(sq_registry *r, const char *name) {
   r->failed = name;
@@ -58,6 +77,7 @@ int sq_create_function(sq_registry *r, const sq_fn_def *d) {
   const sq_fn *fn = &d->fn;
   int flags = sq_reach_flags(fn->reach);
   if (flags < 0) return sq_reach_unknown(r, fn->name);
+  flags |= sq_subtype_flags(d->subtypes);
   /* Left out: all callbacks NULL deletes the function, in case
   ** sqlite3_quant_init registered it on this connection before. */
   int drop = fn->reach == SQ_PATHS && !r->paths;

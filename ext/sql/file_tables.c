@@ -381,7 +381,8 @@ static sq_ft_row sq_ft_locate(const sq_file_cursor *c, uint64_t i) {
 }
 
 /* The chunk's bytes, read from the source (or made by the tensor's
-** decoder) straight into the buffer SQLite is given. */
+** decoder) straight into the buffer SQLite is given, with the subtype of
+** their dtype (docs/reference/data-formats.md#subtypes). */
 static void sq_ft_result_data(sqlite3_context *ctx, const sq_file_cursor *c,
                               const sq_ft_row *r) {
   sq_status st;
@@ -405,6 +406,7 @@ static void sq_ft_result_data(sqlite3_context *ctx, const sq_file_cursor *c,
     unsigned char *buf = sq_ft_buf_get(rd->pool, r->len, &st);
     if (buf && !sq_file_tensor_read(&v, r->t, r->start, r->len, buf, &st)) {
       sqlite3_result_blob64(ctx, buf, r->len, sq_ft_buf_release);
+      sqlite3_result_subtype(ctx, sq_stored_dtype_subtype(r->t->dtype, strlen(r->t->dtype)));
       return;
     }
     if (buf) sq_ft_buf_release(buf);
@@ -414,6 +416,7 @@ static void sq_ft_result_data(sqlite3_context *ctx, const sq_file_cursor *c,
   unsigned char *out = sq_alloc(&st, r->len ? r->len : 1, 1);
   if (out && !sq_file_tensor_read(&v, r->t, r->start, r->len, out, &st)) {
     sqlite3_result_blob64(ctx, out, r->len, sqlite3_free);
+    sqlite3_result_subtype(ctx, sq_stored_dtype_subtype(r->t->dtype, strlen(r->t->dtype)));
     return;
   }
   sqlite3_free(out);

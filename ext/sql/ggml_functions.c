@@ -65,7 +65,7 @@ static void sq_ggml_quantize_func(sqlite3_context *ctx, int argc,
       sq_ggml_quantize(sq_kernels_active(), t, &x, &g, argc > 3 ? &w : NULL, out,
                        &st))
     goto done;
-  sq_result_blob(ctx, out, nbytes, &st);
+  sq_result_typed(ctx, out, nbytes, SQ_SUBTYPE_GGML, &st);
   out = NULL;
 done:
   sqlite3_free(out);
@@ -110,6 +110,8 @@ static void sq_ggml_dequantize_func(sqlite3_context *ctx, int argc,
             : sqlite3_value_type(argv[0]) == SQLITE_INTEGER ? "INTEGER"
                                                             : "REAL");
   } else if (!sq_arg_ggml_type(argv[1], &t, &st) &&
+             !sq_arg_subtype_is(argv[0], "blocks", SQ_SUBTYPE_GGML,
+                                sq_ggml_formats[t].name, &st) &&
              !sq_arg_ggml_layout(argc, argv, &shape, &has_shape, &count,
                                  &st)) {
     const void *blocks = sqlite3_value_blob(argv[0]);
@@ -121,7 +123,7 @@ static void sq_ggml_dequantize_func(sqlite3_context *ctx, int argc,
                !(has_shape && sq_ggml_check_shape(t, &shape, n, &g, &st)) &&
                (out = sq_alloc(&st, n, 4))) {
       sq_ggml_dequantize(sq_kernels_active(), t, blocks, n, out);
-      sq_result_blob(ctx, out, (uint64_t)n * 4, &st);
+      sq_result_typed(ctx, out, (uint64_t)n * 4, SQ_SUBTYPE_F32, &st);
     }
   }
   if (st.code) sq_result_status(ctx, fn->name, &st);
@@ -236,7 +238,7 @@ static void sq_importance_value(sqlite3_context *ctx) {
       sq_store_f32(out + 4 * c, (float)mean);
     }
     if (st.code) sqlite3_free(out);
-    else sq_result_blob(ctx, out, (uint64_t)cols * 4, &st);
+    else sq_result_typed(ctx, out, (uint64_t)cols * 4, SQ_SUBTYPE_F32, &st);
   }
   if (st.code) sq_result_status(ctx, name, &st);
 }

@@ -48,7 +48,8 @@ void sq_result_log2_params(sqlite3_context *ctx, const float *mn,
     if (want_scale) sq_store_f32(out + 4 * c, sq_log2_scale(sq_log2_emax(mn[c], mx[c])));
     else sq_store_u32(out + 4 * c, 0);
   }
-  sq_result_blob(ctx, out, (uint64_t)count * 4, st);
+  sq_result_typed(ctx, out, (uint64_t)count * 4,
+                  want_scale ? SQ_SUBTYPE_F32 : SQ_SUBTYPE_INT32, st);
 }
 
 /* Every group's exponent from the scale argument at argv[1]. */
@@ -109,7 +110,8 @@ static void sq_log2_quantize_func(sqlite3_context *ctx, int argc,
   if ((out = sq_alloc(&st, nbytes, 1)) &&
       !(fake ? sq_log2_fake_quantize(k, &x, &g, dt, emax, out, &st)
              : sq_log2_quantize(k, &x, &g, dt, emax, out, &st))) {
-    sq_result_blob(ctx, out, nbytes, &st);
+    sq_result_typed(ctx, out, nbytes,
+                    fake ? SQ_SUBTYPE_F32 : sq_dtype_subtype(dt), &st);
     out = NULL;
   }
 done:
@@ -132,8 +134,8 @@ static void sq_log2_dequantize_func(sqlite3_context *ctx, int argc,
   int32_t one, *emax = NULL;
   void *out = NULL;
   const void *codes;
-  const sq_dtype *dt = sq_arg_dtype(argc, argv, opt, SQ_DTYPES_CODES,
-                                    &sq_dtype_int8, &st);
+  const sq_dtype *dt = sq_arg_dtype_of(argc, argv, opt, SQ_DTYPES_CODES,
+                                       &sq_dtype_int8, argv[0], "q", &st);
   if (!dt || sq_log2_dtype_check(dt, &st) ||
       sq_arg_codes_layout(kind, argc, argv, 2, opt + 1, dt, &codes, &g, &st))
     goto done;
@@ -141,7 +143,7 @@ static void sq_log2_dequantize_func(sqlite3_context *ctx, int argc,
   if ((emax = sq_arg_log2_scales(kind, argv, &g, &one, &st)) &&
       (out = sq_alloc(&st, n, 4)) &&
       !sq_log2_dequantize(sq_kernels_active(), codes, &g, dt, emax, out, &st)) {
-    sq_result_blob(ctx, out, (uint64_t)n * 4, &st);
+    sq_result_typed(ctx, out, (uint64_t)n * 4, SQ_SUBTYPE_F32, &st);
     out = NULL;
   }
 done:

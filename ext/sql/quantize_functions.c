@@ -160,9 +160,10 @@ static void sq_qcall_end(sqlite3_context *ctx, sq_qcall *c) {
   if (c->st.code) sq_result_status(ctx, c->fn->name, &c->st);
 }
 
-/* Hands the result buffer (nbytes) to SQLite. */
-static void sq_qcall_result(sqlite3_context *ctx, sq_qcall *c, uint64_t nbytes) {
-  sq_result_blob(ctx, c->out, nbytes, &c->st);
+/* Hands the result buffer (nbytes, of that subtype) to SQLite. */
+static void sq_qcall_result(sqlite3_context *ctx, sq_qcall *c, uint64_t nbytes,
+                            unsigned subtype) {
+  sq_result_typed(ctx, c->out, nbytes, subtype, &c->st);
   c->out = NULL;
 }
 
@@ -237,7 +238,8 @@ static void sq_quantize_func(sqlite3_context *ctx, int argc,
   if ((c.out = sq_alloc(st, nbytes, 1)) &&
       !(fake ? sq_fake_quantize(k, &c.x, &c.g, &r, c.given.ps, c.out, st)
              : sq_quantize(k, &c.x, &c.g, &r, c.given.ps, c.out, st)))
-    sq_qcall_result(ctx, &c, nbytes);
+    sq_qcall_result(ctx, &c, nbytes,
+                    fake ? SQ_SUBTYPE_F32 : sq_dtype_subtype(dt));
 done:
   sq_qcall_end(ctx, &c);
 }
@@ -253,8 +255,8 @@ static void sq_dequantize_func(sqlite3_context *ctx, int argc,
   sq_range r;
   const void *codes;
   size_t n;
-  const sq_dtype *dt = sq_arg_dtype(argc, argv, c.opt, SQ_DTYPES_CODES,
-                                    &sq_dtype_int8, st);
+  const sq_dtype *dt = sq_arg_dtype_of(argc, argv, c.opt, SQ_DTYPES_CODES,
+                                       &sq_dtype_int8, argv[0], "q", st);
   if (!dt || sq_arg_codes_layout(c.kind, argc, argv, 3, c.opt + 1, dt, &codes,
                                  &c.g, st))
     goto done;
@@ -263,7 +265,7 @@ static void sq_dequantize_func(sqlite3_context *ctx, int argc,
   if (!sq_arg_given(c.kind, argv, &c.g, &r, SQ_ROUNDING_TORCH, &c.given, st) &&
       (c.out = sq_alloc(st, n, 4)) &&
       !sq_dequantize(sq_kernels_active(), codes, &c.g, dt, c.given.ps, c.out, st))
-    sq_qcall_result(ctx, &c, (uint64_t)n * 4);
+    sq_qcall_result(ctx, &c, (uint64_t)n * 4, SQ_SUBTYPE_F32);
 done:
   sq_qcall_end(ctx, &c);
 }

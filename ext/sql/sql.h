@@ -70,6 +70,10 @@ void sq_result_status(sqlite3_context *ctx, const char *name, const sq_status *s
 /* Hands an sqlite3_malloc'd buffer to SQLite as a BLOB result. */
 void sq_result_blob(sqlite3_context *ctx, void *buf, uint64_t nbytes,
                     const sq_status *st);
+/* The same with the subtype of the result's dtype (core/dtype.h,
+** docs/reference/data-formats.md#subtypes). */
+void sq_result_typed(sqlite3_context *ctx, void *buf, uint64_t nbytes,
+                     unsigned subtype, const sq_status *st);
 /* Chooses parameters for `count` ranges and returns the scales (f32 blob) or
 ** zero points (i32 blob). */
 void sq_result_params(sqlite3_context *ctx, const float *mn, const float *mx,
@@ -99,6 +103,17 @@ int sq_arg_blob_elements(int argc, sqlite3_value **argv, sqlite3_value *blob,
 /* Optional arguments: argv[i] when i < argc, else the default. */
 const sq_dtype *sq_arg_dtype(int argc, sqlite3_value **argv, int i, int family,
                              const sq_dtype *dflt, sq_status *st);
+/* The dtype of data's bytes: argv[i] when given, which must agree with
+** data's subtype when it has one of ours (an error naming both); else the
+** subtype's dtype when it is of the family; else dflt. */
+const sq_dtype *sq_arg_dtype_of(int argc, sqlite3_value **argv, int i,
+                                int family, const sq_dtype *dflt,
+                                sqlite3_value *data, const char *argname,
+                                sq_status *st);
+/* SQ_OK when v's subtype is `expected` or not one of ours; else the error
+** "<argname> is <what it is> but dtype is <expected_name>". */
+int sq_arg_subtype_is(sqlite3_value *v, const char *argname, unsigned expected,
+                      const char *expected_name, sq_status *st);
 int sq_arg_scheme(int argc, sqlite3_value **argv, int i, int *symmetric,
                   sq_status *st);
 int sq_arg_options(int argc, sqlite3_value **argv, int i, unsigned allowed,
@@ -240,6 +255,10 @@ typedef struct sq_registry {
 ** sq_create_function registers the row d (below) at its arities, &d->fn as
 ** the user data: d must outlive the connection's use of it (the rows are
 ** static). */
+/* What a function does with subtypes (docs/reference/data-formats.md#subtypes): it
+** reads its arguments' (SQLITE_SUBTYPE) or sets its result's
+** (SQLITE_RESULT_SUBTYPE), declared in ext/catalogue.toml. */
+enum { SQ_SUBTYPES_READ = 1, SQ_SUBTYPES_RESULT = 2 };
 struct sq_fn_def;
 int sq_create_function(sq_registry *r, const struct sq_fn_def *d);
 /* sq_create_module registers module m under name with aux as its client
@@ -261,6 +280,7 @@ int sq_vtab_declare_reach(sqlite3 *db, sq_reach reach);
 **   static const sq_fn_def defs[] = {SQ_CATALOGUE_FUNCTIONS_F(SQ_FN_DEF)}; */
 typedef struct sq_fn_def {
   sq_fn fn;
+  unsigned subtypes;        /* SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, or 0 */
   int nmin, nmax;
   void (*xFunc)(sqlite3_context *, int, sqlite3_value **);
   void (*xStep)(sqlite3_context *, int, sqlite3_value **);
@@ -268,9 +288,10 @@ typedef struct sq_fn_def {
   void (*xValue)(sqlite3_context *);
   void (*xInverse)(sqlite3_context *, int, sqlite3_value **);
 } sq_fn_def;
-#define SQ_FN_DEF(name, variant, reach, nmin, nmax, xFunc, xStep, xFinal,    \
-                  xValue, xInverse)                                          \
-  {{name, variant, reach}, nmin, nmax, xFunc, xStep, xFinal, xValue, xInverse},
+#define SQ_FN_DEF(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,  \
+                  xFinal, xValue, xInverse)                                  \
+  {{name, variant, reach}, subtypes, nmin, nmax, xFunc, xStep, xFinal,       \
+   xValue, xInverse},
 int sq_register_table(sq_registry *r, const sq_fn_def *defs, size_t count);
 int sq_register_table_function(sq_registry *r, const sq_table *t);
 

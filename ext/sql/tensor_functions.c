@@ -25,7 +25,16 @@
 ** (the integers, bool, f8, big-endian forms, ggml's block types): x is then
 ** a file's stored bytes (docs/FORMATS.md#converting-to-float32). */
 static const char *sq_f32_stored_from(int argc, sqlite3_value **argv) {
-  if (argc < 2 || sqlite3_value_type(argv[1]) != SQLITE_TEXT) return NULL;
+  if (argc < 2) {
+    /* No `from`: an integer dtype a model file stores, known by x's
+    ** subtype, is read as that dtype. */
+    const sq_dtype *dt = sqlite3_value_type(argv[0]) == SQLITE_BLOB
+                             ? sq_subtype_dtype(sqlite3_value_subtype(argv[0]))
+                             : NULL;
+    return dt && dt->kind == SQ_FMT_CODE && sq_stored_dtype_element(dt->name)
+               ? dt->name : NULL;
+  }
+  if (sqlite3_value_type(argv[1]) != SQLITE_TEXT) return NULL;
   const char *name = (const char *)sqlite3_value_text(argv[1]);
   size_t len = (size_t)sqlite3_value_bytes(argv[1]);
   if (!name || sq_word_is(name, len, "f32") || sq_word_is(name, len, "f16") ||
@@ -44,6 +53,9 @@ static void sq_f32_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
       sq_fail(&st, "x must be a blob of %s data, got %s", stored,
               sqlite3_value_type(argv[0]) == SQLITE_TEXT ? "text" : "a number");
+    } else if (sq_arg_subtype_is(argv[0], "x",
+                                 sq_stored_dtype_subtype(stored, strlen(stored)),
+                                 stored, &st)) {
     } else {
       const unsigned char *p = sqlite3_value_blob(argv[0]);
       uint64_t n = (uint64_t)sqlite3_value_bytes(argv[0]);
@@ -53,7 +65,7 @@ static void sq_f32_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       } else if (!sq_f32_from_stored(sq_kernels_active(), stored,
                                      strlen(stored), p ? p : (const unsigned char *)"",
                                      n, "x", &t, &st)) {
-        sq_result_blob(ctx, t.owned, (uint64_t)t.n * 4, &st);
+        sq_result_typed(ctx, t.owned, (uint64_t)t.n * 4, SQ_SUBTYPE_F32, &st);
         t.owned = NULL;
       }
     }
@@ -79,8 +91,8 @@ static void sq_f32_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   sq_elements e;
   memset(&e, 0, sizeof e);
-  const sq_dtype *from = sq_arg_dtype(argc, argv, 1, SQ_DTYPES_FLOATS,
-                                      &sq_dtype_f32, &st);
+  const sq_dtype *from = sq_arg_dtype_of(argc, argv, 1, SQ_DTYPES_FLOATS,
+                                         &sq_dtype_f32, argv[0], "x", &st);
   if (!from ||
       sq_arg_elements(sq_kernels_active(), argv[0], "x", from, -1, &e, &st))
     goto done;
@@ -92,7 +104,7 @@ static void sq_f32_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (!(out = sq_alloc(&st, nbytes, 1))) goto done;
     if (nbytes) memcpy(out, e.f32.data, nbytes);
   }
-  sq_result_blob(ctx, out, nbytes, &st);
+  sq_result_typed(ctx, out, nbytes, SQ_SUBTYPE_F32, &st);
 done:
   sq_elements_free(&e);
   if (st.code) sq_result_status(ctx, fn->name, &st);
@@ -111,7 +123,9 @@ static void sq_half_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   const sq_kernels *k = sq_kernels_active();
   if (fn->variant == SQ_TO_F16) k->f32_to_f16(x.data, x.n, out);
   else k->f32_to_bf16(x.data, x.n, out);
-  sq_result_blob(ctx, out, (uint64_t)x.n * 2, &st);
+  sq_result_typed(ctx, out, (uint64_t)x.n * 2,
+                  fn->variant == SQ_TO_F16 ? SQ_SUBTYPE_F16 : SQ_SUBTYPE_BF16,
+                  &st);
 done:
   sq_tensor_free(&x);
   if (st.code) sq_result_status(ctx, fn->name, &st);
@@ -165,7 +179,8 @@ static void sq_length_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sq_tensor t = {0};
   const void *data;
   size_t nbytes, n = 0;
-  const sq_dtype *dt = sq_arg_dtype(argc, argv, 1, SQ_DTYPES_ANY, &sq_dtype_f32, &st);
+  const sq_dtype *dt = sq_arg_dtype_of(argc, argv, 1, SQ_DTYPES_ANY,
+                                       &sq_dtype_f32, argv[0], "blob", &st);
   if (!dt) {
   } else if (dt->kind == SQ_FMT_FLOAT && dt->bits == 32) {
     if (!sq_arg_tensor(argv[0], "blob", &t, &st))
@@ -216,8 +231,8 @@ static const sq_fn_def sq_tensor_defs[] = {
 /* ... but q_info, registered here by hand: its user data says whether its
 ** connection reaches files. */
 static const sq_fn_def sq_info_defs[2] = {
-  {{"q_info", 0, SQ_VALUES}, 0, 0, sq_info_func, NULL, NULL, NULL, NULL},
-  {{"q_info", 1, SQ_VALUES}, 0, 0, sq_info_func, NULL, NULL, NULL, NULL},
+  {{"q_info", 0, SQ_VALUES}, 0, 0, 0, sq_info_func, NULL, NULL, NULL, NULL},
+  {{"q_info", 1, SQ_VALUES}, 0, 0, 0, sq_info_func, NULL, NULL, NULL, NULL},
 };
 
 int sq_register_tensor_functions(sq_registry *r) {

@@ -34,7 +34,13 @@
 **      dtypes, shapes, bytes); otherwise the path must hold what it held
 **      before, or nothing; and the directory must hold no other file;
 **   6. q_compare(q_f32(data, dtype), shape, axis, options) on one row
-**      (ctl[2]), with the log2 scheme among the options.
+**      (ctl[2]), with the log2 scheme among the options;
+**   7. data straight into a float reader, where its subtype travels
+**      (docs/reference/data-formats.md#subtypes): for up to 8 rows,
+**      q_scale(data) must succeed exactly when q_scale(q_f32(data, dtype))
+**      does, with the same value, for f32, f16 and bf16; for f64, its
+**      success implies the same value; for every other dtype it must be
+**      an error.
 **
 ** Each rule broken is a finding (abort with the reason), as are crashes,
 ** sanitizer reports, leaks, timeouts and a connection that no longer
@@ -822,6 +828,55 @@ static int compare_step(const mm_input *in, const rows *ref) {
   return log2;
 }
 
+/* Step 7: one row's q_scale read straight (typed) and through q_f32. */
+typedef struct scale_outcome {
+  int ok;
+  double v;
+} scale_outcome;
+
+static scale_outcome typed_scale(const char *sql, const char *path, const char *format,
+                                 size_t i) {
+  sqlite3_stmt *st = stmt(sql);
+  sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+  if (format) sqlite3_bind_text(st, 2, format, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, (sqlite3_int64)i);
+  limit_for(st, DEFAULT_LIMIT);
+  scale_outcome o = {0, 0};
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_FLOAT) {
+    o.ok = 1;
+    o.v = sqlite3_column_double(st, 0);
+  } else if (trace) {
+    fprintf(stderr, "-- error: %s\n", sqlite3_errmsg(db));
+  }
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  return o;
+}
+
+static void typed_step(const char *path, const char *format, const rows *ref) {
+  static const char *const direct[2] = {
+      "SELECT q_scale(data) FROM q_tensors_file(?1) LIMIT 1 OFFSET ?3",
+      "SELECT q_scale(data) FROM q_tensors_file(?1, ?2) LIMIT 1 OFFSET ?3"};
+  static const char *const explicit_[2] = {
+      "SELECT q_scale(q_f32(data, dtype)) FROM q_tensors_file(?1) LIMIT 1 OFFSET ?3",
+      "SELECT q_scale(q_f32(data, dtype)) FROM q_tensors_file(?1, ?2) LIMIT 1 OFFSET ?3"};
+  for (size_t i = 0; i < ref->n && i < 8; i++) {
+    const row *r = &ref->v[i];
+    if (r->ndata > MAX_COMPARE_BYTES || !r->dtype) continue;
+    scale_outcome a = typed_scale(direct[format != NULL], path, format, i);
+    int half_or_f32 = !strcmp(r->dtype, "f32") || !strcmp(r->dtype, "f16") ||
+                      !strcmp(r->dtype, "bf16");
+    if (!half_or_f32 && strcmp(r->dtype, "f64") != 0) {
+      if (a.ok) finding("q_scale read %s data as a float tensor", r->dtype);
+      continue;
+    }
+    scale_outcome b = typed_scale(explicit_[format != NULL], path, format, i);
+    if ((half_or_f32 && a.ok != b.ok) || (a.ok && (!b.ok || memcmp(&a.v, &b.v, 8) != 0)))
+      finding("q_scale(data) of %s data: %s %.17g, through q_f32: %s %.17g", r->dtype,
+              a.ok ? "ok" : "error", a.v, b.ok ? "ok" : "error", b.v);
+  }
+}
+
 /* ---- the pool of inputs that parse --------------------------------------- */
 
 /* Inputs that gave rows, per format, most recent first: libFuzzer keeps
@@ -971,6 +1026,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   if (write_step(&in, path, format, small, &ref, &chunked)) counts[f].written++;
   if (compare_step(&in, &ref)) counts[f].log2++;
+  typed_step(path, format, &ref);
 
   rows_free(&ref);
   rows_free(&chunked);

@@ -603,6 +603,22 @@ SELECT * FROM q_tensors_file('tests/host/files/none.npy');
 SELECT * FROM q_tensors_file('tests/host/queries.sql');
 SELECT * FROM q_tensor_metadata_file('tests/host');
 
+-- ------------------------------- typed BLOBs (docs/reference/data-formats.md#subtypes)
+SELECT q_scale(q_bf16('[0.1, -0.3, 0.25, 2]')), q_json(q_f16('[0.5, -2]')), q_length(q_bf16('[1, 2, 3]'));
+SELECT q_mse(q_f16('[0.1, 0.2]'), q_bf16('[0.1, 0.2]')), hex(quantize_blob(q_bf16('[1, -2]'), 1, 0));
+SELECT q_json(quantize_blob('[1, -2, 3]', 1, 0)), q_json(dequantize_blob(quantize_blob('[1, -2, 3, 4]', 1, 0, 'int4'), 1, 0));
+SELECT dequantize_blob(quantize_blob('[1, -2, 3, 4]', 1, 0, 'int4'), 1, 0, 'int8');
+SELECT q_scale(quantize_blob('[1, -2]', 1, 0));
+SELECT q_scale(q_ggml_quantize(q_f32(zeroblob(128)), 'q8_0', '[32]'));
+SELECT q_f32(quantize_blob('[1, 2]', 1, 0, 'int4'), 'int8'), q_length(q_bf16('[1]'), 'f16');
+SELECT name, q_scale(data), hex(q_f32(data)) FROM q_tensors((SELECT q_safetensors_agg('w', q_bf16('[0.5, -1.5, 3]'), 'bf16', '[3]')));
+SELECT name, q_json(q_f32(data)), q_json(dequantize_blob(data, 1, 0, 'uint8')) FROM q_tensors((SELECT q_safetensors_agg('i', X'01FF7F', 'int8', '[3]')));
+SELECT q_scale(data) FROM q_tensors((SELECT q_safetensors_agg('i', X'01FF7F', 'int8', '[3]')));
+SELECT q_scale(data) FROM q_tensors(q_npy(X'0000000000000040000000000000E03F', 'f64', '[2]'));
+SELECT quantize_per_channel_blob('[1, -2, 3, 4]', q_per_channel_scales('[1, -2, 3, 4]', '[2, 2]', 0), q_per_channel_scales('[1, -2, 3, 4]', '[2, 2]', 0), '[2, 2]', 0);
+SELECT q_scale(data) FROM q_tensors(q_npy(X'9A9999999999B93F0000000000000040', 'f64', '[2]'));
+SELECT q_scale(X'000000200000F03F000000400000F03F000000600000F03F000000800000F03F000000A00000F03F000000C00000F03F000000E00000F03F000000200000F03F000000400000F03F000000600000F03F000000800000F03F000000A00000F03F000000C00000F03F000000E00000F03F000000200000F03F000000400000F03F');
+
 -- ---------------------------------------------------------------- writers
 SELECT hex(q_npy(X'0000803F000000400000404000008040', 'f32', '[2,2]')), hex(q_npy(X'01', 'bool', '[]'));
 SELECT name, dtype, shape, hex(data) FROM q_tensors(q_npy(X'01000200', 'INT16be', '[1,2]'));

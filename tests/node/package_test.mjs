@@ -267,6 +267,32 @@ const errors = [
   [() => fromBlob(Buffer.alloc(2), 'int4', 1.5), 'TypeError: fromBlob: count must be a non-negative integer, got number 1.5'],
 ];
 errors.forEach(([fn, want], i) => check(`error ${i + 1}`, error(fn), want));
+
+// --- typed data (docs/reference/data-formats.md#subtypes) ------------------
+// A Float64Array's raw bytes passed where float32 is read: 0.2.0 read the
+// doubles' halves as float32 (a scale of 1.07e21); now refused, whether the
+// doubles hold float32 values (a Float32Array copied into one) or not.
+const weights32 = Float32Array.from({ length: 256 }, (_, i) => 0.02 * Math.sin(0.37 * i) - 0.004);
+const rawDoubles = (a) => Buffer.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+const f64Message = (n) => 'SqliteError: q_scale: x looks like float64 data (numpy\'s default dtype; ' +
+  `convert with .astype(np.float32) or pass the .npy bytes), got ${n} bytes`;
+check('Float64Array of float32 values refused',
+  error(() => db.prepare('SELECT q_scale(?)').pluck().get(rawDoubles(Float64Array.from(weights32)))),
+  f64Message(2048));
+check('Float64Array of doubles refused',
+  error(() => db.prepare('SELECT q_scale(?)').pluck().get(
+    rawDoubles(Float64Array.from({ length: 256 }, (_, i) => 0.02 * Math.sin(0.37 * i) - 0.004)))),
+  f64Message(2048));
+// bf16 and f16 from a model file, read in SQL: the exact float32 answer
+const model = db.prepare(`SELECT q_safetensors_agg(name, data, dtype, '[256]')
+  FROM (SELECT 'h' AS name, q_f16(?) AS data, 'f16' AS dtype
+        UNION ALL SELECT 'b', q_bf16(?), 'bf16')`).pluck().get(toBlob(weights32), toBlob(weights32));
+const typed = db.prepare(`SELECT name, q_scale(data) = q_scale(q_f32(data, dtype))
+  FROM q_tensors(?) ORDER BY name`).raw().all(model);
+check('bf16 and f16 data read exactly in SQL', typed, [['b', 1], ['h', 1]]);
+check('int8 codes refused naming q_f32',
+  error(() => db.prepare("SELECT q_scale(quantize_blob(?, 0.001, 0))").pluck().get(toBlob(weights32))),
+  'SqliteError: q_scale: x is int8 codes, not float32; dequantize them with dequantize_blob(x, scale, zero_point, \'int8\')');
 db.close();
 
 console.log(`package: ${passed} passed, ${failed} failed`);

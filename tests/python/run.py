@@ -19,9 +19,10 @@ import test_quantize
 import test_registry
 import test_scalars
 import test_sqlite_utils
+import test_typed
 
 MODULES = [test_install, test_load, test_nofs, test_scalars, test_arrays, test_quantize, test_registry,
-           test_sqlite_utils]
+           test_sqlite_utils, test_typed]
 
 
 def main():
