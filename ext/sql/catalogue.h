@@ -90,6 +90,13 @@
   /* end of SQ_CATALOGUE_FUNCTIONS_LOG2 */
 
 /* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
+** xFinal, xValue, xInverse): ext/sql/pack_functions.c */
+#define SQ_CATALOGUE_FUNCTIONS_PACK(X) \
+  X("q_f32_agg", SQ_PACK_F32, SQ_VALUES, SQ_SUBTYPES_RESULT, 1, 1, NULL, sq_pack_step, sq_pack_final, NULL, NULL) \
+  X("q_int32_agg", SQ_PACK_INT32, SQ_VALUES, SQ_SUBTYPES_RESULT, 1, 1, NULL, sq_pack_step, sq_pack_final, NULL, NULL) \
+  /* end of SQ_CATALOGUE_FUNCTIONS_PACK */
+
+/* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
 ** xFinal, xValue, xInverse): ext/sql/write_tables.c */
 #define SQ_CATALOGUE_FUNCTIONS_WRITER(X) \
   X("q_safetensors_write", 0, SQ_PATHS, 0, 5, 6, NULL, sq_wt_removed_step, sq_wt_removed_final, NULL, NULL) \

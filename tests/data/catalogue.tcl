@@ -53,6 +53,8 @@ set catalogue_functions {
   quantize_per_block_log2_blob     {s 5 6}
   q_fake_quantize_per_block_log2   {s 5 6}
   dequantize_per_block_log2_blob   {s 5 6}
+  q_f32_agg                        {a 1 1}
+  q_int32_agg                      {a 1 1}
 }
 # Functions of reach paths (SQLITE_DIRECTONLY).
 set catalogue_path_functions {

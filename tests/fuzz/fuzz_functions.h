@@ -72,6 +72,8 @@
   {"q_params", 'v', 0, 4, {R_X, R_DTYPE, R_SCHEME, R_OPTS}, {"x", "dtype", "scheme", "options"}}, \
   {"q_per_channel_params", 'v', 0, 6, {R_X, R_SHAPE, R_AXIS, R_DTYPE, R_SCHEME, R_OPTS}, {"x", "shape", "axis", "dtype", "scheme", "options"}}, \
   {"q_block_params", 'v', 0, 7, {R_X, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE, R_SCHEME, R_OPTS}, {"x", "shape", "axis", "block_size", "dtype", "scheme", "options"}}, \
+  {"q_f32_agg", 'a', 1, 1, {R_XNUM}, {0}}, \
+  {"q_int32_agg", 'a', 1, 1, {R_ZP}, {0}}, \
   /* end of FUZZ_FNS */
 
 /* ggml's types in the order of sq_ggml_type. */
