@@ -1,6 +1,6 @@
 /*
 ** pack_functions.c: rows packed back into the extension's BLOBs, the
-** inverse of q_each (docs/reference/data-formats.md#packing-rows).
+** inverse of q_each (docs/reference/tensors.md#q_f32_aggvalue-q_int32_aggvalue).
 **
 **   q_f32_agg(value)     -> float32 BLOB, one element per row
 **   q_int32_agg(value)   -> int32 BLOB, one element per row

@@ -699,6 +699,13 @@ SEEDS.update({
     "calib-log2-channel": [
         call("quantize_per_channel_log2_blob", [W23, f32([0.25, 8.0]), t("[2,3]"), i(0)]),
         call("q_fake_quantize_per_block_log2", [W23, f32([0.5, 8.0]), t("[2,3]"), i(1), i(3)])],
+    # Rows packed into BLOBs: numbers, infinity, a NULL row (an error), and
+    # int32's edges and one past them.
+    "pack-f32": [call("q_f32_agg", rows=[[r(1.5)], [i(16777217)], [r(float("inf"))], [r(-0.0)]]),
+                 call("q_f32_agg", rows=[[r(1.0)], [null()], [r(2.0)]])],
+    "pack-int32": [call("q_int32_agg", rows=[[i(2147483647)], [i(-2147483648)], [i(0)]]),
+                   call("q_int32_agg", rows=[[i(1)], [i(2147483648)]]),
+                   call("q_int32_agg", rows=[[r(2.0)]])],
 })
 
 

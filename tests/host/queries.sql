@@ -52,6 +52,19 @@ SELECT * FROM q_each(q_f16('[0.5, -1, 65520]'), 'f16');
 SELECT * FROM q_each(q_bf16('[0.5, 0.1]'), 'bf16');
 SELECT i, value FROM q_each(X'0000807F000080FF');
 SELECT * FROM q_each_group(q_f32('[0.5, 2, 0.25]'), X'0100000080FFFFFF00000000');
+-- rows packed into BLOBs, q_each's inverse (the buffer grows past 16 elements)
+SELECT hex(q_f32_agg(value)) FROM (SELECT value FROM q_each(q_f32('[1.5, -2, 0.1, 1e-45, 3.4028235e38]')) ORDER BY i);
+SELECT hex(q_f32_agg(v)), hex(q_int32_agg(v)) FROM (WITH RECURSIVE c(v) AS (SELECT -20 UNION ALL SELECT v + 1 FROM c WHERE v < 20) SELECT v FROM c);
+SELECT hex(q_int32_agg(value)) FROM (SELECT value FROM q_each(X'FFFFFFFF00000080FFFFFF7F', 'int32') ORDER BY i);
+SELECT q_f32_agg(v) IS NULL, q_int32_agg(v) IS NULL FROM (SELECT 1 AS v WHERE 0);
+SELECT hex(q_f32_agg(v)) FROM (SELECT 1e999 AS v UNION ALL SELECT 16777217);
+SELECT q_f32_agg(v) FROM (SELECT 1 AS v UNION ALL SELECT NULL UNION ALL SELECT 2);
+SELECT q_f32_agg('1');
+SELECT q_f32_agg(X'00');
+SELECT q_f32_agg(1e39);
+SELECT q_int32_agg(v) FROM (SELECT 1 AS v UNION ALL SELECT 2147483648);
+SELECT q_int32_agg(2.0);
+SELECT q_int32_agg(NULL);
 SELECT * FROM q_each_group('[1]', X'0100000002000000');
 WITH t(n, x) AS (VALUES (1, '[1, 2]'), (2, '[3.5]'), (3, NULL))
 SELECT n, e.i, e.value FROM t, q_each(t.x) AS e ORDER BY n, e.i;
