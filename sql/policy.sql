@@ -44,8 +44,8 @@
 -- a rule changed) stay in the registry, as every other measured row does.
 --
 -- The functions are those of examples/demo_queries.sql: q_params (scale and
--- zero point from one calibration) with quantize_blob per tensor, q_per_channel_* with
--- quantize_per_channel_blob, q_block_* with quantize_per_block_blob,
+-- zero point from one calibration) with quantize_blob per tensor, q_per_channel_params
+-- with quantize_per_channel_blob, q_block_params with quantize_per_block_blob,
 -- q_ggml_quantize, and for the log2 scheme the same parameter functions with
 -- the log2 quantizers (quantize_log2_blob ...); the calibration options (method=, percentile=) go to the
 -- parameter functions, the row's options to both.
@@ -77,24 +77,24 @@ BEGIN
                   trim('method=' || NEW.method || coalesce(' percentile=' || NEW.percentile, '')
                        || ' ' || NEW.options)) AS p)
   WHERE NEW.granularity = 'tensor';
-  UPDATE policy_params SET
-    ss = CASE NEW.granularity
-           WHEN 'channel' THEN q_per_channel_scales(x, vs, NEW.axis, NEW.dtype, NEW.scheme,
-             trim('method=' || NEW.method || coalesce(' percentile=' || NEW.percentile, '')
-                  || ' ' || NEW.options))
-           WHEN 'block' THEN q_block_scales(x, vs, NEW.axis, NEW.block_size, NEW.dtype,
-             NEW.scheme, trim('method=' || NEW.method
-                              || coalesce(' percentile=' || NEW.percentile, '')
-                              || ' ' || NEW.options)) END,
-    zs = CASE NEW.granularity
-           WHEN 'channel' THEN q_per_channel_zero_points(x, vs, NEW.axis, NEW.dtype,
-             NEW.scheme, trim('method=' || NEW.method
-                              || coalesce(' percentile=' || NEW.percentile, '')
-                              || ' ' || NEW.options))
-           WHEN 'block' THEN q_block_zero_points(x, vs, NEW.axis, NEW.block_size,
-             NEW.dtype, NEW.scheme, trim('method=' || NEW.method
-                              || coalesce(' percentile=' || NEW.percentile, '')
-                              || ' ' || NEW.options)) END;
+  -- Per channel and per block, one call too, its rows packed in table order by
+  -- q_f32_agg / q_int32_agg (a log2 rule's zero points: zeros, as before).
+  UPDATE policy_params SET (ss, zs) = (
+    SELECT q_f32_agg(p.scale), q_int32_agg(p.zero_point)
+    FROM q_per_channel_params(policy_params.x, policy_params.vs, NEW.axis, NEW.dtype,
+                              NEW.scheme,
+                              trim('method=' || NEW.method
+                                   || coalesce(' percentile=' || NEW.percentile, '')
+                                   || ' ' || NEW.options)) AS p)
+  WHERE NEW.granularity = 'channel';
+  UPDATE policy_params SET (ss, zs) = (
+    SELECT q_f32_agg(p.scale), q_int32_agg(p.zero_point)
+    FROM q_block_params(policy_params.x, policy_params.vs, NEW.axis, NEW.block_size,
+                        NEW.dtype, NEW.scheme,
+                        trim('method=' || NEW.method
+                             || coalesce(' percentile=' || NEW.percentile, '')
+                             || ' ' || NEW.options)) AS p)
+  WHERE NEW.granularity = 'block';
   INSERT INTO quantizations (tensor_id, dtype, scheme, granularity, method,
                              percentile, options, view_shape, axis, block_size,
                              scale, zero_point, scales, zero_points, codes)
