@@ -59,16 +59,7 @@ if {[file exists $demo]} {
 db enable_load_extension 1
 db eval "SELECT load_extension('$ext')"
 
-proc best_of {n sql} {
-  set best 1e30
-  for {set i 0} {$i < $n} {incr i} {
-    set t0 [clock microseconds]
-    set r [uplevel 1 [list db eval $sql]]
-    set dt [expr {([clock microseconds] - $t0) / 1e6}]
-    if {$dt < $best} { set best $dt }
-  }
-  return [list $best $r]
-}
+source [file join [file dirname [info script]] timing.tcl]
 
 puts "q_compare over $source"
 puts [format "%-28s %6s %9s %8s %9s %s" candidates rows weights seconds goal ""]
@@ -76,7 +67,7 @@ foreach {label opts goal} {
   "default" "" 0.06
   "methods=minmax+mse" "methods=minmax+mse" 0.5
 } {
-  lassign [best_of 3 "SELECT count(*), (SELECT sum(length(x)) / 4 FROM $from)
+  lassign [best_run 3 "SELECT count(*), (SELECT sum(length(x)) / 4 FROM $from)
                       FROM $from AS t, q_compare(t.x, t.shape, 0, '$opts')"] t r
   puts [format "%-28s %6d %9d %8.4f %9.2f %s" $label [lindex $r 0] [lindex $r 1] \
             $t $goal [expr {$t <= $goal ? "ok" : "MISSED"}]]

@@ -19,16 +19,7 @@ sqlite3 db :memory:
 db enable_load_extension 1
 db eval {SELECT load_extension($ext)}
 
-proc best_of {n sql} {
-  set best 1e30
-  for {set i 0} {$i < $n} {incr i} {
-    set t0 [clock microseconds]
-    uplevel 1 [list db eval $sql]
-    set dt [expr {([clock microseconds] - $t0) / 1e6}]
-    if {$dt < $best} { set best $dt }
-  }
-  return $best
-}
+source [file join [file dirname [info script]] timing.tcl]
 
 expr {srand(25)}
 db eval {CREATE TABLE t(w BLOB)}

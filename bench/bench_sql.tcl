@@ -32,16 +32,7 @@ if {[lindex $argv 0] eq "-path"} {
 }
 set ext [file normalize [lindex $argv 0]]
 
-proc best_of {n sql} {
-  set best 1e30
-  for {set i 0} {$i < $n} {incr i} {
-    set t0 [clock microseconds]
-    uplevel 1 [list db eval $sql]
-    set dt [expr {([clock microseconds] - $t0) / 1e6}]
-    if {$dt < $best} { set best $dt }
-  }
-  return $best
-}
+source [file join [file dirname [info script]] timing.tcl]
 
 # ggml's block formats on one row of one 4M-weight tensor (see the top).
 proc ggml_rows {} {
