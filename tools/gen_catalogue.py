@@ -98,9 +98,12 @@ class Catalogue:
         for t in self.ggml:
             if t["name"] in self.dtype:
                 fail(f"ggml type '{t['name']}' is also a dtype")
-            if not 1 <= len(t["fp16"]) <= 2 or any(
+            t.setdefault("needs_importance", False)
+            if not isinstance(t["needs_importance"], bool):
+                fail(f"ggml type '{t['name']}': needs_importance is true or false")
+            if len(t["fp16"]) > 2 or any(
                     not 0 <= o <= t["bytes"] - 2 for o in t["fp16"]):
-                fail(f"ggml type '{t['name']}': fp16 lists one or two offsets "
+                fail(f"ggml type '{t['name']}': fp16 lists at most two offsets "
                      "inside the block")
             for k in ("quantize", "dequantize"):
                 if "scalar" not in t[k]:
@@ -243,12 +246,15 @@ def gen_kernels_h(cat):
         "SQ_CATALOGUE_GGML_TYPES",
         [(t["name"], t["name"].upper(), t["id"], t["block"], t["bytes"],
           int(t["affine"]), (t["fp16"] + [-1, -1])[0], (t["fp16"] + [-1, -1])[1],
-          path_bits(cat, t["quantize"]), path_bits(cat, t["dequantize"]))
+          path_bits(cat, t["quantize"]), path_bits(cat, t["dequantize"]),
+          int(t["needs_importance"]))
          for t in cat.ggml],
         "X(type, TYPE, ggml_id, block, bytes, affine, fp16_0, fp16_1,\n"
-        "** quantize_paths, dequantize_paths): ggml's block types in the order of\n"
-        "** its ids; fp16_*: offsets of the block's fp16 fields (-1: none); the\n"
-        "** paths are those with their own kernel (the others run the scalar one)"))
+        "** quantize_paths, dequantize_paths, needs_importance): ggml's block\n"
+        "** types in the order of its ids; fp16_*: offsets of the block's fp16\n"
+        "** fields (-1: none); the paths are those with their own kernel (the\n"
+        "** others run the scalar one); needs_importance: ggml refuses to\n"
+        "** quantize the type without importance weights"))
     return header("kernels/catalogue.h", "SQ_KERNELS_CATALOGUE_H",
                   "kernel paths and ggml's block types", "\n".join(body))
 
@@ -533,10 +539,12 @@ def gen_md(cat):
                 md_table(("function", "kind", "arguments", "reach", "returns", "what"), rows), ""]
     out += ["## ggml block types", "",
             md_table(("type", "ggml id", "weights per block", "bytes per block",
-                      "bits per weight", "scheme", "quantize kernels", "dequantize kernels", "what"),
+                      "bits per weight", "scheme", "importance", "quantize kernels",
+                      "dequantize kernels", "what"),
                      [(f"`{t['name']}`", t["id"], t["block"], t["bytes"],
                        f"{8 * t['bytes'] / t['block']:g}",
                        "affine" if t["affine"] else "symmetric",
+                       "required" if t["needs_importance"] else "optional",
                        ", ".join(t["quantize"]), ", ".join(t["dequantize"]), t["doc"])
                       for t in cat.ggml]), ""]
     sql_role = {"code": "code dtype", "float": "float tensor", "input": "`q_f32` input"}

@@ -22,20 +22,22 @@
   /* end of SQ_CATALOGUE_KERNEL_PATHS */
 
 /* X(type, TYPE, ggml_id, block, bytes, affine, fp16_0, fp16_1,
-** quantize_paths, dequantize_paths): ggml's block types in the order of
-** its ids; fp16_*: offsets of the block's fp16 fields (-1: none); the
-** paths are those with their own kernel (the others run the scalar one) */
+** quantize_paths, dequantize_paths, needs_importance): ggml's block
+** types in the order of its ids; fp16_*: offsets of the block's fp16
+** fields (-1: none); the paths are those with their own kernel (the
+** others run the scalar one); needs_importance: ggml refuses to
+** quantize the type without importance weights */
 #define SQ_CATALOGUE_GGML_TYPES(X) \
-  X(q4_0, Q4_0, 2, 32, 18, 0, 0, -1, SQ_KERNEL_PATHS_ALL, SQ_KERNEL_PATHS_ALL) \
-  X(q4_1, Q4_1, 3, 32, 20, 1, 0, 2, SQ_KERNEL_PATHS_ALL, SQ_KERNEL_PATHS_ALL) \
-  X(q5_0, Q5_0, 6, 32, 22, 0, 0, -1, SQ_KERNEL_PATHS_ALL, SQ_KERNEL_PATHS_ALL) \
-  X(q5_1, Q5_1, 7, 32, 24, 1, 0, 2, SQ_KERNEL_PATHS_ALL, SQ_KERNEL_PATHS_ALL) \
-  X(q8_0, Q8_0, 8, 32, 34, 0, 0, -1, SQ_KERNEL_PATHS_ALL, SQ_KERNEL_PATHS_ALL) \
-  X(q2_K, Q2_K, 10, 256, 84, 1, 80, 82, SQ_KERNEL_PATH_SCALAR | SQ_KERNEL_PATH_AVX2 | SQ_KERNEL_PATH_AVX512, SQ_KERNEL_PATHS_ALL) \
-  X(q3_K, Q3_K, 11, 256, 110, 0, 108, -1, SQ_KERNEL_PATH_SCALAR | SQ_KERNEL_PATH_AVX2 | SQ_KERNEL_PATH_AVX512, SQ_KERNEL_PATHS_ALL) \
-  X(q4_K, Q4_K, 12, 256, 144, 1, 0, 2, SQ_KERNEL_PATH_SCALAR | SQ_KERNEL_PATH_AVX2 | SQ_KERNEL_PATH_AVX512, SQ_KERNEL_PATHS_ALL) \
-  X(q5_K, Q5_K, 13, 256, 176, 1, 0, 2, SQ_KERNEL_PATH_SCALAR | SQ_KERNEL_PATH_AVX2 | SQ_KERNEL_PATH_AVX512, SQ_KERNEL_PATHS_ALL) \
-  X(q6_K, Q6_K, 14, 256, 210, 0, 208, -1, SQ_KERNEL_PATH_SCALAR | SQ_KERNEL_PATH_AVX2 | SQ_KERNEL_PATH_AVX512, SQ_KERNEL_PATHS_ALL) \
+  X(q4_0, Q4_0, 2, 32, 18, 0, 0, -1, SQ_KERNEL_PATHS_ALL, SQ_KERNEL_PATHS_ALL, 0) \
+  X(q4_1, Q4_1, 3, 32, 20, 1, 0, 2, SQ_KERNEL_PATHS_ALL, SQ_KERNEL_PATHS_ALL, 0) \
+  X(q5_0, Q5_0, 6, 32, 22, 0, 0, -1, SQ_KERNEL_PATHS_ALL, SQ_KERNEL_PATHS_ALL, 0) \
+  X(q5_1, Q5_1, 7, 32, 24, 1, 0, 2, SQ_KERNEL_PATHS_ALL, SQ_KERNEL_PATHS_ALL, 0) \
+  X(q8_0, Q8_0, 8, 32, 34, 0, 0, -1, SQ_KERNEL_PATHS_ALL, SQ_KERNEL_PATHS_ALL, 0) \
+  X(q2_K, Q2_K, 10, 256, 84, 1, 80, 82, SQ_KERNEL_PATH_SCALAR | SQ_KERNEL_PATH_AVX2 | SQ_KERNEL_PATH_AVX512, SQ_KERNEL_PATHS_ALL, 0) \
+  X(q3_K, Q3_K, 11, 256, 110, 0, 108, -1, SQ_KERNEL_PATH_SCALAR | SQ_KERNEL_PATH_AVX2 | SQ_KERNEL_PATH_AVX512, SQ_KERNEL_PATHS_ALL, 0) \
+  X(q4_K, Q4_K, 12, 256, 144, 1, 0, 2, SQ_KERNEL_PATH_SCALAR | SQ_KERNEL_PATH_AVX2 | SQ_KERNEL_PATH_AVX512, SQ_KERNEL_PATHS_ALL, 0) \
+  X(q5_K, Q5_K, 13, 256, 176, 1, 0, 2, SQ_KERNEL_PATH_SCALAR | SQ_KERNEL_PATH_AVX2 | SQ_KERNEL_PATH_AVX512, SQ_KERNEL_PATHS_ALL, 0) \
+  X(q6_K, Q6_K, 14, 256, 210, 0, 208, -1, SQ_KERNEL_PATH_SCALAR | SQ_KERNEL_PATH_AVX2 | SQ_KERNEL_PATH_AVX512, SQ_KERNEL_PATHS_ALL, 0) \
   /* end of SQ_CATALOGUE_GGML_TYPES */
 
 #endif

@@ -36,6 +36,10 @@ typedef struct sq_ggml_format {
   /* The kernel paths (SQ_KERNEL_PATH_* bits) whose tables have their own
   ** entry for the type; the others run the scalar one. */
   unsigned quantize_paths, dequantize_paths;
+  /* ggml refuses to quantize the type without importance weights
+  ** (ggml_quantize_requires_imatrix: its searches need them), and so do
+  ** the kernels' callers; the kernel is never called with NULL. */
+  int needs_importance;
 } sq_ggml_format;
 
 extern const sq_ggml_format sq_ggml_formats[SQ_GGML_NTYPES];

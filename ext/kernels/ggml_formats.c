@@ -16,8 +16,9 @@
 /* One row per type of ext/catalogue.toml (kernels/catalogue.h); bytes per
 ** block are ggml's sizeof(block_<type>) (ggml-common.h). */
 #define SQ_GGML_FORMAT(t, T, id, block, bytes, affine, f0, f1, qpaths,        \
-                       dqpaths)                                               \
-  [SQ_GGML_##T] = {#t, id, block, bytes, affine, {f0, f1}, qpaths, dqpaths},
+                       dqpaths, needs_importance)                             \
+  [SQ_GGML_##T] = {#t, id, block, bytes, affine, {f0, f1}, qpaths, dqpaths,    \
+                   needs_importance},
 const sq_ggml_format sq_ggml_formats[SQ_GGML_NTYPES] = {
   SQ_CATALOGUE_GGML_TYPES(SQ_GGML_FORMAT)
 };

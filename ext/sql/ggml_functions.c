@@ -14,7 +14,8 @@
 **   3. importance is llama.cpp's imatrix for the tensor: one weight per
 **      column (shape[-1]), finite and >= 0, as a float32 BLOB or JSON; with
 **      it the result is ggml's weighted quantization, without it ggml's
-**      reference quantization;
+**      reference quantization.  The types ggml quantizes only with
+**      importance (q_ggml_types.needs_importance) are an error without it;
 **   4. blocks must be a BLOB of whole blocks; shape, when given, is the
 **      shape q_ggml_quantize took: it must hold exactly the blocks' weights,
 **      its rows whole blocks (rule 2).  A number there is the count of
@@ -61,6 +62,12 @@ static void sq_ggml_quantize_func(sqlite3_context *ctx, int argc,
   if (argc > 3 && (sq_arg_tensor(argv[3], "importance", &w, &st) ||
                    sq_ggml_check_importance(&w, g.len, &st)))
     goto done;
+  if (argc <= 3 && sq_ggml_formats[t].needs_importance) {
+    sq_fail(&st, "%s needs importance (llama.cpp's imatrix: one weight per "
+                 "column, e.g. from q_importance_agg), got none",
+            sq_ggml_formats[t].name);
+    goto done;
+  }
   if (sq_ggml_size(t, &g, &nbytes, &st) || !(out = sq_alloc(&st, nbytes, 1)) ||
       sq_ggml_quantize(sq_kernels_active(), t, &x, &g, argc > 3 ? &w : NULL, out,
                        &st))
@@ -255,7 +262,7 @@ static void sq_importance_final(sqlite3_context *ctx) {
 /* ---- q_ggml_types ---------------------------------------------------------- */
 
 enum { SQ_TYPES_NAME, SQ_TYPES_ID, SQ_TYPES_BLOCK, SQ_TYPES_BYTES,
-       SQ_TYPES_BITS };
+       SQ_TYPES_BITS, SQ_TYPES_NEEDS_IMPORTANCE };
 
 static int sq_types_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
                             sq_status *st) {
@@ -277,14 +284,17 @@ static void sq_types_column(const sq_cursor *cur, sqlite3_context *ctx,
     case SQ_TYPES_BITS:
       sqlite3_result_double(ctx, sq_ggml_bits_per_weight((sq_ggml_type)cur->i));
       break;
+    case SQ_TYPES_NEEDS_IMPORTANCE:
+      sqlite3_result_int(ctx, f->needs_importance);
+      break;
   }
 }
 
 const sq_table sq_ggml_types_table = {
   "q_ggml_types",
   "CREATE TABLE x(name TEXT, type_id INTEGER, block_size INTEGER, "
-  "type_size INTEGER, bits_per_weight REAL)",
-  SQ_TYPES_BITS + 1, 0, 0, "",
+  "type_size INTEGER, bits_per_weight REAL, needs_importance INTEGER)",
+  SQ_TYPES_NEEDS_IMPORTANCE + 1, 0, 0, "",
   sizeof(sq_cursor), sq_types_compute, NULL, sq_types_column, SQ_VALUES,
 };
 
