@@ -97,6 +97,16 @@
   /* end of SQ_CATALOGUE_FUNCTIONS_PACK */
 
 /* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
+** xFinal, xValue, xInverse): ext/sql/bnb4_functions.c */
+#define SQ_CATALOGUE_FUNCTIONS_BNB4(X) \
+  X("q_bnb4_quantize", 0, SQ_VALUES, SQ_SUBTYPES_READ, 2, 3, sq_bnb4_quantize_func, NULL, NULL, NULL, NULL) \
+  X("q_bnb4_absmax", 1, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 1, 2, sq_bnb4_quantize_func, NULL, NULL, NULL, NULL) \
+  X("q_bnb4_dequantize", 0, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 3, 5, sq_bnb4_dequantize_func, NULL, NULL, NULL, NULL) \
+  X("q_bnb4_nest", 0, SQ_VALUES, SQ_SUBTYPES_READ, 1, 1, sq_bnb4_nest_func, NULL, NULL, NULL, NULL) \
+  X("q_bnb4_unnest", 0, SQ_VALUES, SQ_SUBTYPES_RESULT, 1, 1, sq_bnb4_unnest_func, NULL, NULL, NULL, NULL) \
+  /* end of SQ_CATALOGUE_FUNCTIONS_BNB4 */
+
+/* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
 ** xFinal, xValue, xInverse): ext/sql/write_tables.c */
 #define SQ_CATALOGUE_FUNCTIONS_WRITER(X) \
   X("q_safetensors_write", 0, SQ_PATHS, 0, 5, 6, NULL, sq_wt_removed_step, sq_wt_removed_final, NULL, NULL) \

@@ -150,6 +150,7 @@ static int sq_load(sqlite3 *db, char **pzErrMsg,
     sq_register_metric_functions, sq_register_aggregate_functions,
     sq_register_ggml_functions,   sq_register_file_functions,
     sq_register_log2_functions,   sq_register_pack_functions,
+    sq_register_bnb4_functions,
 #ifndef SQLITE_QUANT_OMIT_FS
     /* The only part that writes files at a path
     ** (docs/FORMATS.md#file-writers). */

@@ -308,6 +308,7 @@ int sq_register_file_functions(sq_registry *r);
 int sq_register_file_writers(sq_registry *r);
 int sq_register_log2_functions(sq_registry *r);
 int sq_register_pack_functions(sq_registry *r);
+int sq_register_bnb4_functions(sq_registry *r);
 extern const sq_table sq_each_table, sq_each_group_table, sq_channels_table,
     sq_compare_table, sq_ggml_types_table, sq_params_table,
     sq_per_channel_params_table, sq_block_params_table;

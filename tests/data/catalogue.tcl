@@ -55,6 +55,11 @@ set catalogue_functions {
   dequantize_per_block_log2_blob   {s 5 6}
   q_f32_agg                        {a 1 1}
   q_int32_agg                      {a 1 1}
+  q_bnb4_quantize                  {s 2 3}
+  q_bnb4_absmax                    {s 1 2}
+  q_bnb4_dequantize                {s 3 5}
+  q_bnb4_nest                      {s 1 1}
+  q_bnb4_unnest                    {s 1 1}
 }
 # Functions of reach paths (SQLITE_DIRECTONLY).
 set catalogue_path_functions {

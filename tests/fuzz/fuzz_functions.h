@@ -74,6 +74,11 @@
   {"q_block_params", 'v', 0, 7, {R_X, R_SHAPE, R_AXIS, R_BLOCK, R_DTYPE, R_SCHEME, R_OPTS}, {"x", "shape", "axis", "block_size", "dtype", "scheme", "options"}}, \
   {"q_f32_agg", 'a', 1, 1, {R_XNUM}, {0}}, \
   {"q_int32_agg", 'a', 1, 1, {R_ZP}, {0}}, \
+  {"q_bnb4_quantize", 's', 2, 3, {R_X, R_BNB4_TYPE, R_BNB4_BLOCK}, {0}}, \
+  {"q_bnb4_absmax", 's', 1, 2, {R_X, R_BNB4_BLOCK}, {0}}, \
+  {"q_bnb4_dequantize", 's', 3, 5, {R_CODES, R_X, R_BNB4_TYPE, R_BNB4_BLOCK, R_COUNT}, {0}}, \
+  {"q_bnb4_nest", 's', 1, 1, {R_X}, {0}}, \
+  {"q_bnb4_unnest", 's', 1, 1, {R_CODES}, {0}}, \
   /* end of FUZZ_FNS */
 
 /* ggml's types in the order of sq_ggml_type. */

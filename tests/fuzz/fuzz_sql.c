@@ -180,7 +180,9 @@ enum role {
   R_OPTS, R_SCALE, R_ZP, R_SHAPE, R_AXIS, R_BLOCK, R_SCALES_CH, R_ZPS_CH,
   R_SCALES_BLK, R_ZPS_BLK,
   /* ggml (append only, like fns[]) */
-  R_GGML_TYPE, R_IMPORTANCE, R_GGML_BLOCKS, R_GGML_COUNT, R_COLUMNS
+  R_GGML_TYPE, R_IMPORTANCE, R_GGML_BLOCKS, R_GGML_COUNT, R_COLUMNS,
+  /* bitsandbytes (append only) */
+  R_BNB4_TYPE, R_BNB4_BLOCK
 };
 
 typedef struct fn {
@@ -323,6 +325,14 @@ static const lit ggml_names[] = {
   L("q4-0"), L("q4_00"), L("q2_K+q3_K"), L("none"), L("Q4_0\0x"),
 };
 #define GGML_NTYPES FUZZ_GGML_NTYPES
+/* bitsandbytes' 4-bit types, in other cases, and names to refuse. */
+static const lit bnb4_names[] = {
+  L("nf4"), L("fp4"), L("NF4"), L("Fp4"), L("nf8"), L(""), L("nf4 "),
+  L("int4"), L("q4_0"), L("fp4\0"),
+};
+/* block sizes bitsandbytes takes, then some it refuses */
+static const int64_t bnb4_blocks[] = {64, 32, 128, 256, 4096, 1024, 48, 0,
+                                      -64, 8192, 1, 2};
 static const size_t ggml_block[GGML_NTYPES] = {FUZZ_GGML_BLOCK};
 static const size_t ggml_bytes[GGML_NTYPES] = {FUZZ_GGML_BYTES};
 static const lit none_texts[] = {
@@ -1013,6 +1023,13 @@ static void gen_auto(src *s, const ctx *c, int role, arg *a) {
       int64_t n = (int64_t)ctx_cols(c);
       const int64_t near[4] = {n, n, n - 1, n + 1};
       set_int(a, b < 0x80 ? near[b % 4] : int_values[b % COUNTOF(int_values)]);
+      return;
+    }
+    case R_BNB4_TYPE: set_name(a, bnb4_names, COUNTOF(bnb4_names), get8(s)); return;
+    case R_BNB4_BLOCK: {
+      unsigned b = get8(s);
+      set_int(a, b < 0xF0 ? bnb4_blocks[b % COUNTOF(bnb4_blocks)]
+                          : int_values[b % COUNTOF(int_values)]);
       return;
     }
     default: a->type = A_NULL; return;

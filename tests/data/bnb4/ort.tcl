@@ -1,0 +1,1 @@
+set bnb4_ort {}
