@@ -28,6 +28,7 @@
 #   test-gguf-write            GGUF files against ggml's gguf code, both ways
 #   test-gguf-export           the demo's GGUF export, loaded by ggml
 #   test-onnx-export           the demo's ONNX export, run in ONNX Runtime
+#   test-bnb4                  NF4/FP4 decoding against ONNX Runtime's MatMulBnb4
 #   test-file-crash            the path writers killed mid-write, on a full disk
 #   test-torch                 registry rows as PyTorch quantized tensors
 #   test-import                the demo's SQL import against a Python importer
@@ -783,6 +784,18 @@ test-amalgamation:
 onnxruntime:
 	@$(DEPS) onnx-export
 	@sh examples/fetch_onnxruntime.sh build/onnxruntime
+
+# bitsandbytes' NF4 and FP4: the derived tables and vectors are current
+# (tests/gen_bnb4.py --check), and fresh random weights quantized by the
+# extension decode in ONNX Runtime's MatMulBnb4 (com.microsoft) to
+# q_bnb4_dequantize's floats bit for bit (tests/bnb4/ort_check.py; a new
+# seed each run, printed: --seed N reruns it).
+.PHONY: test-bnb4
+test-bnb4: dist/quant.$(SO)
+	@$(DEPS) onnx-export
+	@sh examples/fetch_onnxruntime.sh build/onnxruntime
+	/usr/bin/python3 tests/gen_bnb4.py --check
+	/usr/bin/python3 tests/bnb4/ort_check.py dist/quant.$(SO)
 
 test-onnx-export: dist/quant.$(SO)
 	@$(DEPS) onnx-export
