@@ -845,3 +845,24 @@ BEGIN; INSERT INTO q_gguf_write (path, name, data, type, shape, metadata) VALUES
 SELECT * FROM q_tensors_file('build/host-write-meta.gguf');
 -- GGUF metadata written with NaN and infinities, and read back
 INSERT INTO q_gguf_write (path, name, data, type, shape, metadata) VALUES ('build/host-write-nan.gguf', 'w', X'01', 'int8', '[1]', '{"k":{"type":"float32","value":"NaN"},"a":{"type":"array[float64]","value":[1.5,"-Infinity","Infinity"]}}'); SELECT * FROM q_tensor_metadata_file('build/host-write-nan.gguf');
+
+-- ---------------------------------------------------------------- bitsandbytes NF4 / FP4
+-- Every arity: q_bnb4_quantize at 2 and 3, q_bnb4_absmax at 1 and 2,
+-- q_bnb4_dequantize at 3, 4 and 5 (a ragged, odd count), the nesting both
+-- ways, then the errors.
+WITH d(v) AS (SELECT q_f32('[0.5, -1.2, 0.03, 2.0, -0.7, 0, 1e-3, -3.5, 0.25, 0.125, -0.0625, 7, 0.3, -0.3, 0.9, -0.9, 0.5, -1.2, 0.03, 2.0, -0.7, 0, 1e-3, -3.5, 0.25, 0.125, -0.0625, 7, 0.3, -0.3, 0.9, -0.9, 0.01]'))
+SELECT hex(q_bnb4_quantize(v, 'nf4')), hex(q_bnb4_quantize(v, 'FP4', 32)), hex(q_bnb4_absmax(v)), hex(q_bnb4_absmax(v, 32)),
+       hex(q_bnb4_dequantize(q_bnb4_quantize(v, 'nf4'), q_bnb4_absmax(v), 'nf4')),
+       hex(q_bnb4_dequantize(q_bnb4_quantize(v, 'fp4', 32), q_bnb4_absmax(v, 32), 'fp4', 32)),
+       hex(q_bnb4_dequantize(q_bnb4_quantize(v, 'nf4', 32), q_bnb4_absmax(v, 32), 'nf4', 32, 33)),
+       hex(q_bnb4_nest(q_bnb4_absmax(v, 32))), hex(q_bnb4_unnest(q_bnb4_nest(q_bnb4_absmax(v, 32)))) FROM d;
+SELECT hex(q_bnb4_nest(q_bnb4_absmax(zeroblob(4 * 300 * 32), 32))) = hex(q_bnb4_nest(zeroblob(4 * 300)));
+SELECT q_bnb4_quantize('[1]', 'nf8');
+SELECT q_bnb4_quantize('[1]', 'nf4', 48);
+SELECT q_bnb4_quantize(X'0000C07F', 'fp4');
+SELECT q_bnb4_absmax('[]');
+SELECT q_bnb4_dequantize('ab', '[1]', 'nf4');
+SELECT q_bnb4_dequantize(X'0000', '[1]', 'nf4', 64, 5);
+SELECT q_bnb4_dequantize(zeroblob(40), '[1]', 'nf4', 64);
+SELECT q_bnb4_unnest(zeroblob(8));
+SELECT q_bnb4_quantize(NULL, 'nf4'), q_bnb4_dequantize(X'00', NULL, 'nf4'), q_bnb4_nest(NULL), q_bnb4_unnest(NULL);
