@@ -35,6 +35,7 @@
 #include "core/log2.h"
 #include "core/quantize.h"
 #include "core/text.h"
+#include "kernels/bnb4.h"
 
 #define SQ_LIST_MAX 16      /* entries per option list */
 #define SQ_WORD_MAX 24
@@ -76,12 +77,38 @@ static void sq_scheme_rows(const sq_shape *shape, size_t n, sq_shape *rows) {
   rows->count = n;
 }
 
+/* Item i of option bnb4: nf4 or fp4 (any case), block 64, or TYPE@B with B
+** a power of two from 32 to 4096; an item named twice is an error. */
+static int sq_bnb4_candidate(char items[][SQ_WORD_MAX], int i, int *type,
+                             int64_t *block, sq_status *st) {
+  const char *w = items[i], *at = strchr(w, '@');
+  size_t len = at ? (size_t)(at - w) : strlen(w);
+  if (sq_word_is(w, len, "nf4")) *type = SQ_BNB4_NF4;
+  else if (sq_word_is(w, len, "fp4")) *type = SQ_BNB4_FP4;
+  else
+    return sq_fail(st, "option bnb4: unknown type '%s' (expected nf4 or fp4, "
+                       "or with a block size: nf4@128)", w);
+  *block = 64;
+  if (at && (!sq_parse_int(at + 1, strlen(at + 1), block) ||
+             *block < SQ_BNB4_MIN_BLOCK || *block > SQ_BNB4_MAX_BLOCK ||
+             (*block & (*block - 1))))
+    return sq_fail(st, "option bnb4: block size must be a power of two from 32 "
+                       "to 4096, got '%s'", w);
+  for (int j = 0; j < i; j++) {
+    int t2;
+    int64_t b2;
+    sq_bnb4_candidate(items, j, &t2, &b2, st);
+    if (t2 == *type && b2 == *block) return sq_twice("bnb4", w, st);
+  }
+  return SQ_OK;
+}
+
 int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
                          int64_t axis, sq_scheme **out, size_t *count,
                          sq_status *st) {
   char dt[SQ_LIST_MAX][SQ_WORD_MAX], sc[SQ_LIST_MAX][SQ_WORD_MAX],
       bl[SQ_LIST_MAX][SQ_WORD_MAX], me[SQ_LIST_MAX][SQ_WORD_MAX],
-      gg[SQ_LIST_MAX][SQ_WORD_MAX];
+      gg[SQ_LIST_MAX][SQ_WORD_MAX], bb[SQ_LIST_MAX][SQ_WORD_MAX];
   int ndt = sq_split_list(o->dtypes[0] ? o->dtypes : "int8+int4", dt, "dtypes", st);
   int nsc = st->code ? 0
             : sq_split_list(o->schemes[0] ? o->schemes : "affine+symmetric", sc,
@@ -91,8 +118,9 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
   int nme = st->code ? 0 : sq_split_list(o->methods[0] ? o->methods : "minmax", me,
                                           "methods", st);
   int ngg = st->code || !o->ggml[0] ? 0 : sq_split_list(o->ggml, gg, "ggml", st);
+  int nbb = st->code || !o->bnb4[0] ? 0 : sq_split_list(o->bnb4, bb, "bnb4", st);
   if (st->code) return st->code;
-  /* dtypes=none leaves only the ggml candidates. */
+  /* dtypes=none leaves only the ggml and bnb4 candidates. */
   if (ndt == 1 && sq_word_is(dt[0], strlen(dt[0]), "none")) ndt = 0;
   const sq_dtype *dtypes[SQ_LIST_MAX];
   for (int i = 0; i < ndt; i++) {
@@ -159,8 +187,13 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
     for (int j = 0; j < i; j++)
       if (ggml[j] == ggml[i]) return sq_twice("ggml", gg[i], st);
   }
+  int bnb4[SQ_LIST_MAX];
+  int64_t bnb4_block[SQ_LIST_MAX];
+  for (int i = 0; i < nbb; i++)
+    if (sq_bnb4_candidate(bb, i, &bnb4[i], &bnb4_block[i], st)) return st->code;
   size_t grans = 2 + (size_t)nblocks_eff;
-  size_t max = (size_t)ndt * grans * (size_t)nsc * (size_t)nme + (size_t)ngg;
+  size_t max = (size_t)ndt * grans * (size_t)nsc * (size_t)nme + (size_t)ngg +
+               (size_t)nbb;
   if (max == 0) return sq_fail(st, "options leave no candidate scheme");
   sq_scheme *cands = sq_alloc(st, max, sizeof *cands);
   if (!cands) return st->code;
@@ -174,7 +207,7 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
         for (int m = 0; m < nme; m++)
           /* log2 codes exist only as int8 and int4 */
           if (symm[s] != SQ_SCHEME_LOG2 || sq_log2_dtype_ok(dtypes[d]))
-          cands[n++] = (sq_scheme){dtypes[d], 0, symm[s], gran, axis,
+          cands[n++] = (sq_scheme){dtypes[d], 0, 0, symm[s], gran, axis,
                                    gran == SQ_GRAN_BLOCK ? eff[g - 2] : 0,
                                    methods[m],
                                    gran == SQ_GRAN_BLOCK && eff[g - 2] == row};
@@ -183,9 +216,12 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
   for (int i = 0; i < ngg; i++) {
     int64_t b = (int64_t)sq_ggml_formats[ggml[i]].block;
     if (row % b != 0) continue;         /* rule 3 */
-    cands[n++] = (sq_scheme){NULL, 1 + (int)ggml[i], 1, SQ_GRAN_BLOCK, -1, b,
+    cands[n++] = (sq_scheme){NULL, 1 + (int)ggml[i], 0, 1, SQ_GRAN_BLOCK, -1, b,
                              SQ_METHOD_MINMAX, b == row};
   }
+  for (int i = 0; i < nbb; i++)
+    cands[n++] = (sq_scheme){NULL, 0, 1 + bnb4[i], 1, SQ_GRAN_BLOCK, -1,
+                             bnb4_block[i], SQ_METHOD_MINMAX, 0};
   *out = cands;
   *count = n;
   return SQ_OK;
@@ -228,10 +264,34 @@ static int sq_ggml_eval(const sq_kernels *k, const sq_tensor *x,
   return st->code;
 }
 
+/* bitsandbytes' NF4 or FP4 over the flat tensor: its codes and absmax,
+** read back into scratch.  It stores (n + 1) / 2 bytes of codes and a
+** float32 per block. */
+static int sq_bnb4_eval(const sq_kernels *k, const sq_tensor *x,
+                        const sq_scheme *s, void *scratch,
+                        sq_scheme_result *res, sq_status *st) {
+  size_t block = (size_t)s->block;
+  size_t groups = x->n / block + (x->n % block != 0);
+  uint64_t code_bytes = (uint64_t)x->n / 2 + (x->n & 1);
+  unsigned char *codes = sq_alloc(st, code_bytes + 4 * (uint64_t)groups, 1);
+  if (!codes) return st->code;
+  unsigned char *absmax = codes + code_bytes;
+  sq_bnb4_type t = (sq_bnb4_type)(s->bnb4 - 1);
+  sq_bnb4_quantize(t, x->data, x->n, block, codes, absmax);
+  sq_bnb4_dequantize(t, codes, absmax, x->n, block, scratch);
+  k->error_sums(x->data, scratch, x->n, &res->sums);
+  res->groups = groups;
+  res->bits_per_weight = (4.0 * (double)x->n + 32.0 * (double)groups) / (double)x->n;
+  res->bytes = code_bytes + 4 * (uint64_t)groups;
+  sqlite3_free(codes);
+  return SQ_OK;
+}
+
 int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shape,
                    const sq_scheme *s, const sq_options *o, const float *minmax,
                    void *scratch, sq_scheme_result *res, sq_status *st) {
   if (s->ggml) return sq_ggml_eval(k, x, shape, s->ggml - 1, scratch, res, st);
+  if (s->bnb4) return sq_bnb4_eval(k, x, s, scratch, res, st);
   if (s->symmetric == SQ_SCHEME_LOG2)
     return sq_log2_scheme_eval(k, x, shape, s, o, minmax, scratch, res, st);
   sq_range r;

@@ -16,6 +16,8 @@
 typedef struct sq_scheme {
   const sq_dtype *dtype;
   int ggml;
+  int bnb4;                 /* 1 + sq_bnb4_type: bitsandbytes' NF4 or FP4 in
+                            ** blocks of `block` over the flat tensor */
   int symmetric;
   sq_granularity_kind granularity;
   int64_t axis;             /* channel axis */

@@ -17,7 +17,8 @@
 **      params=float32|double; observer=minmax|moving_average,
 **      averaging_constant=C (0 < C <= 1, default 0.01) for the aggregates;
 **   6. q_compare: dtypes=, schemes=, blocks=, methods=, ggml= (lists joined
-**      by '+' or '|', e.g. dtypes=int8+int4, ggml=q4_K+q8_0);
+**      by '+' or '|', e.g. dtypes=int8+int4, ggml=q4_K+q8_0,
+**      bnb4=nf4+fp4@128);
 **   7. each function accepts the keys that mean something to it; any other key
 **      is an error that lists the valid ones;
 **   8. numbers are read in the C locale ('99.9' whatever the host's locale);
@@ -51,6 +52,7 @@ static const struct {
   {"params", SQ_OPT_PARAMS},
   {"bins", SQ_OPT_BINS},
   {"quantized_bins", SQ_OPT_QUANTIZED_BINS},
+  {"bnb4", SQ_OPT_BNB4},
 };
 #define SQ_NKEYS (sizeof sq_option_keys / sizeof sq_option_keys[0])
 
@@ -241,6 +243,7 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
                       : bit == SQ_OPT_SCHEMES ? o->schemes
                       : bit == SQ_OPT_BLOCKS  ? o->blocks
                       : bit == SQ_OPT_METHODS ? o->methods
+                      : bit == SQ_OPT_BNB4    ? o->bnb4
                                               : o->ggml;
           memcpy(dst, val, vlen);
           dst[vlen] = 0;

@@ -23,6 +23,8 @@ enum {
   SQ_OPT_INCLUDE_ZERO = 1 << 13, SQ_OPT_PARAMS = 1 << 14,
   /* histogram methods: bins (histogram, entropy), quantized_bins (entropy) */
   SQ_OPT_BINS = 1 << 15, SQ_OPT_QUANTIZED_BINS = 1 << 16,
+  /* q_compare: bitsandbytes' 4-bit types (bnb4=nf4+fp4@128) */
+  SQ_OPT_BNB4 = 1 << 17,
 };
 #define SQ_OPTS_RANGE (SQ_OPT_QUANT_MIN | SQ_OPT_QUANT_MAX | SQ_OPT_REDUCE_RANGE)
 /* Functions that quantize with given parameters. */
@@ -34,7 +36,7 @@ enum {
 #define SQ_OPTS_OBSERVE (SQ_OPTS_CALIBRATE | SQ_OPT_OBSERVER | SQ_OPT_AVERAGING)
 #define SQ_OPTS_COMPARE (SQ_OPT_REDUCE_RANGE | SQ_OPT_ROUNDING | SQ_OPTS_METHOD | \
                          SQ_OPT_DTYPES | SQ_OPT_SCHEMES | SQ_OPT_BLOCKS |         \
-                         SQ_OPT_METHODS | SQ_OPT_GGML)
+                         SQ_OPT_METHODS | SQ_OPT_GGML | SQ_OPT_BNB4)
 
 /* The most histogram bins an option may ask for. */
 #define SQ_MAX_BINS (1 << 20)
@@ -61,7 +63,7 @@ typedef struct sq_options {
   int64_t quantized_bins;   /* 0: the method's default */
   int moving_average;       /* observer=moving_average */
   double averaging_constant; /* default 0.01 */
-  char dtypes[64], schemes[64], blocks[64], methods[64], ggml[64];
+  char dtypes[64], schemes[64], blocks[64], methods[64], ggml[64], bnb4[64];
 } sq_options;
 
 /* Parses options text (NULL: none) allowing the keys in `allowed`. */

@@ -28,6 +28,7 @@
 #include <string.h>
 #include "sql/sql.h"
 #include "core/ggml_quant.h"
+#include "kernels/bnb4.h"
 
 enum {
   SQ_CMP_SCHEME, SQ_CMP_DTYPE, SQ_CMP_QSCHEME, SQ_CMP_GRANULARITY,
@@ -92,7 +93,8 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
   ** full-size scratch; the integer schemes' round trips never leave cache. */
   int need_scratch = 0;
   for (size_t i = 0; i < ncand; i++)
-    need_scratch |= cands[i].ggml != 0 || cands[i].symmetric == SQ_SCHEME_LOG2;
+    need_scratch |= cands[i].ggml != 0 || cands[i].bnb4 != 0 ||
+                    cands[i].symmetric == SQ_SCHEME_LOG2;
   if (need_scratch && !(scratch = sq_alloc(st, x.n, 4))) goto done;
   const sq_kernels *k = sq_kernels_active();
   /* Observed ranges per granularity, shared by every dtype and scheme. */
@@ -102,7 +104,7 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
     sq_compare_row *row = &rows[i];
     row->s = cands[i];
     const float *ranges = NULL;
-    if (row->s.method == SQ_METHOD_MINMAX && !row->s.ggml) {
+    if (row->s.method == SQ_METHOD_MINMAX && !row->s.ggml && !row->s.bnb4) {
       if (!cached || cached_for.granularity != row->s.granularity ||
           cached_for.block != row->s.block) {
         sq_granularity g;
@@ -134,6 +136,13 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
       cur->n = i + 1;
       continue;
     }
+    if (row->s.bnb4) {
+      snprintf(row->label, sizeof row->label, "%s block-%lld",
+               row->s.bnb4 == 1 + SQ_BNB4_NF4 ? "nf4" : "fp4",
+               (long long)row->s.block);
+      cur->n = i + 1;
+      continue;
+    }
     if (row->s.granularity == SQ_GRAN_TENSOR)
       snprintf(gran, sizeof gran, "per-tensor");
     else if (row->s.granularity == SQ_GRAN_CHANNEL)
@@ -159,6 +168,20 @@ static void sq_compare_column(const sq_cursor *cur, sqlite3_context *ctx,
   const sq_compare_row *row = &((const sq_compare_row *)cur->rows)[cur->i];
   const char *scheme = sq_scheme_name(row->s.symmetric);
   const char *gran = sq_gran_names[row->s.granularity];
+  if (row->s.bnb4) {
+    switch (col) {
+      case SQ_CMP_DTYPE:
+        sqlite3_result_text(ctx, row->s.bnb4 == 1 + SQ_BNB4_NF4 ? "nf4" : "fp4",
+                            -1, SQLITE_STATIC);
+        return;
+      case SQ_CMP_QSCHEME:
+      case SQ_CMP_METHOD: return;         /* NULL: not an integer scheme */
+      case SQ_CMP_GRANULARITY:            /* as the registry's rows */
+        sqlite3_result_text(ctx, "bnb4", -1, SQLITE_STATIC);
+        return;
+      default: break;
+    }
+  }
   if (row->s.ggml) {
     switch (col) {
       case SQ_CMP_SCHEME:

@@ -313,6 +313,8 @@ static const lit option_keys[] = {
   L("include_zero"), L("params"),
   /* appended: method=entropy's quantized bin count (key 21) */
   L("quantized_bins"),
+  /* appended: q_compare's bitsandbytes list (key 22) */
+  L("bnb4"),
 };
 
 /* ggml's types in its order (sq_ggml_type), then the same in other cases,
