@@ -432,6 +432,14 @@ END;
 --                          method 'ggml'; importance the weights used, one
 --                          float32 per column, or NULL (ggml's reference
 --                          quantizer)
+--                'bnb4'    bitsandbytes' NF4 or FP4 (dtype 'nf4' or 'fp4')
+--                          in blocks of block_size (a power of two, 32 to
+--                          4096) over the flat tensor, the last block
+--                          possibly short: codes as q_bnb4_quantize returns
+--                          them ((numel + 1) / 2 bytes), scales the absmax
+--                          as q_bnb4_absmax does (a float32 >= 0 per block,
+--                          stored plain, not nested); method 'bnb4', scheme
+--                          'symmetric', no zero points, axis or view_shape
 --                Columns that do not belong to the granularity must be NULL.
 --   method       calibration, a method of the catalogue
 --                (docs/CATALOGUE.md#calibration-methods): 'minmax',
@@ -473,17 +481,19 @@ CREATE TABLE IF NOT EXISTS quantizations (
                CONSTRAINT quantization_dtype CHECK (dtype IN
                  /*{quantization_dtypes*/('int8', 'uint8', 'int16', 'uint16',
                      'int32', 'int4', 'uint4', 'q4_0', 'q4_1', 'q5_0', 'q5_1',
-                     'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K')/*}*/),
+                     'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'nf4',
+                     'fp4')/*}*/),
   scheme       TEXT NOT NULL DEFAULT 'affine'
                CONSTRAINT quantization_scheme CHECK (scheme IN
                  /*{schemes*/('affine', 'symmetric', 'log2')/*}*/),
   granularity  TEXT NOT NULL
                CONSTRAINT quantization_granularity CHECK (granularity IN
-                 /*{granularities*/('tensor', 'channel', 'block', 'ggml')/*}*/),
+                 /*{granularities*/('tensor', 'channel', 'block', 'ggml',
+                     'bnb4')/*}*/),
   method       TEXT NOT NULL DEFAULT 'minmax'
                CONSTRAINT quantization_method CHECK (method IN
                  /*{registry_methods*/('minmax', 'percentile', 'mse',
-                     'histogram', 'entropy', 'ggml')/*}*/),
+                     'histogram', 'entropy', 'ggml', 'bnb4')/*}*/),
   percentile   REAL,
   options      TEXT NOT NULL DEFAULT '',
   view_shape   TEXT
@@ -523,15 +533,18 @@ CREATE TABLE IF NOT EXISTS quantizations (
   label        TEXT GENERATED ALWAYS AS (
     CASE granularity WHEN 'ggml' THEN
       dtype || ' ggml' || CASE WHEN importance IS NULL THEN '' ELSE ' imatrix' END
+    WHEN 'bnb4' THEN dtype || ' bnb4 block' || block_size
     ELSE dtype || ' '
     || CASE granularity WHEN 'block' THEN 'block' || block_size ELSE granularity END
     || ' ' || scheme
     || CASE method WHEN 'minmax' THEN '' WHEN 'percentile' THEN ' p' || percentile
                    ELSE ' ' || method END
     || CASE options WHEN '' THEN '' ELSE ' ' || options END END) VIRTUAL,
-  -- A ggml row's blocks hold its parameters: its bytes are its codes.
+  -- A ggml row's blocks hold its parameters: its bytes are its codes; a
+  -- bnb4 row's are its codes and its absmax.
   bytes        INTEGER GENERATED ALWAYS AS (
-    CASE WHEN granularity = 'ggml' THEN length(codes) ELSE
+    CASE WHEN granularity = 'ggml' THEN length(codes)
+    WHEN granularity = 'bnb4' THEN length(codes) + length(scales) ELSE
     length(codes)
     + coalesce(length(scales), 4)
     + CASE WHEN scheme IN /*{implied_zero_point_schemes*/('symmetric',
@@ -571,6 +584,19 @@ CREATE TABLE IF NOT EXISTS quantizations (
            'q2_K', 'q4_K', 'q5_K')/*}*/
                           THEN 'affine' ELSE 'symmetric' END)))),
 
+  -- A bnb4 type is a granularity of its own too: its absmax are its
+  -- scales (one per block, checked by quantizations_insert), its method
+  -- 'bnb4', its scheme symmetric, its blocks run over the flat tensor.
+  CONSTRAINT bnb4_params CHECK ((granularity = 'bnb4') = (dtype IN
+      /*{bnb4_types*/('nf4', 'fp4')/*}*/)
+    AND (granularity = 'bnb4') = (method = 'bnb4')
+    AND (granularity <> 'bnb4' OR
+      (scale IS NULL AND zero_point IS NULL AND scales IS NOT NULL
+       AND zero_points IS NULL AND axis IS NULL AND view_shape IS NULL
+       AND options = '' AND scheme = 'symmetric'
+       AND block_size IN /*{bnb4_block_sizes*/(32, 64, 128, 256, 512, 1024, 2048,
+           4096)/*}*/))),
+
   -- Parameter values (docs/reference/numerics.md#numerics, Checks): a scale the extension
   -- accepts, i.e. a REAL that rounds to a float32 in (2^-128, 2^126], the
   -- finite values > 0 whose float32 reciprocal is finite and normal (the
@@ -591,9 +617,9 @@ CREATE TABLE IF NOT EXISTS quantizations (
        THEN 255 WHEN 'int16' THEN 32767 WHEN 'uint16' THEN 65535 WHEN 'int32'
        THEN 2147483647 WHEN 'int4' THEN 7 WHEN 'uint4' THEN 15 END/*}*/))),
   CONSTRAINT param_blobs CHECK (scales IS NULL OR
-    (typeof(scales) = 'blob' AND typeof(zero_points) = 'blob'
-     AND length(scales) > 0 AND length(scales) % 4 = 0
-     AND length(zero_points) = length(scales))),
+    (typeof(scales) = 'blob' AND length(scales) > 0 AND length(scales) % 4 = 0
+     AND (granularity = 'bnb4' OR (typeof(zero_points) = 'blob'
+                                   AND length(zero_points) = length(scales))))),
   CONSTRAINT block_size_value CHECK (block_size IS NULL OR
     (typeof(block_size) = 'integer' AND block_size >= 1)),
   CONSTRAINT axis_value CHECK (axis IS NULL OR typeof(axis) = 'integer'),
@@ -731,6 +757,29 @@ BEGIN
      FROM tensors WHERE tensor_id = NEW.tensor_id)
     AND NEW.dtype IN /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
         'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K')/*}*/;
+  SELECT RAISE(ABORT, 'quantizations: codes length does not match the tensor and bnb4 type')
+  WHERE NEW.granularity = 'bnb4' AND typeof(NEW.codes) = 'blob'
+    AND length(NEW.codes) IS NOT
+    (SELECT (numel + 1) / 2 FROM tensors WHERE tensor_id = NEW.tensor_id);
+  SELECT RAISE(ABORT, 'quantizations: bnb4 absmax (scales) must have one float32 per block of the flat tensor')
+  WHERE NEW.granularity = 'bnb4' AND typeof(NEW.scales) = 'blob'
+    AND length(NEW.scales) % 4 = 0
+    AND typeof(NEW.block_size) = 'integer' AND NEW.block_size >= 1
+    AND length(NEW.scales) / 4 IS NOT
+    (SELECT (numel + NEW.block_size - 1) / NEW.block_size
+     FROM tensors WHERE tensor_id = NEW.tensor_id);
+  -- Finite and >= 0, as importance weights (a block of zeros has absmax 0).
+  SELECT RAISE(ABORT, 'quantizations: each bnb4 absmax must be a finite float32 >= 0')
+  WHERE NEW.granularity = 'bnb4' AND typeof(NEW.scales) = 'blob'
+    AND length(NEW.scales) > 0 AND length(NEW.scales) % 4 = 0
+    AND EXISTS (
+      WITH RECURSIVE k(i) AS (
+        SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < length(NEW.scales) / 4)
+      SELECT 1 FROM k
+      WHERE (SELECT substr(h, 7, 2) || substr(h, 5, 2) || substr(h, 3, 2)
+                    || substr(h, 1, 2)
+             FROM (SELECT hex(substr(NEW.scales, 4 * i + 1, 4)) AS h))
+            > '7F7FFFFF');
   SELECT RAISE(ABORT, 'quantizations: importance must have one float32 per column (the last dimension)')
   WHERE typeof(NEW.importance) = 'blob' AND length(NEW.importance) % 4 = 0
     AND length(NEW.importance) IS NOT
@@ -769,7 +818,8 @@ BEGIN
              FROM (SELECT numel, coalesce(NEW.view_shape, shape) AS s
                    FROM tensors WHERE tensor_id = NEW.tensor_id)));
   SELECT RAISE(ABORT, 'quantizations: each scale must be a float32 in (2^-128, 2^126]')
-  WHERE typeof(NEW.scales) = 'blob' AND length(NEW.scales) > 0
+  WHERE NEW.granularity IS NOT 'bnb4'
+    AND typeof(NEW.scales) = 'blob' AND length(NEW.scales) > 0
     AND length(NEW.scales) % 4 = 0
     AND EXISTS (
       WITH RECURSIVE k(i) AS (
@@ -851,6 +901,8 @@ SELECT q.quantization_id, q.tensor_id,
          WHEN 'block'   THEN dequantize_per_block_blob(q.codes, q.scales,
                                q.zero_points, coalesce(q.view_shape, t.shape),
                                q.axis, q.block_size, q.dtype)
+         WHEN 'bnb4'    THEN q_bnb4_dequantize(q.codes, q.scales, q.dtype,
+                                               q.block_size, t.numel)
          ELSE q_ggml_dequantize(q.codes, q.dtype)
        END END AS x
 FROM quantizations q JOIN tensors t USING (tensor_id);
@@ -1063,8 +1115,8 @@ CREATE TABLE IF NOT EXISTS policy_rules (
     (scheme IS NULL AND granularity IS NULL AND block_size IS NULL
      AND method IS NULL AND percentile IS NULL AND options IS NULL)),
   CONSTRAINT policy_rule_granularity CHECK (dtype = 'float' OR
-    coalesce(granularity IN /*{granularities*/('tensor', 'channel', 'block',
-        'ggml')/*}*/
+    coalesce(granularity IN /*{policy_granularities*/('tensor', 'channel',
+        'block', 'ggml')/*}*/
              AND (granularity = 'ggml') = (dtype IN
                /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K',
                    'q3_K', 'q4_K', 'q5_K', 'q6_K')/*}*/), 0)),

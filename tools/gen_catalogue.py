@@ -74,6 +74,8 @@ class Catalogue:
         self.methods = data["method"]
         self.schemes = data["scheme"]
         self.granularities = data["granularity"]
+        self.bnb4 = data["bnb4_type"]
+        self.bnb4_blocks = data["bnb4"]["block_sizes"]
         self.families = data["family"]
         self.functions = data["function"]
         self.fuzz_order = data["fuzz"]["order"]
@@ -90,7 +92,8 @@ class Catalogue:
         for rows, what in ((self.paths, "kernel path"), (self.ggml, "ggml type"),
                            (self.dtypes, "dtype"), (self.formats, "format"),
                            (self.methods, "method"), (self.schemes, "scheme"),
-                           (self.granularities, "granularity")):
+                           (self.granularities, "granularity"),
+                           (self.bnb4, "bnb4 type")):
             self.unique(rows, what)
         self.unique(self.families, "family", "id")
         path_names = [p["name"] for p in self.paths]
@@ -640,7 +643,10 @@ def sql_fragments(cat):
         "ggml_block_sizes": "(" + ", ".join(
             str(b) for b in dict.fromkeys(t["block"] for t in cat.ggml)) + ")",
         "ggml_affine_types": sql_list(t["name"] for t in cat.ggml if t["affine"]),
-        "quantization_dtypes": sql_list([d["name"] for d in code] + ggml),
+        "quantization_dtypes": sql_list([d["name"] for d in code] + ggml
+                                        + [t["name"] for t in cat.bnb4]),
+        "bnb4_types": sql_list(t["name"] for t in cat.bnb4),
+        "bnb4_block_sizes": "(" + ", ".join(str(b) for b in cat.bnb4_blocks) + ")",
         "policy_dtypes": sql_list(["float"] + [d["name"] for d in code] + ggml),
         "schemes": sql_list(s["name"] for s in cat.schemes),
         "implied_zero_point_schemes": sql_list(s["name"] for s in cat.schemes
@@ -648,6 +654,9 @@ def sql_fragments(cat):
         "log2_dtypes": sql_list(next(s for s in cat.schemes if s["name"] == "log2")["dtypes"]),
         "float_dtypes": sql_list(d["name"] for d in cat.dtypes if d.get("sql") == "float"),
         "granularities": sql_list(g["name"] for g in cat.granularities),
+        # What a policy rule may ask for: not the registry-only ones.
+        "policy_granularities": sql_list(g["name"] for g in cat.granularities
+                                         if g.get("policy", True)),
         # GGUF's metadata value types but array (an array's elements are one
         # of the others).
         "gguf_scalar_value_types": sql_list(n for n, _ in cat.fmt("gguf")["value_types"]
@@ -655,7 +664,7 @@ def sql_fragments(cat):
         "code_granularities": sql_list(g["name"] for g in cat.granularities if g["c"]),
         "methods": sql_list(m["name"] for m in cat.methods),
         # A ggml row's method is 'ggml': its type decides everything.
-        "registry_methods": sql_list([m["name"] for m in cat.methods] + ["ggml"]),
+        "registry_methods": sql_list([m["name"] for m in cat.methods] + ["ggml", "bnb4"]),
         # The methods a label names by their own word: not minmax (the
         # default, no word) or percentile ('p' and the P).
         "label_methods": sql_list(m["name"] for m in cat.methods
