@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kernels/bnb4.h"
 #include "kernels/kernels.h"
 
 static double now(void) {
@@ -107,6 +108,18 @@ static void op_qaxis0(ctx *c) {
                                           c->q + run * ch);
 }
 
+/* bitsandbytes' 4-bit (kernels/bnb4.c, scalar on every path): codes at q,
+** the absmax of the blocks of 64 after them. */
+static void op_bnb4_nf4(ctx *c) {
+  sq_bnb4_quantize(SQ_BNB4_NF4, c->x, c->n, 64, c->q, c->q + (c->n + 1) / 2);
+}
+static void op_bnb4_fp4(ctx *c) {
+  sq_bnb4_quantize(SQ_BNB4_FP4, c->x, c->n, 64, c->q, c->q + (c->n + 1) / 2);
+}
+static void op_bnb4_dq(ctx *c) {
+  sq_bnb4_dequantize(SQ_BNB4_NF4, c->q, c->q + (c->n + 1) / 2, c->n, 64, c->y);
+}
+
 typedef struct op {
   const char *name;
   op_fn fn;
@@ -134,6 +147,9 @@ static const op ops[] = {
     {"minmax_blocks block=32", op_mmb32, 0, 0},
     {"minmax_blocks block=256", op_mmb256, 0, 0},
     {"error_sums (8n bytes: a and b)", op_error_sums, 0, 1},
+    {"bnb4 quantize nf4 block=64", op_bnb4_nf4, 0, 0},
+    {"bnb4 quantize fp4 block=64", op_bnb4_fp4, 0, 0},
+    {"bnb4 dequantize nf4 block=64", op_bnb4_dq, 1, 0},
 };
 #define N_OPS (sizeof ops / sizeof ops[0])
 

@@ -8,7 +8,8 @@
 ** layout); an odd count ends with a padding nibble.  The absmax can itself
 ** be stored nested (bitsandbytes' compress_statistics): an offset, and an
 ** 8-bit code of (absmax - offset) per weight block under one float32 scale
-** per 256 of them.  Scalar only: the loops are the reference.
+** per 256 of them.  Scalar only: the loops are the reference, and every
+** kernel path runs them (bench_kernels --only bnb4 measures them).
 */
 #ifndef SQ_BNB4_H
 #define SQ_BNB4_H
