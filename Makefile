@@ -28,7 +28,8 @@
 #   test-gguf-write            GGUF files against ggml's gguf code, both ways
 #   test-gguf-export           the demo's GGUF export, loaded by ggml
 #   test-onnx-export           the demo's ONNX export, run in ONNX Runtime
-#   test-bnb4                  NF4/FP4 decoding against ONNX Runtime's MatMulBnb4
+#   test-bnb4                  NF4/FP4: decoding against ONNX Runtime's MatMulBnb4,
+#                              the quantizer against its numpy port, fresh data
 #   test-file-crash            the path writers killed mid-write, on a full disk
 #   test-torch                 registry rows as PyTorch quantized tensors
 #   test-import                the demo's SQL import against a Python importer
@@ -796,6 +797,7 @@ test-bnb4: dist/quant.$(SO)
 	@sh examples/fetch_onnxruntime.sh build/onnxruntime
 	/usr/bin/python3 tests/gen_bnb4.py --check
 	/usr/bin/python3 tests/bnb4/ort_check.py dist/quant.$(SO)
+	/usr/bin/python3 tests/bnb4/ref_check.py dist/quant.$(SO)
 
 test-onnx-export: dist/quant.$(SO)
 	@$(DEPS) onnx-export

@@ -62,40 +62,78 @@ void sq_bnb4_absmax(const void *x, size_t n, size_t block, void *absmax) {
   }
 }
 
+/* Up to SQ_BNB4_CHUNK weights at a time: scaled into a float array (zeros
+** past len), their buckets counted bound by bound over the whole array:
+** loops of a fixed count that the compiler vectorizes, each lane doing the
+** scalar operations, so the bytes are the same. */
+#define SQ_BNB4_CHUNK 64
+
+static void chunk_codes(sq_bnb4_type t, const unsigned char *x, size_t len,
+                        int ragged, float d, float inv, unsigned char *c) {
+  float s[SQ_BNB4_CHUNK];
+  int32_t k[SQ_BNB4_CHUNK];
+  const uint32_t *bounds = t == SQ_BNB4_NF4 ? sq_bnb4_nf4_bounds : sq_bnb4_fp4_bounds;
+  for (size_t i = 0; i < SQ_BNB4_CHUNK; i++) s[i] = 0.0f;
+  for (size_t i = 0; i < len; i++) s[i] = sq_load_f32(x + 4 * i);
+  if (ragged)
+    for (size_t i = 0; i < SQ_BNB4_CHUNK; i++) s[i] = clamp1(s[i] / d);
+  else
+    for (size_t i = 0; i < SQ_BNB4_CHUNK; i++) s[i] = clamp1(s[i] * inv);
+  for (size_t i = 0; i < SQ_BNB4_CHUNK; i++) k[i] = 0;
+  for (unsigned j = 0; j < 15; j++) {
+    float b = sq_bits_f32(bounds[j]);
+    for (size_t i = 0; i < SQ_BNB4_CHUNK; i++) k[i] += b < s[i];
+  }
+  if (t == SQ_BNB4_FP4)
+    for (size_t i = 0; i < len; i++) c[i] = sq_bnb4_fp4_order[k[i] & 15];
+  else
+    for (size_t i = 0; i < len; i++) c[i] = (unsigned char)k[i];
+}
+
 void sq_bnb4_quantize(sq_bnb4_type t, const void *x, size_t n, size_t block,
                       void *codes, void *absmax) {
   const unsigned char *p = x;
   unsigned char *out = codes, *a = absmax;
+  unsigned char c[SQ_BNB4_CHUNK];
   for (size_t s = 0, b = 0; s < n; s += block, b++) {
     size_t len = n - s < block ? n - s : block;
     float m = block_max(p + 4 * s, len);
     int ragged = len < block;
     float d = m < SQ_BNB4_TINY ? SQ_BNB4_TINY : m, inv = 1.0f / d;
     if (a) sq_store_f32(a + 4 * b, ragged ? d : m);
-    for (size_t i = 0; i < len; i++) {
-      size_t e = s + i;
-      float v = sq_load_f32(p + 4 * e);
-      unsigned c = code_of(t, clamp1(ragged ? v / d : v * inv));
-      if (e & 1) out[e / 2] = (unsigned char)(out[e / 2] | c);
-      else out[e / 2] = (unsigned char)(c << 4);
+    /* s is a multiple of the (even) block size: weight s + k sits in byte
+    ** (s + k) / 2, the high nibble for even k. */
+    for (size_t k = 0; k < len; k += SQ_BNB4_CHUNK) {
+      size_t w = len - k < SQ_BNB4_CHUNK ? len - k : SQ_BNB4_CHUNK;
+      chunk_codes(t, p + 4 * (s + k), w, ragged, d, inv, c);
+      unsigned char *o = out + (s + k) / 2;
+      for (size_t i = 0; i + 1 < w; i += 2)
+        o[i / 2] = (unsigned char)(c[i] << 4 | c[i + 1]);
+      if (w & 1) o[w / 2] = (unsigned char)(c[w - 1] << 4 | code_of(t, 0.0f));
     }
   }
-  if (n & 1) out[n / 2] = (unsigned char)(out[n / 2] | code_of(t, 0.0f));
 }
 
 void sq_bnb4_dequantize(sq_bnb4_type t, const void *codes, const void *absmax,
                         size_t n, size_t block, void *out) {
   const unsigned char *q = codes, *a = absmax;
   unsigned char *o = out;
-  const uint32_t *tab = t == SQ_BNB4_NF4 ? sq_bnb4_nf4_bits : sq_bnb4_fp4_bits;
+  const uint32_t *bits = t == SQ_BNB4_NF4 ? sq_bnb4_nf4_bits : sq_bnb4_fp4_bits;
+  float tab[16];
+  for (unsigned c = 0; c < 16; c++) tab[c] = sq_bits_f32(bits[c]);
+  /* Blocks start at even weights: byte (s + i) / 2 holds weights s + i and
+  ** s + i + 1 of a block for even i. */
   for (size_t s = 0, b = 0; s < n; s += block, b++) {
     size_t len = n - s < block ? n - s : block;
     float m = sq_load_f32(a + 4 * b);
-    for (size_t i = 0; i < len; i++) {
-      size_t e = s + i;
-      unsigned c = e & 1 ? q[e / 2] & 15u : (unsigned)q[e / 2] >> 4;
-      sq_store_f32(o + 4 * e, sq_bits_f32(tab[c]) * m);
+    const unsigned char *qb = q + s / 2;
+    unsigned char *ob = o + 4 * s;
+    for (size_t i = 0; i + 1 < len; i += 2) {
+      unsigned byte = qb[i / 2];
+      sq_store_f32(ob + 4 * i, tab[byte >> 4] * m);
+      sq_store_f32(ob + 4 * i + 4, tab[byte & 15u] * m);
     }
+    if (len & 1) sq_store_f32(ob + 4 * (len - 1), tab[qb[len / 2] >> 4] * m);
   }
 }
 

@@ -866,3 +866,10 @@ SELECT q_bnb4_dequantize(X'0000', '[1]', 'nf4', 64, 5);
 SELECT q_bnb4_dequantize(zeroblob(40), '[1]', 'nf4', 64);
 SELECT q_bnb4_unnest(zeroblob(8));
 SELECT q_bnb4_quantize(NULL, 'nf4'), q_bnb4_dequantize(X'00', NULL, 'nf4'), q_bnb4_nest(NULL), q_bnb4_unnest(NULL);
+-- q_compare's bnb4= candidates (a ragged, odd count), alone and beside the
+-- integer schemes, then the option's errors
+SELECT scheme, granularity, block_size, bits_per_weight, bytes, mse, sqnr_db, max_error FROM q_compare(q_f32('[0.5, -1.2, 0.03, 2.0, -0.7, 0, 1e-3, -3.5, 0.25, 0.125, -0.0625, 7, 0.3, -0.3, 0.9, -0.9, 0.5, -1.2, 0.03, 2.0, -0.7, 0, 1e-3, -3.5, 0.25, 0.125, -0.0625, 7, 0.3, -0.3, 0.9, -0.9, 0.01]'), '[33]', 0, 'dtypes=none bnb4=nf4+fp4@32+NF4@4096');
+SELECT scheme, bytes, mse FROM q_compare(zeroblob(1024), '[8,32]', 0, 'dtypes=int4 blocks=none bnb4=fp4');
+SELECT * FROM q_compare('[1,2]', '[2]', 0, 'bnb4=nf5');
+SELECT * FROM q_compare('[1,2]', '[2]', 0, 'bnb4=nf4@48');
+SELECT * FROM q_compare('[1,2]', '[2]', 0, 'bnb4=nf4+NF4@64');
