@@ -122,6 +122,10 @@ static void sq_bnb4_dequantize_func(sqlite3_context *ctx, int argc,
   if (sq_arg_bnb4_type(argv[2], &t, &st) ||
       sq_arg_bnb4_block(argc, argv, 3, &block, &st))
     goto done;
+  if (nbytes == 0) {
+    sq_fail(&st, "codes must hold at least one byte, got 0");
+    goto done;
+  }
   if (argc > 4) {
     if (sq_arg_int(argv[4], "count", &count, &st)) goto done;
     if (count < 1 || (uint64_t)count / 2 + ((uint64_t)count & 1) != nbytes) {
@@ -130,10 +134,6 @@ static void sq_bnb4_dequantize_func(sqlite3_context *ctx, int argc,
               nbytes ? 2 * nbytes - 1 : 0, 2 * nbytes, (long long)count);
       goto done;
     }
-  }
-  if (nbytes == 0) {
-    sq_fail(&st, "codes must hold at least one byte, got 0");
-    goto done;
   }
   size_t n = count < 0 ? 2 * nbytes : (size_t)count;
   size_t m = sq_bnb4_blocks(n, block);
