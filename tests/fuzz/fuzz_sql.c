@@ -802,6 +802,12 @@ static void gen_ggml_list(src *s, buf *b) {
   }
 }
 
+/* q_compare's bnb4 list items: the types, with block sizes good and bad. */
+static const lit bnb4_items[] = {
+  L("nf4"), L("fp4"), L("NF4"), L("Fp4"), L("nf4@32"), L("fp4@4096"),
+  L("nf4@128"), L("nf4@48"), L("fp4@0"), L("nf4@"), L("nf5"), L("@64"),
+};
+
 static void gen_options(src *s, buf *b) {
   unsigned h = get8(s);
   unsigned nkeys = h % 6;
@@ -829,6 +835,7 @@ static void gen_options(src *s, buf *b) {
       case 19: bput_lit(b, PICK(s, flag_texts)); break;
       case 20: bput_lit(b, PICK(s, params_names)); break;
       case 21: bput_lit(b, PICK(s, int_texts)); break;
+      case 22: gen_list(s, b, bnb4_items, COUNTOF(bnb4_items)); break;
       default: bput_lit(b, PICK(s, vocab)); break;
     }
   }
