@@ -24,7 +24,8 @@
 ** Data families (x): gaussian, heavy-tailed, all-zero, constant, tiny-1e-40
 ** (subnormal), tiny-1e-30, huge-1e30, huge-FLT_MAX/4, exact-ties (values on
 ** k/2 grids of a power of two, so that ggml's x*id lands on .5), spikes,
-** one-nonzero.  Importance families: random, some-zeros, all-zeros,
+** one-nonzero, near-pow2 (block extremes just below powers of two, where
+** log2's rounding decides mxfp4's exponent).  Importance families: random, some-zeros, all-zeros,
 ** huge-tiny.  Row lengths: multiples of 256, and of 32 for the legacy types.
 ** The data is fresh for every seed (default: the time); the seed is printed,
 ** and --seed N with the same options reruns the same cases.
@@ -102,7 +103,7 @@ static double sign(void) { return (rnd64() & 1) ? 1.0 : -1.0; }
 static const char *const x_families[] = {
   "gaussian", "heavy-tailed", "all-zero", "constant", "tiny-1e-40",
   "tiny-1e-30", "huge-1e30", "huge-FLT_MAX/4", "exact-ties", "spikes",
-  "one-nonzero",
+  "one-nonzero", "near-pow2",
 };
 #define NXF (sizeof x_families / sizeof x_families[0])
 
@@ -182,6 +183,24 @@ static void gen_row(size_t f, float *x, size_t n, size_t block) {
         for (size_t i = b; i < b + block; i++) x[i] = 0.0f;
         x[b + rnd_below(block)] = (float)(sign() * s * 100.0);
       }
+  } else if (!strcmp(name, "near-pow2")) {
+    /* Per block: an extreme a few float steps below (or at) a power of two
+    ** 2^k, k anywhere in float's range, the rest gaussian below it: where
+    ** floor(log2 amax) and the exponent rules turn. */
+    for (size_t b = 0; b < n; b += block) {
+      int k = -148 + (int)rnd_below(276);
+      float top = ldexpf(1.0f, k);
+      uint32_t u;
+      memcpy(&u, &top, 4);
+      uint32_t back = (uint32_t)rnd_below(k < -125 ? 4 : 120);
+      u -= back < u ? back : u - 1;  /* stays a positive float */
+      float a;
+      memcpy(&a, &u, 4);
+      for (size_t i = b; i < b + block; i++) x[i] = (float)((double)a * 0.3 * gauss());
+      for (size_t i = b; i < b + block; i++)
+        if (fabsf(x[i]) > a) x[i] = 0.0f;
+      x[b + rnd_below(block)] = (float)sign() * a;
+    }
   } else if (!strcmp(name, "one-nonzero")) {
     for (size_t i = 0; i < n; i++) x[i] = 0.0f;
     x[rnd_below(n)] = (float)(sign() * s * (0.5 + unif()));
@@ -515,19 +534,26 @@ int main(int argc, char **argv) {
 
   /* Row lengths: K-quants multiples of 256, legacy types also odd multiples
   ** of 32.  Quick mode keeps the short ones and one long one. */
+  /* Other blocks (64, 128): the legacy lengths in blocks. */
   static const size_t len_k_quick[] = {256, 512, 1024};
   static const size_t len_k_full[] = {256, 512, 768, 1280, 4096};
   static const size_t len_l_quick[] = {32, 96, 256, 544};
   static const size_t len_l_full[] = {32, 64, 96, 160, 256, 512, 544, 1024, 4096};
   static const int all_imp[] = {0, 1, 2, 3};
+  size_t len_b[9];
 
   uint64_t case_no = 0;
   for (int round = 0; round < rounds; round++)
     for (int t = 0; t < NT; t++) {
       if (only_t >= 0 && t != only_t) { case_no += 1000; continue; }
-      int kq = sq_ggml_formats[t].block == 256;
+      size_t blk = sq_ggml_formats[t].block;
+      int kq = blk == 256;
       const size_t *lens = kq ? (quick ? len_k_quick : len_k_full) : (quick ? len_l_quick : len_l_full);
       size_t nlens = kq ? (quick ? 3 : 5) : (quick ? 4 : 9);
+      if (!kq && blk != 32) {
+        for (size_t li = 0; li < nlens; li++) len_b[li] = lens[li] / 32 * blk;
+        lens = len_b;
+      }
       for (size_t xf = 0; xf < NXF; xf++)
         for (size_t li = 0; li < nlens; li++) {
           size_t rows = quick ? 2 : 3;
