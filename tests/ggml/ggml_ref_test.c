@@ -4,6 +4,7 @@
 **
 **   build/ggml_ref_test [--quick] [--seed N] [--rounds N] [--type T]
 **                       [--path P] [--lib FILE] [-v]
+**   build/ggml_ref_test --pins [--lib FILE]   tests/kernel_test.c's pins, from ggml
 **
 ** ggml is dlopen()ed from build/ggml/libggml-base.so (tests/ggml/fetch_ggml.sh:
 ** ggml 0.25.1, commit 0ad4a86, from @node-llama-cpp/linux-x64@3.22.1).  For
@@ -455,6 +456,57 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
   for (size_t i = 0; i <= NIF; i++) free(refimp[i]);
 }
 
+/* ---- --pins: ggml's hashes for tests/kernel_test.c's test_ggml_pins ------
+** The same inputs, spelled the same way as there (pin_x, pin_w, pin_blocks,
+** FNV-1a 64 of the bytes), through ggml: the table test_ggml_pins holds. */
+
+static uint64_t pin_fnv(const unsigned char *p, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+static float pin_x(size_t j) {
+  uint32_t u = (uint32_t)j * 2654435761u;
+  if (j >= 256 && j < 288) return 0.0f;
+  if (j >= 288 && j < 320) return (u >> 31) ? 1.5f : -1.5f;
+  if (j >= 320 && j < 352) return 0.25f;
+  if (j >= 352 && j < 384) return (float)((int)(u >> 27) - 16) * 0.5f;
+  return (float)((int)((u >> 12) % 2001u) - 1000) / 997.0f;
+}
+static float pin_w(size_t j) { return (float)((j * 7u) % 13u) / 4.0f; }
+static void pin_blocks(int t, size_t nb, unsigned char *b) {
+  size_t by = sq_ggml_formats[t].bytes;
+  for (size_t k = 0; k < nb * by; k++) b[k] = (unsigned char)(k * 167u + 13u);
+  for (size_t i = 0; i < nb; i++)
+    for (int f = 0; f < 2; f++)
+      if (sq_ggml_formats[t].fp16[f] >= 0) {
+        unsigned h = (0x0400u + 0x3a1u * (unsigned)(i * 2 + (size_t)f)) % 0x7800u;
+        if ((i + (size_t)f) & 1) h |= 0x8000u;
+        unsigned char *p = b + i * by + (size_t)sq_ggml_formats[t].fp16[f];
+        p[0] = (unsigned char)(h & 0xff);
+        p[1] = (unsigned char)(h >> 8);
+      }
+}
+
+static void print_pins(void) {
+  static float x[512], w[512], y[512];
+  static unsigned char blk[16 * 256], q[4096];
+  for (size_t j = 0; j < 512; j++) { x[j] = pin_x(j); w[j] = pin_w(j); }
+  for (int t = 0; t < NT; t++) {
+    const sq_ggml_format *f = &sq_ggml_formats[t];
+    size_t nb = 512 / f->block, qb = nb * f->bytes;
+    pin_blocks(t, nb, blk);
+    g_deq[t](blk, y, 512);
+    uint64_t dq = pin_fnv((const unsigned char *)y, sizeof y);
+    g_qref[t](x, q, 512);
+    uint64_t qr = pin_fnv(q, qb);
+    g_quant[t](x, q, 1, 512, w);
+    uint64_t qi = pin_fnv(q, qb);
+    printf("      {\"%s\", 0x%016llxull, 0x%016llxull, 0x%016llxull},\n", f->name,
+           (unsigned long long)dq, (unsigned long long)qr, (unsigned long long)qi);
+  }
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static uint64_t mix(uint64_t a, uint64_t b) {
@@ -465,16 +517,17 @@ static uint64_t mix(uint64_t a, uint64_t b) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: ggml_ref_test [--quick] [--seed N] [--rounds N] [--type T] [--path P] [--lib FILE] [-v]\n");
+  fprintf(stderr, "usage: ggml_ref_test [--quick] [--seed N] [--rounds N] [--type T] [--path P] [--lib FILE] [-v] | --pins\n");
   exit(2);
 }
 
 int main(int argc, char **argv) {
   const char *lib = "build/ggml/libggml-base.so";
   const char *only_type = NULL, *only_path = NULL;
-  int quick = 0, rounds = -1, have_seed = 0;
+  int quick = 0, rounds = -1, have_seed = 0, pins = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quick")) quick = 1;
+    else if (!strcmp(argv[i], "--pins")) pins = 1;
     else if (!strcmp(argv[i], "-v")) verbose = 1;
     else if (!strcmp(argv[i], "--seed") && i + 1 < argc) { g_seed = strtoull(argv[++i], NULL, 0); have_seed = 1; }
     else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
@@ -503,6 +556,11 @@ int main(int argc, char **argv) {
     g_qref[t] = (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
     g_quant[t] = (ggml_quant_fn)sym(h, "quantize_%s", nm);
     g_deq[t] = (ggml_deq_fn)sym(h, "dequantize_row_%s", nm);
+  }
+
+  if (pins) {
+    print_pins();
+    return 0;
   }
 
   for (const char *const *nm = sq_kernels_available(); *nm; nm++) {
