@@ -37,7 +37,7 @@ set catalogue_functions {
   q_cosine                         {s 2 2}
   q_mse_agg                        {a 2 2}
   q_sqnr_agg                       {a 2 2}
-  q_ggml_quantize                  {s 2 4}
+  q_ggml_quantize                  {s 2 5}
   q_ggml_dequantize                {s 2 3}
   q_importance_agg                 {w 2 2}
   q_npy                            {s 3 3}

@@ -44,7 +44,7 @@
   {"q_each", 'v', 0, 3, {R_BLOB, R_DTYPE, R_COUNT}, {"x", "dtype", "count"}}, \
   {"q_channels", 'v', 0, 6, {R_X, R_SHAPE, R_AXIS, R_DTYPE, R_SCHEME, R_OPTS}, {"x", "shape", "axis", "dtype", "scheme", "options"}}, \
   {"q_compare", 'v', 0, 4, {R_X, R_SHAPE, R_AXIS, R_OPTS}, {"x", "shape", "axis", "options"}}, \
-  {"q_ggml_quantize", 's', 2, 4, {R_X, R_GGML_TYPE, R_SHAPE, R_IMPORTANCE}, {0}}, \
+  {"q_ggml_quantize", 's', 2, 5, {R_X, R_GGML_TYPE, R_SHAPE, R_IMPORTANCE, R_OPTS}, {0}}, \
   {"q_ggml_dequantize", 's', 2, 3, {R_GGML_BLOCKS, R_GGML_TYPE, R_GGML_COUNT}, {0}}, \
   {"q_importance_agg", 'w', 2, 2, {R_X, R_COLUMNS}, {0}}, \
   {"q_ggml_types", 'v', 0, 0, {0}, {0}}, \
