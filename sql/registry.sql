@@ -428,10 +428,15 @@ END;
 --                'ggml'    a ggml block format (dtype): rows along the last
 --                          dimension of whole blocks, the parameters inside
 --                          the blocks (codes, as q_ggml_quantize returns
---                          them); block_size is the type's (32 or 256);
+--                          them); block_size is the type's (32 to 256);
 --                          method 'ggml'; importance the weights used, one
 --                          float32 per column, or NULL (ggml's reference
---                          quantizer)
+--                          quantizer); options '' but for mxfp4 rows made
+--                          under another producer's shared-exponent rule:
+--                          'mx_exponent=ocp', 'mx_exponent=torchao-rceil',
+--                          'mx_exponent=torchao-ceil', 'mx_exponent=torchao-even'
+--                          or 'mx_exponent=mlx' (q_ggml_quantize's option;
+--                          docs/NUMERICS.md#mx-shared-exponent-rules)
 --                Columns that do not belong to the granularity must be NULL.
 --   method       calibration, a method of the catalogue
 --                (docs/CATALOGUE.md#calibration-methods): 'minmax',
@@ -524,6 +529,7 @@ CREATE TABLE IF NOT EXISTS quantizations (
   label        TEXT GENERATED ALWAYS AS (
     CASE granularity WHEN 'ggml' THEN
       dtype || ' ggml' || CASE WHEN importance IS NULL THEN '' ELSE ' imatrix' END
+      || CASE options WHEN '' THEN '' ELSE ' ' || options END
     ELSE dtype || ' '
     || CASE granularity WHEN 'block' THEN 'block' || block_size ELSE granularity END
     || ' ' || scheme
@@ -565,7 +571,13 @@ CREATE TABLE IF NOT EXISTS quantizations (
     AND (granularity = 'ggml' OR importance IS NULL)
     AND (granularity <> 'ggml' OR
       (scale IS NULL AND zero_point IS NULL AND scales IS NULL
-       AND zero_points IS NULL AND axis IS NULL AND options = ''
+       AND zero_points IS NULL AND axis IS NULL
+       -- mxfp4 rows record their shared-exponent rule when it is not
+       -- ggml's own (q_ggml_quantize's mx_exponent=; '' is ggml's).
+       AND (options = '' OR (dtype = 'mxfp4' AND options IN
+           ('mx_exponent=ocp', 'mx_exponent=torchao-rceil',
+            'mx_exponent=torchao-ceil', 'mx_exponent=torchao-even',
+            'mx_exponent=mlx')))
        AND block_size IS (/*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0',
            'q4_1', 'q5_0', 'q5_1', 'q8_0', 'mxfp4') THEN 32 WHEN dtype IN
            ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'tq1_0', 'tq2_0') THEN 256
@@ -673,7 +685,7 @@ BEGIN
   WHERE NEW.tensor_id IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM tensors WHERE tensor_id = NEW.tensor_id);
   SELECT RAISE(ABORT, 'quantizations: options must be canonical: quant_min=N quant_max=N reduce_range=1 rounding=onnx, each optional, in that order, one space apart')
-  WHERE typeof(NEW.options) = 'text'
+  WHERE typeof(NEW.options) = 'text' AND NEW.granularity IS NOT 'ggml'
     AND NEW.options NOT LIKE '%method=%' AND NEW.options NOT LIKE '%percentile=%'
     AND NEW.options IS NOT (
       WITH RECURSIVE words(w, rest) AS (
