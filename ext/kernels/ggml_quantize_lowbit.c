@@ -197,20 +197,25 @@ const float sq_e2m1x2[16] = {
 ** first (lowest) code among equal errors: codes are tried in order for
 ** every weight of xb at once (lanes are weights). */
 SQ_AI void fp4_codes(const float *xb, int n, float d, uint8_t *code) {
+  /* Lanes are weights: n is 16 or 32, the arrays plain 32-bit lanes, the
+  ** selects branch-free, so that the compiler keeps them in vector
+  ** registers (the result is the same sequence of float operations). */
   float best[32];
+  int32_t idx[32];
   for (int j = 0; j < n; j++) {
     best[j] = fabsf(sq_e2m1x2[0] * d - xb[j]);
-    code[j] = 0;
+    idx[j] = 0;
   }
   for (int c = 1; c < 16; c++) {
     float v = sq_e2m1x2[c] * d;
     for (int j = 0; j < n; j++) {
       float err = fabsf(v - xb[j]);
-      int better = err < best[j];
-      best[j] = better ? err : best[j];
-      code[j] = better ? (uint8_t)c : code[j];
+      int32_t better = -(int32_t)(err < best[j]);
+      best[j] = err < best[j] ? err : best[j];
+      idx[j] = (idx[j] & ~better) | (c & better);
     }
   }
+  for (int j = 0; j < n; j++) code[j] = (uint8_t)idx[j];
 }
 
 /* ggml's running absmax (`if (amax < |v|) amax = |v|`), as a value. */
