@@ -273,26 +273,36 @@ SQ_AI void dq_tq2_0(sq_cb b, sq_b y, int slow) {
       }
 }
 
+/* The 16 values v * d of a scale, each the one product ggml computes, so
+** that a weight is a table lookup. */
+SQ_AI void fp4_table(float d, float *t) {
+  for (int c = 0; c < 16; c++) t[c] = sq_e2m1x2[c] * d;
+}
+
 SQ_AI void dq_mxfp4(sq_cb b, sq_b y, int slow) {
   (void)slow;
-  float d = sq_e8m0_half(b[SQ_MXFP4_E]);
+  float t[16], o[32];
+  fp4_table(sq_e8m0_half(b[SQ_MXFP4_E]), t);
   for (int j = 0; j < 16; j++) {
     unsigned q = b[SQ_MXFP4_QS + j];
-    put(y, j, sq_e2m1x2[q & 15u] * d);
-    put(y, j + 16, sq_e2m1x2[q >> 4] * d);
+    o[j] = t[q & 15u];
+    o[j + 16] = t[q >> 4];
   }
+  for (int j = 0; j < 32; j++) put(y, j, o[j]);
 }
 
 SQ_AI void dq_nvfp4(sq_cb b, sq_b y, int slow) {
   (void)slow;
+  float t[16], o[64];
   for (int s = 0; s < 4; s++) {
-    float d = sq_ue4m3_half(b[SQ_NVFP4_D + s]);
+    fp4_table(sq_ue4m3_half(b[SQ_NVFP4_D + s]), t);
     for (int j = 0; j < 8; j++) {
       unsigned q = b[SQ_NVFP4_QS + 8 * s + j];
-      put(y, 16 * s + j, sq_e2m1x2[q & 15u] * d);
-      put(y, 16 * s + j + 8, sq_e2m1x2[q >> 4] * d);
+      o[16 * s + j] = t[q & 15u];
+      o[16 * s + j + 8] = t[q >> 4];
     }
   }
+  for (int j = 0; j < 64; j++) put(y, j, o[j]);
 }
 
 SQ_DQ_ROW(q1_0, 128, 18, 1)

@@ -32,6 +32,7 @@
 #include "kernels/ggml_blocks.h"
 #include "kernels/ggml_internal.h"
 #include "kernels/ggml_lowbit.h"
+#include "kernels/ggml_fp4_body.h"
 
 /* ---- integer conversions as x86-64 with glibc makes them ------------------ */
 
@@ -193,46 +194,14 @@ const float sq_e2m1x2[16] = {
   E2M1X2(12), E2M1X2(13), E2M1X2(14), E2M1X2(15),
 };
 
-/* The code of least |value * d - x|, computed in float as ggml does, the
-** first (lowest) code among equal errors: codes are tried in order for
-** every weight of xb at once (lanes are weights). */
-SQ_AI void fp4_codes(const float *xb, int n, float d, uint8_t *code) {
-  /* Lanes are weights: n is 16 or 32, the arrays plain 32-bit lanes, the
-  ** selects branch-free, so that the compiler keeps them in vector
-  ** registers (the result is the same sequence of float operations). */
-  float best[32];
-  int32_t idx[32];
-  for (int j = 0; j < n; j++) {
-    best[j] = fabsf(sq_e2m1x2[0] * d - xb[j]);
-    idx[j] = 0;
-  }
-  for (int c = 1; c < 16; c++) {
-    float v = sq_e2m1x2[c] * d;
-    for (int j = 0; j < n; j++) {
-      float err = fabsf(v - xb[j]);
-      int32_t better = -(int32_t)(err < best[j]);
-      best[j] = err < best[j] ? err : best[j];
-      idx[j] = (idx[j] & ~better) | (c & better);
-    }
-  }
-  for (int j = 0; j < n; j++) code[j] = (uint8_t)idx[j];
-}
-
-/* ggml's running absmax (`if (amax < |v|) amax = |v|`), as a value. */
-static float fp4_absmax(const float *xb, int n) {
-  float amax = 0.0f;
-  for (int j = 0; j < n; j++) {
-    float a = fabsf(xb[j]);
-    amax = amax < a ? a : amax;
-  }
-  return amax;
-}
-
 int sq_floor_log2f(float a) {
   uint32_t u = sq_f32_bits(a);
   int bexp = (int)(u >> 23);
   uint32_t man = u & 0x7fffffu;
   int e; /* floor(log2 a), exactly */
+  /* A normal a more than 256 float steps below the next power of two is
+  ** far from it (the closest that rounds up is 88 steps below 2^128). */
+  if (bexp != 0 && man < 0x7fff00u) return bexp - 127;
   if (bexp == 0) {
     e = -150;
     for (uint32_t m = man; m; m >>= 1) e++;
@@ -360,16 +329,16 @@ void sq_mx_quantize(int rule, const void *x, size_t n, void *blocks) {
     float xb[32];
     uint8_t code[32];
     for (int j = 0; j < 32; j++) xb[j] = sq_load_f32(src + 4 * j);
-    float amax = fp4_absmax(xb, 32);
+    float amax = sq_fp4_absmax(xb, 32);
     unsigned e = sq_mx_exponent(rule, amax);
     dst[0] = (unsigned char)e;
     if (rule == SQ_MX_GGML) {
-      fp4_codes(xb, 32, sq_e8m0_half(e), code);
+      sq_fp4_codes(xb, 32, sq_e8m0_half(e), code);
     } else if (rule == SQ_MX_MLX) {
       /* x / 2^(e - 127) against the E2M1 values: the doubled ones times 1/2. */
       float scale = ldexpf(1.0f, mlx_exponent(amax)); /* before the wrap */
       for (int j = 0; j < 32; j++) xb[j] = xb[j] / scale;
-      fp4_codes(xb, 32, 0.5f, code);
+      sq_fp4_codes(xb, 32, 0.5f, code);
     } else if (e == 0xffu) {
       /* torchao's NaN scale: its bit arithmetic on the NaN products gives
       ** code 3 (x86-64's NaN, positive). */
@@ -386,46 +355,11 @@ void sq_mx_quantize(int rule, const void *x, size_t n, void *blocks) {
 void sq_ggml_quantize_mxfp4(const void *x, size_t n, const void *importance,
                             void *blocks) {
   (void)importance;
-  sq_mx_quantize(SQ_MX_GGML, x, n, blocks);
-}
-
-/* ggml's UE4M3 of a scale s >= 0 (4 exponent bits, bias 7, 3 mantissa
-** bits, no sign): nonpositive and NaN give 0, above 448 clamps, subnormals
-** round x * 512 + 0.5 down, normals round the mantissa half up on its
-** fourth bit, exponents 15 and beyond give 0x7e. */
-static unsigned ue4m3_from(float s) {
-  if (!(s > 0.0f)) return 0;
-  if (s > 448.0f) s = 448.0f;
-  uint32_t u = sq_f32_bits(s);
-  int ex = (int)((u >> 23) & 0xffu) - 127 + 7;
-  if (ex <= 0) {
-    int m = sq_ggml_trunc_i32(s * 512.0f + 0.5f);
-    if (m > 7) m = 7;
-    return m < 1 ? 0u : (unsigned)m;
-  }
-  if (ex >= 15) return 0x7eu;
-  unsigned man = ((u >> 20) & 7u) + ((u >> 19) & 1u);
-  if (man > 7) {
-    man = 0;
-    if (++ex >= 15) return 0x7eu;
-  }
-  return (unsigned)ex << 3 | man;
+  sq_fp4_mxfp4_row(x, n, blocks);
 }
 
 void sq_ggml_quantize_nvfp4(const void *x, size_t n, const void *importance,
                             void *blocks) {
   (void)importance;
-  sq_cb src = x;
-  sq_b dst = blocks;
-  for (size_t ib = 0; ib < n / 64; ib++, src += 4 * 64, dst += 36)
-    for (int s = 0; s < 4; s++) {
-      float xb[16];
-      uint8_t code[16];
-      for (int j = 0; j < 16; j++) xb[j] = sq_load_f32(src + 4 * (16 * s + j));
-      unsigned ue = ue4m3_from(fp4_absmax(xb, 16) / 6.0f);
-      dst[s] = (unsigned char)ue;
-      fp4_codes(xb, 16, sq_ue4m3_half(ue), code);
-      for (int j = 0; j < 8; j++)
-        dst[4 + 8 * s + j] = (unsigned char)(code[j] | code[j + 8] << 4);
-    }
+  sq_fp4_nvfp4_row(x, n, blocks);
 }
