@@ -233,12 +233,18 @@ SQ_AI void dq_q1_0(sq_cb b, sq_b y, int slow) {
     put(y, j, (b[SQ_Q1_0_QS + j / 8] >> (j % 8)) & 1u ? d : nd);
 }
 
+/* The four products (float)(q - 1) * d of a 2-bit code q, as ggml computes
+** each weight: a weight is then a lookup. */
+SQ_AI void q2_table(float d, float *t, int slow) {
+  for (int q = 0; q < 4; q++) t[q] = mul((float)(q - 1), d, slow);
+}
+
 SQ_AI void dq_q2_0(sq_cb b, sq_b y, int slow) {
-  float d = sq_ggml_half(b);
-  for (int j = 0; j < 64; j++) {
-    int q = (int)((b[SQ_Q2_0_QS + j / 4] >> (2 * (j % 4))) & 3u) - 1;
-    put(y, j, mul((float)q, d, slow));
-  }
+  float t[4], o[64];
+  q2_table(sq_ggml_half(b), t, slow);
+  for (int j = 0; j < 64; j++)
+    o[j] = t[(b[SQ_Q2_0_QS + j / 4] >> (2 * (j % 4))) & 3u];
+  for (int j = 0; j < 64; j++) put(y, j, o[j]);
 }
 
 /* Trit n (0 = the most significant) of a byte holding ceil(v * 256 / 243):
@@ -248,29 +254,33 @@ static inline int trit(unsigned byte, unsigned pow3) {
   return (int)(((unsigned)q * 3u) >> 8) - 1;
 }
 
+/* tq1_0, tq2_0: each weight (float)(t - 1) * d computed in place, the
+** innermost loop over 32 (or 16) neighbouring bytes so that the compiler
+** vectorizes the plain case. */
 SQ_AI void dq_tq1_0(sq_cb b, sq_b y, int slow) {
   static const unsigned pow3[5] = {1, 3, 9, 27, 81};
-  float d = sq_ggml_half(b + SQ_TQ1_0_D);
-  size_t o = 0;
+  float d = sq_ggml_half(b + SQ_TQ1_0_D), o[256];
   for (int n = 0; n < 5; n++)
     for (int m = 0; m < 32; m++)
-      put(y, o++, mul((float)trit(b[SQ_TQ1_0_QS + m], pow3[n]), d, slow));
+      o[32 * n + m] = mul((float)trit(b[SQ_TQ1_0_QS + m], pow3[n]), d, slow);
   for (int n = 0; n < 5; n++)
     for (int m = 0; m < 16; m++)
-      put(y, o++, mul((float)trit(b[SQ_TQ1_0_QS + 32 + m], pow3[n]), d, slow));
+      o[160 + 16 * n + m] = mul((float)trit(b[SQ_TQ1_0_QS + 32 + m], pow3[n]), d, slow);
   for (int n = 0; n < 4; n++)
     for (int j = 0; j < 4; j++)
-      put(y, o++, mul((float)trit(b[SQ_TQ1_0_QH + j], pow3[n]), d, slow));
+      o[240 + 4 * n + j] = mul((float)trit(b[SQ_TQ1_0_QH + j], pow3[n]), d, slow);
+  for (int j = 0; j < 256; j++) put(y, j, o[j]);
 }
 
 SQ_AI void dq_tq2_0(sq_cb b, sq_b y, int slow) {
-  float d = sq_ggml_half(b + SQ_TQ2_0_D);
+  float d = sq_ggml_half(b + SQ_TQ2_0_D), o[256];
   for (int h = 0; h < 2; h++)
     for (int l = 0; l < 4; l++)
       for (int m = 0; m < 32; m++) {
         int q = (int)((b[SQ_TQ2_0_QS + 32 * h + m] >> (2 * l)) & 3u) - 1;
-        put(y, 128 * h + 32 * l + m, mul((float)q, d, slow));
+        o[128 * h + 32 * l + m] = mul((float)q, d, slow);
       }
+  for (int j = 0; j < 256; j++) put(y, j, o[j]);
 }
 
 /* The 16 values v * d of a scale, each the one product ggml computes, so

@@ -44,13 +44,6 @@ static inline int32_t round_away_small(float f) {
   return t + (frac >= 0.5f) - (frac <= -0.5f);
 }
 
-/* ggml's (int)roundf(f): x86-64's truncating conversion of the rounded
-** value, INT32_MIN for NaN, infinities and anything outside int32. */
-static inline int32_t roundf_to_int(float f) {
-  if (!(fabsf(f) < 8388608.0f)) return sq_ggml_trunc_i32(f);
-  return round_away_small(f);
-}
-
 /* ggml's `int xi = lroundf(f) + 1`: glibc's lroundf on x86-64 returns a
 ** 64-bit long, LONG_MIN for NaN, infinities and values outside long; ggml
 ** adds one and keeps the low 32 bits. */
@@ -102,16 +95,22 @@ void sq_ggml_quantize_q2_0(const void *x, size_t n, const void *importance,
     /* The codes use the float32 scale; only the stored one is fp16. */
     float id = amax > 0.0f ? 1.0f / amax : 0.0f;
     sq_store_u16(dst, sq_ggml_fp16(amax));
-    for (int k = 0; k < 16; k++) {
-      unsigned byte = 0;
-      for (int b = 0; b < 4; b++) {
-        int q = roundf_to_int(xb[4 * k + b] * id);
-        /* INT32_MIN + 1 would overflow nothing: q is at least INT32_MIN. */
-        q = q == INT32_MIN ? 0 : sq_ggml_clamp_int(q + 1, 0, 3);
-        byte |= (unsigned)q << (2 * b);
+    /* With a finite 1/amax, |x / amax| <= 1 + 2^-23, so roundf gives -1, 0
+    ** or 1 and the code is 1 + (v >= 0.5) - (v <= -0.5) (NaN cannot occur).
+    ** An infinite 1/amax gives x86's INT32_MIN for every weight (inf, or
+    ** NaN for 0 * inf): code 0 after the clamp. */
+    int32_t q[64];
+    if (id - id == 0.0f) {
+      for (int j = 0; j < 64; j++) {
+        float v = xb[j] * id;
+        q[j] = 1 + (v >= 0.5f) - (v <= -0.5f);
       }
-      dst[2 + k] = (unsigned char)byte;
+    } else {
+      for (int j = 0; j < 64; j++) q[j] = 0;
     }
+    for (int k = 0; k < 16; k++)
+      dst[2 + k] = (unsigned char)(q[4 * k] | q[4 * k + 1] << 2 |
+                                   q[4 * k + 2] << 4 | q[4 * k + 3] << 6);
   }
 }
 
@@ -128,7 +127,17 @@ static float ternary_trits(sq_cb src, int *trit) {
     amax = amax > a ? amax : a;
   }
   float id = amax != 0.0f ? 1.0f / amax : 0.0f;
-  for (int j = 0; j < 256; j++) trit[j] = lroundf_plus1(xb[j] * id);
+  /* With a finite 1/amax, |x / amax| <= 1 + 2^-23: lroundf gives -1, 0 or 1,
+  ** so the trit is 1 + (v >= 0.5) - (v <= -0.5).  An infinite 1/amax makes
+  ** every product infinite or NaN: lroundf's LONG_MIN, trit 1. */
+  if (id - id == 0.0f) {
+    for (int j = 0; j < 256; j++) {
+      float v = xb[j] * id;
+      trit[j] = 1 + (v >= 0.5f) - (v <= -0.5f);
+    }
+  } else {
+    for (int j = 0; j < 256; j++) trit[j] = lroundf_plus1(xb[j] * id);
+  }
   return amax;
 }
 
