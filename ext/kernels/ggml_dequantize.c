@@ -228,22 +228,24 @@ SQ_DQ_ROW(q6_K, 256, 210, sq_ggml_half_finite(b + SQ_Q6_K_D))
 
 SQ_AI void dq_q1_0(sq_cb b, sq_b y, int slow) {
   (void)slow;
-  float d = sq_ggml_half(b), nd = -d;
-  for (int j = 0; j < 128; j++)
-    put(y, j, (b[SQ_Q1_0_QS + j / 8] >> (j % 8)) & 1u ? d : nd);
-}
-
-/* The four products (float)(q - 1) * d of a 2-bit code q, as ggml computes
-** each weight: a weight is then a lookup. */
-SQ_AI void q2_table(float d, float *t, int slow) {
-  for (int q = 0; q < 4; q++) t[q] = mul((float)(q - 1), d, slow);
+  /* The bits of d or of -d (its sign flipped), selected as integers. */
+  uint32_t pd = sq_f32_bits(sq_ggml_half(b)), nd = pd ^ 0x80000000u;
+  uint32_t o[128];
+  for (int i = 0; i < 16; i++)
+    for (int k = 0; k < 8; k++) {
+      uint32_t m = 0u - ((uint32_t)(b[SQ_Q1_0_QS + i] >> k) & 1u);
+      o[8 * i + k] = (pd & m) | (nd & ~m);
+    }
+  for (int j = 0; j < 128; j++) sq_store_u32(y + 4 * j, o[j]);
 }
 
 SQ_AI void dq_q2_0(sq_cb b, sq_b y, int slow) {
-  float t[4], o[64];
-  q2_table(sq_ggml_half(b), t, slow);
-  for (int j = 0; j < 64; j++)
-    o[j] = t[(b[SQ_Q2_0_QS + j / 4] >> (2 * (j % 4))) & 3u];
+  float d = sq_ggml_half(b), o[64];
+  for (int i = 0; i < 16; i++)
+    for (int k = 0; k < 4; k++) {
+      int q = (int)((b[SQ_Q2_0_QS + i] >> (2 * k)) & 3u) - 1;
+      o[4 * i + k] = mul((float)q, d, slow);
+    }
   for (int j = 0; j < 64; j++) put(y, j, o[j]);
 }
 
