@@ -1,8 +1,8 @@
 /*
 ** ggml_lowbit.h: what the quantizers (ggml_quantize_lowbit.c) and the
 ** dequantizers (ggml_dequantize.c) of ggml's sign, ternary and FP4 formats
-** share, and the MX shared-exponent rules (docs/NUMERICS.md#mx-shared-
-** exponent-rules).
+** share, and the MX shared-exponent rules
+** (docs/NUMERICS.md#mx-shared-exponent-rules).
 */
 #ifndef SQ_GGML_LOWBIT_H
 #define SQ_GGML_LOWBIT_H

@@ -32,8 +32,8 @@
 **   7. options (q_ggml_quantize) come last: text that is not a JSON array
 **      (shape and importance are), or the fifth argument.  The one key is
 **      mx_exponent=ggml|ocp|torchao-rceil|torchao-ceil|torchao-even|mlx, the
-**      shared-exponent rule of mxfp4 blocks (docs/NUMERICS.md#mx-shared-
-**      exponent-rules), for mxfp4 only; ggml (the default) is ggml's.
+**      shared-exponent rule of mxfp4 blocks, for mxfp4 only; ggml (the
+**      default) is ggml's (docs/NUMERICS.md#mx-shared-exponent-rules).
 */
 #include <string.h>
 #include "sql/sql.h"
