@@ -49,14 +49,7 @@ SQ_AI void sq_fp4_codes(const float *xb, int n, float d, uint8_t *code) {
 }
 
 /* ggml's running absmax (`if (amax < |v|) amax = |v|`), as a value. */
-SQ_AI float sq_fp4_absmax(const float *xb, int n) {
-  float amax = 0.0f;
-  for (int j = 0; j < n; j++) {
-    float a = fabsf(xb[j]);
-    amax = amax < a ? a : amax;
-  }
-  return amax;
-}
+SQ_AI float sq_fp4_absmax(const float *xb, int n) { return sq_absmax8(xb, n); }
 
 /* ggml's UE4M3 of a scale s >= 0 (4 exponent bits, bias 7, 3 mantissa
 ** bits, no sign): nonpositive and NaN give 0, above 448 clamps, subnormals

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include "kernels/byteorder.h"
 
 /* The E2M1 values of the 16 FP4 codes, doubled (0, 1, 2, 3, 4, 6, 8, 12,
@@ -32,6 +33,22 @@ static inline float sq_ue4m3_half(unsigned u) {
   float raw = ex == 0 ? (float)m * 0x1p-9f
                       : (1.0f + (float)m / 8.0f) * sq_bits_f32((ex - 7u + 127u) << 23);
   return raw * 0.5f;
+}
+
+/* The largest |x| of n floats (n a multiple of 8), in 8 independent lanes:
+** ggml's running maximum is a chain of n comparisons; the maximum of
+** magnitudes (never NaN, all >= +0) is the same value in any order. */
+static inline float sq_absmax8(const float *x, int n) {
+  float acc[8];
+  for (int k = 0; k < 8; k++) acc[k] = fabsf(x[k]);
+  for (int j = 8; j < n; j += 8)
+    for (int k = 0; k < 8; k++) {
+      float a = fabsf(x[j + k]);
+      acc[k] = acc[k] > a ? acc[k] : a;
+    }
+  float m = acc[0];
+  for (int k = 1; k < 8; k++) m = m > acc[k] ? m : acc[k];
+  return m;
 }
 
 /* floorf(log2f(a)) for a > 0 finite, as glibc's correctly rounding log2f

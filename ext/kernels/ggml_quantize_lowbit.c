@@ -87,11 +87,7 @@ void sq_ggml_quantize_q2_0(const void *x, size_t n, const void *importance,
   for (size_t ib = 0; ib < n / 64; ib++, src += 4 * 64, dst += 18) {
     float xb[64];
     for (int j = 0; j < 64; j++) xb[j] = sq_load_f32(src + 4 * j);
-    float amax = 0.0f;
-    for (int j = 0; j < 64; j++) {
-      float a = fabsf(xb[j]);
-      amax = a > amax ? a : amax;
-    }
+    float amax = sq_absmax8(xb, 64);
     /* The codes use the float32 scale; only the stored one is fp16. */
     float id = amax > 0.0f ? 1.0f / amax : 0.0f;
     sq_store_u16(dst, sq_ggml_fp16(amax));
@@ -121,11 +117,7 @@ void sq_ggml_quantize_q2_0(const void *x, size_t n, const void *importance,
 static float ternary_trits(sq_cb src, int *trit) {
   float xb[256];
   for (int j = 0; j < 256; j++) xb[j] = sq_load_f32(src + 4 * j);
-  float amax = 0.0f;
-  for (int j = 0; j < 256; j++) {
-    float a = fabsf(xb[j]);
-    amax = amax > a ? amax : a;
-  }
+  float amax = sq_absmax8(xb, 256);
   float id = amax != 0.0f ? 1.0f / amax : 0.0f;
   /* With a finite 1/amax, |x / amax| <= 1 + 2^-23: lroundf gives -1, 0 or 1,
   ** so the trit is 1 + (v >= 0.5) - (v <= -0.5).  An infinite 1/amax makes
