@@ -15,10 +15,12 @@
 **       (default 16M weights, 64 MB of float32: out of cache) and --small
 **       (4K weights: in L1/L2); ggml: dequantize_row_<type>.  The blocks
 **       are ggml's own quantization of the data (ours when ggml is absent).
-**   (b) quantize without importance, legacy types (q4_0 q4_1 q5_0 q5_1
-**       q8_0): time / memcpy of the INPUT (4n bytes), same two sizes;
-**       ggml: quantize_row_<type>_ref.
-**   (c) quantize without importance, K-quants (q2_K..q6_K): ms per call and
+**   (b) quantize without importance, the types of blocks below 256 (q4_0
+**       q4_1 q5_0 q5_1 q8_0 mxfp4 nvfp4 q1_0 q2_0): time / memcpy of the
+**       INPUT (4n bytes), same two sizes, and the speedup over ggml's
+**       quantize_row_<type>_ref.
+**   (c) quantize without importance, blocks of 256 (q2_K..q6_K, tq1_0,
+**       tq2_0): ms per call and
 **       speedup over ggml's quantize_row_<type>_ref, at --kq weights
 **       (default 1M: these are compute-bound, their time per weight does
 **       not depend on the cache).

@@ -2044,21 +2044,29 @@ static float pin_x(size_t j) {
 static float pin_w(size_t j) { return (float)((j * 7u) % 13u) / 4.0f; }
 
 static void test_ggml_pins(void) {
-  static const uint64_t dq_pin[SQ_GGML_NTYPES] = {
-      0x0990e466273c4a60ull, 0x9ec809ff3d4b4c98ull, 0x34840092826a08cbull,
-      0x818d8eed9514dc7aull, 0x688813a7f8d3dc67ull, 0x4ab458e54be5d9ccull,
-      0xd83c40db98ad2578ull, 0x64c94c296530a9afull, 0x04f4403554019c92ull,
-      0x206946a85c93888full};
-  static const uint64_t q_pin[SQ_GGML_NTYPES] = {
-      0xa7e1f73e26f13b03ull, 0x64323dc878862449ull, 0x39b061795c557e33ull,
-      0x4357a5217c3be330ull, 0xadf789790208dc56ull, 0x3bcb13ea3799bbebull,
-      0xbf301151a7405da4ull, 0x1b7ecbb3c595ad84ull, 0xcc775594389898b8ull,
-      0x0f6cf549753a812cull};
-  static const uint64_t qi_pin[SQ_GGML_NTYPES] = {
-      0xb65f4e068694b2b1ull, 0xdc359a7cf3fb8e50ull, 0x0ee2c02df96feec5ull,
-      0xfe216ac1786f9966ull, 0xadf789790208dc56ull, 0x016c8d9227e43521ull,
-      0x45dae10d44565ba5ull, 0x071018e7fd942c67ull, 0x66542deed4315d5cull,
-      0x67fd634ad07fb0f4ull};
+  /* By name, so that rows added to the catalogue in ggml's id order keep
+  ** their neighbours' pins (tests/ggml/ggml_ref_test --pins prints ggml's). */
+  static const struct {
+    const char *name;
+    uint64_t dq, q, qi;
+  } pins[] = {
+      {"q4_0", 0x0990e466273c4a60ull, 0xa7e1f73e26f13b03ull, 0xb65f4e068694b2b1ull},
+      {"q4_1", 0x9ec809ff3d4b4c98ull, 0x64323dc878862449ull, 0xdc359a7cf3fb8e50ull},
+      {"q5_0", 0x34840092826a08cbull, 0x39b061795c557e33ull, 0x0ee2c02df96feec5ull},
+      {"q5_1", 0x818d8eed9514dc7aull, 0x4357a5217c3be330ull, 0xfe216ac1786f9966ull},
+      {"q8_0", 0x688813a7f8d3dc67ull, 0xadf789790208dc56ull, 0xadf789790208dc56ull},
+      {"q2_K", 0x4ab458e54be5d9ccull, 0x3bcb13ea3799bbebull, 0x016c8d9227e43521ull},
+      {"q3_K", 0xd83c40db98ad2578ull, 0xbf301151a7405da4ull, 0x45dae10d44565ba5ull},
+      {"q4_K", 0x64c94c296530a9afull, 0x1b7ecbb3c595ad84ull, 0x071018e7fd942c67ull},
+      {"q5_K", 0x04f4403554019c92ull, 0xcc775594389898b8ull, 0x66542deed4315d5cull},
+      {"q6_K", 0x206946a85c93888full, 0x0f6cf549753a812cull, 0x67fd634ad07fb0f4ull},
+      {"tq1_0", 0x2ae76c12f2b5076dull, 0xf769cb91debd2862ull, 0xf769cb91debd2862ull},
+      {"tq2_0", 0xedf0bab2ee2df625ull, 0x0d6e3c56277545a0ull, 0x0d6e3c56277545a0ull},
+      {"mxfp4", 0xdbe0df4618515dd6ull, 0xfca18a4f1db35be5ull, 0xfca18a4f1db35be5ull},
+      {"nvfp4", 0xcb8c0050b83cfb54ull, 0x1221f1510b00bc86ull, 0x1221f1510b00bc86ull},
+      {"q1_0", 0x1f1b6a22673dc525ull, 0x2cd3a0e2cb767f03ull, 0x2cd3a0e2cb767f03ull},
+      {"q2_0", 0x90ae13b5856244eaull, 0x82585a165750532aull, 0x82585a165750532aull},
+  };
   group_begin("ggml scalar pinned to ggml");
   unsigned char blk[16 * 256], q[4096], xb[4 * 512], wb[4 * 512];
   unsigned char y[4 * 4096];
@@ -2068,15 +2076,19 @@ static void test_ggml_pins(void) {
   }
   for (int t = 0; t < SQ_GGML_NTYPES; t++) {
     const sq_ggml_format *f = &sq_ggml_formats[t];
-    size_t nb = f->block == 32 ? 16 : 2, n = nb * f->block;
+    size_t pi = 0, npins = sizeof pins / sizeof pins[0];
+    while (pi < npins && strcmp(pins[pi].name, f->name)) pi++;
+    if (!check(pi < npins, "%s has pins", f->name)) continue;
+    /* 512 weights: 16 blocks of 32, 8 of 64, 4 of 128, 2 of 256. */
+    size_t nb = 512 / f->block, n = nb * f->block;
     pin_blocks(t, nb, blk);
     sq_ggml_dequantizer(S, t)(blk, n, y);
-    check(pin_fnv(y, 4 * n) == dq_pin[t], "%s dequantize hash", f->name);
+    check(pin_fnv(y, 4 * n) == pins[pi].dq, "%s dequantize hash", f->name);
     size_t qb = 512 / f->block * f->bytes;
     sq_ggml_quantizer(S, t)(xb, 512, NULL, q);
-    check(pin_fnv(q, qb) == q_pin[t], "%s quantize hash", f->name);
+    check(pin_fnv(q, qb) == pins[pi].q, "%s quantize hash", f->name);
     sq_ggml_quantizer(S, t)(xb, 512, wb, q);
-    check(pin_fnv(q, qb) == qi_pin[t], "%s quantize with importance hash", f->name);
+    check(pin_fnv(q, qb) == pins[pi].qi, "%s quantize with importance hash", f->name);
   }
   /* Non-finite fields: x86-64's NaN rules on every host.  q4_0 with d = +inf:
   ** code 8 gives 0 * inf = the default NaN 0xffc00000, code 9 gives +inf;

@@ -121,12 +121,6 @@
   X(22, "iq2_s", 256, 82) \
   X(23, "iq4_xs", 256, 136) \
   X(29, "iq1_m", 256, 56) \
-  X(34, "tq1_0", 256, 54) \
-  X(35, "tq2_0", 256, 66) \
-  X(39, "mxfp4", 32, 17) \
-  X(40, "nvfp4", 64, 36) \
-  X(41, "q1_0", 128, 18) \
-  X(42, "q2_0", 64, 18) \
   /* end of SQ_CATALOGUE_GGUF_TYPES */
 
 /* X(name, bytes): GGUF's metadata value types by id (a

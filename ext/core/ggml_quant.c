@@ -5,6 +5,7 @@
 #include "core/ggml_quant.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
+#include "kernels/ggml_lowbit.h"
 
 int sq_ggml_type_parse(const char *text, size_t len, sq_ggml_type *t,
                        sq_status *st) {
@@ -85,6 +86,7 @@ typedef struct sq_ggml_job {
   const unsigned char *x;
   const void *w;
   unsigned char *blocks;
+  int mx_rule;              /* mxfp4 only: SQ_MX_*, 0 ggml's own */
 } sq_ggml_job;
 
 /* A piece is one whole row (the walk is not chunked): its first block's
@@ -92,8 +94,11 @@ typedef struct sq_ggml_job {
 static int sq_ggml_row(void *ctx, const sq_piece *p, sq_status *st) {
   const sq_ggml_job *j = ctx;
   (void)st;
-  sq_ggml_quantizer(j->k, j->t)(j->x + 4 * p->first, p->cols, j->w,
-                             j->blocks + p->group * sq_ggml_formats[j->t].bytes);
+  unsigned char *out = j->blocks + p->group * sq_ggml_formats[j->t].bytes;
+  if (j->mx_rule != SQ_MX_GGML)
+    sq_mx_quantize(j->mx_rule, j->x + 4 * p->first, p->cols, out);
+  else
+    sq_ggml_quantizer(j->k, j->t)(j->x + 4 * p->first, p->cols, j->w, out);
   return SQ_OK;
 }
 
@@ -103,7 +108,16 @@ int sq_ggml_quantize(const sq_kernels *k, sq_ggml_type t, const sq_tensor *x,
   float mn, mx;
   if (x->n == 0) return SQ_OK;
   if (sq_tensor_minmax(k, x->data, x->n, 0, &mn, &mx, st)) return st->code;
-  sq_ggml_job j = {k, t, x->data, w ? w->data : NULL, blocks};
+  sq_ggml_job j = {k, t, x->data, w ? w->data : NULL, blocks, SQ_MX_GGML};
+  return sq_granularity_walk(g, 0, sq_ggml_row, &j, st);
+}
+
+int sq_ggml_quantize_mx(const sq_kernels *k, int rule, const sq_tensor *x,
+                        const sq_granularity *g, void *blocks, sq_status *st) {
+  float mn, mx;
+  if (x->n == 0) return SQ_OK;
+  if (sq_tensor_minmax(k, x->data, x->n, 0, &mn, &mx, st)) return st->code;
+  sq_ggml_job j = {k, SQ_GGML_MXFP4, x->data, NULL, blocks, rule};
   return sq_granularity_walk(g, 0, sq_ggml_row, &j, st);
 }
 

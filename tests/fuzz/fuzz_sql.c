@@ -313,8 +313,15 @@ static const lit option_keys[] = {
   L("include_zero"), L("params"),
   /* appended: method=entropy's quantized bin count (key 21) */
   L("quantized_bins"),
-  /* appended: q_compare's bitsandbytes list (key 22) */
+  /* appended: mxfp4's shared-exponent rule (key 22) */
+  L("mx_exponent"),
+  /* appended: q_compare's bitsandbytes list (key 23) */
   L("bnb4"),
+};
+
+static const lit mx_rule_names[] = {
+  L("ggml"), L("ocp"), L("torchao-rceil"), L("torchao-ceil"), L("torchao-even"),
+  L("mlx"), L("MLX"), L("torchao"), L(""), L("floor"),
 };
 
 /* ggml's types in its order (sq_ggml_type), then the same in other cases,
@@ -835,7 +842,8 @@ static void gen_options(src *s, buf *b) {
       case 19: bput_lit(b, PICK(s, flag_texts)); break;
       case 20: bput_lit(b, PICK(s, params_names)); break;
       case 21: bput_lit(b, PICK(s, int_texts)); break;
-      case 22: gen_list(s, b, bnb4_items, COUNTOF(bnb4_items)); break;
+      case 22: bput_lit(b, PICK(s, mx_rule_names)); break;
+      case 23: gen_list(s, b, bnb4_items, COUNTOF(bnb4_items)); break;
       default: bput_lit(b, PICK(s, vocab)); break;
     }
   }

@@ -31,6 +31,7 @@ A line "cases N" at the top counts them; '#' lines are comments.
 import ctypes
 import os
 import sys
+import zlib
 
 import numpy as np
 
@@ -44,6 +45,14 @@ TYPES = [
     ("q8_0", 32, 34), ("q2_K", 256, 84), ("q3_K", 256, 110),
     ("q4_K", 256, 144), ("q5_K", 256, 176), ("q6_K", 256, 210),
 ]
+# Types added later draw from their own stream, seeded by their name, and
+# add the families of OWN_FAMILIES: the cases of the types above (one stream,
+# in this order) stay byte for byte what they were, whatever is added.
+OWN_STREAM = [
+    ("tq1_0", 256, 54), ("tq2_0", 256, 66), ("mxfp4", 32, 17),
+    ("nvfp4", 64, 36), ("q1_0", 128, 18), ("q2_0", 64, 18),
+]
+TYPES += OWN_STREAM
 
 lib = ctypes.CDLL(os.path.abspath(LIB))
 lib.ggml_version.restype = ctypes.c_char_p
@@ -169,12 +178,28 @@ def fam_ties(n, block):
     return f32(v)
 
 
+def fam_nearpow2(n, block):
+    # Per block an extreme 0..100 float steps below a power of two 2^k (k
+    # anywhere in float32's normal range), the rest smaller: where
+    # floor(log2f(amax)) (mxfp4) and the power-of-two scales turn.
+    v = np.zeros(n, dtype="<f4")
+    for b in range(0, n, block):
+        k = int(rng.integers(-125, 128))
+        top = np.array([2.0 ** k], dtype="<f4").view("<u4")[0]
+        a = np.array([top - int(rng.integers(0, 101))], dtype="<u4").view("<f4")[0]
+        blk = f32(rng.uniform(-1, 1, block) * float(a))
+        blk[rng.integers(block)] = a * rng.choice([-1, 1])
+        v[b:b + block] = blk
+    return v
+
+
 FAMILIES = [
     ("random", fam_random), ("heavy", fam_heavy), ("zero", fam_zero),
     ("constant", fam_constant), ("tiny", fam_tiny),
     ("subnormal", fam_subnormal), ("huge", fam_huge), ("hugemax", fam_hugemax),
     ("ties", fam_ties),
 ]
+OWN_FAMILIES = [("nearpow2", fam_nearpow2)]
 
 
 # ---- importance families: cols -> float32 array ----------------------------
@@ -211,6 +236,8 @@ def shapes(t, block):
     K-quants one or two super-blocks; every third case has 2 rows."""
     if block == 32:
         return [(1, 96), (2, 64), (1, 128), (1, 64), (2, 96), (1, 160)]
+    if block in (64, 128):
+        return [(1, 2 * block), (2, block), (1, 3 * block), (1, block)]
     return [(1, 256), (1, 512), (2, 256)]
 
 
@@ -222,7 +249,11 @@ cases = []
 for t, block, nbytes in TYPES:
     sh = shapes(t, block)
     k = 0
-    for fi, (fname, fam) in enumerate(FAMILIES):
+    families = FAMILIES
+    if (t, block, nbytes) in OWN_STREAM:
+        rng = np.random.default_rng([SEED, zlib.crc32(t.encode())])
+        families = FAMILIES + OWN_FAMILIES
+    for fi, (fname, fam) in enumerate(families):
         # Without importance, then with one importance family (rotating, so
         # every type meets all four), each on its own data.
         for with_imp in (False, True):

@@ -4,6 +4,7 @@
 **
 **   build/ggml_ref_test [--quick] [--seed N] [--rounds N] [--type T]
 **                       [--path P] [--lib FILE] [-v]
+**   build/ggml_ref_test --pins [--lib FILE]   tests/kernel_test.c's pins, from ggml
 **
 ** ggml is dlopen()ed from build/ggml/libggml-base.so (tests/ggml/fetch_ggml.sh:
 ** ggml 0.25.1, commit 0ad4a86, from @node-llama-cpp/linux-x64@3.22.1).  For
@@ -24,7 +25,8 @@
 ** Data families (x): gaussian, heavy-tailed, all-zero, constant, tiny-1e-40
 ** (subnormal), tiny-1e-30, huge-1e30, huge-FLT_MAX/4, exact-ties (values on
 ** k/2 grids of a power of two, so that ggml's x*id lands on .5), spikes,
-** one-nonzero.  Importance families: random, some-zeros, all-zeros,
+** one-nonzero, near-pow2 (block extremes just below powers of two, where
+** log2's rounding decides mxfp4's exponent).  Importance families: random, some-zeros, all-zeros,
 ** huge-tiny.  Row lengths: multiples of 256, and of 32 for the legacy types.
 ** The data is fresh for every seed (default: the time); the seed is printed,
 ** and --seed N with the same options reruns the same cases.
@@ -102,7 +104,7 @@ static double sign(void) { return (rnd64() & 1) ? 1.0 : -1.0; }
 static const char *const x_families[] = {
   "gaussian", "heavy-tailed", "all-zero", "constant", "tiny-1e-40",
   "tiny-1e-30", "huge-1e30", "huge-FLT_MAX/4", "exact-ties", "spikes",
-  "one-nonzero",
+  "one-nonzero", "near-pow2",
 };
 #define NXF (sizeof x_families / sizeof x_families[0])
 
@@ -182,6 +184,24 @@ static void gen_row(size_t f, float *x, size_t n, size_t block) {
         for (size_t i = b; i < b + block; i++) x[i] = 0.0f;
         x[b + rnd_below(block)] = (float)(sign() * s * 100.0);
       }
+  } else if (!strcmp(name, "near-pow2")) {
+    /* Per block: an extreme a few float steps below (or at) a power of two
+    ** 2^k, k anywhere in float's range, the rest gaussian below it: where
+    ** floor(log2 amax) and the exponent rules turn. */
+    for (size_t b = 0; b < n; b += block) {
+      int k = -148 + (int)rnd_below(276);
+      float top = ldexpf(1.0f, k);
+      uint32_t u;
+      memcpy(&u, &top, 4);
+      uint32_t back = (uint32_t)rnd_below(k < -125 ? 4 : 120);
+      u -= back < u ? back : u - 1;  /* stays a positive float */
+      float a;
+      memcpy(&a, &u, 4);
+      for (size_t i = b; i < b + block; i++) x[i] = (float)((double)a * 0.3 * gauss());
+      for (size_t i = b; i < b + block; i++)
+        if (fabsf(x[i]) > a) x[i] = 0.0f;
+      x[b + rnd_below(block)] = (float)sign() * a;
+    }
   } else if (!strcmp(name, "one-nonzero")) {
     for (size_t i = 0; i < n; i++) x[i] = 0.0f;
     x[rnd_below(n)] = (float)(sign() * s * (0.5 + unif()));
@@ -436,6 +456,57 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
   for (size_t i = 0; i <= NIF; i++) free(refimp[i]);
 }
 
+/* ---- --pins: ggml's hashes for tests/kernel_test.c's test_ggml_pins ------
+** The same inputs, spelled the same way as there (pin_x, pin_w, pin_blocks,
+** FNV-1a 64 of the bytes), through ggml: the table test_ggml_pins holds. */
+
+static uint64_t pin_fnv(const unsigned char *p, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+static float pin_x(size_t j) {
+  uint32_t u = (uint32_t)j * 2654435761u;
+  if (j >= 256 && j < 288) return 0.0f;
+  if (j >= 288 && j < 320) return (u >> 31) ? 1.5f : -1.5f;
+  if (j >= 320 && j < 352) return 0.25f;
+  if (j >= 352 && j < 384) return (float)((int)(u >> 27) - 16) * 0.5f;
+  return (float)((int)((u >> 12) % 2001u) - 1000) / 997.0f;
+}
+static float pin_w(size_t j) { return (float)((j * 7u) % 13u) / 4.0f; }
+static void pin_blocks(int t, size_t nb, unsigned char *b) {
+  size_t by = sq_ggml_formats[t].bytes;
+  for (size_t k = 0; k < nb * by; k++) b[k] = (unsigned char)(k * 167u + 13u);
+  for (size_t i = 0; i < nb; i++)
+    for (int f = 0; f < 2; f++)
+      if (sq_ggml_formats[t].fp16[f] >= 0) {
+        unsigned h = (0x0400u + 0x3a1u * (unsigned)(i * 2 + (size_t)f)) % 0x7800u;
+        if ((i + (size_t)f) & 1) h |= 0x8000u;
+        unsigned char *p = b + i * by + (size_t)sq_ggml_formats[t].fp16[f];
+        p[0] = (unsigned char)(h & 0xff);
+        p[1] = (unsigned char)(h >> 8);
+      }
+}
+
+static void print_pins(void) {
+  static float x[512], w[512], y[512];
+  static unsigned char blk[16 * 256], q[4096];
+  for (size_t j = 0; j < 512; j++) { x[j] = pin_x(j); w[j] = pin_w(j); }
+  for (int t = 0; t < NT; t++) {
+    const sq_ggml_format *f = &sq_ggml_formats[t];
+    size_t nb = 512 / f->block, qb = nb * f->bytes;
+    pin_blocks(t, nb, blk);
+    g_deq[t](blk, y, 512);
+    uint64_t dq = pin_fnv((const unsigned char *)y, sizeof y);
+    g_qref[t](x, q, 512);
+    uint64_t qr = pin_fnv(q, qb);
+    g_quant[t](x, q, 1, 512, w);
+    uint64_t qi = pin_fnv(q, qb);
+    printf("      {\"%s\", 0x%016llxull, 0x%016llxull, 0x%016llxull},\n", f->name,
+           (unsigned long long)dq, (unsigned long long)qr, (unsigned long long)qi);
+  }
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static uint64_t mix(uint64_t a, uint64_t b) {
@@ -446,16 +517,17 @@ static uint64_t mix(uint64_t a, uint64_t b) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: ggml_ref_test [--quick] [--seed N] [--rounds N] [--type T] [--path P] [--lib FILE] [-v]\n");
+  fprintf(stderr, "usage: ggml_ref_test [--quick] [--seed N] [--rounds N] [--type T] [--path P] [--lib FILE] [-v] | --pins\n");
   exit(2);
 }
 
 int main(int argc, char **argv) {
   const char *lib = "build/ggml/libggml-base.so";
   const char *only_type = NULL, *only_path = NULL;
-  int quick = 0, rounds = -1, have_seed = 0;
+  int quick = 0, rounds = -1, have_seed = 0, pins = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quick")) quick = 1;
+    else if (!strcmp(argv[i], "--pins")) pins = 1;
     else if (!strcmp(argv[i], "-v")) verbose = 1;
     else if (!strcmp(argv[i], "--seed") && i + 1 < argc) { g_seed = strtoull(argv[++i], NULL, 0); have_seed = 1; }
     else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
@@ -484,6 +556,11 @@ int main(int argc, char **argv) {
     g_qref[t] = (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
     g_quant[t] = (ggml_quant_fn)sym(h, "quantize_%s", nm);
     g_deq[t] = (ggml_deq_fn)sym(h, "dequantize_row_%s", nm);
+  }
+
+  if (pins) {
+    print_pins();
+    return 0;
   }
 
   for (const char *const *nm = sq_kernels_available(); *nm; nm++) {
@@ -515,19 +592,26 @@ int main(int argc, char **argv) {
 
   /* Row lengths: K-quants multiples of 256, legacy types also odd multiples
   ** of 32.  Quick mode keeps the short ones and one long one. */
+  /* Other blocks (64, 128): the legacy lengths in blocks. */
   static const size_t len_k_quick[] = {256, 512, 1024};
   static const size_t len_k_full[] = {256, 512, 768, 1280, 4096};
   static const size_t len_l_quick[] = {32, 96, 256, 544};
   static const size_t len_l_full[] = {32, 64, 96, 160, 256, 512, 544, 1024, 4096};
   static const int all_imp[] = {0, 1, 2, 3};
+  size_t len_b[9];
 
   uint64_t case_no = 0;
   for (int round = 0; round < rounds; round++)
     for (int t = 0; t < NT; t++) {
       if (only_t >= 0 && t != only_t) { case_no += 1000; continue; }
-      int kq = sq_ggml_formats[t].block == 256;
+      size_t blk = sq_ggml_formats[t].block;
+      int kq = blk == 256;
       const size_t *lens = kq ? (quick ? len_k_quick : len_k_full) : (quick ? len_l_quick : len_l_full);
       size_t nlens = kq ? (quick ? 3 : 5) : (quick ? 4 : 9);
+      if (!kq && blk != 32) {
+        for (size_t li = 0; li < nlens; li++) len_b[li] = lens[li] / 32 * blk;
+        lens = len_b;
+      }
       for (size_t xf = 0; xf < NXF; xf++)
         for (size_t li = 0; li < nlens; li++) {
           size_t rows = quick ? 2 : 3;

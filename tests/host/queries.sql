@@ -441,6 +441,35 @@ SELECT q_ggml_quantize(v, 'q2_K'), q_ggml_quantize(v, 'q2_K', '[1792]', u), q_gg
        q_ggml_dequantize(q_ggml_quantize(v, 'q5_K'), 'q5_K'),
        q_ggml_quantize(v, 'q6_K'), q_ggml_quantize(v, 'q6_K', '[1792]', u), q_ggml_quantize(v, 'q6_K', '[1792]', zeroblob(7168)),
        q_ggml_dequantize(q_ggml_quantize(v, 'q6_K'), 'q6_K') FROM d;
+-- The same hard blocks through the sign, ternary and FP4 types (ggml
+-- ignores the weights of these; they are checked all the same) and the MX
+-- shared-exponent rules.
+WITH d(v, u) AS (SELECT json_group_array(CASE key / 256 WHEN 0 THEN 0 WHEN 1 THEN (key % 7 - 3) * 1e-42 WHEN 2 THEN (key % 9 - 4) * 1e-9
+  WHEN 3 THEN (key % 5 - 2) * 1.7e38 WHEN 4 THEN 1.5 WHEN 5 THEN CASE key % 256 WHEN 5 THEN 1000 ELSE (key % 3 - 1) * 1e-3 END
+  ELSE (key % 8 - 4) * 0.5 END),
+                        json_group_array(CASE WHEN key % 4 = 0 THEN 0 ELSE 1 + key % 3 END) FROM json_each('[' || replace(hex(zeroblob(1791)), '00', '0,') || '0]'))
+SELECT q_ggml_quantize(v, 'tq1_0'), q_ggml_quantize(v, 'tq1_0', '[1792]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'tq1_0'), 'tq1_0'),
+       q_ggml_quantize(v, 'tq2_0'), q_ggml_quantize(v, 'tq2_0', '[1792]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'tq2_0'), 'tq2_0'),
+       q_ggml_quantize(v, 'mxfp4'), q_ggml_quantize(v, 'mxfp4', '[1792]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'mxfp4'), 'mxfp4'),
+       q_ggml_quantize(v, 'nvfp4'), q_ggml_quantize(v, 'nvfp4', '[1792]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'nvfp4'), 'nvfp4'),
+       q_ggml_quantize(v, 'q1_0'), q_ggml_quantize(v, 'q1_0', '[1792]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'q1_0'), 'q1_0'),
+       q_ggml_quantize(v, 'q2_0'), q_ggml_quantize(v, 'q2_0', '[1792]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'q2_0'), 'q2_0') FROM d;
+WITH d(v, u) AS (SELECT json_group_array(CASE key / 256 WHEN 0 THEN 0 WHEN 1 THEN (key % 7 - 3) * 1e-42 WHEN 2 THEN (key % 9 - 4) * 1e-9
+  WHEN 3 THEN (key % 5 - 2) * 1.7e38 WHEN 4 THEN 1.5 WHEN 5 THEN CASE key % 256 WHEN 5 THEN 1000 ELSE (key % 3 - 1) * 1e-3 END
+  ELSE (key % 8 - 4) * 0.5 END),
+                        json_group_array(CASE WHEN key % 4 = 0 THEN 0 ELSE 1 + key % 3 END) FROM json_each('[' || replace(hex(zeroblob(1791)), '00', '0,') || '0]'))
+SELECT q_ggml_quantize(v, 'mxfp4', 'mx_exponent=ocp'), q_ggml_quantize(v, 'mxfp4', '[1792]', 'mx_exponent=torchao-rceil'),
+       q_ggml_quantize(v, 'mxfp4', '[1792]', u, 'mx_exponent=torchao-ceil'), q_ggml_quantize(v, 'mxfp4', 'mx_exponent=torchao-even'),
+       q_ggml_quantize(v, 'mxfp4', 'mx_exponent=mlx'), q_ggml_quantize(v, 'mxfp4', 'mx_exponent=ggml') FROM d;
+SELECT q_ggml_quantize(zeroblob(128), 'mxfp4', 'mx_exponent=floor');
+SELECT q_ggml_quantize(zeroblob(128), 'q8_0', 'mx_exponent=ocp');
+SELECT q_ggml_quantize(zeroblob(100), 'q1_0');
 -- Several rows and dimensions; every type through the table of types, on
 -- zeros (q4_0's all-zero block stores the scale -0.0) and in upper case.
 WITH d(v, u) AS (SELECT json_group_array(((key * 2654435761 % 4294967296) / 65536 % 2001 - 1000) * (1 << (key / 16 % 7)) / 4096.0),
