@@ -50,6 +50,7 @@ typedef struct ctx {
   size_t n;                       /* elements */
   unsigned char *x, *q, *y, *h;   /* f32 in, codes, f32 out, halves */
   unsigned char *x2;              /* a second f32 input (error_sums): x + 4n */
+  unsigned char *bq;              /* bnb4 codes, then the absmax of blocks of 64 */
   float *bmn, *bmx;               /* per-block min/max, n / 8 entries */
   sq_qparams p8, pu8, p8d, p16, p32;
   sq_channel_params cp;
@@ -108,16 +109,17 @@ static void op_qaxis0(ctx *c) {
                                           c->q + run * ch);
 }
 
-/* bitsandbytes' 4-bit (kernels/bnb4.c, scalar on every path): codes at q,
-** the absmax of the blocks of 64 after them. */
+/* bitsandbytes' 4-bit (kernels/bnb4.c, the same code on every path): codes
+** at bq, the absmax of the blocks of 64 after them (bq holds x's NF4 before
+** the first operation runs). */
 static void op_bnb4_nf4(ctx *c) {
-  sq_bnb4_quantize(SQ_BNB4_NF4, c->x, c->n, 64, c->q, c->q + (c->n + 1) / 2);
+  sq_bnb4_quantize(SQ_BNB4_NF4, c->x, c->n, 64, c->bq, c->bq + (c->n + 1) / 2);
 }
 static void op_bnb4_fp4(ctx *c) {
-  sq_bnb4_quantize(SQ_BNB4_FP4, c->x, c->n, 64, c->q, c->q + (c->n + 1) / 2);
+  sq_bnb4_quantize(SQ_BNB4_FP4, c->x, c->n, 64, c->bq, c->bq + (c->n + 1) / 2);
 }
 static void op_bnb4_dq(ctx *c) {
-  sq_bnb4_dequantize(SQ_BNB4_NF4, c->q, c->q + (c->n + 1) / 2, c->n, 64, c->y);
+  sq_bnb4_dequantize(SQ_BNB4_NF4, c->bq, c->bq + (c->n + 1) / 2, c->n, 64, c->y);
 }
 
 typedef struct op {
@@ -193,7 +195,8 @@ static void run_size(size_t n, int reps, const char *const *names) {
   c.bmx = malloc(sizeof(float) * (n / 8 + 16));
   c.q = malloc(4 * n + 64);
   c.h = malloc(2 * n + 64);
-  if (!c.x || !c.y || !c.q || !c.h || !c.bmn || !c.bmx) {
+  c.bq = malloc(n / 2 + n / 16 + 64);
+  if (!c.x || !c.y || !c.q || !c.h || !c.bmn || !c.bmx || !c.bq) {
     fprintf(stderr, "out of memory\n");
     exit(1);
   }
@@ -250,6 +253,7 @@ static void run_size(size_t n, int reps, const char *const *names) {
   /* codes and halves for the *->f32 directions */
   sq_kernels_active()->quantize[SQ_CODE_I16](c.x, n, &c.p16, c.q);
   sq_kernels_active()->f32_to_f16(c.x, n, c.h);
+  op_bnb4_nf4(&c);
 
   int inner = n >= (1u << 20) ? 1 : (int)((1u << 22) / n);
   if (inner < 1) inner = 1;
@@ -274,7 +278,7 @@ static void run_size(size_t n, int reps, const char *const *names) {
              bytes / t / 1e9, t / ref);
     }
   }
-  free(c.x), free(c.y), free(c.q), free(c.h), free(c.bmn), free(c.bmx);
+  free(c.x), free(c.y), free(c.q), free(c.h), free(c.bmn), free(c.bmx), free(c.bq);
   free(sc), free(iv), free(lo), free(hi), free(zp), free(ad), free(c.axis0);
 }
 
