@@ -174,8 +174,8 @@ sq_ggml_dequantize_fn sq_ggml_dequantizer(const sq_kernels *k, sq_ggml_type t);
 /* Path k's kernel for ggml's quantize_<t>(x, .., NULL), which is what
 ** llama.cpp's quantizer writes without an imatrix.  It equals
 ** quantize_row_<t>_ref (sq_ggml_quantizer with importance NULL) for every
-** type but iq4_nl (ggml_iq4.c); the function ignores its importance
-** argument.  Never NULL. */
+** type but iq4_nl (ggml_iq4.c).  Called with importance NULL.  Never
+** NULL. */
 sq_ggml_quantize_fn sq_ggml_quantizer_unweighted(const sq_kernels *k,
                                                  sq_ggml_type t);
 /* Builds what type t's quantizer needs once per process (iq3_xxs and

@@ -20,6 +20,9 @@
 **                  == dequantize_row_<t>
 **   dequant-rand   the same on random block bytes whose fp16 fields are
 **                  finite
+**   dequant-special
+**                  the same with fp16 fields drawn from zeros, subnormals,
+**                  the largest, infinities and NaNs (quiet and signalling)
 ** Where ggml has no answer the row is not compared and is counted as
 ** "ggml aborted" or "undefined": ggml's iq3 searches abort (GGML_ASSERT,
 ** caught here through ggml_set_abort_callback) on some rows of huge values
@@ -243,11 +246,29 @@ static void gen_blocks(int t, unsigned char *b, size_t nblocks) {
     }
 }
 
+/* Random block bytes whose fp16 fields are, in most blocks, special. */
+static void gen_blocks_special(int t, unsigned char *b, size_t nblocks) {
+  static const unsigned special[] = {0x0000, 0x8000, 0x0001, 0x83ff, 0x7bff, 0xfbff,
+                                     0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7d01, 0xfd01,
+                                     0x7fff, 0x3c00};
+  size_t bytes = sq_ggml_formats[t].bytes;
+  gen_blocks(t, b, nblocks);
+  for (size_t k = 0; k < nblocks; k++)
+    for (int j = 0; j < 2; j++) {
+      int off = sq_ggml_formats[t].fp16[j];
+      if (off < 0 || (rnd64() & 3) == 0) continue;
+      unsigned h = special[rnd_below(sizeof special / sizeof special[0])];
+      b[k * bytes + off] = (unsigned char)(h & 0xff);
+      b[k * bytes + off + 1] = (unsigned char)(h >> 8);
+    }
+}
+
 /* ---- bookkeeping --------------------------------------------------------- */
 
-enum { M_Q, M_QIMP, M_QUNW, M_DQ, M_DQRAND, NMODES };
+enum { M_Q, M_QIMP, M_QUNW, M_DQ, M_DQRAND, M_DQSPECIAL, NMODES };
 static const char *const mode_names[NMODES] = {
   "quantize", "quantize+imp", "quantize-unw", "dequantize", "dequant-rand",
+  "dequant-special",
 };
 
 /* ggml's GGML_ASSERT failures, caught: ggml_abort calls the callback (its
@@ -349,12 +370,12 @@ static void check(int p, int t, int mode, const where *w, const unsigned char *e
   const sq_ggml_format *fm = &sq_ggml_formats[t];
   char ctx[256];
   snprintf(ctx, sizeof ctx, "row %zu, %s %ld, family %s, importance %s, n %zu, offset %d, seed %llu",
-           w->row, kind, bad, mode == M_DQRAND ? "random-blocks" : x_families[w->xf],
+           w->row, kind, bad, mode == M_DQRAND || mode == M_DQSPECIAL ? "random-blocks" : x_families[w->xf],
            w->imf == NIF ? "none" : imp_families[w->imf], w->n, w->offset,
            (unsigned long long)g_seed);
   char detail[720] = "";
   if (bad >= 0 && (size_t)bad < len) {
-    if (mode == M_DQ || mode == M_DQRAND) {
+    if (mode == M_DQ || mode == M_DQRAND || mode == M_DQSPECIAL) {
       size_t e = (size_t)bad / 4;
       float fe, fg;
       uint32_t be, bg;
@@ -520,6 +541,21 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
         sq_ggml_dequantizer(paths[p], t)(off ? (const void *)(in_blocks + 1) : (const void *)rb, n,
                                       out + GUARD + off);
         check(p, t, M_DQRAND, &w, (const unsigned char *)deq, out + off, flen);
+      }
+
+    /* Dequantize blocks with special fp16 fields. */
+    gen_blocks_special(t, rb, nb);
+    memcpy(in_blocks + 1, rb, qlen);
+    g_deq[t](rb, deq, (int64_t)n);
+    for (int p = 0; p < npaths; p++)
+      for (int off = 0; off <= 1; off++) {
+        w.offset = off;
+        snprintf(g_ctx, sizeof g_ctx, "%s dequant-special %s n %zu row %zu offset %d seed %llu",
+                 paths[p]->name, fm->name, n, r, off, (unsigned long long)g_seed);
+        canary(out, flen);
+        sq_ggml_dequantizer(paths[p], t)(off ? (const void *)(in_blocks + 1) : (const void *)rb, n,
+                                      out + GUARD + off);
+        check(p, t, M_DQSPECIAL, &w, (const unsigned char *)deq, out + off, flen);
       }
   }
   g_ctx[0] = 0;
