@@ -8,14 +8,18 @@
 **
 ** Rules:
 **   1. type is ggml's name (q4_0, q4_1, q5_0, q5_1, q8_0, q2_K, q3_K, q4_K,
-**      q5_K, q6_K) in any case;
+**      q5_K, q6_K, iq3_xxs, iq4_nl, iq3_s, iq4_xs, ...: q_ggml_types lists
+**      them) in any case;
 **   2. without shape x is one row; with it, rows run along the last
 **      dimension, which must be a whole number of the type's blocks;
 **   3. importance is llama.cpp's imatrix for the tensor: one weight per
 **      column (shape[-1]), finite and >= 0, as a float32 BLOB or JSON; with
 **      it the result is ggml's weighted quantization, without it ggml's
-**      reference quantization.  The types ggml quantizes only with
-**      importance (q_ggml_types.needs_importance) are an error without it;
+**      reference quantization (quantize_row_<type>_ref).  The text 'none'
+**      there is ggml's quantize_<type>(x, .., NULL) instead, what llama.cpp's
+**      quantizer writes without an imatrix: the same bytes for every type
+**      but iq4_nl.  The types ggml quantizes only with importance
+**      (q_ggml_types.needs_importance) are an error without it;
 **   4. blocks must be a BLOB of whole blocks; shape, when given, is the
 **      shape q_ggml_quantize took: it must hold exactly the blocks' weights,
 **      its rows whole blocks (rule 2).  A number there is the count of
@@ -33,6 +37,7 @@
 #include "sql/sql.h"
 #include "core/ggml_quant.h"
 #include "core/square_sum.h"
+#include "core/text.h"
 #include "kernels/byteorder.h"
 
 static int sq_arg_ggml_type(sqlite3_value *v, sq_ggml_type *t, sq_status *st) {
@@ -59,18 +64,25 @@ static void sq_ggml_quantize_func(sqlite3_context *ctx, int argc,
                    sq_shape_check_count(&shape, x.n, &st)))
     goto done;
   if (sq_ggml_granularity(t, argc > 2 ? &shape : NULL, x.n, &g, &st)) goto done;
-  if (argc > 3 && (sq_arg_tensor(argv[3], "importance", &w, &st) ||
+  /* importance 'none': ggml's quantize_<type>(x, .., NULL) (rule 3). */
+  int unweighted = argc > 3 && sqlite3_value_type(argv[3]) == SQLITE_TEXT &&
+                   sq_word_is((const char *)sqlite3_value_text(argv[3]),
+                              (size_t)sqlite3_value_bytes(argv[3]), "none");
+  int weighted = argc > 3 && !unweighted;
+  if (weighted && (sq_arg_tensor(argv[3], "importance", &w, &st) ||
                    sq_ggml_check_importance(&w, g.len, &st)))
     goto done;
-  if (argc <= 3 && sq_ggml_formats[t].needs_importance) {
+  if (!weighted && sq_ggml_formats[t].needs_importance) {
     sq_fail(&st, "%s needs importance (llama.cpp's imatrix: one weight per "
                  "column, e.g. from q_importance_agg), got none",
             sq_ggml_formats[t].name);
     goto done;
   }
   if (sq_ggml_size(t, &g, &nbytes, &st) || !(out = sq_alloc(&st, nbytes, 1)) ||
-      sq_ggml_quantize(sq_kernels_active(), t, &x, &g, argc > 3 ? &w : NULL, out,
-                       &st))
+      (unweighted
+           ? sq_ggml_quantize_unweighted(sq_kernels_active(), t, &x, &g, out, &st)
+           : sq_ggml_quantize(sq_kernels_active(), t, &x, &g, weighted ? &w : NULL,
+                              out, &st)))
     goto done;
   sq_result_typed(ctx, out, nbytes, SQ_SUBTYPE_GGML, &st);
   out = NULL;
