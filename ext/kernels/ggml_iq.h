@@ -45,6 +45,13 @@ typedef struct sq_iq3_lattice {
 void sq_ggml_quantize_iq4_nl_unweighted(const void *x, size_t n,
                                         const void *importance, void *blocks);
 
+/* The AVX2 dequantizers (ggml_iq_x86_avx2.c), which the avx2 and avx512
+** paths both run. */
+void sq_ggml_dequantize_iq3_xxs_avx2(const void *blocks, size_t n, void *y);
+void sq_ggml_dequantize_iq3_s_avx2(const void *blocks, size_t n, void *y);
+void sq_ggml_dequantize_iq4_nl_avx2(const void *blocks, size_t n, void *y);
+void sq_ggml_dequantize_iq4_xs_avx2(const void *blocks, size_t n, void *y);
+
 /* The lattice of grid g (SQ_IQ3_*_GRID), built on the first call; NULL when
 ** the memory for it cannot be had (a later call tries again).  Any thread. */
 const sq_iq3_lattice *sq_iq3_lattice_get(int g);
