@@ -15,7 +15,9 @@
 **
 ** Quantizing is ggml's quantize_row_iq4_nl_impl: per sub-block of 32, the
 ** scale max / value[0] and then (with ntry = 7) the 15 trial scales
-** (itry + value[0]) / max, keeping the best sum(w x q)^2 / sum(w q^2);
+** (itry + value[0]) / max, keeping the best sum(w x q)^2 / sum(w q^2) (the
+** trials' sums are computed side by side, each in ggml's order, then
+** compared in ggml's order);
 ** iq4_xs then rounds the sub-block scales to 6 bits of -max_scale / 32 and
 ** re-picks every code at its rounded scale.  Same float operations in the
 ** same order as ggml, so the same bytes on every host.
@@ -43,24 +45,88 @@
 
 #define QK_K 256
 
-/* ggml's best_index_int8 over the 16 values: the nearest value's code, the
-** lower one on a tie only when strictly nearer. */
-static inline int best_index(float x) {
+/* ggml's best_index_int8 over the 16 values is the nearest value's code,
+** the lower one on a tie only when strictly nearer.  ggml bisects with
+** branches; here (codes32, trial_sums) the same code comes without them:
+** lo, hi the values either side of x (the last value <= x, found by
+** comparing with values 1..14, and the next one), then ggml's comparison of
+** the two distances x - lo < hi - x.  x at or below value 0 or at or above
+** value 15 lands on them through the same comparison; a NaN x is code 15,
+** where ggml's bisection ends for it. */
+
+#define NTRY 7
+/* The sums of ggml's 2 * NTRY + 1 trial scales id[t] over one sub-block,
+** each in ggml's order (element 0 to 31), four trials in the lanes of a
+** 4-float vector (GCC's generic vectors: SSE, NEON or s390x's own
+** instructions, IEEE operations lane by lane). */
+typedef float sq_v4f __attribute__((vector_size(16)));
+typedef int32_t sq_v4i __attribute__((vector_size(16)));
+#define SQ_SEL(m, a, b) ((sq_v4f)(((m) & (sq_v4i)(a)) | (~(m) & (sq_v4i)(b))))
+#define SQ_SEL_I(m, a, b) (((m) & (a)) | (~(m) & (b)))
+
+static void trial_sums(const float *xb, const float *w, const float *id,
+                       float *sumqx, float *sumq2) {
   const signed char *v = sq_iq4nl_values;
-  if (x <= v[0]) return 0;
-  if (x >= v[15]) return 15;
-  int ml = 0, mu = 15;
-  while (mu - ml > 1) {
-    int mav = (ml + mu) / 2;
-    if (x < v[mav]) mu = mav;
-    else ml = mav;
+  float idp[16] = {0}, sa[16], sb[16];
+  sq_v4f val[16];
+  memcpy(idp, id, (2 * NTRY + 1) * sizeof(float));
+  for (int k = 0; k < 16; k++) val[k] = (sq_v4f){v[k], v[k], v[k], v[k]};
+  for (int g = 0; g < 16; g += 4) {
+    sq_v4f vid, a = {0, 0, 0, 0}, b = {0, 0, 0, 0};
+    memcpy(&vid, idp + g, sizeof vid);
+    for (int j = 0; j < 32; j++) {
+      sq_v4f x = vid * xb[j];
+      sq_v4f lo = val[0], hi = val[1];
+      for (int k = 1; k < 15; k++) {
+        sq_v4i ge = x >= val[k];
+        lo = SQ_SEL(ge, val[k], lo);
+        hi = SQ_SEL(ge, val[k + 1], hi);
+      }
+      sq_v4f q = SQ_SEL(x - lo < hi - x, lo, hi);
+      q = SQ_SEL(x != x, val[15], q);
+      sq_v4f wq = w[j] * q;
+      a += wq * xb[j];
+      b += wq * q;
+    }
+    memcpy(sa + g, &a, sizeof a);
+    memcpy(sb + g, &b, sizeof b);
   }
-  return x - v[mu - 1] < v[mu] - x ? mu - 1 : mu;
+  memcpy(sumqx, sa, (2 * NTRY + 1) * sizeof(float));
+  memcpy(sumq2, sb, (2 * NTRY + 1) * sizeof(float));
+}
+
+/* ggml's best_index_int8(id * xb[j]) for j < 32 into L (and the values into q unless
+** NULL), four at a time as trial_sums does it. */
+static void codes32(float id, const float *xb, uint8_t *L, float *q) {
+  const signed char *v = sq_iq4nl_values;
+  sq_v4f val[16];
+  for (int k = 0; k < 16; k++) val[k] = (sq_v4f){v[k], v[k], v[k], v[k]};
+  for (int j = 0; j < 32; j += 4) {
+    sq_v4f x;
+    memcpy(&x, xb + j, sizeof x);
+    x = id * x;
+    sq_v4f lo = val[0], hi = val[1];
+    sq_v4i ml = {0, 0, 0, 0};
+    for (int k = 1; k < 15; k++) {
+      sq_v4i ge = x >= val[k];
+      lo = SQ_SEL(ge, val[k], lo);
+      hi = SQ_SEL(ge, val[k + 1], hi);
+      ml -= ge;
+    }
+    sq_v4i up = ~(x - lo < hi - x) | (x != x);
+    sq_v4i c = SQ_SEL_I(x != x, ((sq_v4i){15, 15, 15, 15}), ml - up);
+    for (int i = 0; i < 4; i++) L[j + i] = (uint8_t)c[i];
+    if (q) {
+      sq_v4f qq = SQ_SEL(up, hi, lo);
+      qq = SQ_SEL(x != x, val[15], qq);
+      memcpy(q + j, &qq, sizeof qq);
+    }
+  }
 }
 
 /* One sub-block of 32 at xb: its scale, the codes of the first fit into L;
 ** *tiny = 1 (scale 0, L untouched) when it is below 1e-15 in magnitude.
-** w: the weights; ntry as ggml's. */
+** w: the weights; ntry as ggml's (-1 or NTRY). */
 static float fit(const float *xb, const float *w, int ntry, uint8_t *L,
                  int *tiny) {
   const signed char *values = sq_iq4nl_values;
@@ -76,29 +142,24 @@ static float fit(const float *xb, const float *w, int ntry, uint8_t *L,
   if (*tiny) return 0;
   float d = ntry > 0 ? -max / values[0] : max / values[0];
   float id = 1 / d;
-  float sumqx = 0, sumq2 = 0;
+  float sumqx = 0, sumq2 = 0, qv[32];
+  codes32(id, xb, L, qv);
   for (int j = 0; j < 32; j++) {
-    float al = id * xb[j];
-    int l = best_index(al);
-    L[j] = (uint8_t)l;
-    float q = values[l];
+    float q = qv[j];
     sumqx += w[j] * q * xb[j];
     sumq2 += w[j] * q * q;
   }
   d = sumq2 > 0 ? sumqx / sumq2 : 0.f;
+  if (ntry <= 0) return d;
   float best = d * sumqx;
-  for (int itry = -ntry; itry <= ntry; itry++) {
-    id = (float)(itry + values[0]) / max;
-    sumqx = sumq2 = 0;
-    for (int j = 0; j < 32; j++) {
-      float al = id * xb[j];
-      float q = values[best_index(al)];
-      sumqx += w[j] * q * xb[j];
-      sumq2 += w[j] * q * q;
-    }
-    if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
-      d = sumqx / sumq2;
-      best = d * sumqx;
+  float ids[2 * NTRY + 1], sqx[2 * NTRY + 1], sq2[2 * NTRY + 1];
+  for (int itry = -NTRY; itry <= NTRY; itry++)
+    ids[itry + NTRY] = (float)(itry + values[0]) / max;
+  trial_sums(xb, w, ids, sqx, sq2);
+  for (int t = 0; t < 2 * NTRY + 1; t++) {
+    if (sq2[t] > 0 && sqx[t] * sqx[t] > best * sq2[t]) {
+      d = sqx[t] / sq2[t];
+      best = d * sqx[t];
     }
   }
   return d;
@@ -132,7 +193,7 @@ static void iq4_nl_row(sq_cb src, size_t n, sq_cb imp, int ntry, sq_b out) {
     if (tiny && ntry < 0) memset(L, 8, 32);  /* see the header */
     if (ntry > 0) {
       float id = d ? 1 / d : 0;
-      for (int j = 0; j < 32; j++) L[j] = (uint8_t)best_index(id * xb[j]);
+      codes32(id, xb, L, NULL);
     }
     pack(L, out + 2);
   }
@@ -183,7 +244,7 @@ void sq_ggml_quantize_iq4_xs(const void *x, size_t n, const void *importance,
       int l = sq_ggml_clamp_int(sq_ggml_nearest_int(id * scales[ib]), -32, 31);
       float dl = d * l;
       float idl = dl ? 1 / dl : 0.f;
-      for (int j = 0; j < 32; j++) L[32 * ib + j] = (uint8_t)best_index(idl * xbl[32 * ib + j]);
+      codes32(idl, xbl + 32 * ib, L + 32 * ib, NULL);
       l += 32;
       scales_l[ib / 2] |= (unsigned char)((l & 0xf) << (4 * (ib % 2)));
       scales_h |= (unsigned)(l >> 4) << (2 * ib);
