@@ -38,6 +38,11 @@ typedef struct sq_iq3_lattice {
   int32_t map[4096];
   unsigned char level[512][4]; /* entry -> the 3-bit level of each weight */
   float pos[512][4];           /* entry -> 2 * level + 1, as ggml searches */
+  /* The same lists' positions for a vector search: for u off the grid,
+  ** soa + soa_at[u] holds ceil(count / 4) chunks of 16 floats, coordinate i
+  ** of the chunk's candidates 4c..4c+3 at 4i..4i+3 (NaN past the list). */
+  const float *soa;
+  uint32_t soa_at[4096];
   uint16_t neighbours[];
 } sq_iq3_lattice;
 

@@ -107,15 +107,39 @@ static sq_iq3_lattice *build(int g) {
     return NULL;
   }
   l = grown;
-  size_t at = 0;
+  size_t at = 0, chunks = 0;
   for (int u = 0; u < 4096; u++) {
+    l->soa_at[u] = 0;
     if (l->map[u] >= 0) continue;
     int c = nearest(l, u, nwant, l->neighbours + at + 1);
     l->neighbours[at] = (uint16_t)c;
     l->map[u] = -1 - (int32_t)at;
     at += 1 + (size_t)c;
+    chunks += ((size_t)c + 3) / 4;
   }
+  float *soa = malloc(chunks * 16 * sizeof(float));
+  if (!soa) {
+    free(l);
+    return NULL;
+  }
+  size_t f = 0;
+  for (int u = 0; u < 4096; u++) {
+    if (l->map[u] >= 0) continue;
+    const uint16_t *nb = l->neighbours + (-1 - l->map[u]);
+    l->soa_at[u] = (uint32_t)f;
+    for (int c = 0; c < (nb[0] + 3) / 4; c++, f += 16)
+      for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 4; k++)
+          soa[f + 4 * i + k] = 4 * c + k < nb[0] ? l->pos[nb[1 + 4 * c + k]][i] : NAN;
+  }
+  l->soa = soa;
   return l;
+}
+
+static void lattice_free(sq_iq3_lattice *l) {
+  if (!l) return;
+  free((void *)l->soa);
+  free(l);
 }
 
 const sq_iq3_lattice *sq_iq3_lattice_get(int g) {
@@ -128,7 +152,7 @@ const sq_iq3_lattice *sq_iq3_lattice_get(int g) {
   sq_iq3_lattice *expected = NULL;
   if (!__atomic_compare_exchange_n(&sq_lattice[g], &expected, l, 0,
                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    free(l);
+    lattice_free(l);
     l = expected;
   }
   return l;
@@ -137,7 +161,7 @@ const sq_iq3_lattice *sq_iq3_lattice_get(int g) {
 /* At dlclose (sqlite3's extension unload, or process exit). */
 __attribute__((destructor)) static void sq_iq3_lattice_free(void) {
   for (int g = 0; g < 2; g++) {
-    free(sq_lattice[g]);
+    lattice_free(sq_lattice[g]);
     sq_lattice[g] = NULL;
   }
 }
@@ -148,24 +172,42 @@ static inline float maxf(float a, float b) { return a > b ? a : b; }  /* ggml's 
 
 /* ggml's iq3_find_best_neighbour: the listed entry nearest to xval at scale
 ** (weighted by w), its levels into L; the first listed when none compares
-** below FLT_MAX (where ggml aborts). */
-static int best_neighbour(const sq_iq3_lattice *l, int32_t m, const float *xval,
-                          const float *w, float scale, int8_t *L) {
+** below FLT_MAX (where ggml aborts).  ggml scans the list with a running
+** strict minimum, so the winner is the first entry of least distance; here
+** four candidates' distances are computed side by side (each with ggml's
+** operations in ggml's order: d2 = 0, then d2 += w_i * diff_i * diff_i for
+** i = 0..3), each lane keeps its own first least, and the lanes' least
+** with the smallest list position wins: the same entry. */
+typedef float sq_v4f __attribute__((vector_size(16)));
+typedef int32_t sq_v4i __attribute__((vector_size(16)));
+
+static int best_neighbour(const sq_iq3_lattice *l, int32_t m, int u,
+                          const float *xval, const float *w, float scale,
+                          int8_t *L) {
   const uint16_t *nb = l->neighbours + (-1 - m);
-  float best = FLT_MAX;
-  int e = nb[1];
-  for (int j = 1; j <= nb[0]; j++) {
-    const float *pg = l->pos[nb[j]];
-    float d2 = 0;
+  const float *p = l->soa + l->soa_at[u];
+  sq_v4f best = {FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX};
+  sq_v4i at = {-1, -1, -1, -1}, pos = {0, 1, 2, 3};
+  for (int c = 0; c < (nb[0] + 3) / 4; c++, p += 16, pos += 4) {
+    sq_v4f d2 = {0, 0, 0, 0};
     for (int i = 0; i < 4; i++) {
-      float diff = scale * pg[i] - xval[i];
+      sq_v4f q;
+      memcpy(&q, p + 4 * i, sizeof q);
+      sq_v4f diff = scale * q - xval[i];
       d2 += w[i] * diff * diff;
     }
-    if (d2 < best) {
-      best = d2;
-      e = nb[j];
-    }
+    sq_v4i better = d2 < best;
+    best = (sq_v4f)((better & (sq_v4i)d2) | (~better & (sq_v4i)best));
+    at = (better & pos) | (~better & at);
   }
+  int j = -1;
+  float b = FLT_MAX;
+  for (int k = 0; k < 4; k++)
+    if (at[k] >= 0 && (best[k] < b || (best[k] == b && at[k] < j))) {
+      b = best[k];
+      j = at[k];
+    }
+  int e = nb[1 + (j < 0 ? 0 : j)];
   for (int i = 0; i < 4; i++) L[i] = (int8_t)l->level[e][i];
   return e;
 }
@@ -213,7 +255,7 @@ static float search(const sq_iq3_lattice *l, const float *xval,
       int u = round_group(xval + 4 * k, id, Laux + 4 * k);
       int32_t m = l->map[u];
       on_aux[k] = m >= 0;
-      if (m < 0) best_neighbour(l, m, xval + 4 * k, waux + 4 * k, this_scale, Laux + 4 * k);
+      if (m < 0) best_neighbour(l, m, u, xval + 4 * k, waux + 4 * k, this_scale, Laux + 4 * k);
     }
     float sumqx, sumq2;
     sums(xval, weight, Laux, &sumqx, &sumq2);
@@ -233,7 +275,7 @@ static float search(const sq_iq3_lattice *l, const float *xval,
       int8_t Lk[4];
       int u = round_group(xval + 4 * k, id, Lk);
       int32_t e = l->map[u];
-      if (e < 0) e = best_neighbour(l, e, xval + 4 * k, waux + 4 * k, scale, Lk);
+      if (e < 0) e = best_neighbour(l, e, u, xval + 4 * k, waux + 4 * k, scale, Lk);
       for (int i = 0; i < 4; i++) L[4 * k + i] = (int8_t)l->level[e][i];
     }
     float sumqx, sumq2;
