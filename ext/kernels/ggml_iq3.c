@@ -243,27 +243,62 @@ static void sums(const float *xval, const float *weight, const int8_t *L,
 static float search(const sq_iq3_lattice *l, const float *xval,
                     const float *weight, const float *waux, float max,
                     int steps, int xxs, int8_t *L) {
-  int8_t Laux[32];
-  int on[8], on_aux[8];
+  enum { MAXT = 32 };
+  int ntr = 2 * steps + 1;
+  int8_t La[MAXT][32];
+  int on[8], ona[MAXT][8];
+  float ids[MAXT], ts[MAXT], sqx[MAXT], sq2[MAXT];
   float best = 0, scale = max / 15;
   memset(L, 0, 32);
   for (int k = 0; k < 8; k++) on[k] = xxs;
-  for (int is = -steps; is <= steps; is++) {
-    float id = (15 + is * 0.2f) / max;
-    float this_scale = 1 / id;
-    for (int k = 0; k < 8; k++) {
-      int u = round_group(xval + 4 * k, id, Laux + 4 * k);
-      int32_t m = l->map[u];
-      on_aux[k] = m >= 0;
-      if (m < 0) best_neighbour(l, m, u, xval + 4 * k, waux + 4 * k, this_scale, Laux + 4 * k);
+  for (int t = 0; t < MAXT; t++) {
+    int is = t < ntr ? t - steps : 0;
+    ids[t] = (15 + is * 0.2f) / max;
+    ts[t] = 1 / ids[t];
+  }
+  /* The trials' levels, four trials per vector. */
+  for (int g = 0; g < ntr; g += 4) {
+    sq_v4f id;
+    memcpy(&id, ids + g, sizeof id);
+    for (int i = 0; i < 32; i++) {
+      sq_v4f v = 0.5f * (id * xval[i] - 1) + 12582912.f;
+      sq_v4i n = ((sq_v4i)v & 0x007fffff) - 0x00400000;
+      n &= ~(n < 0);
+      sq_v4i hi = n > 7;
+      n = (n & ~hi) | (7 & hi);
+      for (int k = 0; k < 4; k++) La[g + k][i] = (int8_t)n[k];
     }
-    float sumqx, sumq2;
-    sums(xval, weight, Laux, &sumqx, &sumq2);
+  }
+  /* Off-grid groups: the nearest listed grid point at the trial's scale. */
+  for (int t = 0; t < ntr; t++)
+    for (int k = 0; k < 8; k++) {
+      int8_t *Lk = La[t] + 4 * k;
+      int u = Lk[0] | Lk[1] << 3 | Lk[2] << 6 | Lk[3] << 9;
+      int32_t m = l->map[u];
+      ona[t][k] = m >= 0;
+      if (m < 0) best_neighbour(l, m, u, xval + 4 * k, waux + 4 * k, ts[t], Lk);
+    }
+  /* The trials' sums, four trials per vector, each in ggml's order. */
+  for (int g = 0; g < ntr; g += 4) {
+    sq_v4f a = {0, 0, 0, 0}, b = {0, 0, 0, 0};
+    for (int i = 0; i < 32; i++) {
+      float w = weight[i], wx = w * xval[i];
+      sq_v4f q = {(float)(2 * La[g][i] + 1), (float)(2 * La[g + 1][i] + 1),
+                  (float)(2 * La[g + 2][i] + 1), (float)(2 * La[g + 3][i] + 1)};
+      a += wx * q;
+      b += w * q * q;
+    }
+    memcpy(sqx + g, &a, sizeof a);
+    memcpy(sq2 + g, &b, sizeof b);
+  }
+  /* ggml's choice, in its order. */
+  for (int t = 0; t < ntr; t++) {
+    float sumqx = sqx[t], sumq2 = sq2[t];
     if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
       scale = sumqx / sumq2;
       best = scale * sumqx;
-      memcpy(L, Laux, 32);
-      memcpy(on, on_aux, sizeof on);
+      memcpy(L, La[t], 32);
+      memcpy(on, ona[t], sizeof on);
     }
   }
   int off = 0;
