@@ -177,11 +177,11 @@ static inline float maxf(float a, float b) { return a > b ? a : b; }  /* ggml's 
 ** four candidates' distances are computed side by side (each with ggml's
 ** operations in ggml's order: d2 = 0, then d2 += w_i * diff_i * diff_i for
 ** i = 0..3), each lane keeps its own first least, and the lanes' least
-** with the smallest list position wins: the same entry. */
+** (distance, position) wins: the same entry. */
 typedef float sq_v4f __attribute__((vector_size(16)));
 typedef int32_t sq_v4i __attribute__((vector_size(16)));
 
-static int best_neighbour(const sq_iq3_lattice *l, int32_t m, int u,
+SQ_AI int best_neighbour(const sq_iq3_lattice *l, int32_t m, int u,
                           const float *xval, const float *w, float scale,
                           int8_t *L) {
   const uint16_t *nb = l->neighbours + (-1 - m);
@@ -200,14 +200,15 @@ static int best_neighbour(const sq_iq3_lattice *l, int32_t m, int u,
     best = (sq_v4f)((better & (sq_v4i)d2) | (~better & (sq_v4i)best));
     at = (better & pos) | (~better & at);
   }
-  int j = -1;
-  float b = FLT_MAX;
-  for (int k = 0; k < 4; k++)
-    if (at[k] >= 0 && (best[k] < b || (best[k] == b && at[k] < j))) {
-      b = best[k];
-      j = at[k];
-    }
-  int e = nb[1 + (j < 0 ? 0 : j)];
+  /* The lanes' least (distance, position): a distance is +0 or more, so
+  ** its bits order as the floats do. */
+  uint64_t key = UINT64_MAX;
+  for (int k = 0; k < 4; k++) {
+    uint64_t kk = at[k] >= 0 ? (uint64_t)sq_f32_bits(best[k]) << 32 | (uint32_t)at[k] : UINT64_MAX;
+    key = kk < key ? kk : key;
+  }
+  int j = key == UINT64_MAX ? 0 : (int)(uint32_t)key;
+  int e = nb[1 + j];
   for (int i = 0; i < 4; i++) L[i] = (int8_t)l->level[e][i];
   return e;
 }
