@@ -42,7 +42,9 @@
 #include "kernels/ggml_internal.h"
 #include "kernels/ggml_iq.h"
 
+#ifndef QK_K
 #define QK_K 256
+#endif
 
 /* ---- the lattice ---------------------------------------------------------- */
 
@@ -52,7 +54,7 @@ static sq_iq3_lattice *sq_lattice[2];
 ** ggml lists them: every entry at one of the nwant smallest squared
 ** distances, by distance then entry number.  Writes them to out unless NULL;
 ** returns how many. */
-static int nearest(const sq_iq3_lattice *l, int u, int nwant, uint16_t *out) {
+static int iq3_nearest(const sq_iq3_lattice *l, int u, int nwant, uint16_t *out) {
   int d2[512], pos[4];
   for (int k = 0; k < 4; k++) pos[k] = 2 * ((u >> (3 * k)) & 7) + 1;
   for (int j = 0; j < l->size; j++) {
@@ -79,7 +81,7 @@ static int nearest(const sq_iq3_lattice *l, int u, int nwant, uint16_t *out) {
   return count;
 }
 
-static sq_iq3_lattice *build(int g) {
+static sq_iq3_lattice *iq3_build(int g) {
   int size = g == SQ_IQ3_S_GRID ? 512 : 256, nwant = g == SQ_IQ3_S_GRID ? 3 : 2;
   const unsigned char(*bytes)[4] = g == SQ_IQ3_S_GRID ? sq_iq3s_grid : sq_iq3xxs_grid;
   const unsigned char *levels = g == SQ_IQ3_S_GRID ? sq_iq3s_levels : sq_iq3xxs_levels;
@@ -100,7 +102,7 @@ static sq_iq3_lattice *build(int g) {
   }
   size_t total = 0;
   for (int u = 0; u < 4096; u++)
-    if (l->map[u] < 0) total += 1 + (size_t)nearest(l, u, nwant, NULL);
+    if (l->map[u] < 0) total += 1 + (size_t)iq3_nearest(l, u, nwant, NULL);
   sq_iq3_lattice *grown = realloc(l, sizeof *l + total * sizeof(uint16_t));
   if (!grown) {
     free(l);
@@ -111,7 +113,7 @@ static sq_iq3_lattice *build(int g) {
   for (int u = 0; u < 4096; u++) {
     l->soa_at[u] = 0;
     if (l->map[u] >= 0) continue;
-    int c = nearest(l, u, nwant, l->neighbours + at + 1);
+    int c = iq3_nearest(l, u, nwant, l->neighbours + at + 1);
     l->neighbours[at] = (uint16_t)c;
     l->map[u] = -1 - (int32_t)at;
     at += 1 + (size_t)c;
@@ -136,7 +138,7 @@ static sq_iq3_lattice *build(int g) {
   return l;
 }
 
-static void lattice_free(sq_iq3_lattice *l) {
+static void iq3_lattice_free(sq_iq3_lattice *l) {
   if (!l) return;
   free((void *)l->soa);
   free(l);
@@ -147,12 +149,12 @@ const sq_iq3_lattice *sq_iq3_lattice_get(int g) {
   if (l) return l;
   /* Threads that meet here each build one (a few milliseconds, once); the
   ** first to publish wins and the others free theirs. */
-  l = build(g);
+  l = iq3_build(g);
   if (!l) return NULL;
   sq_iq3_lattice *expected = NULL;
   if (!__atomic_compare_exchange_n(&sq_lattice[g], &expected, l, 0,
                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    lattice_free(l);
+    iq3_lattice_free(l);
     l = expected;
   }
   return l;
@@ -161,14 +163,14 @@ const sq_iq3_lattice *sq_iq3_lattice_get(int g) {
 /* At dlclose (sqlite3's extension unload, or process exit). */
 __attribute__((destructor)) static void sq_iq3_lattice_free(void) {
   for (int g = 0; g < 2; g++) {
-    lattice_free(sq_lattice[g]);
+    iq3_lattice_free(sq_lattice[g]);
     sq_lattice[g] = NULL;
   }
 }
 
 /* ---- the search ------------------------------------------------------------ */
 
-static inline float maxf(float a, float b) { return a > b ? a : b; }  /* ggml's MAX */
+static inline float iq3_maxf(float a, float b) { return a > b ? a : b; }  /* ggml's MAX */
 
 /* ggml's iq3_find_best_neighbour: the listed entry nearest to xval at scale
 ** (weighted by w), its levels into L; the first listed when none compares
@@ -181,7 +183,7 @@ static inline float maxf(float a, float b) { return a > b ? a : b; }  /* ggml's 
 typedef float sq_v4f __attribute__((vector_size(16)));
 typedef int32_t sq_v4i __attribute__((vector_size(16)));
 
-SQ_AI int best_neighbour(const sq_iq3_lattice *l, int32_t m, int u,
+SQ_AI int iq3_best_neighbour(const sq_iq3_lattice *l, int32_t m, int u,
                           const float *xval, const float *w, float scale,
                           int8_t *L) {
   const uint16_t *nb = l->neighbours + (-1 - m);
@@ -215,7 +217,7 @@ SQ_AI int best_neighbour(const sq_iq3_lattice *l, int32_t m, int u,
 
 /* Levels of xval[0..3] at inverse scale id, clamped to 0..7: their
 ** combination number, the levels into L. */
-static inline int round_group(const float *xval, float id, int8_t *L) {
+static inline int iq3_round_group(const float *xval, float id, int8_t *L) {
   int u = 0;
   for (int i = 0; i < 4; i++) {
     int v = sq_ggml_clamp_int(sq_ggml_nearest_int(0.5f * (id * xval[i] - 1)), 0, 7);
@@ -225,7 +227,7 @@ static inline int round_group(const float *xval, float id, int8_t *L) {
   return u;
 }
 
-static void sums(const float *xval, const float *weight, const int8_t *L,
+static void iq3_sums(const float *xval, const float *weight, const int8_t *L,
                  float *sumqx, float *sumq2) {
   float a = 0, b = 0;
   for (int i = 0; i < 32; i++) {
@@ -241,7 +243,7 @@ static void sums(const float *xval, const float *weight, const int8_t *L,
 ** largest, > 0): ggml's trial scales is = -steps..steps, then the refit of
 ** the groups still off the grid (all groups when refit_all; iq3_xxs starts
 ** with every group counted as on the grid, iq3_s with none). */
-static float search(const sq_iq3_lattice *l, const float *xval,
+static float iq3_search(const sq_iq3_lattice *l, const float *xval,
                     const float *weight, const float *waux, float max,
                     int steps, int xxs, int8_t *L) {
   enum { MAXT = 32 };
@@ -277,7 +279,7 @@ static float search(const sq_iq3_lattice *l, const float *xval,
       int u = Lk[0] | Lk[1] << 3 | Lk[2] << 6 | Lk[3] << 9;
       int32_t m = l->map[u];
       ona[t][k] = m >= 0;
-      if (m < 0) best_neighbour(l, m, u, xval + 4 * k, waux + 4 * k, ts[t], Lk);
+      if (m < 0) iq3_best_neighbour(l, m, u, xval + 4 * k, waux + 4 * k, ts[t], Lk);
     }
   /* The trials' sums, four trials per vector, each in ggml's order. */
   for (int g = 0; g < ntr; g += 4) {
@@ -309,20 +311,20 @@ static float search(const sq_iq3_lattice *l, const float *xval,
     for (int k = 0; k < 8; k++) {
       if (xxs && on[k]) continue;
       int8_t Lk[4];
-      int u = round_group(xval + 4 * k, id, Lk);
+      int u = iq3_round_group(xval + 4 * k, id, Lk);
       int32_t e = l->map[u];
-      if (e < 0) e = best_neighbour(l, e, u, xval + 4 * k, waux + 4 * k, scale, Lk);
+      if (e < 0) e = iq3_best_neighbour(l, e, u, xval + 4 * k, waux + 4 * k, scale, Lk);
       for (int i = 0; i < 4; i++) L[4 * k + i] = (int8_t)l->level[e][i];
     }
     float sumqx, sumq2;
-    sums(xval, weight, L, &sumqx, &sumq2);
+    iq3_sums(xval, weight, L, &sumqx, &sumq2);
     if (sumq2 > 0) scale = sumqx / sumq2;
   }
   return scale;
 }
 
 /* The grid entry of levels L[0..3] (always on the grid after the search). */
-static inline int entry(const sq_iq3_lattice *l, const int8_t *L) {
+static inline int iq3_entry(const sq_iq3_lattice *l, const int8_t *L) {
   int u = 0;
   for (int i = 0; i < 4; i++) u |= L[i] << (3 * i);
   return l->map[u];
@@ -330,7 +332,7 @@ static inline int entry(const sq_iq3_lattice *l, const int8_t *L) {
 
 /* One super-block's weights: x^2, or importance * sqrt(sigma2 + x^2) with
 ** sigma2 = 2 * mean(x^2); waux their square roots. */
-static void weights(const float *xb, const unsigned char *imp, float sigma2,
+static void iq3_weights(const float *xb, const unsigned char *imp, float sigma2,
                     float *weight, float *waux) {
   for (int i = 0; i < 32; i++) {
     weight[i] = imp ? sq_load_f32(imp + 4 * i) * sqrtf(sigma2 + xb[i] * xb[i])
@@ -339,15 +341,15 @@ static void weights(const float *xb, const unsigned char *imp, float sigma2,
   }
 }
 
-static float sigma2_of(const float *xbl) {
+static float iq3_sigma2_of(const float *xbl) {
   float sumx2 = 0;
   for (int i = 0; i < QK_K; i++) sumx2 += xbl[i] * xbl[i];
   return 2 * sumx2 / QK_K;
 }
 
-static float max_of(const float *xval) {
+static float iq3_max_of(const float *xval) {
   float max = xval[0];
-  for (int i = 1; i < 32; i++) max = maxf(max, xval[i]);
+  for (int i = 1; i < 32; i++) max = iq3_maxf(max, xval[i]);
   return max;
 }
 
@@ -367,13 +369,13 @@ void sq_ggml_quantize_iq3_xxs(const void *x, size_t n, const void *importance,
     unsigned char qs[64] = {0};
     uint32_t sas[8] = {0};
     for (int i = 0; i < QK_K; i++) xbl[i] = sq_load_f32(src + 4 * (QK_K * ibl + i));
-    float sigma2 = sigma2_of(xbl);
+    float sigma2 = iq3_sigma2_of(xbl);
     for (int ib = 0; ib < 8; ib++) {
       const float *xb = xbl + 32 * ib;
       float weight[32], waux[32], xval[32];
       int8_t L[32];
       unsigned signs[4];
-      weights(xb, imp ? imp + 4 * (QK_K * ibl + 32 * ib) : NULL, sigma2, weight, waux);
+      iq3_weights(xb, imp ? imp + 4 * (QK_K * ibl + 32 * ib) : NULL, sigma2, weight, waux);
       for (int k = 0; k < 4; k++) {
         int nflip = 0;
         unsigned s = 0;
@@ -402,20 +404,20 @@ void sq_ggml_quantize_iq3_xxs(const void *x, size_t n, const void *importance,
         }
         signs[k] = s & 127;
       }
-      float max = max_of(xval);
+      float max = iq3_max_of(xval);
       if (max < 1e-8f) {
         scales[ib] = 0;
         continue;
       }
-      float scale = search(l, xval, weight, waux, max, 15, 1, L);
+      float scale = iq3_search(l, xval, weight, waux, max, 15, 1, L);
       if (scale < 0) {
         scale = -scale;
         for (int k = 0; k < 4; k++) signs[k] = ~signs[k] & 127;
       }
-      for (int k = 0; k < 8; k++) qs[8 * ib + k] = (unsigned char)entry(l, L + 4 * k);
+      for (int k = 0; k < 8; k++) qs[8 * ib + k] = (unsigned char)iq3_entry(l, L + 4 * k);
       sas[ib] = signs[0] | signs[1] << 7 | signs[2] << 14 | signs[3] << 21;
       scales[ib] = scale;
-      max_scale = maxf(max_scale, scale);
+      max_scale = iq3_maxf(max_scale, scale);
     }
     if (!max_scale) {
       memset(out, 0, 98);
@@ -446,13 +448,13 @@ void sq_ggml_quantize_iq3_s(const void *x, size_t n, const void *importance,
     float xbl[QK_K], scales[8], max_scale = 0;
     sq_b qs = out + 2, qh = out + 66, sg = out + 74, sc = out + 106;
     for (int i = 0; i < QK_K; i++) xbl[i] = sq_load_f32(src + 4 * (QK_K * ibl + i));
-    float sigma2 = sigma2_of(xbl);
+    float sigma2 = iq3_sigma2_of(xbl);
     for (int ib = 0; ib < 8; ib++) {
       const float *xb = xbl + 32 * ib;
       float weight[32], waux[32], xval[32];
       int8_t L[32];
       unsigned char signs[4];
-      weights(xb, imp ? imp + 4 * (QK_K * ibl + 32 * ib) : NULL, sigma2, weight, waux);
+      iq3_weights(xb, imp ? imp + 4 * (QK_K * ibl + 32 * ib) : NULL, sigma2, weight, waux);
       for (int k = 0; k < 4; k++) {
         unsigned s = 0;
         for (int i = 0; i < 8; i++) {
@@ -465,18 +467,18 @@ void sq_ggml_quantize_iq3_s(const void *x, size_t n, const void *importance,
         }
         signs[k] = (unsigned char)s;
       }
-      float max = max_of(xval);
+      float max = iq3_max_of(xval);
       if (!max) {
         scales[ib] = 0;
         continue;  /* ggml's quirk: qs and signs do not advance */
       }
-      float scale = search(l, xval, weight, waux, max, 9, 0, L);
+      float scale = iq3_search(l, xval, weight, waux, max, 9, 0, L);
       if (scale < 0) {
         scale = -scale;
         for (int k = 0; k < 4; k++) signs[k] = (unsigned char)~signs[k];
       }
       for (int k = 0; k < 8; k++) {
-        int e = entry(l, L + 4 * k);
+        int e = iq3_entry(l, L + 4 * k);
         qs[k] = (unsigned char)(e & 255);
         qh[ib] |= (unsigned char)((e >> 8) << k);
       }
@@ -484,7 +486,7 @@ void sq_ggml_quantize_iq3_s(const void *x, size_t n, const void *importance,
       memcpy(sg, signs, 4);
       sg += 4;
       scales[ib] = scale;
-      max_scale = maxf(max_scale, scale);
+      max_scale = iq3_maxf(max_scale, scale);
     }
     if (!max_scale) continue;
     float d = max_scale / 31;
@@ -503,7 +505,7 @@ void sq_ggml_quantize_iq3_s(const void *x, size_t n, const void *importance,
 /* ggml's v * (+1 or -1), which its x86-64 build applies as a sign flip: a
 ** NaN's sign flips too (checked against the library: d = 0x7d01 with every
 ** sign set dequantizes to 0xffe02000). */
-static inline float signed_by(float v, int minus) { return minus ? -v : v; }
+static inline float iq3_signed_by(float v, int minus) { return minus ? -v : v; }
 
 void sq_ggml_dequantize_iq3_xxs(const void *blocks, size_t n, void *y) {
   sq_cb b = blocks;
@@ -519,8 +521,8 @@ void sq_ggml_dequantize_iq3_xxs(const void *blocks, size_t n, void *y) {
         s |= (unsigned)__builtin_parity(s) << 7;
         const unsigned char *g1 = sq_iq3xxs_grid[qs[2 * l]], *g2 = sq_iq3xxs_grid[qs[2 * l + 1]];
         for (int j = 0; j < 4; j++) {
-          sq_store_f32(out, signed_by(db * (float)g1[j], (s >> j) & 1));
-          sq_store_f32(out + 16, signed_by(db * (float)g2[j], (s >> (j + 4)) & 1));
+          sq_store_f32(out, iq3_signed_by(db * (float)g1[j], (s >> j) & 1));
+          sq_store_f32(out + 16, iq3_signed_by(db * (float)g2[j], (s >> (j + 4)) & 1));
           out += 4;
         }
         out += 16;
@@ -542,7 +544,7 @@ void sq_ggml_dequantize_iq3_s(const void *blocks, size_t n, void *y) {
         const unsigned char *g = sq_iq3s_grid[qs[k] | (((unsigned)qh[ib] >> k & 1u) << 8)];
         unsigned s = sg[k / 2] >> (4 * (k & 1));
         for (int j = 0; j < 4; j++) {
-          sq_store_f32(out, signed_by(db * (float)g[j], (s >> j) & 1));
+          sq_store_f32(out, iq3_signed_by(db * (float)g[j], (s >> j) & 1));
           out += 4;
         }
       }

@@ -24,7 +24,7 @@
 **
 ** ggml has two answers without importance for iq4_nl only:
 **   quantize_row_iq4_nl_ref   one scale (ntry = -1), the codes of the first
-**                             fit (sq_ggml_quantize_iq4_nl);
+**                             iq4_fit (sq_ggml_quantize_iq4_nl);
 **   quantize_iq4_nl(.., NULL) the 7-step search with weights x^2, then every
 **                             code re-picked at the final scale
 **                             (sq_ggml_quantize_iq4_nl_unweighted); this is
@@ -43,7 +43,9 @@
 #include "kernels/ggml_internal.h"
 #include "kernels/ggml_iq.h"
 
+#ifndef QK_K
 #define QK_K 256
+#endif
 
 /* ggml's best_index_int8 over the 16 values is the nearest value's code,
 ** the lower one on a tie only when strictly nearer.  ggml bisects with
@@ -64,7 +66,7 @@ typedef int32_t sq_v4i __attribute__((vector_size(16)));
 #define SQ_SEL(m, a, b) ((sq_v4f)(((m) & (sq_v4i)(a)) | (~(m) & (sq_v4i)(b))))
 #define SQ_SEL_I(m, a, b) (((m) & (a)) | (~(m) & (b)))
 
-static void trial_sums(const float *xb, const float *w, const float *id,
+static void iq4_trial_sums(const float *xb, const float *w, const float *id,
                        float *sumqx, float *sumq2) {
   const signed char *v = sq_iq4nl_values;
   float idp[16] = {0}, sa[16], sb[16];
@@ -97,7 +99,7 @@ static void trial_sums(const float *xb, const float *w, const float *id,
 
 /* ggml's best_index_int8(id * xb[j]) for j < 32 into L (and the values into q unless
 ** NULL), four at a time as trial_sums does it. */
-static void codes32(float id, const float *xb, uint8_t *L, float *q) {
+static void iq4_codes32(float id, const float *xb, uint8_t *L, float *q) {
   const signed char *v = sq_iq4nl_values;
   sq_v4f val[16];
   for (int k = 0; k < 16; k++) val[k] = (sq_v4f){v[k], v[k], v[k], v[k]};
@@ -127,7 +129,7 @@ static void codes32(float id, const float *xb, uint8_t *L, float *q) {
 /* One sub-block of 32 at xb: its scale, the codes of the first fit into L;
 ** *tiny = 1 (scale 0, L untouched) when it is below 1e-15 in magnitude.
 ** w: the weights; ntry as ggml's (-1 or NTRY). */
-static float fit(const float *xb, const float *w, int ntry, uint8_t *L,
+static float iq4_fit(const float *xb, const float *w, int ntry, uint8_t *L,
                  int *tiny) {
   const signed char *values = sq_iq4nl_values;
   float amax = 0, max = 0;
@@ -143,7 +145,7 @@ static float fit(const float *xb, const float *w, int ntry, uint8_t *L,
   float d = ntry > 0 ? -max / values[0] : max / values[0];
   float id = 1 / d;
   float sumqx = 0, sumq2 = 0, qv[32];
-  codes32(id, xb, L, qv);
+  iq4_codes32(id, xb, L, qv);
   for (int j = 0; j < 32; j++) {
     float q = qv[j];
     sumqx += w[j] * q * xb[j];
@@ -155,7 +157,7 @@ static float fit(const float *xb, const float *w, int ntry, uint8_t *L,
   float ids[2 * NTRY + 1], sqx[2 * NTRY + 1], sq2[2 * NTRY + 1];
   for (int itry = -NTRY; itry <= NTRY; itry++)
     ids[itry + NTRY] = (float)(itry + values[0]) / max;
-  trial_sums(xb, w, ids, sqx, sq2);
+  iq4_trial_sums(xb, w, ids, sqx, sq2);
   for (int t = 0; t < 2 * NTRY + 1; t++) {
     if (sq2[t] > 0 && sqx[t] * sqx[t] > best * sq2[t]) {
       d = sqx[t] / sq2[t];
@@ -165,13 +167,13 @@ static float fit(const float *xb, const float *w, int ntry, uint8_t *L,
   return d;
 }
 
-static void weights(const float *xb, sq_cb imp, float sigma2, float *w) {
+static void iq4_weights(const float *xb, sq_cb imp, float sigma2, float *w) {
   for (int j = 0; j < 32; j++)
     w[j] = imp ? sq_load_f32(imp + 4 * j) * sqrtf(sigma2 + xb[j] * xb[j])
                : xb[j] * xb[j];
 }
 
-static void pack(const uint8_t *L, sq_b q4) {
+static void iq4_pack(const uint8_t *L, sq_b q4) {
   for (int j = 0; j < 16; j++) q4[j] = (unsigned char)(L[j] | (L[16 + j] << 4));
 }
 
@@ -186,16 +188,16 @@ static void iq4_nl_row(sq_cb src, size_t n, sq_cb imp, int ntry, sq_b out) {
     float sigma2 = 0;
     for (int j = 0; j < 32; j++) sigma2 += xb[j] * xb[j];
     sigma2 *= 2.f / 32;
-    weights(xb, imp ? imp + 4 * 32 * ib : NULL, sigma2, w);
+    iq4_weights(xb, imp ? imp + 4 * 32 * ib : NULL, sigma2, w);
     int tiny;
-    float d = fit(xb, w, ntry, L, &tiny);
+    float d = iq4_fit(xb, w, ntry, L, &tiny);
     sq_store_u16(out, sq_ggml_fp16_searched(d));
     if (tiny && ntry < 0) memset(L, 8, 32);  /* see the header */
     if (ntry > 0) {
       float id = d ? 1 / d : 0;
-      codes32(id, xb, L, NULL);
+      iq4_codes32(id, xb, L, NULL);
     }
-    pack(L, out + 2);
+    iq4_pack(L, out + 2);
   }
 }
 
@@ -225,9 +227,9 @@ void sq_ggml_quantize_iq4_xs(const void *x, size_t n, const void *importance,
     sigma2 *= 2.f / QK_K;
     float max_scale = 0, amax_scale = 0;
     for (int ib = 0; ib < 8; ib++) {
-      weights(xbl + 32 * ib, imp ? imp + 4 * (QK_K * ibl + 32 * ib) : NULL, sigma2, w);
+      iq4_weights(xbl + 32 * ib, imp ? imp + 4 * (QK_K * ibl + 32 * ib) : NULL, sigma2, w);
       int tiny;
-      float d = fit(xbl + 32 * ib, w, 7, L + 32 * ib, &tiny);
+      float d = iq4_fit(xbl + 32 * ib, w, 7, L + 32 * ib, &tiny);
       scales[ib] = d;
       float abs_d = fabsf(d);
       if (abs_d > amax_scale) {
@@ -244,14 +246,14 @@ void sq_ggml_quantize_iq4_xs(const void *x, size_t n, const void *importance,
       int l = sq_ggml_clamp_int(sq_ggml_nearest_int(id * scales[ib]), -32, 31);
       float dl = d * l;
       float idl = dl ? 1 / dl : 0.f;
-      codes32(idl, xbl + 32 * ib, L + 32 * ib, NULL);
+      iq4_codes32(idl, xbl + 32 * ib, L + 32 * ib, NULL);
       l += 32;
       scales_l[ib / 2] |= (unsigned char)((l & 0xf) << (4 * (ib % 2)));
       scales_h |= (unsigned)(l >> 4) << (2 * ib);
     }
     sq_store_u16(out + 2, (uint16_t)scales_h);
     memcpy(out + 4, scales_l, 4);
-    for (int i = 0; i < 8; i++) pack(L + 32 * i, out + 8 + 16 * i);
+    for (int i = 0; i < 8; i++) iq4_pack(L + 32 * i, out + 8 + 16 * i);
   }
 }
 

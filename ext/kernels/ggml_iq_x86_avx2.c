@@ -18,13 +18,13 @@
 #include "kernels/x86_width.h"
 
 /* The eight int8 values of v's low 8 bytes as floats, times d. */
-SQ_AI __m256 scaled8(__m128i v, __m256 d) {
+SQ_AI __m256 iq_scaled8_avx2(__m128i v, __m256 d) {
   return _mm256_mul_ps(d, _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)));
 }
 
 /* Weights 8l..8l+7 of an iq3 sub-block: the magnitudes in bytes 8l..8l+7 of
 ** g (grid bytes in weight order), times db, bit j of s a minus sign. */
-SQ_AI __m256 iq3_8(__m256i g, int l, __m256 db, unsigned s) {
+SQ_AI __m256 iq3_8_avx2(__m256i g, int l, __m256 db, unsigned s) {
   __m128i half = l < 2 ? _mm256_castsi256_si128(g) : _mm256_extracti128_si256(g, 1);
   if (l & 1) half = _mm_srli_si128(half, 8);
   __m256 v = _mm256_mul_ps(db, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(half)));
@@ -46,7 +46,7 @@ static void dq_iq3_xxs_avx2(const void *blocks, size_t n, void *y) {
       for (int l = 0; l < 4; l++) {
         unsigned s = (aux >> (7 * l)) & 127u;
         s |= (unsigned)__builtin_parity(s) << 7;
-        _mm256_storeu_ps(out + 8 * l, iq3_8(g, l, db, s));
+        _mm256_storeu_ps(out + 8 * l, iq3_8_avx2(g, l, db, s));
       }
       out += 32;
     }
@@ -68,21 +68,21 @@ static void dq_iq3_s_avx2(const void *blocks, size_t n, void *y) {
                                     _mm256_set1_epi32(1));
       __m256i idx = _mm256_or_si256(lo, _mm256_slli_epi32(hi, 8));
       __m256i g = _mm256_i32gather_epi32((const int *)(const void *)sq_iq3s_grid, idx, 4);
-      for (int l = 0; l < 4; l++) _mm256_storeu_ps(out + 8 * l, iq3_8(g, l, db, sg[l]));
+      for (int l = 0; l < 4; l++) _mm256_storeu_ps(out + 8 * l, iq3_8_avx2(g, l, db, sg[l]));
       out += 32;
     }
   }
 }
 
 /* 32 weights of one iq4 block of codes at qs, times d. */
-SQ_AI void iq4_32(sq_cb qs, __m256 d, __m128i table, float *out) {
+SQ_AI void iq4_32_avx2(sq_cb qs, __m256 d, __m128i table, float *out) {
   __m128i q = _mm_loadu_si128((const __m128i *)(const void *)qs);
   __m128i lo = _mm_shuffle_epi8(table, _mm_and_si128(q, _mm_set1_epi8(15)));
   __m128i hi = _mm_shuffle_epi8(table, _mm_and_si128(_mm_srli_epi16(q, 4), _mm_set1_epi8(15)));
-  _mm256_storeu_ps(out, scaled8(lo, d));
-  _mm256_storeu_ps(out + 8, scaled8(_mm_srli_si128(lo, 8), d));
-  _mm256_storeu_ps(out + 16, scaled8(hi, d));
-  _mm256_storeu_ps(out + 24, scaled8(_mm_srli_si128(hi, 8), d));
+  _mm256_storeu_ps(out, iq_scaled8_avx2(lo, d));
+  _mm256_storeu_ps(out + 8, iq_scaled8_avx2(_mm_srli_si128(lo, 8), d));
+  _mm256_storeu_ps(out + 16, iq_scaled8_avx2(hi, d));
+  _mm256_storeu_ps(out + 24, iq_scaled8_avx2(_mm_srli_si128(hi, 8), d));
 }
 
 static void dq_iq4_nl_avx2(const void *blocks, size_t n, void *y) {
@@ -90,7 +90,7 @@ static void dq_iq4_nl_avx2(const void *blocks, size_t n, void *y) {
   float *out = y;
   __m128i table = _mm_loadu_si128((const __m128i *)(const void *)sq_iq4nl_values);
   for (size_t i = 0; i < n / 32; i++, b += 18, out += 32)
-    iq4_32(b + 2, _mm256_set1_ps(sq_iq_half(b)), table, out);
+    iq4_32_avx2(b + 2, _mm256_set1_ps(sq_iq_half(b)), table, out);
 }
 
 static void dq_iq4_xs_avx2(const void *blocks, size_t n, void *y) {
@@ -104,7 +104,7 @@ static void dq_iq4_xs_avx2(const void *blocks, size_t n, void *y) {
       int ls = (int)(((b[4 + ib / 2] >> (4 * (ib % 2))) & 0xf) | (((sh >> (2 * ib)) & 3) << 4));
       float dl = d * (float)(ls - 32);
       if (dl != dl && d == d) dl = sq_bits_f32(0xffc00000u);  /* as ggml_iq4.c */
-      iq4_32(b + 8 + 16 * ib, _mm256_set1_ps(dl), table, out);
+      iq4_32_avx2(b + 8 + 16 * ib, _mm256_set1_ps(dl), table, out);
     }
   }
 }
