@@ -42,9 +42,7 @@
 #include "kernels/ggml_internal.h"
 #include "kernels/ggml_iq.h"
 
-#ifndef QK_K
 #define QK_K 256
-#endif
 
 /* ---- the lattice ---------------------------------------------------------- */
 
@@ -551,3 +549,5 @@ void sq_ggml_dequantize_iq3_s(const void *blocks, size_t n, void *y) {
     }
   }
 }
+
+#undef QK_K

@@ -43,9 +43,7 @@
 #include "kernels/ggml_internal.h"
 #include "kernels/ggml_iq.h"
 
-#ifndef QK_K
 #define QK_K 256
-#endif
 
 /* ggml's best_index_int8 over the 16 values is the nearest value's code,
 ** the lower one on a tie only when strictly nearer.  ggml bisects with
@@ -296,3 +294,8 @@ void sq_ggml_dequantize_iq4_xs(const void *blocks, size_t n, void *y) {
     }
   }
 }
+
+#undef QK_K
+#undef NTRY
+#undef SQ_SEL
+#undef SQ_SEL_I
