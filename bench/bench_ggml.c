@@ -122,6 +122,13 @@ static void load_ggml(const char *lib) {
       return;
     }
   }
+  /* The iq3 lattices (ggml's and ours), built before any timing. */
+  void (*qinit)(int) = (void (*)(int))dlsym(h, "ggml_quantize_init");
+  if (!qinit) {
+    printf("ggml: not present (%s lacks ggml_quantize_init)\n", lib);
+    return;
+  }
+  for (int t = 0; t < NT; t++) qinit(sq_ggml_formats[t].ggml_id);
   const char *(*ver)(void) = (const char *(*)(void))dlsym(h, "ggml_version");
   const char *(*com)(void) = (const char *(*)(void))dlsym(h, "ggml_commit");
   printf("ggml: %s, ggml %s (%s), called directly on one thread\n", lib,
@@ -485,6 +492,11 @@ int main(int argc, char **argv) {
          g_clock == CLOCK_MONOTONIC ? "wall-clock time"
                                     : "this thread's CPU time (--clock wall for wall-clock)");
   load_ggml(lib);
+  for (int t = 0; t < NT; t++)
+    if (sq_ggml_prepare((sq_ggml_type)t)) {
+      fprintf(stderr, "bench_ggml: out of memory\n");
+      return 1;
+    }
   if (big) section_memory(big);
   if (small) section_memory(small);
   if (kq) section_compute(kq);

@@ -486,9 +486,9 @@ CREATE TABLE IF NOT EXISTS quantizations (
                CONSTRAINT quantization_dtype CHECK (dtype IN
                  /*{quantization_dtypes*/('int8', 'uint8', 'int16', 'uint16',
                      'int32', 'int4', 'uint4', 'q4_0', 'q4_1', 'q5_0', 'q5_1',
-                     'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'tq1_0',
-                     'tq2_0', 'mxfp4', 'nvfp4', 'q1_0', 'q2_0', 'nf4',
-                     'fp4')/*}*/),
+                     'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq3_xxs',
+                     'iq4_nl', 'iq3_s', 'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4',
+                     'nvfp4', 'q1_0', 'q2_0', 'nf4', 'fp4')/*}*/),
   scheme       TEXT NOT NULL DEFAULT 'affine'
                CONSTRAINT quantization_scheme CHECK (scheme IN
                  /*{schemes*/('affine', 'symmetric', 'log2')/*}*/),
@@ -578,8 +578,8 @@ CREATE TABLE IF NOT EXISTS quantizations (
   -- and method; only ggml rows have importance weights.
   CONSTRAINT ggml_params CHECK ((granularity = 'ggml') = (dtype IN
       /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K', 'q3_K',
-          'q4_K', 'q5_K', 'q6_K', 'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0',
-          'q2_0')/*}*/)
+          'q4_K', 'q5_K', 'q6_K', 'iq3_xxs', 'iq4_nl', 'iq3_s', 'iq4_xs',
+          'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0', 'q2_0')/*}*/)
     AND (granularity = 'ggml') = (method = 'ggml')
     AND (granularity = 'ggml' OR importance IS NULL)
     AND (granularity <> 'ggml' OR
@@ -592,10 +592,10 @@ CREATE TABLE IF NOT EXISTS quantizations (
             'mx_exponent=torchao-ceil', 'mx_exponent=torchao-even',
             'mx_exponent=mlx')))
        AND block_size IS (/*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0',
-           'q4_1', 'q5_0', 'q5_1', 'q8_0', 'mxfp4') THEN 32 WHEN dtype IN
-           ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'tq1_0', 'tq2_0') THEN 256
-           WHEN dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN dtype IN ('q1_0') THEN
-           128 END/*}*/)
+           'q4_1', 'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4') THEN 32 WHEN dtype
+           IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq3_xxs', 'iq3_s',
+           'iq4_xs', 'tq1_0', 'tq2_0') THEN 256 WHEN dtype IN ('nvfp4', 'q2_0')
+           THEN 64 WHEN dtype IN ('q1_0') THEN 128 END/*}*/)
        AND scheme = (CASE WHEN dtype IN /*{ggml_affine_types*/('q4_1', 'q5_1',
            'q2_K', 'q4_K', 'q5_K')/*}*/
                           THEN 'affine' ELSE 'symmetric' END)))),
@@ -763,21 +763,22 @@ BEGIN
   WHERE NEW.granularity = 'ggml' AND typeof(NEW.codes) = 'blob'
     AND length(NEW.codes) IS NOT
     (SELECT numel / (/*{ggml_block_size:NEW.dtype*/CASE WHEN NEW.dtype IN
-        ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'mxfp4') THEN 32 WHEN NEW.dtype
-        IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'tq1_0', 'tq2_0') THEN 256
-        WHEN NEW.dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN NEW.dtype IN ('q1_0')
-        THEN 128 END/*}*/)
+        ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4') THEN 32 WHEN
+        NEW.dtype IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq3_xxs',
+        'iq3_s', 'iq4_xs', 'tq1_0', 'tq2_0') THEN 256 WHEN NEW.dtype IN
+        ('nvfp4', 'q2_0') THEN 64 WHEN NEW.dtype IN ('q1_0') THEN 128 END/*}*/)
             * (/*{ggml_type_size:NEW.dtype*/CASE NEW.dtype WHEN 'q4_0' THEN 18
                 WHEN 'q4_1' THEN 20 WHEN 'q5_0' THEN 22 WHEN 'q5_1' THEN 24 WHEN
                 'q8_0' THEN 34 WHEN 'q2_K' THEN 84 WHEN 'q3_K' THEN 110 WHEN
                 'q4_K' THEN 144 WHEN 'q5_K' THEN 176 WHEN 'q6_K' THEN 210 WHEN
-                'tq1_0' THEN 54 WHEN 'tq2_0' THEN 66 WHEN 'mxfp4' THEN 17 WHEN
-                'nvfp4' THEN 36 WHEN 'q1_0' THEN 18 WHEN 'q2_0' THEN 18
-                END/*}*/)
+                'iq3_xxs' THEN 98 WHEN 'iq4_nl' THEN 18 WHEN 'iq3_s' THEN 110
+                WHEN 'iq4_xs' THEN 136 WHEN 'tq1_0' THEN 54 WHEN 'tq2_0' THEN 66
+                WHEN 'mxfp4' THEN 17 WHEN 'nvfp4' THEN 36 WHEN 'q1_0' THEN 18
+                WHEN 'q2_0' THEN 18 END/*}*/)
      FROM tensors WHERE tensor_id = NEW.tensor_id)
     AND NEW.dtype IN /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
-        'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'tq1_0', 'tq2_0', 'mxfp4',
-        'nvfp4', 'q1_0', 'q2_0')/*}*/;
+        'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq3_xxs', 'iq4_nl', 'iq3_s',
+        'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0', 'q2_0')/*}*/;
   SELECT RAISE(ABORT, 'quantizations: codes length does not match the tensor and bnb4 type')
   WHERE NEW.granularity = 'bnb4' AND typeof(NEW.codes) = 'blob'
     AND length(NEW.codes) IS NOT
@@ -1131,8 +1132,8 @@ CREATE TABLE IF NOT EXISTS policy_rules (
   CONSTRAINT policy_rule_dtype CHECK (dtype IN
     /*{policy_dtypes*/('float', 'int8', 'uint8', 'int16', 'uint16', 'int32',
         'int4', 'uint4', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K', 'q3_K',
-        'q4_K', 'q5_K', 'q6_K', 'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0',
-        'q2_0')/*}*/),
+        'q4_K', 'q5_K', 'q6_K', 'iq3_xxs', 'iq4_nl', 'iq3_s', 'iq4_xs', 'tq1_0',
+        'tq2_0', 'mxfp4', 'nvfp4', 'q1_0', 'q2_0')/*}*/),
   CONSTRAINT policy_rule_float CHECK (dtype <> 'float' OR
     (scheme IS NULL AND granularity IS NULL AND block_size IS NULL
      AND method IS NULL AND percentile IS NULL AND options IS NULL)),
@@ -1141,8 +1142,9 @@ CREATE TABLE IF NOT EXISTS policy_rules (
         'block', 'ggml')/*}*/
              AND (granularity = 'ggml') = (dtype IN
                /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K',
-                   'q3_K', 'q4_K', 'q5_K', 'q6_K', 'tq1_0', 'tq2_0', 'mxfp4',
-                   'nvfp4', 'q1_0', 'q2_0')/*}*/), 0)),
+                   'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq3_xxs', 'iq4_nl', 'iq3_s',
+                   'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0',
+                   'q2_0')/*}*/), 0)),
   CONSTRAINT policy_rule_scheme CHECK (scheme IS NULL OR
     (granularity IS NOT 'ggml' AND scheme IN /*{schemes*/('affine', 'symmetric',
         'log2')/*}*/)
@@ -1154,10 +1156,10 @@ CREATE TABLE IF NOT EXISTS policy_rules (
     WHEN 'block' THEN typeof(block_size) = 'integer' AND block_size >= 1
     WHEN 'ggml' THEN block_size IS NULL
       OR block_size IS (/*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0',
-          'q4_1', 'q5_0', 'q5_1', 'q8_0', 'mxfp4') THEN 32 WHEN dtype IN
-          ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'tq1_0', 'tq2_0') THEN 256
-          WHEN dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN dtype IN ('q1_0') THEN
-          128 END/*}*/)
+          'q4_1', 'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4') THEN 32 WHEN dtype
+          IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq3_xxs', 'iq3_s',
+          'iq4_xs', 'tq1_0', 'tq2_0') THEN 256 WHEN dtype IN ('nvfp4', 'q2_0')
+          THEN 64 WHEN dtype IN ('q1_0') THEN 128 END/*}*/)
     ELSE block_size IS NULL END),
   CONSTRAINT policy_rule_log2 CHECK (scheme IS NOT 'log2' OR
     (dtype IN /*{log2_dtypes*/('int8')/*}*/ AND coalesce(options, '') = '')),
@@ -1496,10 +1498,11 @@ WITH action AS (
               ELSE coalesce(scheme, 'affine') END AS scheme,
          CASE granularity WHEN 'ggml' THEN
                 /*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0', 'q4_1',
-                    'q5_0', 'q5_1', 'q8_0', 'mxfp4') THEN 32 WHEN dtype IN
-                    ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'tq1_0', 'tq2_0')
-                    THEN 256 WHEN dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN dtype
-                    IN ('q1_0') THEN 128 END/*}*/
+                    'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4') THEN 32 WHEN
+                    dtype IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq3_xxs',
+                    'iq3_s', 'iq4_xs', 'tq1_0', 'tq2_0') THEN 256 WHEN dtype IN
+                    ('nvfp4', 'q2_0') THEN 64 WHEN dtype IN ('q1_0') THEN 128
+                    END/*}*/
               ELSE block_size END AS block_size,
          CASE WHEN dtype = 'float' THEN NULL
               WHEN granularity = 'ggml' THEN 'ggml'
@@ -1528,10 +1531,11 @@ probe AS (
          CASE WHEN g GLOB 'block[1-9]*' AND g NOT GLOB 'block*[^0-9]*'
                    AND length(g) <= 14 THEN CAST(substr(g, 6) AS INTEGER)
               WHEN g = 'ggml' THEN /*{ggml_block_size:dtype*/CASE WHEN dtype IN
-                  ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'mxfp4') THEN 32 WHEN
-                  dtype IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'tq1_0',
-                  'tq2_0') THEN 256 WHEN dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN
-                  dtype IN ('q1_0') THEN 128 END/*}*/
+                  ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4')
+                  THEN 32 WHEN dtype IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K',
+                  'iq3_xxs', 'iq3_s', 'iq4_xs', 'tq1_0', 'tq2_0') THEN 256 WHEN
+                  dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN dtype IN ('q1_0') THEN
+                  128 END/*}*/
          END AS block_size,
          CASE WHEN g = 'ggml' THEN 'ggml'
               WHEN w3 IN /*{label_methods*/('mse', 'histogram',
@@ -1570,8 +1574,9 @@ SELECT rule_id, role, dtype, scheme, granularity, block_size, method,
        role = 'action' OR (label IS probe
          AND ((granularity = 'ggml' AND dtype IN
                  /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K',
-                     'q3_K', 'q4_K', 'q5_K', 'q6_K', 'tq1_0', 'tq2_0', 'mxfp4',
-                     'nvfp4', 'q1_0', 'q2_0')/*}*/)
+                     'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq3_xxs', 'iq4_nl',
+                     'iq3_s', 'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4',
+                     'q1_0', 'q2_0')/*}*/)
               OR (granularity IN /*{code_granularities*/('tensor', 'channel',
                   'block')/*}*/
                   AND dtype IN /*{code_dtypes*/('int8', 'uint8', 'int16',

@@ -16,6 +16,7 @@
 **      int8), the fifth bits by a byte movemask.
 */
 #include "kernels/ggml_internal.h"
+#include "kernels/ggml_iq.h"
 #include "kernels/ggml_kquants.h"
 #include "kernels/ggml_blocks.h"
 #include "kernels/ggml_fp4_body.h"
@@ -291,6 +292,10 @@ const sq_ggml_kernels sq_ggml_kernels_avx2 = {
     [SQ_GGML_Q4_K] = dq_q4_K_avx2,
     [SQ_GGML_Q5_K] = dq_q5_K_avx2,
     [SQ_GGML_Q6_K] = dq_q6_K_avx2,
+    [SQ_GGML_IQ3_XXS] = sq_ggml_dequantize_iq3_xxs_avx2,
+    [SQ_GGML_IQ4_NL] = sq_ggml_dequantize_iq4_nl_avx2,
+    [SQ_GGML_IQ3_S] = sq_ggml_dequantize_iq3_s_avx2,
+    [SQ_GGML_IQ4_XS] = sq_ggml_dequantize_iq4_xs_avx2,
   },
 };
 

@@ -407,6 +407,18 @@ WITH d(v, u) AS (SELECT q_f32(X'9FA0EB1DA51C92A44A23892417A4EE13D6200AA556202E9A
 SELECT q_ggml_quantize(v, 'q6_K'), q_ggml_quantize(v, 'q6_K', '[2,256]'), q_ggml_quantize(v, 'q6_K', '[2,256]', u),
        q_ggml_dequantize(q_ggml_quantize(v, 'q6_K', '[2,256]'), 'q6_K'),
        q_ggml_dequantize(q_ggml_quantize(v, 'q6_K', '[2,256]', u), 'q6_K', 512) FROM d;
+-- The iq types: two rows of 256 (iq4_nl: rows of 32 too), without
+-- importance, with it, with all-zero importance and with 'none' (ggml's
+-- quantize_<type>(x, .., NULL)); the iq3 quantizers build their lattice on
+-- first use (an allocation outside SQLite's, once per process).
+WITH d(v, u) AS (SELECT json_group_array((key * 37 % 101 - 50) / 17.0), q_f32(json_group_array(1 + key % 5)) FROM json_each('[' || replace(hex(zeroblob(511)), '00', '0,') || '0]'))
+SELECT hex(q_ggml_quantize(v, 'iq3_xxs', '[2,256]')), hex(q_ggml_quantize(v, 'IQ3_S', '[2,256]', substr(u, 1, 1024))),
+       hex(q_ggml_quantize(v, 'iq4_xs', '[2,256]', 'none')), hex(q_ggml_quantize(v, 'iq4_nl', '[16,32]')),
+       hex(q_ggml_quantize(v, 'iq4_nl', '[16,32]', 'none')), hex(q_ggml_quantize(v, 'iq4_nl', '[2,256]', zeroblob(1024))),
+       hex(q_ggml_dequantize(q_ggml_quantize(v, 'iq3_s'), 'iq3_s')), hex(q_ggml_dequantize(q_ggml_quantize(v, 'iq3_xxs'), 'iq3_xxs', 512)),
+       hex(q_ggml_dequantize(q_ggml_quantize(v, 'iq4_xs'), 'iq4_xs', '[2,256]')), hex(q_ggml_dequantize(q_ggml_quantize(v, 'iq4_nl'), 'iq4_nl')) FROM d;
+SELECT q_ggml_quantize(zeroblob(1024), 'iq3_xxs', '[256]', 'nothing');
+SELECT q_ggml_dequantize(zeroblob(97), 'iq3_xxs');
 -- Hard blocks: one row of seven blocks, through every type of the family:
 -- all zero, subnormal (1/d is infinite), tiny (the fp16 scale rounds to 0),
 -- near FLT_MAX of both signs (sums of squares overflow), constant, one spike
