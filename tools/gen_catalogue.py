@@ -120,8 +120,10 @@ class Catalogue:
                 fail(f"{where}: codes are 4, 8, 16 or 32 bits")
             if len(d.get("aliases", [])) > 1:
                 fail(f"{where}: one alias at most (sq_dtype has one)")
-            if d.get("sql") not in (None, "code", "float", "input"):
-                fail(f"{where}: sql is code, float or input")
+            if d.get("sql") not in (None, "code", "float", "input", "float8"):
+                fail(f"{where}: sql is code, float, input or float8")
+            if (d.get("sql") == "float8") != (d["kind"] == "float8" and "f8" in d):
+                fail(f"{where}: sql = float8 needs kind = float8 and f8")
             if d.get("sql") == "code" and d["kind"] != "code":
                 fail(f"{where}: sql = code needs kind = code")
         for f in self.formats:
@@ -272,13 +274,17 @@ def gen_core_h(cat):
         if d["kind"] == "code":
             rows.append((c_str(d["name"]), c_str(alias), "SQ_FMT_CODE", d["bits"],
                          int(d["signed"]), f"{d['min']}LL", f"{d['max']}LL",
-                         code_storage(d), 0))
+                         code_storage(d), 0, "SQ_F8_NONE"))
+        elif d["kind"] == "float8":
+            rows.append((c_str(d["name"]), c_str(alias), "SQ_FMT_FLOAT8", 8,
+                         1, "0", "0", "SQ_CODE_U8", 0, f"SQ_F8_{d['f8']}"))
         else:
             rows.append((c_str(d["name"]), c_str(alias), "SQ_FMT_FLOAT", d["bits"],
-                         1, "0", "0", "SQ_CODE_I8", int(d["sql"] == "input")))
+                         1, "0", "0", "SQ_CODE_I8", int(d["sql"] == "input"),
+                         "SQ_F8_NONE"))
     body.append(c_macro("SQ_CATALOGUE_DTYPES", rows,
                         "X(name, alias, kind, bits, is_signed, qmin, qmax, code,\n"
-                        "** input_only): the dtypes SQL arguments take (core/dtype.h)"))
+                        "** input_only, f8): the dtypes SQL arguments take (core/dtype.h)"))
     body.append(c_macro("SQ_CATALOGUE_STORED_DTYPES",
                         [(c_str(d["name"]), d["stored"], cat.size(d["name"]))
                          for d in cat.stored_dtypes()],
@@ -547,7 +553,8 @@ def gen_md(cat):
                        "required" if t["needs_importance"] else "optional",
                        ", ".join(t["quantize"]), ", ".join(t["dequantize"]), t["doc"])
                       for t in cat.ggml]), ""]
-    sql_role = {"code": "code dtype", "float": "float tensor", "input": "`q_f32` input"}
+    sql_role = {"code": "code dtype", "float": "float tensor", "input": "`q_f32` input",
+                "float8": "float8 code dtype"}
     rows = []
     for d in cat.dtypes:
         rng = f"{d['min']}..{d['max']}" if "min" in d else ""

@@ -8,19 +8,23 @@
 #define SQ_CORE_CATALOGUE_H
 
 /* X(name, alias, kind, bits, is_signed, qmin, qmax, code,
-** input_only): the dtypes SQL arguments take (core/dtype.h) */
+** input_only, f8): the dtypes SQL arguments take (core/dtype.h) */
 #define SQ_CATALOGUE_DTYPES(X) \
-  X("f32", NULL, SQ_FMT_FLOAT, 32, 1, 0, 0, SQ_CODE_I8, 0) \
-  X("f16", NULL, SQ_FMT_FLOAT, 16, 1, 0, 0, SQ_CODE_I8, 0) \
-  X("bf16", NULL, SQ_FMT_FLOAT, 16, 1, 0, 0, SQ_CODE_I8, 0) \
-  X("f64", NULL, SQ_FMT_FLOAT, 64, 1, 0, 0, SQ_CODE_I8, 1) \
-  X("int8", "qint8", SQ_FMT_CODE, 8, 1, -128LL, 127LL, SQ_CODE_I8, 0) \
-  X("uint8", "quint8", SQ_FMT_CODE, 8, 0, 0LL, 255LL, SQ_CODE_U8, 0) \
-  X("int16", NULL, SQ_FMT_CODE, 16, 1, -32768LL, 32767LL, SQ_CODE_I16, 0) \
-  X("uint16", NULL, SQ_FMT_CODE, 16, 0, 0LL, 65535LL, SQ_CODE_U16, 0) \
-  X("int32", "qint32", SQ_FMT_CODE, 32, 1, -2147483648LL, 2147483647LL, SQ_CODE_I32, 0) \
-  X("int4", NULL, SQ_FMT_CODE, 4, 1, -8LL, 7LL, SQ_CODE_I8, 0) \
-  X("uint4", "quint4x2", SQ_FMT_CODE, 4, 0, 0LL, 15LL, SQ_CODE_U8, 0) \
+  X("f32", NULL, SQ_FMT_FLOAT, 32, 1, 0, 0, SQ_CODE_I8, 0, SQ_F8_NONE) \
+  X("f16", NULL, SQ_FMT_FLOAT, 16, 1, 0, 0, SQ_CODE_I8, 0, SQ_F8_NONE) \
+  X("bf16", NULL, SQ_FMT_FLOAT, 16, 1, 0, 0, SQ_CODE_I8, 0, SQ_F8_NONE) \
+  X("f64", NULL, SQ_FMT_FLOAT, 64, 1, 0, 0, SQ_CODE_I8, 1, SQ_F8_NONE) \
+  X("int8", "qint8", SQ_FMT_CODE, 8, 1, -128LL, 127LL, SQ_CODE_I8, 0, SQ_F8_NONE) \
+  X("uint8", "quint8", SQ_FMT_CODE, 8, 0, 0LL, 255LL, SQ_CODE_U8, 0, SQ_F8_NONE) \
+  X("int16", NULL, SQ_FMT_CODE, 16, 1, -32768LL, 32767LL, SQ_CODE_I16, 0, SQ_F8_NONE) \
+  X("uint16", NULL, SQ_FMT_CODE, 16, 0, 0LL, 65535LL, SQ_CODE_U16, 0, SQ_F8_NONE) \
+  X("int32", "qint32", SQ_FMT_CODE, 32, 1, -2147483648LL, 2147483647LL, SQ_CODE_I32, 0, SQ_F8_NONE) \
+  X("f8_e4m3fn", "float8_e4m3fn", SQ_FMT_FLOAT8, 8, 1, 0, 0, SQ_CODE_U8, 0, SQ_F8_E4M3FN) \
+  X("f8_e5m2", "float8_e5m2", SQ_FMT_FLOAT8, 8, 1, 0, 0, SQ_CODE_U8, 0, SQ_F8_E5M2) \
+  X("int4", NULL, SQ_FMT_CODE, 4, 1, -8LL, 7LL, SQ_CODE_I8, 0, SQ_F8_NONE) \
+  X("uint4", "quint4x2", SQ_FMT_CODE, 4, 0, 0LL, 15LL, SQ_CODE_U8, 0, SQ_F8_NONE) \
+  X("f8_e4m3fnuz", "float8_e4m3fnuz", SQ_FMT_FLOAT8, 8, 1, 0, 0, SQ_CODE_U8, 0, SQ_F8_E4M3FNUZ) \
+  X("f8_e5m2fnuz", "float8_e5m2fnuz", SQ_FMT_FLOAT8, 8, 1, 0, 0, SQ_CODE_U8, 0, SQ_F8_E5M2FNUZ) \
   /* end of SQ_CATALOGUE_DTYPES */
 
 /* X(name, kind, size): the dtypes of files that q_f32
@@ -39,7 +43,7 @@
   X("int64", ST_SIGNED, 8) \
   X("uint64", ST_UNSIGNED, 8) \
   X("bool", ST_BOOL, 1) \
-  X("f8_e4m3", ST_E4M3, 1) \
+  X("f8_e4m3fn", ST_E4M3, 1) \
   X("f8_e5m2", ST_E5M2, 1) \
   /* end of SQ_CATALOGUE_STORED_DTYPES */
 
@@ -78,7 +82,7 @@
   X("U16", "uint16", 2) \
   X("U8", "uint8", 1) \
   X("BOOL", "bool", 1) \
-  X("F8_E4M3", "f8_e4m3", 1) \
+  X("F8_E4M3", "f8_e4m3fn", 1) \
   X("F8_E5M2", "f8_e5m2", 1) \
   /* end of SQ_CATALOGUE_SAFETENSORS_DTYPES */
 
@@ -163,7 +167,7 @@
   X(12, "uint32", 4, TENSOR_UINT64_DATA, CONV_U32) \
   X(13, "uint64", 8, TENSOR_UINT64_DATA, CONV_U64) \
   X(16, "bf16", 2, TENSOR_INT32_DATA, CONV_U16) \
-  X(17, "f8_e4m3", 1, TENSOR_INT32_DATA, CONV_U8) \
+  X(17, "f8_e4m3fn", 1, TENSOR_INT32_DATA, CONV_U8) \
   X(18, "f8_e4m3fnuz", 1, TENSOR_INT32_DATA, CONV_U8) \
   X(19, "f8_e5m2", 1, TENSOR_INT32_DATA, CONV_U8) \
   X(20, "f8_e5m2fnuz", 1, TENSOR_INT32_DATA, CONV_U8) \

@@ -4,7 +4,9 @@
 **
 **   1. code dtypes: int8 (qint8), uint8 (quint8), int16, uint16, int32
 **      (qint32), int4, uint4 (quint4x2); 4-bit codes are packed two per byte,
-**      element 2i in the low nibble;
+**      element 2i in the low nibble; float8 codes f8_e4m3fn, f8_e4m3fnuz,
+**      f8_e5m2, f8_e5m2fnuz (docs/NUMERICS.md#float8-codes), which only the
+**      quantize, dequantize and fake-quantize functions take;
 **   2. float formats: f32, f16, bf16 (and f64 as an input to q_f32);
 **   3. names are case-insensitive; an unknown name is an error listing the
 **      valid ones for the argument;
@@ -18,16 +20,17 @@
 
 /* The catalogue's dtypes that SQL arguments take (core/catalogue.h), in its
 ** order: the float formats, then the codes. */
-#define SQ_DTYPE_ROW(name, alias, kind, bits, sgn, lo, hi, code, input_only)  \
-  {name, alias, kind, bits, sgn, lo, hi, code, input_only},
+#define SQ_DTYPE_ROW(name, alias, kind, bits, sgn, lo, hi, code, input_only,  \
+                     f8)                                                      \
+  {name, alias, kind, bits, sgn, lo, hi, code, input_only, f8},
 static const sq_dtype sq_dtypes[] = {SQ_CATALOGUE_DTYPES(SQ_DTYPE_ROW)};
 #undef SQ_DTYPE_ROW
 #define SQ_NDTYPES (sizeof sq_dtypes / sizeof sq_dtypes[0])
 
 const sq_dtype sq_dtype_int8 = {"int8", "qint8", SQ_FMT_CODE, 8, 1, -128, 127,
-                                SQ_CODE_I8, 0};
+                                SQ_CODE_I8, 0, SQ_F8_NONE};
 const sq_dtype sq_dtype_f32 = {"f32", NULL, SQ_FMT_FLOAT, 32, 1, 0, 0,
-                               SQ_CODE_I8, 0};
+                               SQ_CODE_I8, 0, SQ_F8_NONE};
 
 /* Each subtype of a dtype (core/dtype.h, docs/reference/data-formats.md#
 ** subtypes): the extension's results, and a model file's integers. */
@@ -55,10 +58,16 @@ static const struct {
   {"int32", SQ_SUBTYPE_FILE_INT32, 1, "int32 data from a model file"},
   {"int4", SQ_SUBTYPE_FILE_INT4, 1, "int4 data from a model file"},
   {"uint4", SQ_SUBTYPE_FILE_UINT4, 1, "uint4 data from a model file"},
+  {"f8_e4m3fn", SQ_SUBTYPE_F8_E4M3FN, 0, "f8_e4m3fn codes"},
+  {"f8_e4m3fnuz", SQ_SUBTYPE_F8_E4M3FNUZ, 0, "f8_e4m3fnuz codes"},
+  {"f8_e5m2", SQ_SUBTYPE_F8_E5M2, 0, "f8_e5m2 codes"},
+  {"f8_e5m2fnuz", SQ_SUBTYPE_F8_E5M2FNUZ, 0, "f8_e5m2fnuz codes"},
 };
 #define SQ_NSUBTYPES (sizeof sq_subtypes / sizeof sq_subtypes[0])
 
 static unsigned sq_subtype_find(const sq_dtype *dt, int file) {
+  /* a model file's float8 data stays the file's other dtypes */
+  if (file && dt->kind == SQ_FMT_FLOAT8) return SQ_SUBTYPE_STORED;
   for (size_t i = 0; i < SQ_NSUBTYPES; i++)
     if (strcmp(dt->name, sq_subtypes[i].dtype) == 0 &&
         sq_subtypes[i].file == (file && dt->kind == SQ_FMT_CODE))
@@ -92,6 +101,10 @@ int sq_subtype_known(unsigned subtype) {
 
 int sq_subtype_fits(unsigned sub, unsigned expected) {
   if (sub == expected || !sq_subtype_known(sub)) return 1;
+  const sq_dtype *want8 = sq_subtype_dtype(expected);
+  /* a model file's float8 data read as codes of its format */
+  if (sub == SQ_SUBTYPE_STORED && want8 && want8->kind == SQ_FMT_FLOAT8)
+    return 1;
   int row = sq_subtype_row(sub);
   const sq_dtype *have = sq_subtype_dtype(sub), *want = sq_subtype_dtype(expected);
   if (!have || !want) return 0;
@@ -123,7 +136,8 @@ static int sq_name_eq(const char *a, const char *b) {
 
 static int sq_in_family(const sq_dtype *d, int family) {
   return family == SQ_DTYPES_CODES ? d->kind == SQ_FMT_CODE
-         : family == SQ_DTYPES_ANY ? !d->input_only
+         : family == SQ_DTYPES_QUANT ? d->kind != SQ_FMT_FLOAT
+         : family == SQ_DTYPES_ANY ? d->kind != SQ_FMT_FLOAT8 && !d->input_only
                                    : d->kind == SQ_FMT_FLOAT;
 }
 

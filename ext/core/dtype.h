@@ -9,7 +9,9 @@
 #include "core/status.h"
 #include "kernels/kernels.h"
 
-typedef enum sq_format_kind { SQ_FMT_CODE, SQ_FMT_FLOAT } sq_format_kind;
+/* Integer codes, float formats, and float8 codes (the codes of one byte
+** that quantize*_blob writes by conversion: docs/NUMERICS.md#float8-codes). */
+typedef enum sq_format_kind { SQ_FMT_CODE, SQ_FMT_FLOAT, SQ_FMT_FLOAT8 } sq_format_kind;
 
 typedef struct sq_dtype {
   const char *name;         /* canonical name: int8, uint4, f32, ... */
@@ -20,12 +22,17 @@ typedef struct sq_dtype {
   int64_t qmin, qmax;       /* code range (codes only) */
   sq_code_type code;        /* storage the kernels write (4-bit: I8/U8) */
   int input_only;           /* a float format only q_f32 reads (f64) */
+  sq_f8_format_id f8;       /* float8 codes: the format; else SQ_F8_NONE */
 } sq_dtype;
 
 extern const sq_dtype sq_dtype_int8, sq_dtype_f32;
 
-/* Which names an argument accepts. */
-enum { SQ_DTYPES_CODES = 0, SQ_DTYPES_ANY = 1, SQ_DTYPES_FLOATS = 2 };
+/* Which names an argument accepts: integer codes; float formats (but
+** input-only ones), then integer codes; float formats; the codes that
+** quantize*_blob, dequantize*_blob and q_fake_quantize* take (integer and
+** float8). */
+enum { SQ_DTYPES_CODES = 0, SQ_DTYPES_ANY = 1, SQ_DTYPES_FLOATS = 2,
+       SQ_DTYPES_QUANT = 3 };
 
 /* Looks a dtype up by name, ignoring ASCII case, among the family's names
 ** (codes; the float formats but the input-only ones, then codes; every
@@ -47,7 +54,8 @@ size_t sq_dtype_code_size(const sq_dtype *dt);
 ** container: GGUF has no unsigned or 4-bit types and stores uint8 and
 ** packed int4 codes as I8);
 ** a model file's other dtypes (uint32, int64, bool, f8, big-endian forms);
-** ggml's blocks, of any type.  SQLite keeps 8 bits of a subtype. */
+** ggml's blocks, of any type; float8 codes (a model file's float8 data
+** keeps the model-file subtype).  SQLite keeps 8 bits of a subtype. */
 typedef enum sq_subtype {
   SQ_SUBTYPE_NONE = 0,
   SQ_SUBTYPE_F32 = 0xB0,
@@ -69,7 +77,11 @@ typedef enum sq_subtype {
   SQ_SUBTYPE_FILE_INT4 = 0xC0,
   SQ_SUBTYPE_FILE_UINT4 = 0xC1,
   SQ_SUBTYPE_STORED = 0xC2,
-  SQ_SUBTYPE_GGML = 0xC3
+  SQ_SUBTYPE_GGML = 0xC3,
+  SQ_SUBTYPE_F8_E4M3FN = 0xC4,
+  SQ_SUBTYPE_F8_E4M3FNUZ = 0xC5,
+  SQ_SUBTYPE_F8_E5M2 = 0xC6,
+  SQ_SUBTYPE_F8_E5M2FNUZ = 0xC7
 } sq_subtype;
 
 /* The subtype of the extension's results of a dtype of the table above. */

@@ -72,6 +72,38 @@ static void sq_piece_dequantize(const sq_kernels *k, sq_code_type code,
   }
 }
 
+/* float8 codes of piece p into dst (one byte each); NaN is a code. */
+static void sq_piece_f8_quantize(const sq_kernels *k, int fmt, int sat,
+                                 const unsigned char *x, const sq_piece *p,
+                                 const sq_param_set *ps, unsigned char *dst) {
+  const unsigned char *src = x + 4 * p->first;
+  if (p->block == 1) {
+    k->f8_quantize_il(src, p->rows, p->cols, ps->p.scale + p->group, fmt, sat,
+                      dst);
+    return;
+  }
+  for (size_t c = 0; c < p->cols; c += p->block) {
+    size_t len = p->cols - c < p->block ? p->cols - c : p->block;
+    k->f8_quantize(src + 4 * c, len, ps->p.scale[p->group + c / p->block], fmt,
+                   sat, dst + c);
+  }
+}
+
+static void sq_piece_f8_dequantize(const sq_kernels *k, int fmt,
+                                   const unsigned char *src, const sq_piece *p,
+                                   const sq_param_set *ps, unsigned char *y) {
+  unsigned char *dst = y + 4 * p->first;
+  if (p->block == 1) {
+    k->f8_dequantize_il(src, p->rows, p->cols, ps->p.scale + p->group, fmt, dst);
+    return;
+  }
+  for (size_t c = 0; c < p->cols; c += p->block) {
+    size_t len = p->cols - c < p->block ? p->cols - c : p->block;
+    k->f8_dequantize(src + c, len, ps->p.scale[p->group + c / p->block], fmt,
+                     dst + 4 * c);
+  }
+}
+
 /* 4-bit codes, one per byte, into packed storage from element `first` on;
 ** an odd first fills the high nibble of a byte whose low nibble is set
 ** (quantize.h). */
@@ -110,6 +142,7 @@ typedef struct sq_walk {
   unsigned char *codes_out, *y, *tmp;
   const sq_param_set *ps;
   double *sum_x2, *sum_d2;
+  int saturate;             /* float8 codes */
 } sq_walk;
 
 /* Walks g with fn; when the walk needs a temporary of `size` bytes per
@@ -129,6 +162,11 @@ static int sq_walk_pieces(const sq_granularity *g, sq_walk *w, size_t tmp_size,
 
 static int sq_quantize_piece(void *ctx, const sq_piece *p, sq_status *st) {
   sq_walk *w = ctx;
+  if (w->dt->f8) {
+    sq_piece_f8_quantize(w->k, w->dt->f8, w->saturate, w->x, p, w->ps,
+                         w->codes_out + p->first);
+    return SQ_OK;
+  }
   int packed = w->dt->bits == 4;
   unsigned char *dst = packed ? w->tmp : w->codes_out + w->size * p->first;
   size_t n = p->rows * p->cols;
@@ -142,7 +180,7 @@ int sq_quantize(const sq_kernels *k, const sq_tensor *x, const sq_granularity *g
                 const sq_range *r, const sq_param_set *ps, void *codes,
                 sq_status *st) {
   sq_walk w = {k, r->dtype, sq_dtype_code_size(r->dtype), x->data, NULL, codes,
-               NULL, NULL, ps, NULL, NULL};
+               NULL, NULL, ps, NULL, NULL, r->saturate};
   return sq_walk_pieces(g, &w, r->dtype->bits == 4, sq_quantize_piece, st);
 }
 
@@ -150,6 +188,10 @@ static int sq_dequantize_piece(void *ctx, const sq_piece *p, sq_status *st) {
   (void)st;
   sq_walk *w = ctx;
   const unsigned char *src = w->codes_in + w->size * p->first;
+  if (w->dt->f8) {
+    sq_piece_f8_dequantize(w->k, w->dt->f8, src, p, w->ps, w->y);
+    return SQ_OK;
+  }
   if (w->dt->bits == 4) {
     sq_unpack4_at(w->k, w->codes_in, p->first, p->rows * p->cols,
                   w->dt->is_signed, w->tmp);
@@ -163,13 +205,22 @@ int sq_dequantize(const sq_kernels *k, const void *codes, const sq_granularity *
                   const sq_dtype *dt, const sq_param_set *ps, void *out,
                   sq_status *st) {
   sq_walk w = {k, dt, sq_dtype_code_size(dt), NULL, codes, NULL, out, NULL, ps,
-               NULL, NULL};
+               NULL, NULL, 1};
   return sq_walk_pieces(g, &w, dt->bits == 4, sq_dequantize_piece, st);
 }
 
 static int sq_fake_piece(void *ctx, const sq_piece *p, sq_status *st) {
   sq_walk *w = ctx;
   size_t n = p->rows * p->cols;
+  if (w->dt->f8) {
+    /* the piece's codes at the start of the temporary */
+    sq_piece at0 = *p;
+    at0.first = 0;
+    sq_piece_f8_quantize(w->k, w->dt->f8, w->saturate, w->x + 4 * p->first,
+                         &at0, w->ps, w->tmp);
+    sq_piece_f8_dequantize(w->k, w->dt->f8, w->tmp, p, w->ps, w->y);
+    return SQ_OK;
+  }
   size_t bad = sq_piece_quantize(w->k, w->dt->code, w->size, w->x, p, w->ps, w->tmp);
   if (bad < n) return sq_fail(st, "element %zu is NaN", p->first + bad);
   sq_piece_dequantize(w->k, w->dt->code, w->size, w->tmp, p, w->ps, w->y);
@@ -180,7 +231,7 @@ int sq_fake_quantize(const sq_kernels *k, const sq_tensor *x,
                      const sq_granularity *g, const sq_range *r,
                      const sq_param_set *ps, void *out, sq_status *st) {
   sq_walk w = {k, r->dtype, sq_dtype_code_size(r->dtype), x->data, NULL, NULL,
-               out, NULL, ps, NULL, NULL};
+               out, NULL, ps, NULL, NULL, r->saturate};
   return sq_walk_pieces(g, &w, w.size, sq_fake_piece, st);
 }
 
@@ -216,7 +267,7 @@ int sq_group_errors(const sq_tensor *x, const void *y, const sq_granularity *g,
                     double *sum_x2, double *sum_d2, sq_status *st) {
   for (size_t i = 0; i < g->groups; i++) sum_x2[i] = sum_d2[i] = 0.0;
   sq_walk w = {NULL, NULL, 0, x->data, NULL, NULL, (unsigned char *)y, NULL,
-               NULL, sum_x2, sum_d2};
+               NULL, sum_x2, sum_d2, 1};
   return sq_walk_pieces(g, &w, 0, sq_errors_piece, st);
 }
 
@@ -248,6 +299,8 @@ int sq_fake_quantize_errors(const sq_kernels *k, const sq_tensor *x,
                             const sq_param_set *ps, sq_error_lanes *acc,
                             sq_status *st) {
   sq_fake_errors f;
+  if (r->dtype->f8)   /* callers take integer codes only */
+    return sq_fail(st, "%s codes have no error sums here", r->dtype->name);
   memset(&f, 0, sizeof f);
   f.w.k = k;
   f.w.dt = r->dtype;

@@ -101,6 +101,21 @@ static inline int sq_fold1(sq_cb p, size_t i, int *have, float *lo, float *hi) {
   return 1;
 }
 
+/* float8 codes (float8.c): one float32's bits to a code and back (exact),
+** and the scalar loops every path runs (one scale per run; one per column
+** of a rows x channels matrix for the interleaved forms). */
+uint8_t sq_f8_encode(uint32_t u, int fmt, int saturate);
+uint32_t sq_f8_decode(uint8_t c, int fmt);
+void sq_f8_quantize_scalar(const void *x, size_t n, float scale, int fmt,
+                           int saturate, void *q);
+void sq_f8_quantize_il_scalar(const void *x, size_t rows, size_t channels,
+                              const float *scale, int fmt, int saturate,
+                              void *q);
+void sq_f8_dequantize_scalar(const void *q, size_t n, float scale, int fmt,
+                             void *y);
+void sq_f8_dequantize_il_scalar(const void *q, size_t rows, size_t channels,
+                                const float *scale, int fmt, void *y);
+
 /* Each path's ggml block-format kernels (ggml_*.c); a vector path names only
 ** the types it specialises, the others fall back to the scalar entries
 ** (sq_ggml_quantizer in ggml_formats.c). */
@@ -150,7 +165,12 @@ extern const sq_log2_kernels sq_log2_kernels_neon;
     .pack4 = pack4_##P, .unpack4 = unpack4_##P, .error_sums = error_sums_##P, \
     .minmax_blocks = minmax_blocks_##P, .f16_to_f32 = f16_to_f32_##P,         \
     .f32_to_f16 = f32_to_f16_##P, .bf16_to_f32 = bf16_to_f32_##P,             \
-    .f32_to_bf16 = f32_to_bf16_##P, .ggml = &sq_ggml_kernels_##P,             \
+    .f32_to_bf16 = f32_to_bf16_##P,                                           \
+    .f8_quantize = sq_f8_quantize_scalar,                                     \
+    .f8_quantize_il = sq_f8_quantize_il_scalar,                               \
+    .f8_dequantize = sq_f8_dequantize_scalar,                                 \
+    .f8_dequantize_il = sq_f8_dequantize_il_scalar,                           \
+    .ggml = &sq_ggml_kernels_##P,                                             \
     .histc = sq_histc_##P,                                                    \
     .log2 = &sq_log2_kernels_##P,                                             \
     .error_lanes = error_lanes_##P,                                           \

@@ -294,7 +294,7 @@ static const lit scheme_names[] = {
 static const lit from_names[] = {
   L("f32"), L("f16"), L("bf16"), L("f64"), L("F16"), L("BF16"), L("int8"),
   L(""), L("f8"), L("float16"), L("f32\0"), L("uint4"), L("uint64"),
-  L("int16be"), L("f64be"), L("bool"), L("f8_e4m3"), L("f8_e5m2"), L("q4_K"),
+  L("int16be"), L("f64be"), L("bool"), L("f8_e4m3fn"), L("f8_e5m2"), L("q4_K"),
   L("q8_0"), L("int8be"),
 };
 
