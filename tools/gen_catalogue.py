@@ -116,8 +116,8 @@ class Catalogue:
             where = f"dtype '{d['name']}'"
             if d["kind"] == "code" and ("min" not in d or "max" not in d):
                 fail(f"{where}: a code dtype needs min and max")
-            if d["kind"] == "code" and d["bits"] not in (4, 8, 16, 32):
-                fail(f"{where}: codes are 4, 8, 16 or 32 bits")
+            if d["kind"] == "code" and d["bits"] not in (2, 4, 8, 16, 32):
+                fail(f"{where}: codes are 2, 4, 8, 16 or 32 bits")
             if len(d.get("aliases", [])) > 1:
                 fail(f"{where}: one alias at most (sq_dtype has one)")
             if d.get("sql") not in (None, "code", "float", "input", "float8"):
@@ -262,7 +262,7 @@ def gen_kernels_h(cat):
 
 
 def code_storage(d):
-    width = {4: 8, 8: 8, 16: 16, 32: 32}[d["bits"]]
+    width = {2: 8, 4: 8, 8: 8, 16: 16, 32: 32}[d["bits"]]
     return f"SQ_CODE_{'I' if d['signed'] or width == 32 else 'U'}{width}"
 
 
@@ -628,6 +628,9 @@ def zp_globs(d, negative):
     if bits == 4:
         head = ("F" if negative else "0") + ("[8-F]" if negative else "[0-7]" if signed else "?")
         return head + fill * 6
+    if bits == 2:
+        head = "F[E-F]" if negative else "0[0-1]" if signed else "0[0-3]"
+        return head + fill * 6
     if bits == 8:
         return top + "?" + fill * 6
     if bits == 16:
@@ -691,7 +694,7 @@ def sql_fragments(cat):
             return sql_case(arg, [(d["name"], d["bits"]) for d in code], grouped=True)
         if name == "code_bytes":
             expr, numel = [a.strip() for a in arg.split(",")]
-            per = {4: f"({numel} + 1) / 2", 8: numel, 16: f"{numel} * 2", 32: f"{numel} * 4"}
+            per = {2: f"({numel} + 3) / 4", 4: f"({numel} + 1) / 2", 8: numel, 16: f"{numel} * 2", 32: f"{numel} * 4"}
             return sql_case(expr, [(d["name"], per[d["bits"]]) for d in code], grouped=True)
         if name in ("zero_point_glob", "negative_zero_point_glob"):
             neg = name.startswith("negative")

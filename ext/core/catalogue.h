@@ -25,6 +25,8 @@
   X("uint4", "quint4x2", SQ_FMT_CODE, 4, 0, 0LL, 15LL, SQ_CODE_U8, 0, SQ_F8_NONE) \
   X("f8_e4m3fnuz", "float8_e4m3fnuz", SQ_FMT_FLOAT8, 8, 1, 0, 0, SQ_CODE_U8, 0, SQ_F8_E4M3FNUZ) \
   X("f8_e5m2fnuz", "float8_e5m2fnuz", SQ_FMT_FLOAT8, 8, 1, 0, 0, SQ_CODE_U8, 0, SQ_F8_E5M2FNUZ) \
+  X("int2", NULL, SQ_FMT_CODE, 2, 1, -2LL, 1LL, SQ_CODE_I8, 0, SQ_F8_NONE) \
+  X("uint2", NULL, SQ_FMT_CODE, 2, 0, 0LL, 3LL, SQ_CODE_U8, 0, SQ_F8_NONE) \
   /* end of SQ_CATALOGUE_DTYPES */
 
 /* X(name, kind, size): the dtypes of files that q_f32

@@ -4,7 +4,8 @@
 **
 **   1. code dtypes: int8 (qint8), uint8 (quint8), int16, uint16, int32
 **      (qint32), int4, uint4 (quint4x2); 4-bit codes are packed two per byte,
-**      element 2i in the low nibble; float8 codes f8_e4m3fn, f8_e4m3fnuz,
+**      element 2i in the low nibble; int2, uint2 four per byte, element
+**      4i in the low two bits (ONNX opset 25); float8 codes f8_e4m3fn, f8_e4m3fnuz,
 **      f8_e5m2, f8_e5m2fnuz (docs/NUMERICS.md#float8-codes), which only the
 **      quantize, dequantize and fake-quantize functions take;
 **   2. float formats: f32, f16, bf16 (and f64 as an input to q_f32);
@@ -62,6 +63,8 @@ static const struct {
   {"f8_e4m3fnuz", SQ_SUBTYPE_F8_E4M3FNUZ, 0, "f8_e4m3fnuz codes"},
   {"f8_e5m2", SQ_SUBTYPE_F8_E5M2, 0, "f8_e5m2 codes"},
   {"f8_e5m2fnuz", SQ_SUBTYPE_F8_E5M2FNUZ, 0, "f8_e5m2fnuz codes"},
+  {"int2", SQ_SUBTYPE_INT2, 0, "int2 codes"},
+  {"uint2", SQ_SUBTYPE_UINT2, 0, "uint2 codes"},
 };
 #define SQ_NSUBTYPES (sizeof sq_subtypes / sizeof sq_subtypes[0])
 
@@ -160,9 +163,10 @@ const sq_dtype *sq_dtype_find(const char *name, int family, sq_status *st) {
 
 uint64_t sq_dtype_bytes(const sq_dtype *dt, uint64_t n) {
   if (dt->bits == 4) return n / 2 + (n & 1);
+  if (dt->bits == 2) return n / 4 + ((n & 3) != 0);
   return n * (uint64_t)(dt->bits / 8);
 }
 
 size_t sq_dtype_code_size(const sq_dtype *dt) {
-  return dt->bits == 4 ? 1 : (size_t)dt->bits / 8;
+  return dt->bits < 8 ? 1 : (size_t)dt->bits / 8;
 }

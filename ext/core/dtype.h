@@ -17,10 +17,10 @@ typedef struct sq_dtype {
   const char *name;         /* canonical name: int8, uint4, f32, ... */
   const char *alias;        /* PyTorch name, or NULL */
   sq_format_kind kind;
-  int bits;                 /* 4, 8, 16, 32 or 64 */
+  int bits;                 /* 2, 4, 8, 16, 32 or 64 */
   int is_signed;
   int64_t qmin, qmax;       /* code range (codes only) */
-  sq_code_type code;        /* storage the kernels write (4-bit: I8/U8) */
+  sq_code_type code;        /* storage the kernels write (2, 4-bit: I8/U8) */
   int input_only;           /* a float format only q_f32 reads (f64) */
   sq_f8_format_id f8;       /* float8 codes: the format; else SQ_F8_NONE */
 } sq_dtype;
@@ -39,10 +39,10 @@ enum { SQ_DTYPES_CODES = 0, SQ_DTYPES_ANY = 1, SQ_DTYPES_FLOATS = 2,
 ** float format).  An unknown name is an error that lists the family, in
 ** that order. */
 const sq_dtype *sq_dtype_find(const char *name, int family, sq_status *st);
-/* Bytes of n elements (4-bit: ceil(n/2)).  n comes from a checked shape or
+/* Bytes of n elements (4-bit: ceil(n/2), 2-bit: ceil(n/4)).  n comes from a checked shape or
 ** blob, so this cannot overflow (docs/NUMERICS.md#shapes). */
 uint64_t sq_dtype_bytes(const sq_dtype *dt, uint64_t n);
-/* Bytes of one element as the kernels write it unpacked (4-bit: 1). */
+/* Bytes of one element as the kernels write it unpacked (2, 4-bit: 1). */
 size_t sq_dtype_code_size(const sq_dtype *dt);
 
 /* SQLite subtypes (docs/reference/data-formats.md#subtypes): the element
@@ -55,7 +55,7 @@ size_t sq_dtype_code_size(const sq_dtype *dt);
 ** packed int4 codes as I8);
 ** a model file's other dtypes (uint32, int64, bool, f8, big-endian forms);
 ** ggml's blocks, of any type; float8 codes (a model file's float8 data
-** keeps the model-file subtype).  SQLite keeps 8 bits of a subtype. */
+** keeps the model-file subtype); 2-bit codes.  SQLite keeps 8 bits of a subtype. */
 typedef enum sq_subtype {
   SQ_SUBTYPE_NONE = 0,
   SQ_SUBTYPE_F32 = 0xB0,
@@ -81,7 +81,9 @@ typedef enum sq_subtype {
   SQ_SUBTYPE_F8_E4M3FN = 0xC4,
   SQ_SUBTYPE_F8_E4M3FNUZ = 0xC5,
   SQ_SUBTYPE_F8_E5M2 = 0xC6,
-  SQ_SUBTYPE_F8_E5M2FNUZ = 0xC7
+  SQ_SUBTYPE_F8_E5M2FNUZ = 0xC7,
+  SQ_SUBTYPE_INT2 = 0xC8,
+  SQ_SUBTYPE_UINT2 = 0xC9
 } sq_subtype;
 
 /* The subtype of the extension's results of a dtype of the table above. */

@@ -3,8 +3,9 @@
 **
 ** Each operation walks the granularity's pieces (granularity.c) and hands
 ** each to the kernel that fits its layout: a run with one group to the
-** plain kernels, a row of groups to the interleaved ones.  Codes narrower
-** than a byte are produced one byte each into a small temporary and packed
+** plain kernels, a row of groups to the interleaved ones (float8 codes to
+** their own kernels, kernels/float8.c).  Codes narrower than a byte (4-bit
+** and 2-bit) are produced one byte each into a small temporary and packed
 ** piece by piece (a piece may start mid-byte), so no tensor-sized
 ** temporary is ever needed; fake quantization goes through the same kind of
 ** temporary and never packs.
@@ -132,6 +133,29 @@ void sq_unpack4_at(const sq_kernels *k, const unsigned char *packed,
   k->unpack4(packed + first / 2, n, is_signed, codes);
 }
 
+/* 2-bit codes, one per byte, into packed storage from element `first` on
+** (element 4i in the low two bits).  Pieces come in element order: a code
+** that starts a byte writes the whole byte (clearing the bits after it),
+** the others fill their own two bits. */
+void sq_pack2_at(const unsigned char *codes, size_t n, size_t first,
+                 unsigned char *packed) {
+  for (size_t i = 0; i < n; i++) {
+    size_t e = first + i;
+    unsigned shift = (unsigned)(e & 3) * 2, c = codes[i] & 3u;
+    unsigned char *b = packed + e / 4;
+    *b = (unsigned char)(shift ? (*b & ~(3u << shift)) | (c << shift) : c);
+  }
+}
+
+void sq_unpack2_at(const unsigned char *packed, size_t first, size_t n,
+                   int is_signed, unsigned char *codes) {
+  for (size_t i = 0; i < n; i++) {
+    size_t e = first + i;
+    unsigned v = (packed[e / 4] >> ((e & 3) * 2)) & 3u;
+    codes[i] = (unsigned char)(is_signed && v >= 2 ? v | 0xfcu : v);
+  }
+}
+
 /* What a walk carries from piece to piece. */
 typedef struct sq_walk {
   const sq_kernels *k;
@@ -167,12 +191,13 @@ static int sq_quantize_piece(void *ctx, const sq_piece *p, sq_status *st) {
                          w->codes_out + p->first);
     return SQ_OK;
   }
-  int packed = w->dt->bits == 4;
+  int packed = w->dt->bits < 8;
   unsigned char *dst = packed ? w->tmp : w->codes_out + w->size * p->first;
   size_t n = p->rows * p->cols;
   size_t bad = sq_piece_quantize(w->k, w->dt->code, w->size, w->x, p, w->ps, dst);
   if (bad < n) return sq_fail(st, "element %zu is NaN", p->first + bad);
-  if (packed) sq_pack4_at(w->k, w->tmp, n, p->first, w->codes_out);
+  if (w->dt->bits == 4) sq_pack4_at(w->k, w->tmp, n, p->first, w->codes_out);
+  else if (packed) sq_pack2_at(w->tmp, n, p->first, w->codes_out);
   return SQ_OK;
 }
 
@@ -181,7 +206,7 @@ int sq_quantize(const sq_kernels *k, const sq_tensor *x, const sq_granularity *g
                 sq_status *st) {
   sq_walk w = {k, r->dtype, sq_dtype_code_size(r->dtype), x->data, NULL, codes,
                NULL, NULL, ps, NULL, NULL, r->saturate};
-  return sq_walk_pieces(g, &w, r->dtype->bits == 4, sq_quantize_piece, st);
+  return sq_walk_pieces(g, &w, r->dtype->bits < 8, sq_quantize_piece, st);
 }
 
 static int sq_dequantize_piece(void *ctx, const sq_piece *p, sq_status *st) {
@@ -196,6 +221,10 @@ static int sq_dequantize_piece(void *ctx, const sq_piece *p, sq_status *st) {
     sq_unpack4_at(w->k, w->codes_in, p->first, p->rows * p->cols,
                   w->dt->is_signed, w->tmp);
     src = w->tmp;
+  } else if (w->dt->bits == 2) {
+    sq_unpack2_at(w->codes_in, p->first, p->rows * p->cols, w->dt->is_signed,
+                  w->tmp);
+    src = w->tmp;
   }
   sq_piece_dequantize(w->k, w->dt->code, w->size, src, p, w->ps, w->y);
   return SQ_OK;
@@ -206,7 +235,7 @@ int sq_dequantize(const sq_kernels *k, const void *codes, const sq_granularity *
                   sq_status *st) {
   sq_walk w = {k, dt, sq_dtype_code_size(dt), NULL, codes, NULL, out, NULL, ps,
                NULL, NULL, 1};
-  return sq_walk_pieces(g, &w, dt->bits == 4, sq_dequantize_piece, st);
+  return sq_walk_pieces(g, &w, dt->bits < 8, sq_dequantize_piece, st);
 }
 
 static int sq_fake_piece(void *ctx, const sq_piece *p, sq_status *st) {
