@@ -29,6 +29,42 @@
   X("uint2", NULL, SQ_FMT_CODE, 2, 0, 0LL, 3LL, SQ_CODE_U8, 0, SQ_F8_NONE) \
   /* end of SQ_CATALOGUE_DTYPES */
 
+/* X(NAME, value, dtype, file, what): the dtypes' SQLite subtypes
+** (core/dtype.h), in the order of their values; file: a model
+** file's integers; what: the data, for messages */
+#define SQ_CATALOGUE_SUBTYPES(X) \
+  X(F32, 0xB0, "f32", 0, "f32 data") \
+  X(F64, 0xB1, "f64", 0, "f64 data") \
+  X(F16, 0xB2, "f16", 0, "f16 data") \
+  X(BF16, 0xB3, "bf16", 0, "bf16 data") \
+  X(INT8, 0xB4, "int8", 0, "int8 codes") \
+  X(UINT8, 0xB5, "uint8", 0, "uint8 codes") \
+  X(INT16, 0xB6, "int16", 0, "int16 codes") \
+  X(UINT16, 0xB7, "uint16", 0, "uint16 codes") \
+  X(INT32, 0xB8, "int32", 0, "int32 codes") \
+  X(INT4, 0xB9, "int4", 0, "int4 codes") \
+  X(UINT4, 0xBA, "uint4", 0, "uint4 codes") \
+  X(FILE_INT8, 0xBB, "int8", 1, "int8 data from a model file") \
+  X(FILE_UINT8, 0xBC, "uint8", 1, "uint8 data from a model file") \
+  X(FILE_INT16, 0xBD, "int16", 1, "int16 data from a model file") \
+  X(FILE_UINT16, 0xBE, "uint16", 1, "uint16 data from a model file") \
+  X(FILE_INT32, 0xBF, "int32", 1, "int32 data from a model file") \
+  X(FILE_INT4, 0xC0, "int4", 1, "int4 data from a model file") \
+  X(FILE_UINT4, 0xC1, "uint4", 1, "uint4 data from a model file") \
+  X(F8_E4M3FN, 0xC4, "f8_e4m3fn", 0, "f8_e4m3fn codes") \
+  X(F8_E4M3FNUZ, 0xC5, "f8_e4m3fnuz", 0, "f8_e4m3fnuz codes") \
+  X(F8_E5M2, 0xC6, "f8_e5m2", 0, "f8_e5m2 codes") \
+  X(F8_E5M2FNUZ, 0xC7, "f8_e5m2fnuz", 0, "f8_e5m2fnuz codes") \
+  X(INT2, 0xC8, "int2", 0, "int2 codes") \
+  X(UINT2, 0xC9, "uint2", 0, "uint2 codes") \
+  /* end of SQ_CATALOGUE_SUBTYPES */
+
+/* X(NAME, value): the subtypes that are no dtype's */
+#define SQ_CATALOGUE_OTHER_SUBTYPES(X) \
+  X(STORED, 0xC2) \
+  X(GGML, 0xC3) \
+  /* end of SQ_CATALOGUE_OTHER_SUBTYPES */
+
 /* X(name, kind, size): the dtypes of files that q_f32
 ** converts (core/stored_convert.c), besides ggml's types */
 #define SQ_CATALOGUE_STORED_DTYPES(X) \

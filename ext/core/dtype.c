@@ -33,38 +33,18 @@ const sq_dtype sq_dtype_int8 = {"int8", "qint8", SQ_FMT_CODE, 8, 1, -128, 127,
 const sq_dtype sq_dtype_f32 = {"f32", NULL, SQ_FMT_FLOAT, 32, 1, 0, 0,
                                SQ_CODE_I8, 0, SQ_F8_NONE};
 
-/* Each subtype of a dtype (core/dtype.h, docs/reference/data-formats.md#
-** subtypes): the extension's results, and a model file's integers. */
+/* Each subtype of a dtype (ext/catalogue.toml through core/catalogue.h,
+** docs/reference/data-formats.md#subtypes): the extension's results, and a
+** model file's integers. */
 static const struct {
   const char *dtype;
   unsigned subtype;
   int file;                 /* a model file's integers */
   const char *what;         /* for messages: "<arg> is <what>" */
 } sq_subtypes[] = {
-  {"f32", SQ_SUBTYPE_F32, 0, "f32 data"},
-  {"f64", SQ_SUBTYPE_F64, 0, "f64 data"},
-  {"f16", SQ_SUBTYPE_F16, 0, "f16 data"},
-  {"bf16", SQ_SUBTYPE_BF16, 0, "bf16 data"},
-  {"int8", SQ_SUBTYPE_INT8, 0, "int8 codes"},
-  {"uint8", SQ_SUBTYPE_UINT8, 0, "uint8 codes"},
-  {"int16", SQ_SUBTYPE_INT16, 0, "int16 codes"},
-  {"uint16", SQ_SUBTYPE_UINT16, 0, "uint16 codes"},
-  {"int32", SQ_SUBTYPE_INT32, 0, "int32 codes"},
-  {"int4", SQ_SUBTYPE_INT4, 0, "int4 codes"},
-  {"uint4", SQ_SUBTYPE_UINT4, 0, "uint4 codes"},
-  {"int8", SQ_SUBTYPE_FILE_INT8, 1, "int8 data from a model file"},
-  {"uint8", SQ_SUBTYPE_FILE_UINT8, 1, "uint8 data from a model file"},
-  {"int16", SQ_SUBTYPE_FILE_INT16, 1, "int16 data from a model file"},
-  {"uint16", SQ_SUBTYPE_FILE_UINT16, 1, "uint16 data from a model file"},
-  {"int32", SQ_SUBTYPE_FILE_INT32, 1, "int32 data from a model file"},
-  {"int4", SQ_SUBTYPE_FILE_INT4, 1, "int4 data from a model file"},
-  {"uint4", SQ_SUBTYPE_FILE_UINT4, 1, "uint4 data from a model file"},
-  {"f8_e4m3fn", SQ_SUBTYPE_F8_E4M3FN, 0, "f8_e4m3fn codes"},
-  {"f8_e4m3fnuz", SQ_SUBTYPE_F8_E4M3FNUZ, 0, "f8_e4m3fnuz codes"},
-  {"f8_e5m2", SQ_SUBTYPE_F8_E5M2, 0, "f8_e5m2 codes"},
-  {"f8_e5m2fnuz", SQ_SUBTYPE_F8_E5M2FNUZ, 0, "f8_e5m2fnuz codes"},
-  {"int2", SQ_SUBTYPE_INT2, 0, "int2 codes"},
-  {"uint2", SQ_SUBTYPE_UINT2, 0, "uint2 codes"},
+#define SQ_SUBTYPE_ROW(NAME, value, dtype, file, what) {dtype, value, file, what},
+  SQ_CATALOGUE_SUBTYPES(SQ_SUBTYPE_ROW)
+#undef SQ_SUBTYPE_ROW
 };
 #define SQ_NSUBTYPES (sizeof sq_subtypes / sizeof sq_subtypes[0])
 

@@ -6,6 +6,7 @@
 #define SQ_DTYPE_H
 
 #include <stdint.h>
+#include "core/catalogue.h"
 #include "core/status.h"
 #include "kernels/kernels.h"
 
@@ -56,35 +57,15 @@ size_t sq_dtype_code_size(const sq_dtype *dt);
 ** a model file's other dtypes (uint32, int64, bool, f8, big-endian forms);
 ** ggml's blocks, of any type; float8 codes (a model file's float8 data
 ** keeps the model-file subtype); 2-bit codes.  SQLite keeps 8 bits of a subtype. */
+#define SQ_SUBTYPE_ENUM(NAME, value, dtype, file, what) SQ_SUBTYPE_##NAME = value,
+#define SQ_SUBTYPE_OTHER_ENUM(NAME, value) SQ_SUBTYPE_##NAME = value,
 typedef enum sq_subtype {
   SQ_SUBTYPE_NONE = 0,
-  SQ_SUBTYPE_F32 = 0xB0,
-  SQ_SUBTYPE_F64 = 0xB1,
-  SQ_SUBTYPE_F16 = 0xB2,
-  SQ_SUBTYPE_BF16 = 0xB3,
-  SQ_SUBTYPE_INT8 = 0xB4,
-  SQ_SUBTYPE_UINT8 = 0xB5,
-  SQ_SUBTYPE_INT16 = 0xB6,
-  SQ_SUBTYPE_UINT16 = 0xB7,
-  SQ_SUBTYPE_INT32 = 0xB8,
-  SQ_SUBTYPE_INT4 = 0xB9,
-  SQ_SUBTYPE_UINT4 = 0xBA,
-  SQ_SUBTYPE_FILE_INT8 = 0xBB,
-  SQ_SUBTYPE_FILE_UINT8 = 0xBC,
-  SQ_SUBTYPE_FILE_INT16 = 0xBD,
-  SQ_SUBTYPE_FILE_UINT16 = 0xBE,
-  SQ_SUBTYPE_FILE_INT32 = 0xBF,
-  SQ_SUBTYPE_FILE_INT4 = 0xC0,
-  SQ_SUBTYPE_FILE_UINT4 = 0xC1,
-  SQ_SUBTYPE_STORED = 0xC2,
-  SQ_SUBTYPE_GGML = 0xC3,
-  SQ_SUBTYPE_F8_E4M3FN = 0xC4,
-  SQ_SUBTYPE_F8_E4M3FNUZ = 0xC5,
-  SQ_SUBTYPE_F8_E5M2 = 0xC6,
-  SQ_SUBTYPE_F8_E5M2FNUZ = 0xC7,
-  SQ_SUBTYPE_INT2 = 0xC8,
-  SQ_SUBTYPE_UINT2 = 0xC9
+  SQ_CATALOGUE_SUBTYPES(SQ_SUBTYPE_ENUM)
+  SQ_CATALOGUE_OTHER_SUBTYPES(SQ_SUBTYPE_OTHER_ENUM)
 } sq_subtype;
+#undef SQ_SUBTYPE_ENUM
+#undef SQ_SUBTYPE_OTHER_ENUM
 
 /* The subtype of the extension's results of a dtype of the table above. */
 unsigned sq_dtype_subtype(const sq_dtype *dt);
