@@ -109,9 +109,9 @@ SELECT quantize_per_channel_blob('[1,2,3,4,5,6]', '[0.5,2]', '[0,0]', '[3,2]', 1
        q_fake_quantize_per_block('[1,2,3,4,5,6]', '[1,3]', '[0,0]', '[6]', 0, 4, 'f8_e4m3fn');
 SELECT quantize_blob('[-3, -1.5, -0.5, 0.5, 1.5, 7]', 1, 0, 'int2', 'rounding=onnx'),
        quantize_blob('[-3, -1.5, -0.5, 0.5, 1.5, 7]', 1, 1, 'uint2'),
-       dequantize_blob(X'E41B', 1, 0, 'uint2', 5), dequantize_blob(X'E41B', 1, 0, 'int2', 4);
+       dequantize_blob(X'E41B', 1, 0, 'uint2', 5), dequantize_blob(X'E41B', 1, 0, 'int2', 8);
 SELECT quantize_per_block_blob('[1,2,3,4,5,6,7]', '[1,2]', '[0,-1]', '[7]', 0, 4, 'int2'),
-       dequantize_per_block_blob(X'E41B', '[1,2]', '[0,1]', '[2,4]', 1, 2, 'uint2'),
+       dequantize_per_block_blob(X'E41B', '[1,2,3,4]', '[0,1,2,3]', '[2,4]', 1, 2, 'uint2'),
        q_scale('[-1, 2, 0.5]', 'int2'), q_zero_point('[-1, 2, 0.5]', 'uint2', 'affine');
 SELECT dequantize_blob(X'0100FFFF', 0.125, 1, 'int16'), dequantize_blob(X'0100FFFF', 0.125, 1, 'uint16');
 SELECT dequantize_blob(X'01000000FFFFFF7F', 0.5, -3, 'int32'), dequantize_blob(X'0180', 1.5, 0, 'int8');
