@@ -37,7 +37,7 @@ set catalogue_functions {
   q_cosine                         {s 2 2}
   q_mse_agg                        {a 2 2}
   q_sqnr_agg                       {a 2 2}
-  q_ggml_quantize                  {s 2 4}
+  q_ggml_quantize                  {s 2 5}
   q_ggml_dequantize                {s 2 3}
   q_importance_agg                 {w 2 2}
   q_npy                            {s 3 3}
@@ -87,15 +87,25 @@ set catalogue_granularities {tensor channel block ggml}
 set catalogue_code_dtypes {int8 uint8 int16 uint16 int32 int4 uint4 int2 uint2}
 # ggml types: name {ggml_id block bytes affine}.
 set catalogue_ggml_types {
-  q4_0 {2 32 18 0}
-  q4_1 {3 32 20 1}
-  q5_0 {6 32 22 0}
-  q5_1 {7 32 24 1}
-  q8_0 {8 32 34 0}
-  q2_K {10 256 84 1}
-  q3_K {11 256 110 0}
-  q4_K {12 256 144 1}
-  q5_K {13 256 176 1}
-  q6_K {14 256 210 0}
+  q4_0    {2 32 18 0}
+  q4_1    {3 32 20 1}
+  q5_0    {6 32 22 0}
+  q5_1    {7 32 24 1}
+  q8_0    {8 32 34 0}
+  q2_K    {10 256 84 1}
+  q3_K    {11 256 110 0}
+  q4_K    {12 256 144 1}
+  q5_K    {13 256 176 1}
+  q6_K    {14 256 210 0}
+  iq3_xxs {18 256 98 0}
+  iq4_nl  {20 32 18 0}
+  iq3_s   {21 256 110 0}
+  iq4_xs  {23 256 136 0}
+  tq1_0   {34 256 54 0}
+  tq2_0   {35 256 66 0}
+  mxfp4   {39 32 17 0}
+  nvfp4   {40 64 36 0}
+  q1_0    {41 128 18 0}
+  q2_0    {42 64 18 0}
 }
 set catalogue_formats {safetensors gguf npy npz onnx tflite}
