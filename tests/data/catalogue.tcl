@@ -87,15 +87,20 @@ set catalogue_granularities {tensor channel block ggml}
 set catalogue_code_dtypes {int8 uint8 int16 uint16 int32 int4 uint4}
 # ggml types: name {ggml_id block bytes affine}.
 set catalogue_ggml_types {
-  q4_0 {2 32 18 0}
-  q4_1 {3 32 20 1}
-  q5_0 {6 32 22 0}
-  q5_1 {7 32 24 1}
-  q8_0 {8 32 34 0}
-  q2_K {10 256 84 1}
-  q3_K {11 256 110 0}
-  q4_K {12 256 144 1}
-  q5_K {13 256 176 1}
-  q6_K {14 256 210 0}
+  q4_0    {2 32 18 0}
+  q4_1    {3 32 20 1}
+  q5_0    {6 32 22 0}
+  q5_1    {7 32 24 1}
+  q8_0    {8 32 34 0}
+  q2_K    {10 256 84 1}
+  q3_K    {11 256 110 0}
+  q4_K    {12 256 144 1}
+  q5_K    {13 256 176 1}
+  q6_K    {14 256 210 0}
+  iq2_xxs {16 256 66 0}
+  iq2_xs  {17 256 74 0}
+  iq1_s   {19 256 50 0}
+  iq2_s   {22 256 82 0}
+  iq1_m   {29 256 56 0}
 }
 set catalogue_formats {safetensors gguf npy npz onnx tflite}
