@@ -474,7 +474,7 @@ CREATE TABLE IF NOT EXISTS quantizations (
                  /*{quantization_dtypes*/('int8', 'uint8', 'int16', 'uint16',
                      'int32', 'int4', 'uint4', 'q4_0', 'q4_1', 'q5_0', 'q5_1',
                      'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs',
-                     'iq2_xs', 'iq1_s', 'iq2_s', 'iq1_m')/*}*/),
+                     'iq2_xs', 'iq1_s', 'iq2_s')/*}*/),
   scheme       TEXT NOT NULL DEFAULT 'affine'
                CONSTRAINT quantization_scheme CHECK (scheme IN
                  /*{schemes*/('affine', 'symmetric', 'log2')/*}*/),
@@ -559,8 +559,7 @@ CREATE TABLE IF NOT EXISTS quantizations (
   -- and method; only ggml rows have importance weights.
   CONSTRAINT ggml_params CHECK ((granularity = 'ggml') = (dtype IN
       /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K', 'q3_K',
-          'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s', 'iq2_s',
-          'iq1_m')/*}*/)
+          'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s', 'iq2_s')/*}*/)
     AND (granularity = 'ggml') = (method = 'ggml')
     AND (granularity = 'ggml' OR importance IS NULL)
     AND (granularity <> 'ggml' OR
@@ -569,7 +568,7 @@ CREATE TABLE IF NOT EXISTS quantizations (
        AND block_size IS (/*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0',
            'q4_1', 'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN dtype IN ('q2_K',
            'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s',
-           'iq2_s', 'iq1_m') THEN 256 END/*}*/)
+           'iq2_s') THEN 256 END/*}*/)
        AND scheme = (CASE WHEN dtype IN /*{ggml_affine_types*/('q4_1', 'q5_1',
            'q2_K', 'q4_K', 'q5_K')/*}*/
                           THEN 'affine' ELSE 'symmetric' END)))),
@@ -726,17 +725,17 @@ BEGIN
     (SELECT numel / (/*{ggml_block_size:NEW.dtype*/CASE WHEN NEW.dtype IN
         ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN NEW.dtype IN
         ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s',
-        'iq2_s', 'iq1_m') THEN 256 END/*}*/)
+        'iq2_s') THEN 256 END/*}*/)
             * (/*{ggml_type_size:NEW.dtype*/CASE NEW.dtype WHEN 'q4_0' THEN 18
                 WHEN 'q4_1' THEN 20 WHEN 'q5_0' THEN 22 WHEN 'q5_1' THEN 24 WHEN
                 'q8_0' THEN 34 WHEN 'q2_K' THEN 84 WHEN 'q3_K' THEN 110 WHEN
                 'q4_K' THEN 144 WHEN 'q5_K' THEN 176 WHEN 'q6_K' THEN 210 WHEN
                 'iq2_xxs' THEN 66 WHEN 'iq2_xs' THEN 74 WHEN 'iq1_s' THEN 50
-                WHEN 'iq2_s' THEN 82 WHEN 'iq1_m' THEN 56 END/*}*/)
+                WHEN 'iq2_s' THEN 82 END/*}*/)
      FROM tensors WHERE tensor_id = NEW.tensor_id)
     AND NEW.dtype IN /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
         'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s',
-        'iq2_s', 'iq1_m')/*}*/;
+        'iq2_s')/*}*/;
   SELECT RAISE(ABORT, 'quantizations: importance must have one float32 per column (the last dimension)')
   WHERE typeof(NEW.importance) = 'blob' AND length(NEW.importance) % 4 = 0
     AND length(NEW.importance) IS NOT
@@ -1064,8 +1063,7 @@ CREATE TABLE IF NOT EXISTS policy_rules (
   CONSTRAINT policy_rule_dtype CHECK (dtype IN
     /*{policy_dtypes*/('float', 'int8', 'uint8', 'int16', 'uint16', 'int32',
         'int4', 'uint4', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K', 'q3_K',
-        'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s', 'iq2_s',
-        'iq1_m')/*}*/),
+        'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s', 'iq2_s')/*}*/),
   CONSTRAINT policy_rule_float CHECK (dtype <> 'float' OR
     (scheme IS NULL AND granularity IS NULL AND block_size IS NULL
      AND method IS NULL AND percentile IS NULL AND options IS NULL)),
@@ -1075,7 +1073,7 @@ CREATE TABLE IF NOT EXISTS policy_rules (
              AND (granularity = 'ggml') = (dtype IN
                /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K',
                    'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s',
-                   'iq2_s', 'iq1_m')/*}*/), 0)),
+                   'iq2_s')/*}*/), 0)),
   CONSTRAINT policy_rule_scheme CHECK (scheme IS NULL OR
     (granularity IS NOT 'ggml' AND scheme IN /*{schemes*/('affine', 'symmetric',
         'log2')/*}*/)
@@ -1088,8 +1086,8 @@ CREATE TABLE IF NOT EXISTS policy_rules (
     WHEN 'ggml' THEN block_size IS NULL
       OR block_size IS (/*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0',
           'q4_1', 'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN dtype IN ('q2_K', 'q3_K',
-          'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s', 'iq2_s',
-          'iq1_m') THEN 256 END/*}*/)
+          'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s', 'iq2_s') THEN
+          256 END/*}*/)
     ELSE block_size IS NULL END),
   CONSTRAINT policy_rule_log2 CHECK (scheme IS NOT 'log2' OR
     (dtype IN /*{log2_dtypes*/('int8')/*}*/ AND coalesce(options, '') = '')),
@@ -1430,7 +1428,7 @@ WITH action AS (
                 /*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0', 'q4_1',
                     'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN dtype IN ('q2_K',
                     'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
-                    'iq1_s', 'iq2_s', 'iq1_m') THEN 256 END/*}*/
+                    'iq1_s', 'iq2_s') THEN 256 END/*}*/
               ELSE block_size END AS block_size,
          CASE WHEN dtype = 'float' THEN NULL
               WHEN granularity = 'ggml' THEN 'ggml'
@@ -1461,7 +1459,7 @@ probe AS (
               WHEN g = 'ggml' THEN /*{ggml_block_size:dtype*/CASE WHEN dtype IN
                   ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN dtype IN
                   ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
-                  'iq1_s', 'iq2_s', 'iq1_m') THEN 256 END/*}*/
+                  'iq1_s', 'iq2_s') THEN 256 END/*}*/
          END AS block_size,
          CASE WHEN g = 'ggml' THEN 'ggml'
               WHEN w3 IN /*{label_methods*/('mse', 'histogram',
@@ -1501,7 +1499,7 @@ SELECT rule_id, role, dtype, scheme, granularity, block_size, method,
          AND ((granularity = 'ggml' AND dtype IN
                  /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K',
                      'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
-                     'iq1_s', 'iq2_s', 'iq1_m')/*}*/)
+                     'iq1_s', 'iq2_s')/*}*/)
               OR (granularity IN /*{code_granularities*/('tensor', 'channel',
                   'block')/*}*/
                   AND dtype IN /*{code_dtypes*/('int8', 'uint8', 'int16',

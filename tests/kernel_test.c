@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "kernels/ggml_iq.h"
 #include <unistd.h>
 
 #include "kernels/kernels_internal.h"
@@ -2048,17 +2049,20 @@ static void test_ggml_pins(void) {
       0x0990e466273c4a60ull, 0x9ec809ff3d4b4c98ull, 0x34840092826a08cbull,
       0x818d8eed9514dc7aull, 0x688813a7f8d3dc67ull, 0x4ab458e54be5d9ccull,
       0xd83c40db98ad2578ull, 0x64c94c296530a9afull, 0x04f4403554019c92ull,
-      0x206946a85c93888full};
+      0x206946a85c93888full, 0x935b5b7f86f66982ull, 0xba4a656148c09582ull,
+      0xb8cbc39728346aaaull, 0x49840949db0fb3deull};
+  /* q_pin: 0 for the types ggml quantizes only with importance. */
   static const uint64_t q_pin[SQ_GGML_NTYPES] = {
       0xa7e1f73e26f13b03ull, 0x64323dc878862449ull, 0x39b061795c557e33ull,
       0x4357a5217c3be330ull, 0xadf789790208dc56ull, 0x3bcb13ea3799bbebull,
       0xbf301151a7405da4ull, 0x1b7ecbb3c595ad84ull, 0xcc775594389898b8ull,
-      0x0f6cf549753a812cull};
+      0x0f6cf549753a812cull, 0, 0, 0, 0xa727fd42a58b8771ull};
   static const uint64_t qi_pin[SQ_GGML_NTYPES] = {
       0xb65f4e068694b2b1ull, 0xdc359a7cf3fb8e50ull, 0x0ee2c02df96feec5ull,
       0xfe216ac1786f9966ull, 0xadf789790208dc56ull, 0x016c8d9227e43521ull,
       0x45dae10d44565ba5ull, 0x071018e7fd942c67ull, 0x66542deed4315d5cull,
-      0x67fd634ad07fb0f4ull};
+      0x67fd634ad07fb0f4ull, 0x5fc21c7ce7987838ull, 0xd201cdf6f54ff035ull,
+      0x1fdde8ac289be6eeull, 0x31edcd0138a111ffull};
   group_begin("ggml scalar pinned to ggml");
   unsigned char blk[16 * 256], q[4096], xb[4 * 512], wb[4 * 512];
   unsigned char y[4 * 4096];
@@ -2073,10 +2077,28 @@ static void test_ggml_pins(void) {
     sq_ggml_dequantizer(S, t)(blk, n, y);
     check(pin_fnv(y, 4 * n) == dq_pin[t], "%s dequantize hash", f->name);
     size_t qb = 512 / f->block * f->bytes;
-    sq_ggml_quantizer(S, t)(xb, 512, NULL, q);
-    check(pin_fnv(q, qb) == q_pin[t], "%s quantize hash", f->name);
+    if (!f->needs_importance) {
+      sq_ggml_quantizer(S, t)(xb, 512, NULL, q);
+      check(pin_fnv(q, qb) == q_pin[t], "%s quantize hash", f->name);
+    }
     sq_ggml_quantizer(S, t)(xb, 512, wb, q);
     check(pin_fnv(q, qb) == qi_pin[t], "%s quantize with importance hash", f->name);
+  }
+  /* The lattice grids' neighbour lists fit the static storage sized for
+  ** them (ggml_iq.h), exactly. */
+  {
+    static const size_t want[SQ_IQ_NGRIDS] = {SQ_IQ_NB_2XXS, SQ_IQ_NB_2XS,
+                                              SQ_IQ_NB_2S, SQ_IQ_NB_1S};
+    sq_iq_index *ix = malloc(sizeof *ix);
+    if (!ix) exit(2);
+    for (int g = 0; g < SQ_IQ_NGRIDS; g++) {
+      size_t need = sq_iq_index_build((sq_iq_grid)g, ix);
+      check(need == want[g], "grid %d needs %zu neighbour slots, has %zu", g, need, want[g]);
+      const sq_iq_index *built = sq_iq_index_get((sq_iq_grid)g);
+      check(built->nneighbours == want[g], "grid %d built %zu neighbour slots", g,
+            built->nneighbours);
+    }
+    free(ix);
   }
   /* Non-finite fields: x86-64's NaN rules on every host.  q4_0 with d = +inf:
   ** code 8 gives 0 * inf = the default NaN 0xffc00000, code 9 gives +inf;

@@ -32,7 +32,7 @@ int sq_iq_grid_of(int t) {
     case SQ_GGML_IQ2_XXS: return SQ_IQ_GRID_2XXS;
     case SQ_GGML_IQ2_XS: return SQ_IQ_GRID_2XS;
     case SQ_GGML_IQ2_S: return SQ_IQ_GRID_2S;
-    case SQ_GGML_IQ1_S: case SQ_GGML_IQ1_M: return SQ_IQ_GRID_1S;
+    case SQ_GGML_IQ1_S: return SQ_IQ_GRID_1S;
     default: return -1;
   }
 }

@@ -101,6 +101,5 @@ set catalogue_ggml_types {
   iq2_xs  {17 256 74 0}
   iq1_s   {19 256 50 0}
   iq2_s   {22 256 82 0}
-  iq1_m   {29 256 56 0}
 }
 set catalogue_formats {safetensors gguf npy npz onnx tflite}

@@ -77,12 +77,12 @@
   /* end of FUZZ_FNS */
 
 /* ggml's types in the order of sq_ggml_type. */
-#define FUZZ_GGML_NTYPES 15
-#define FUZZ_GGML_NAMES L("q4_0"), L("q4_1"), L("q5_0"), L("q5_1"), L("q8_0"), L("q2_K"), L("q3_K"), L("q4_K"), L("q5_K"), L("q6_K"), L("iq2_xxs"), L("iq2_xs"), L("iq1_s"), L("iq2_s"), L("iq1_m")
+#define FUZZ_GGML_NTYPES 14
+#define FUZZ_GGML_NAMES L("q4_0"), L("q4_1"), L("q5_0"), L("q5_1"), L("q8_0"), L("q2_K"), L("q3_K"), L("q4_K"), L("q5_K"), L("q6_K"), L("iq2_xxs"), L("iq2_xs"), L("iq1_s"), L("iq2_s")
 /* The same names, every letter's case swapped (they name the same types). */
-#define FUZZ_GGML_OTHER_CASES L("Q4_0"), L("Q4_1"), L("Q5_0"), L("Q5_1"), L("Q8_0"), L("Q2_k"), L("Q3_k"), L("Q4_k"), L("Q5_k"), L("Q6_k"), L("IQ2_XXS"), L("IQ2_XS"), L("IQ1_S"), L("IQ2_S"), L("IQ1_M")
-#define FUZZ_GGML_BLOCK 32, 32, 32, 32, 32, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256
-#define FUZZ_GGML_BYTES 18, 20, 22, 24, 34, 84, 110, 144, 176, 210, 66, 74, 50, 82, 56
+#define FUZZ_GGML_OTHER_CASES L("Q4_0"), L("Q4_1"), L("Q5_0"), L("Q5_1"), L("Q8_0"), L("Q2_k"), L("Q3_k"), L("Q4_k"), L("Q5_k"), L("Q6_k"), L("IQ2_XXS"), L("IQ2_XS"), L("IQ1_S"), L("IQ2_S")
+#define FUZZ_GGML_BLOCK 32, 32, 32, 32, 32, 256, 256, 256, 256, 256, 256, 256, 256, 256
+#define FUZZ_GGML_BYTES 18, 20, 22, 24, 34, 84, 110, 144, 176, 210, 66, 74, 50, 82
 
 /* The code dtypes, their PyTorch aliases and the float formats. */
 #define FUZZ_CONTEXT_DTYPES 15
