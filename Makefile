@@ -308,6 +308,7 @@ test-onnx-core: build/asan/onnx_core_test
 test-ggml: ggml-lib
 	@$(MAKE) --no-print-directory build/ggml_ref_test
 	./build/ggml_ref_test --lib $(GGML_LIB) $(GGML_TEST_FLAGS)
+	/usr/bin/python3 tools/gen_iq_grids.py --check $(GGML_LIB) ext/kernels/ggml_iq_grids.c
 
 # Registry rows as PyTorch quantized tensors, dequantized bit-identically
 # (examples/registry_to_torch.py).
