@@ -64,8 +64,14 @@ static inline unsigned iq_ksigns(unsigned s) {
 /* Eight weights of grid entry g (iq2 grids) at scale db, signs bits. */
 SQ_AI void iq2_eight(sq_b y, const uint8_t *g, float db, unsigned signs,
                      int slow) {
+  if (slow) {
+    for (int j = 0; j < 8; j++)
+      iq_put(y, j, iq_sign(iq_mul(db, (float)g[j], 1), (signs >> j) & 1u, 1));
+    return;
+  }
+  /* Negation is the sign bit: flipped without a branch. */
   for (int j = 0; j < 8; j++)
-    iq_put(y, j, iq_sign(iq_mul(db, (float)g[j], slow), (signs >> j) & 1u, slow));
+    sq_store_u32(y + 4 * j, sq_f32_bits(db * (float)g[j]) ^ (((signs >> j) & 1u) << 31));
 }
 
 SQ_AI float iq2_db(float d, unsigned s, int slow) {
