@@ -304,9 +304,11 @@ test-onnx-core: build/asan/onnx_core_test
 
 # Every path's ggml kernels against ggml itself, byte for byte, on fresh
 # random data (fetches ggml via npm); GGML_TEST_FLAGS=--quick for CI,
-# --seed N to rerun.
+# --seed N to rerun.  First: the iq value tables (ext/kernels/ggml_iq_tables.c)
+# are what tests/ggml/gen_iq_tables.py reads back from ggml.
 test-ggml: ggml-lib
 	@$(MAKE) --no-print-directory build/ggml_ref_test
+	/usr/bin/python3 tests/ggml/gen_iq_tables.py --check $(GGML_LIB)
 	./build/ggml_ref_test --lib $(GGML_LIB) $(GGML_TEST_FLAGS)
 	/usr/bin/python3 tools/gen_iq_grids.py --check $(GGML_LIB) ext/kernels/ggml_iq_grids.c
 

@@ -15,10 +15,12 @@
 **       (default 16M weights, 64 MB of float32: out of cache) and --small
 **       (4K weights: in L1/L2); ggml: dequantize_row_<type>.  The blocks
 **       are ggml's own quantization of the data (ours when ggml is absent).
-**   (b) quantize without importance, legacy types (q4_0 q4_1 q5_0 q5_1
-**       q8_0): time / memcpy of the INPUT (4n bytes), same two sizes;
-**       ggml: quantize_row_<type>_ref.
-**   (c) quantize without importance, K-quants (q2_K..q6_K): ms per call and
+**   (b) quantize without importance, the types of blocks below 256 (q4_0
+**       q4_1 q5_0 q5_1 q8_0 mxfp4 nvfp4 q1_0 q2_0): time / memcpy of the
+**       INPUT (4n bytes), same two sizes, and the speedup over ggml's
+**       quantize_row_<type>_ref.
+**   (c) quantize without importance, blocks of 256 (q2_K..q6_K, tq1_0,
+**       tq2_0): ms per call and
 **       speedup over ggml's quantize_row_<type>_ref, at --kq weights
 **       (default 1M: these are compute-bound, their time per weight does
 **       not depend on the cache).
@@ -123,10 +125,13 @@ static void load_ggml(const char *lib) {
       return;
     }
   }
-  /* ggml builds the lattice types' grid tables here (ours build on first
-  ** use, outside the timed calls thanks to the warm-up). */
+  /* The iq3 lattices (ggml's and ours), built before any timing. */
   void (*qinit)(int) = (void (*)(int))dlsym(h, "ggml_quantize_init");
-  for (int t = 0; t < NT && qinit; t++) qinit(sq_ggml_formats[t].ggml_id);
+  if (!qinit) {
+    printf("ggml: not present (%s lacks ggml_quantize_init)\n", lib);
+    return;
+  }
+  for (int t = 0; t < NT; t++) qinit(sq_ggml_formats[t].ggml_id);
   const char *(*ver)(void) = (const char *(*)(void))dlsym(h, "ggml_version");
   const char *(*com)(void) = (const char *(*)(void))dlsym(h, "ggml_commit");
   printf("ggml: %s, ggml %s (%s), called directly on one thread\n", lib,
@@ -492,6 +497,11 @@ int main(int argc, char **argv) {
          g_clock == CLOCK_MONOTONIC ? "wall-clock time"
                                     : "this thread's CPU time (--clock wall for wall-clock)");
   load_ggml(lib);
+  for (int t = 0; t < NT; t++)
+    if (sq_ggml_prepare((sq_ggml_type)t)) {
+      fprintf(stderr, "bench_ggml: out of memory\n");
+      return 1;
+    }
   if (big) section_memory(big);
   if (small) section_memory(small);
   if (kq) section_compute(kq);

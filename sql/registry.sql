@@ -428,10 +428,15 @@ END;
 --                'ggml'    a ggml block format (dtype): rows along the last
 --                          dimension of whole blocks, the parameters inside
 --                          the blocks (codes, as q_ggml_quantize returns
---                          them); block_size is the type's (32 or 256);
+--                          them); block_size is the type's (32 to 256);
 --                          method 'ggml'; importance the weights used, one
 --                          float32 per column, or NULL (ggml's reference
---                          quantizer)
+--                          quantizer); options '' but for mxfp4 rows made
+--                          under another producer's shared-exponent rule:
+--                          'mx_exponent=ocp', 'mx_exponent=torchao-rceil',
+--                          'mx_exponent=torchao-ceil', 'mx_exponent=torchao-even'
+--                          or 'mx_exponent=mlx' (q_ggml_quantize's option;
+--                          docs/NUMERICS.md#mx-shared-exponent-rules)
 --                Columns that do not belong to the granularity must be NULL.
 --   method       calibration, a method of the catalogue
 --                (docs/CATALOGUE.md#calibration-methods): 'minmax',
@@ -474,7 +479,9 @@ CREATE TABLE IF NOT EXISTS quantizations (
                  /*{quantization_dtypes*/('int8', 'uint8', 'int16', 'uint16',
                      'int32', 'int4', 'uint4', 'q4_0', 'q4_1', 'q5_0', 'q5_1',
                      'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs',
-                     'iq2_xs', 'iq1_s', 'iq2_s')/*}*/),
+                     'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq4_nl', 'iq3_s', 'iq2_s',
+                     'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0',
+                     'q2_0')/*}*/),
   scheme       TEXT NOT NULL DEFAULT 'affine'
                CONSTRAINT quantization_scheme CHECK (scheme IN
                  /*{schemes*/('affine', 'symmetric', 'log2')/*}*/),
@@ -524,6 +531,7 @@ CREATE TABLE IF NOT EXISTS quantizations (
   label        TEXT GENERATED ALWAYS AS (
     CASE granularity WHEN 'ggml' THEN
       dtype || ' ggml' || CASE WHEN importance IS NULL THEN '' ELSE ' imatrix' END
+      || CASE options WHEN '' THEN '' ELSE ' ' || options END
     ELSE dtype || ' '
     || CASE granularity WHEN 'block' THEN 'block' || block_size ELSE granularity END
     || ' ' || scheme
@@ -559,16 +567,26 @@ CREATE TABLE IF NOT EXISTS quantizations (
   -- and method; only ggml rows have importance weights.
   CONSTRAINT ggml_params CHECK ((granularity = 'ggml') = (dtype IN
       /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K', 'q3_K',
-          'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s', 'iq2_s')/*}*/)
+          'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq3_xxs', 'iq1_s',
+          'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4',
+          'nvfp4', 'q1_0', 'q2_0')/*}*/)
     AND (granularity = 'ggml') = (method = 'ggml')
     AND (granularity = 'ggml' OR importance IS NULL)
     AND (granularity <> 'ggml' OR
       (scale IS NULL AND zero_point IS NULL AND scales IS NULL
-       AND zero_points IS NULL AND axis IS NULL AND options = ''
+       AND zero_points IS NULL AND axis IS NULL
+       -- mxfp4 rows record their shared-exponent rule when it is not
+       -- ggml's own (q_ggml_quantize's mx_exponent=; '' is ggml's).
+       AND (options = '' OR (dtype = 'mxfp4' AND options IN
+           ('mx_exponent=ocp', 'mx_exponent=torchao-rceil',
+            'mx_exponent=torchao-ceil', 'mx_exponent=torchao-even',
+            'mx_exponent=mlx')))
        AND block_size IS (/*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0',
-           'q4_1', 'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN dtype IN ('q2_K',
-           'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s',
-           'iq2_s') THEN 256 END/*}*/)
+           'q4_1', 'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4') THEN 32 WHEN dtype
+           IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
+           'iq3_xxs', 'iq1_s', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0')
+           THEN 256 WHEN dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN dtype IN
+           ('q1_0') THEN 128 END/*}*/)
        AND scheme = (CASE WHEN dtype IN /*{ggml_affine_types*/('q4_1', 'q5_1',
            'q2_K', 'q4_K', 'q5_K')/*}*/
                           THEN 'affine' ELSE 'symmetric' END)))),
@@ -671,7 +689,7 @@ BEGIN
   WHERE NEW.tensor_id IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM tensors WHERE tensor_id = NEW.tensor_id);
   SELECT RAISE(ABORT, 'quantizations: options must be canonical: quant_min=N quant_max=N reduce_range=1 rounding=onnx, each optional, in that order, one space apart')
-  WHERE typeof(NEW.options) = 'text'
+  WHERE typeof(NEW.options) = 'text' AND NEW.granularity IS NOT 'ggml'
     AND NEW.options NOT LIKE '%method=%' AND NEW.options NOT LIKE '%percentile=%'
     AND NEW.options IS NOT (
       WITH RECURSIVE words(w, rest) AS (
@@ -715,7 +733,7 @@ BEGIN
         'int32', 'int4', 'uint4')/*}*/;
   SELECT RAISE(ABORT, 'quantizations: ggml rows (the last dimension) must be whole blocks of the type')
   WHERE NEW.granularity = 'ggml' AND typeof(NEW.block_size) = 'integer'
-    AND NEW.block_size IN /*{ggml_block_sizes*/(32, 256)/*}*/
+    AND NEW.block_size IN /*{ggml_block_sizes*/(32, 256, 64, 128)/*}*/
     AND (SELECT json_extract(s, '$[#-1]') % NEW.block_size <> 0
          FROM (SELECT coalesce(NEW.view_shape, shape) AS s
                FROM tensors WHERE tensor_id = NEW.tensor_id));
@@ -723,19 +741,25 @@ BEGIN
   WHERE NEW.granularity = 'ggml' AND typeof(NEW.codes) = 'blob'
     AND length(NEW.codes) IS NOT
     (SELECT numel / (/*{ggml_block_size:NEW.dtype*/CASE WHEN NEW.dtype IN
-        ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN NEW.dtype IN
-        ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s',
-        'iq2_s') THEN 256 END/*}*/)
+        ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4') THEN 32 WHEN
+        NEW.dtype IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs',
+        'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0',
+        'tq2_0') THEN 256 WHEN NEW.dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN
+        NEW.dtype IN ('q1_0') THEN 128 END/*}*/)
             * (/*{ggml_type_size:NEW.dtype*/CASE NEW.dtype WHEN 'q4_0' THEN 18
                 WHEN 'q4_1' THEN 20 WHEN 'q5_0' THEN 22 WHEN 'q5_1' THEN 24 WHEN
                 'q8_0' THEN 34 WHEN 'q2_K' THEN 84 WHEN 'q3_K' THEN 110 WHEN
                 'q4_K' THEN 144 WHEN 'q5_K' THEN 176 WHEN 'q6_K' THEN 210 WHEN
-                'iq2_xxs' THEN 66 WHEN 'iq2_xs' THEN 74 WHEN 'iq1_s' THEN 50
-                WHEN 'iq2_s' THEN 82 END/*}*/)
+                'iq2_xxs' THEN 66 WHEN 'iq2_xs' THEN 74 WHEN 'iq3_xxs' THEN 98
+                WHEN 'iq1_s' THEN 50 WHEN 'iq4_nl' THEN 18 WHEN 'iq3_s' THEN 110
+                WHEN 'iq2_s' THEN 82 WHEN 'iq4_xs' THEN 136 WHEN 'tq1_0' THEN 54
+                WHEN 'tq2_0' THEN 66 WHEN 'mxfp4' THEN 17 WHEN 'nvfp4' THEN 36
+                WHEN 'q1_0' THEN 18 WHEN 'q2_0' THEN 18 END/*}*/)
      FROM tensors WHERE tensor_id = NEW.tensor_id)
     AND NEW.dtype IN /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
-        'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s',
-        'iq2_s')/*}*/;
+        'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq3_xxs',
+        'iq1_s', 'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0',
+        'mxfp4', 'nvfp4', 'q1_0', 'q2_0')/*}*/;
   SELECT RAISE(ABORT, 'quantizations: importance must have one float32 per column (the last dimension)')
   WHERE typeof(NEW.importance) = 'blob' AND length(NEW.importance) % 4 = 0
     AND length(NEW.importance) IS NOT
@@ -1063,7 +1087,9 @@ CREATE TABLE IF NOT EXISTS policy_rules (
   CONSTRAINT policy_rule_dtype CHECK (dtype IN
     /*{policy_dtypes*/('float', 'int8', 'uint8', 'int16', 'uint16', 'int32',
         'int4', 'uint4', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K', 'q3_K',
-        'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s', 'iq2_s')/*}*/),
+        'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq3_xxs', 'iq1_s',
+        'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4',
+        'nvfp4', 'q1_0', 'q2_0')/*}*/),
   CONSTRAINT policy_rule_float CHECK (dtype <> 'float' OR
     (scheme IS NULL AND granularity IS NULL AND block_size IS NULL
      AND method IS NULL AND percentile IS NULL AND options IS NULL)),
@@ -1072,8 +1098,10 @@ CREATE TABLE IF NOT EXISTS policy_rules (
         'ggml')/*}*/
              AND (granularity = 'ggml') = (dtype IN
                /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K',
-                   'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s',
-                   'iq2_s')/*}*/), 0)),
+                   'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
+                   'iq3_xxs', 'iq1_s', 'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs',
+                   'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0',
+                   'q2_0')/*}*/), 0)),
   CONSTRAINT policy_rule_scheme CHECK (scheme IS NULL OR
     (granularity IS NOT 'ggml' AND scheme IN /*{schemes*/('affine', 'symmetric',
         'log2')/*}*/)
@@ -1085,9 +1113,11 @@ CREATE TABLE IF NOT EXISTS policy_rules (
     WHEN 'block' THEN typeof(block_size) = 'integer' AND block_size >= 1
     WHEN 'ggml' THEN block_size IS NULL
       OR block_size IS (/*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0',
-          'q4_1', 'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN dtype IN ('q2_K', 'q3_K',
-          'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq1_s', 'iq2_s') THEN
-          256 END/*}*/)
+          'q4_1', 'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4') THEN 32 WHEN dtype
+          IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
+          'iq3_xxs', 'iq1_s', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0') THEN
+          256 WHEN dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN dtype IN ('q1_0')
+          THEN 128 END/*}*/)
     ELSE block_size IS NULL END),
   CONSTRAINT policy_rule_log2 CHECK (scheme IS NOT 'log2' OR
     (dtype IN /*{log2_dtypes*/('int8')/*}*/ AND coalesce(options, '') = '')),
@@ -1426,9 +1456,11 @@ WITH action AS (
               ELSE coalesce(scheme, 'affine') END AS scheme,
          CASE granularity WHEN 'ggml' THEN
                 /*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0', 'q4_1',
-                    'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN dtype IN ('q2_K',
-                    'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
-                    'iq1_s', 'iq2_s') THEN 256 END/*}*/
+                    'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4') THEN 32 WHEN
+                    dtype IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs',
+                    'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq3_s', 'iq2_s', 'iq4_xs',
+                    'tq1_0', 'tq2_0') THEN 256 WHEN dtype IN ('nvfp4', 'q2_0')
+                    THEN 64 WHEN dtype IN ('q1_0') THEN 128 END/*}*/
               ELSE block_size END AS block_size,
          CASE WHEN dtype = 'float' THEN NULL
               WHEN granularity = 'ggml' THEN 'ggml'
@@ -1457,9 +1489,11 @@ probe AS (
          CASE WHEN g GLOB 'block[1-9]*' AND g NOT GLOB 'block*[^0-9]*'
                    AND length(g) <= 14 THEN CAST(substr(g, 6) AS INTEGER)
               WHEN g = 'ggml' THEN /*{ggml_block_size:dtype*/CASE WHEN dtype IN
-                  ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0') THEN 32 WHEN dtype IN
-                  ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
-                  'iq1_s', 'iq2_s') THEN 256 END/*}*/
+                  ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4')
+                  THEN 32 WHEN dtype IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K',
+                  'iq2_xxs', 'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq3_s', 'iq2_s',
+                  'iq4_xs', 'tq1_0', 'tq2_0') THEN 256 WHEN dtype IN ('nvfp4',
+                  'q2_0') THEN 64 WHEN dtype IN ('q1_0') THEN 128 END/*}*/
          END AS block_size,
          CASE WHEN g = 'ggml' THEN 'ggml'
               WHEN w3 IN /*{label_methods*/('mse', 'histogram',
@@ -1499,7 +1533,8 @@ SELECT rule_id, role, dtype, scheme, granularity, block_size, method,
          AND ((granularity = 'ggml' AND dtype IN
                  /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K',
                      'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
-                     'iq1_s', 'iq2_s')/*}*/)
+                     'iq3_xxs', 'iq1_s', 'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs',
+                     'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0', 'q2_0')/*}*/)
               OR (granularity IN /*{code_granularities*/('tensor', 'channel',
                   'block')/*}*/
                   AND dtype IN /*{code_dtypes*/('int8', 'uint8', 'int16',

@@ -11,6 +11,9 @@ and docs/reference/ggml.md's worked examples quote the same bytes.
 Each case: the ggml type, the input row(s) as float32 hex, the importance
 weights (hex, or "" for none), shape, ggml's blocks (quantize_<type>) and
 ggml's dequantized floats of those blocks (dequantize_row_<type>), as hex.
+Without importance the blocks are quantize_row_<type>_ref's (q_ggml_quantize
+without importance); importance "none" marks quantize_<type>(x, .., NULL)
+(q_ggml_quantize's importance 'none'), which differs for iq4_nl.
 """
 import ctypes
 import os
@@ -26,12 +29,31 @@ ggml = ctypes.CDLL(LIB)
 BLOCKS = {'q4_0': (32, 18), 'q4_1': (32, 20), 'q5_0': (32, 22),
           'q5_1': (32, 24), 'q8_0': (32, 34), 'q2_K': (256, 84),
           'q3_K': (256, 110), 'q4_K': (256, 144), 'q5_K': (256, 176),
-          'q6_K': (256, 210)}
+          'q6_K': (256, 210), 'iq3_xxs': (256, 98), 'iq4_nl': (32, 18),
+          'iq3_s': (256, 110), 'iq4_xs': (256, 136)}
+GGML_ID = {'iq3_xxs': 18, 'iq3_s': 21}
+ggml.ggml_quantize_init.argtypes = [ctypes.c_int]
+for t in GGML_ID:
+    ggml.ggml_quantize_init(GGML_ID[t])
 
 
 def quantize(t, x, rows, w):
+    """quantize_<type>(x, .., w); without w quantize_row_<type>_ref per row
+    (what q_ggml_quantize does without importance), and w == 'none' is
+    quantize_<type>(x, .., NULL) (q_ggml_quantize's importance 'none')."""
     block, size = BLOCKS[t]
     out = ctypes.create_string_buffer(x.size // block * size)
+    if w is None:
+        f = getattr(ggml, 'quantize_row_%s_ref' % t)
+        f.restype = None
+        f.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
+        cols = x.size // rows
+        for r in range(rows):
+            row = np.ascontiguousarray(x[r * cols:(r + 1) * cols])
+            f(row.ctypes.data, ctypes.byref(out, r * (len(out.raw) // rows)), cols)
+        return out.raw
+    if isinstance(w, str):
+        w = None
     f = getattr(ggml, 'quantize_' + t)
     f.restype = ctypes.c_size_t
     f.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64,
@@ -72,6 +94,8 @@ for t in BLOCKS:
     shape = '[%d]' % x.size if BLOCKS[t][0] == 256 else '[2,32]'
     cases.append((t + '-wave', t, x, None, shape))
     cases.append((t + '-wave-imatrix', t, x, emphasis[:x.size // (2 if shape == '[2,32]' else 1)], shape))
+    if t.startswith('iq'):
+        cases.append((t + '-wave-none', t, x, 'none', shape))
 
 out = ['# ggml_examples.tcl: written by tests/gen_ggml_examples.py from ggml '
        '(do not edit).',
@@ -80,11 +104,11 @@ out = ['# ggml_examples.tcl: written by tests/gen_ggml_examples.py from ggml '
 for name, t, x, w, shape in cases:
     rows = 2 if shape == '[2,32]' else 1
     xx = np.ascontiguousarray(x, dtype=np.float32)
-    ww = None if w is None else np.ascontiguousarray(w, dtype=np.float32)
+    ww = w if w is None or isinstance(w, str) else np.ascontiguousarray(w, dtype=np.float32)
     blocks = quantize(t, xx, rows, ww)
     y = dequantize(t, blocks, xx.size)
     out.append('  %s {%s %s %s {%s} %s %s}' % (
-        name, t, shape, f32hex(xx), '' if ww is None else f32hex(ww),
+        name, t, shape, f32hex(xx), '' if ww is None else ww if isinstance(ww, str) else f32hex(ww),
         blocks.hex().upper(), f32hex(y)))
 out.append('}')
 with open(os.path.join(HERE, 'data', 'ggml_examples.tcl'), 'w') as f:

@@ -37,11 +37,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "kernels/ggml_iq.h"
+#include "kernels/ggml_iq2.h"
 #include <unistd.h>
 
 #include "kernels/kernels_internal.h"
 #include "kernels/fake_errors.h"
+#include "kernels/ggml_iq.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -2045,24 +2046,42 @@ static float pin_x(size_t j) {
 static float pin_w(size_t j) { return (float)((j * 7u) % 13u) / 4.0f; }
 
 static void test_ggml_pins(void) {
-  static const uint64_t dq_pin[SQ_GGML_NTYPES] = {
-      0x0990e466273c4a60ull, 0x9ec809ff3d4b4c98ull, 0x34840092826a08cbull,
-      0x818d8eed9514dc7aull, 0x688813a7f8d3dc67ull, 0x4ab458e54be5d9ccull,
-      0xd83c40db98ad2578ull, 0x64c94c296530a9afull, 0x04f4403554019c92ull,
-      0x206946a85c93888full, 0x935b5b7f86f66982ull, 0xba4a656148c09582ull,
-      0xb8cbc39728346aaaull, 0x49840949db0fb3deull};
-  /* q_pin: 0 for the types ggml quantizes only with importance. */
-  static const uint64_t q_pin[SQ_GGML_NTYPES] = {
-      0xa7e1f73e26f13b03ull, 0x64323dc878862449ull, 0x39b061795c557e33ull,
-      0x4357a5217c3be330ull, 0xadf789790208dc56ull, 0x3bcb13ea3799bbebull,
-      0xbf301151a7405da4ull, 0x1b7ecbb3c595ad84ull, 0xcc775594389898b8ull,
-      0x0f6cf549753a812cull, 0, 0, 0, 0xa727fd42a58b8771ull};
-  static const uint64_t qi_pin[SQ_GGML_NTYPES] = {
-      0xb65f4e068694b2b1ull, 0xdc359a7cf3fb8e50ull, 0x0ee2c02df96feec5ull,
-      0xfe216ac1786f9966ull, 0xadf789790208dc56ull, 0x016c8d9227e43521ull,
-      0x45dae10d44565ba5ull, 0x071018e7fd942c67ull, 0x66542deed4315d5cull,
-      0x67fd634ad07fb0f4ull, 0x5fc21c7ce7987838ull, 0xd201cdf6f54ff035ull,
-      0x1fdde8ac289be6eeull, 0x31edcd0138a111ffull};
+  /* By name, so that rows added to the catalogue in ggml's id order keep
+  ** their neighbours' pins (tests/ggml/ggml_ref_test --pins prints ggml's). */
+  static const struct {
+    const char *name;
+    uint64_t dq, q, qi;
+    uint64_t qu; /* quantize_<type>(x, .., NULL) where it is not the _ref: iq4_nl */
+  } pins[] = {
+      {"q4_0", 0x0990e466273c4a60ull, 0xa7e1f73e26f13b03ull, 0xb65f4e068694b2b1ull, 0},
+      {"q4_1", 0x9ec809ff3d4b4c98ull, 0x64323dc878862449ull, 0xdc359a7cf3fb8e50ull, 0},
+      {"q5_0", 0x34840092826a08cbull, 0x39b061795c557e33ull, 0x0ee2c02df96feec5ull, 0},
+      {"q5_1", 0x818d8eed9514dc7aull, 0x4357a5217c3be330ull, 0xfe216ac1786f9966ull, 0},
+      {"q8_0", 0x688813a7f8d3dc67ull, 0xadf789790208dc56ull, 0xadf789790208dc56ull, 0},
+      {"q2_K", 0x4ab458e54be5d9ccull, 0x3bcb13ea3799bbebull, 0x016c8d9227e43521ull, 0},
+      {"q3_K", 0xd83c40db98ad2578ull, 0xbf301151a7405da4ull, 0x45dae10d44565ba5ull, 0},
+      {"q4_K", 0x64c94c296530a9afull, 0x1b7ecbb3c595ad84ull, 0x071018e7fd942c67ull, 0},
+      {"q5_K", 0x04f4403554019c92ull, 0xcc775594389898b8ull, 0x66542deed4315d5cull, 0},
+      {"q6_K", 0x206946a85c93888full, 0x0f6cf549753a812cull, 0x67fd634ad07fb0f4ull, 0},
+      {"tq1_0", 0x2ae76c12f2b5076dull, 0xf769cb91debd2862ull, 0xf769cb91debd2862ull, 0},
+      {"tq2_0", 0xedf0bab2ee2df625ull, 0x0d6e3c56277545a0ull, 0x0d6e3c56277545a0ull, 0},
+      {"mxfp4", 0xdbe0df4618515dd6ull, 0xfca18a4f1db35be5ull, 0xfca18a4f1db35be5ull, 0},
+      {"nvfp4", 0xcb8c0050b83cfb54ull, 0x1221f1510b00bc86ull, 0x1221f1510b00bc86ull, 0},
+      {"q1_0", 0x1f1b6a22673dc525ull, 0x2cd3a0e2cb767f03ull, 0x2cd3a0e2cb767f03ull, 0},
+      {"q2_0", 0x90ae13b5856244eaull, 0x82585a165750532aull, 0x82585a165750532aull, 0},
+      /* q 0: ggml quantizes these only with importance */
+      {"iq2_xxs", 0x935b5b7f86f66982ull, 0, 0x5fc21c7ce7987838ull, 0},
+      {"iq2_xs", 0xba4a656148c09582ull, 0, 0xd201cdf6f54ff035ull, 0},
+      {"iq1_s", 0xb8cbc39728346aaaull, 0, 0x1fdde8ac289be6eeull, 0},
+      {"iq2_s", 0x49840949db0fb3deull, 0xa727fd42a58b8771ull, 0x31edcd0138a111ffull, 0},
+      {"iq3_xxs", 0x0a0da2274bb7a00aull, 0xcc48df5fe18015cbull, 0x7074aa7d120ba8dbull, 0},
+      /* iq4_nl's quantize: ggml's _ref with the codes of its all-zero block
+      ** 8, which it leaves undefined, set to 0x88 (ggml_iq4.c) */
+      {"iq4_nl", 0x780233ca70812bb2ull, 0x319874516c0b41baull, 0x45401cfd388591efull,
+       0x70008602a32277d2ull},
+      {"iq3_s", 0xf489e6c3eb68ac81ull, 0x5adcc029aeedbd64ull, 0x9dbd701a3ea5d07bull, 0},
+      {"iq4_xs", 0xd08f07ea81a6c4a8ull, 0x394c4fa850e104c9ull, 0xb6ae06888d1dbb29ull, 0},
+  };
   group_begin("ggml scalar pinned to ggml");
   unsigned char blk[16 * 256], q[4096], xb[4 * 512], wb[4 * 512];
   unsigned char y[4 * 4096];
@@ -2072,20 +2091,29 @@ static void test_ggml_pins(void) {
   }
   for (int t = 0; t < SQ_GGML_NTYPES; t++) {
     const sq_ggml_format *f = &sq_ggml_formats[t];
-    size_t nb = f->block == 32 ? 16 : 2, n = nb * f->block;
+    size_t pi = 0, npins = sizeof pins / sizeof pins[0];
+    while (pi < npins && strcmp(pins[pi].name, f->name)) pi++;
+    if (!check(pi < npins, "%s has pins", f->name)) continue;
+    /* 512 weights: 16 blocks of 32, 8 of 64, 4 of 128, 2 of 256. */
+    size_t nb = 512 / f->block, n = nb * f->block;
     pin_blocks(t, nb, blk);
     sq_ggml_dequantizer(S, t)(blk, n, y);
-    check(pin_fnv(y, 4 * n) == dq_pin[t], "%s dequantize hash", f->name);
+    check(pin_fnv(y, 4 * n) == pins[pi].dq, "%s dequantize hash", f->name);
     size_t qb = 512 / f->block * f->bytes;
     if (!f->needs_importance) {
       sq_ggml_quantizer(S, t)(xb, 512, NULL, q);
-      check(pin_fnv(q, qb) == q_pin[t], "%s quantize hash", f->name);
+      check(pin_fnv(q, qb) == pins[pi].q, "%s quantize hash", f->name);
     }
     sq_ggml_quantizer(S, t)(xb, 512, wb, q);
-    check(pin_fnv(q, qb) == qi_pin[t], "%s quantize with importance hash", f->name);
+    check(pin_fnv(q, qb) == pins[pi].qi, "%s quantize with importance hash", f->name);
+    if (!f->needs_importance) {
+      sq_ggml_quantizer_unweighted(S, t)(xb, 512, NULL, q);
+      check(pin_fnv(q, qb) == (pins[pi].qu ? pins[pi].qu : pins[pi].q),
+            "%s quantize unweighted hash", f->name);
+    }
   }
   /* The lattice grids' neighbour lists fit the static storage sized for
-  ** them (ggml_iq.h), exactly. */
+  ** them (ggml_iq2.h), exactly. */
   {
     static const size_t want[SQ_IQ_NGRIDS] = {SQ_IQ_NB_2XXS, SQ_IQ_NB_2XS,
                                               SQ_IQ_NB_2S, SQ_IQ_NB_1S};
@@ -2100,6 +2128,43 @@ static void test_ggml_pins(void) {
     }
     free(ix);
   }
+  /* iq3_xxs: every 7-bit sign field's eighth sign is its parity; iq3_s has
+  ** a ninth index bit per group in qh (entry 256 + 5 = {5,9,11,15}... as
+  ** ggml_iq_tables.c lists) */
+  memset(blk, 0, 98);
+  set_half(blk, 0x4400);                        /* d = 4: magnitudes = bytes */
+  blk[2] = 1;                                   /* entry 1 for weights 0..3 */
+  sq_store_u32(blk + 66, 0x01u);                /* one sign: weight 0, parity sets weight 7 */
+  sq_ggml_dequantizer(S, SQ_GGML_IQ3_XXS)(blk, 256, y);
+  check(sq_load_f32(y) == -(float)sq_iq3xxs_grid[1][0] && sq_load_f32(y + 4) == (float)sq_iq3xxs_grid[1][1] &&
+        sq_load_f32(y + 28) == -(float)sq_iq3xxs_grid[0][3],
+        "iq3_xxs signs and parity: %a %a %a", (double)sq_load_f32(y), (double)sq_load_f32(y + 4),
+        (double)sq_load_f32(y + 28));
+  memset(blk, 0, 110);
+  set_half(blk, 0x3c00);
+  blk[2 + 9] = 5;                               /* sub-block 1, group 1 */
+  blk[66 + 1] = 0x02;                           /* its ninth bit */
+  blk[106] = 0x10;                              /* sub-block 1 scale 1: 3 d */
+  sq_ggml_dequantizer(S, SQ_GGML_IQ3_S)(blk, 256, y);
+  check(sq_load_f32(y + 4 * 36) == 3.0f * (float)sq_iq3s_grid[261][0] &&
+        sq_load_f32(y + 4 * 32) == 3.0f * (float)sq_iq3s_grid[0][0] && sq_load_f32(y) == (float)sq_iq3s_grid[0][0],
+        "iq3_s ninth index bit: %a", (double)sq_load_f32(y + 4 * 36));
+  /* Non-finite d in the iq types, as ggml's library gives them: a NaN d is
+  ** the weights' NaN made quiet, its sign flipped by a minus sign (iq3:
+  ** ggml's x86-64 code flips the sign bit); iq4_xs' scale 32 with d = inf
+  ** gives x86's default NaN */
+  memset(blk, 0xff, 98);                         /* every sign minus */
+  set_half(blk, 0x7d01);
+  sq_ggml_dequantizer(S, SQ_GGML_IQ3_XXS)(blk, 256, y);
+  check(sq_load_u32(y) == 0xffe02000u && sq_load_u32(y + 4 * 255) == 0xffe02000u,
+        "iq3_xxs d=sNaN: %08x %08x", sq_load_u32(y), sq_load_u32(y + 4 * 255));
+  memset(blk, 0, 136);
+  set_half(blk, 0x7c00);
+  blk[4] = 0x0f;                                 /* sub-block 0: scale 15 - 32 */
+  blk[2] = 0x08;                                 /* sub-block 1: scale 32 - 32 */
+  sq_ggml_dequantizer(S, SQ_GGML_IQ4_XS)(blk, 256, y);
+  check(sq_load_u32(y) == 0x7f800000u && sq_load_u32(y + 4 * 32) == 0xffc00000u,
+        "iq4_xs d=inf: %08x %08x", sq_load_u32(y), sq_load_u32(y + 4 * 32));
   /* Non-finite fields: x86-64's NaN rules on every host.  q4_0 with d = +inf:
   ** code 8 gives 0 * inf = the default NaN 0xffc00000, code 9 gives +inf;
   ** d = NaN 0x7e01 gives that NaN, quiet (0x7fc02000), everywhere. */

@@ -113,7 +113,7 @@ def main():
         "** entry i's eight values, and its code word (each value's rank among",
         "** the grid's three levels, two bits each, first value lowest).",
         "** docs/NUMERICS.md#ggml. */",
-        '#include "kernels/ggml_iq.h"',
+        '#include "kernels/ggml_iq2.h"',
         "",
     ]
     for short, name, n, make, unscale, ctype in GRIDS:

@@ -5,6 +5,7 @@
 #include "core/ggml_quant.h"
 #include "core/text.h"
 #include "kernels/byteorder.h"
+#include "kernels/ggml_lowbit.h"
 
 int sq_ggml_type_parse(const char *text, size_t len, sq_ggml_type *t,
                        sq_status *st) {
@@ -80,11 +81,12 @@ int sq_ggml_check_importance(const sq_tensor *w, size_t cols, sq_status *st) {
 }
 
 typedef struct sq_ggml_job {
-  const sq_kernels *k;
+  sq_ggml_quantize_fn fn;
   sq_ggml_type t;
   const unsigned char *x;
   const void *w;
   unsigned char *blocks;
+  int mx_rule;              /* mxfp4 only: SQ_MX_*, 0 ggml's own */
 } sq_ggml_job;
 
 /* A piece is one whole row (the walk is not chunked): its first block's
@@ -92,19 +94,44 @@ typedef struct sq_ggml_job {
 static int sq_ggml_row(void *ctx, const sq_piece *p, sq_status *st) {
   const sq_ggml_job *j = ctx;
   (void)st;
-  sq_ggml_quantizer(j->k, j->t)(j->x + 4 * p->first, p->cols, j->w,
-                             j->blocks + p->group * sq_ggml_formats[j->t].bytes);
+  unsigned char *out = j->blocks + p->group * sq_ggml_formats[j->t].bytes;
+  if (j->mx_rule != SQ_MX_GGML)
+    sq_mx_quantize(j->mx_rule, j->x + 4 * p->first, p->cols, out);
+  else
+    j->fn(j->x + 4 * p->first, p->cols, j->w, out);
   return SQ_OK;
+}
+
+static int sq_ggml_run(const sq_kernels *k, sq_ggml_type t, const sq_tensor *x,
+                       const sq_granularity *g, const sq_tensor *w,
+                       int unweighted, int mx_rule, void *blocks,
+                       sq_status *st) {
+  float mn, mx;
+  if (x->n == 0) return SQ_OK;
+  if (sq_tensor_minmax(k, x->data, x->n, 0, &mn, &mx, st)) return st->code;
+  /* The iq3 lattices, built once per process (kernels/ggml_iq.h). */
+  if (sq_ggml_prepare(t)) return sq_nomem(st);
+  sq_ggml_job j = {unweighted ? sq_ggml_quantizer_unweighted(k, t)
+                              : sq_ggml_quantizer(k, t),
+                   t, x->data, w ? w->data : NULL, blocks, mx_rule};
+  return sq_granularity_walk(g, 0, sq_ggml_row, &j, st);
 }
 
 int sq_ggml_quantize(const sq_kernels *k, sq_ggml_type t, const sq_tensor *x,
                      const sq_granularity *g, const sq_tensor *w, void *blocks,
                      sq_status *st) {
-  float mn, mx;
-  if (x->n == 0) return SQ_OK;
-  if (sq_tensor_minmax(k, x->data, x->n, 0, &mn, &mx, st)) return st->code;
-  sq_ggml_job j = {k, t, x->data, w ? w->data : NULL, blocks};
-  return sq_granularity_walk(g, 0, sq_ggml_row, &j, st);
+  return sq_ggml_run(k, t, x, g, w, 0, SQ_MX_GGML, blocks, st);
+}
+
+int sq_ggml_quantize_unweighted(const sq_kernels *k, sq_ggml_type t,
+                                const sq_tensor *x, const sq_granularity *g,
+                                void *blocks, sq_status *st) {
+  return sq_ggml_run(k, t, x, g, NULL, 1, SQ_MX_GGML, blocks, st);
+}
+
+int sq_ggml_quantize_mx(const sq_kernels *k, int rule, const sq_tensor *x,
+                        const sq_granularity *g, void *blocks, sq_status *st) {
+  return sq_ggml_run(k, SQ_GGML_MXFP4, x, g, NULL, 0, rule, blocks, st);
 }
 
 void sq_ggml_dequantize(const sq_kernels *k, sq_ggml_type t, const void *blocks,

@@ -38,6 +38,16 @@ int sq_ggml_check_importance(const sq_tensor *w, size_t cols, sq_status *st);
 int sq_ggml_quantize(const sq_kernels *k, sq_ggml_type t, const sq_tensor *x,
                      const sq_granularity *g, const sq_tensor *w, void *blocks,
                      sq_status *st);
+/* mxfp4 blocks of x under a shared-exponent rule (SQ_MX_*; SQ_MX_GGML is
+** sq_ggml_quantize's). */
+int sq_ggml_quantize_mx(const sq_kernels *k, int rule, const sq_tensor *x,
+                        const sq_granularity *g, void *blocks, sq_status *st);
+/* Blocks of x as ggml's quantize_<type>(x, .., NULL) writes them, which is
+** llama.cpp's quantizer without an imatrix; the same as sq_ggml_quantize
+** without importance for every type but iq4_nl (kernels.h). */
+int sq_ggml_quantize_unweighted(const sq_kernels *k, sq_ggml_type t,
+                                const sq_tensor *x, const sq_granularity *g,
+                                void *blocks, sq_status *st);
 /* n float32 from the blocks (n a whole number of blocks). */
 void sq_ggml_dequantize(const sq_kernels *k, sq_ggml_type t, const void *blocks,
                         size_t n, void *out);

@@ -18,6 +18,8 @@
 **      averaging_constant=C (0 < C <= 1, default 0.01) for the aggregates;
 **   6. q_compare: dtypes=, schemes=, blocks=, methods=, ggml= (lists joined
 **      by '+' or '|', e.g. dtypes=int8+int4, ggml=q4_K+q8_0);
+**   6a. q_ggml_quantize: mx_exponent=ggml|ocp|torchao-rceil|torchao-ceil|
+**      torchao-even|mlx, the shared-exponent rule of mxfp4 blocks;
 **   7. each function accepts the keys that mean something to it; any other key
 **      is an error that lists the valid ones;
 **   8. numbers are read in the C locale ('99.9' whatever the host's locale);
@@ -29,6 +31,7 @@
 #include "core/log2.h"
 #include "core/options.h"
 #include "core/text.h"
+#include "kernels/ggml_lowbit.h"
 
 static const struct {
   const char *name;
@@ -51,6 +54,7 @@ static const struct {
   {"params", SQ_OPT_PARAMS},
   {"bins", SQ_OPT_BINS},
   {"quantized_bins", SQ_OPT_QUANTIZED_BINS},
+  {"mx_exponent", SQ_OPT_MX_EXPONENT},
 };
 #define SQ_NKEYS (sizeof sq_option_keys / sizeof sq_option_keys[0])
 
@@ -126,6 +130,19 @@ int sq_scheme_parse(const char *s, size_t len, int *symmetric) {
 
 void sq_scheme_names(sq_names *l) {
   for (size_t i = 0; i < SQ_NSCHEMES; i++) sq_names_add(l, sq_schemes[i].name);
+}
+
+/* By SQ_MX_*: each producer's name for its rule. */
+static const char *const sq_mx_rules[SQ_MX_NRULES] = {
+  [SQ_MX_GGML] = "ggml", [SQ_MX_OCP] = "ocp",
+  [SQ_MX_TORCHAO_RCEIL] = "torchao-rceil", [SQ_MX_TORCHAO_CEIL] = "torchao-ceil",
+  [SQ_MX_TORCHAO_EVEN] = "torchao-even", [SQ_MX_MLX] = "mlx",
+};
+
+const char *sq_mx_rule_name(int rule) { return sq_mx_rules[rule]; }
+
+void sq_mx_rule_names(sq_names *l) {
+  for (int r = 0; r < SQ_MX_NRULES; r++) sq_names_add(l, sq_mx_rules[r]);
 }
 
 const char *sq_method_name(int method) { return sq_methods[method]; }
@@ -231,6 +248,16 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
       case SQ_OPT_AVERAGING:
         if (!sq_real_upto(val, vlen, 1.0, &o->averaging_constant))
           must = "a number in (0, 1]";
+        break;
+      case SQ_OPT_MX_EXPONENT:
+        o->mx_exponent = -1;
+        for (int r = 0; r < SQ_MX_NRULES; r++)
+          if (sq_word_is(val, vlen, sq_mx_rules[r])) o->mx_exponent = r;
+        if (o->mx_exponent < 0) {
+          sq_names_begin(&names);
+          sq_mx_rule_names(&names);
+          must = sq_names_join(&names, ", ", " or ");
+        }
         break;
       default: /* lists for q_compare: kept as text, checked by the caller */
         if (vlen == 0 || vlen >= sizeof o->dtypes)

@@ -23,6 +23,8 @@ enum {
   SQ_OPT_INCLUDE_ZERO = 1 << 13, SQ_OPT_PARAMS = 1 << 14,
   /* histogram methods: bins (histogram, entropy), quantized_bins (entropy) */
   SQ_OPT_BINS = 1 << 15, SQ_OPT_QUANTIZED_BINS = 1 << 16,
+  /* mxfp4's shared-exponent rule (docs/NUMERICS.md#mx-shared-exponent-rules) */
+  SQ_OPT_MX_EXPONENT = 1 << 17,
 };
 #define SQ_OPTS_RANGE (SQ_OPT_QUANT_MIN | SQ_OPT_QUANT_MAX | SQ_OPT_REDUCE_RANGE)
 /* Functions that quantize with given parameters. */
@@ -62,6 +64,7 @@ typedef struct sq_options {
   int moving_average;       /* observer=moving_average */
   double averaging_constant; /* default 0.01 */
   char dtypes[64], schemes[64], blocks[64], methods[64], ggml[64];
+  int mx_exponent;          /* SQ_MX_* (kernels/ggml_lowbit.h), 0: ggml's */
 } sq_options;
 
 /* Parses options text (NULL: none) allowing the keys in `allowed`. */
@@ -77,6 +80,11 @@ void sq_method_names(struct sq_names *l);
 ** sq_scheme_names adds every name to a list. */
 int sq_scheme_parse(const char *s, size_t len, int *symmetric);
 void sq_scheme_names(struct sq_names *l);
+/* mx_exponent's rules by SQ_MX_* (kernels/ggml_lowbit.h): "ggml", "ocp",
+** "torchao-rceil", "torchao-ceil", "torchao-even", "mlx". */
+const char *sq_mx_rule_name(int rule);
+void sq_mx_rule_names(struct sq_names *l);
+
 /* The name of a method (SQ_METHOD_*) and of a scheme (its `symmetric`
 ** value), as the catalogue spells them. */
 const char *sq_method_name(int method);

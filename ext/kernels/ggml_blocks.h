@@ -41,6 +41,17 @@ enum {
   SQ_Q6_K_QL = 0, SQ_Q6_K_QH = 128, SQ_Q6_K_SC = 192, SQ_Q6_K_D = 208
 };
 
+/* The sign, ternary and FP4 formats (ggml_quantize_lowbit.c has their
+** layouts): where the fp16 scale of the ternary blocks sits, and the codes
+** of the others. */
+enum {
+  SQ_Q1_0_QS = 2, SQ_Q2_0_QS = 2,
+  SQ_TQ1_0_QS = 0, SQ_TQ1_0_QH = 48, SQ_TQ1_0_D = 52,
+  SQ_TQ2_0_QS = 0, SQ_TQ2_0_D = 64,
+  SQ_MXFP4_E = 0, SQ_MXFP4_QS = 1,
+  SQ_NVFP4_D = 0, SQ_NVFP4_QS = 4
+};
+
 /* 1 when the fp16 at p is neither infinite nor NaN.  A block whose fp16
 ** fields are all finite dequantizes without a NaN or an infinity anywhere
 ** (every product and sum is far below FLT_MAX), so plain IEEE arithmetic

@@ -28,6 +28,7 @@
 */
 #include "kernels/ggml_internal.h"
 #include "kernels/ggml_blocks.h"
+#include "kernels/ggml_lowbit.h"
 
 /* The result x86-64 SSE gives for a op b, whose IEEE value is r: the first
 ** NaN operand made quiet, else x86's default NaN for an invalid operation,
@@ -214,3 +215,111 @@ SQ_DQ_ROW(q3_K, 256, 110, sq_ggml_half_finite(b + SQ_Q3_K_D))
 SQ_DQ_ROW(q4_K, 256, 144, sq_ggml_half_finite(b) && sq_ggml_half_finite(b + 2))
 SQ_DQ_ROW(q5_K, 256, 176, sq_ggml_half_finite(b) && sq_ggml_half_finite(b + 2))
 SQ_DQ_ROW(q6_K, 256, 210, sq_ggml_half_finite(b + SQ_Q6_K_D))
+
+/* ---- sign, ternary and FP4 formats -------------------------------------------
+**   q1_0          bit ? d : -d      (no arithmetic: d's bits, or its sign
+**                                    flipped, NaN included)
+**   q2_0, tq*_0   (float)(q - 1) * d                q the 2-bit code, trit
+**   mxfp4         (float)v * 2^(e-128)              v the doubled E2M1 value
+**   nvfp4         (float)v * ue4m3(d_s) / 2
+** The FP4 scales are never infinite or NaN (E8M0 255 is 2^127 here, as ggml
+** reads it), so those blocks have no slow path: a product may overflow to
+** infinity, identically everywhere. */
+
+SQ_AI void dq_q1_0(sq_cb b, sq_b y, int slow) {
+  (void)slow;
+  /* The bits of d or of -d (its sign flipped), selected as integers. */
+  uint32_t pd = sq_f32_bits(sq_ggml_half(b)), nd = pd ^ 0x80000000u;
+  uint32_t o[128];
+  for (int i = 0; i < 16; i++)
+    for (int k = 0; k < 8; k++) {
+      uint32_t m = 0u - ((uint32_t)(b[SQ_Q1_0_QS + i] >> k) & 1u);
+      o[8 * i + k] = (pd & m) | (nd & ~m);
+    }
+  for (int j = 0; j < 128; j++) sq_store_u32(y + 4 * j, o[j]);
+}
+
+SQ_AI void dq_q2_0(sq_cb b, sq_b y, int slow) {
+  float d = sq_ggml_half(b), o[64];
+  for (int i = 0; i < 16; i++)
+    for (int k = 0; k < 4; k++) {
+      int q = (int)((b[SQ_Q2_0_QS + i] >> (2 * k)) & 3u) - 1;
+      o[4 * i + k] = mul((float)q, d, slow);
+    }
+  for (int j = 0; j < 64; j++) put(y, j, o[j]);
+}
+
+/* Trit n (0 = the most significant) of a byte holding ceil(v * 256 / 243):
+** the top of 3 * (byte * 3^n mod 256), as ggml reads it. */
+static inline int trit(unsigned byte, unsigned pow3) {
+  uint8_t q = (uint8_t)(byte * pow3);
+  return (int)(((unsigned)q * 3u) >> 8) - 1;
+}
+
+/* tq1_0, tq2_0: each weight (float)(t - 1) * d computed in place, the
+** innermost loop over 32 (or 16) neighbouring bytes so that the compiler
+** vectorizes the plain case. */
+SQ_AI void dq_tq1_0(sq_cb b, sq_b y, int slow) {
+  static const unsigned pow3[5] = {1, 3, 9, 27, 81};
+  float d = sq_ggml_half(b + SQ_TQ1_0_D), o[256];
+  for (int n = 0; n < 5; n++)
+    for (int m = 0; m < 32; m++)
+      o[32 * n + m] = mul((float)trit(b[SQ_TQ1_0_QS + m], pow3[n]), d, slow);
+  for (int n = 0; n < 5; n++)
+    for (int m = 0; m < 16; m++)
+      o[160 + 16 * n + m] = mul((float)trit(b[SQ_TQ1_0_QS + 32 + m], pow3[n]), d, slow);
+  for (int n = 0; n < 4; n++)
+    for (int j = 0; j < 4; j++)
+      o[240 + 4 * n + j] = mul((float)trit(b[SQ_TQ1_0_QH + j], pow3[n]), d, slow);
+  for (int j = 0; j < 256; j++) put(y, j, o[j]);
+}
+
+SQ_AI void dq_tq2_0(sq_cb b, sq_b y, int slow) {
+  float d = sq_ggml_half(b + SQ_TQ2_0_D), o[256];
+  for (int h = 0; h < 2; h++)
+    for (int l = 0; l < 4; l++)
+      for (int m = 0; m < 32; m++) {
+        int q = (int)((b[SQ_TQ2_0_QS + 32 * h + m] >> (2 * l)) & 3u) - 1;
+        o[128 * h + 32 * l + m] = mul((float)q, d, slow);
+      }
+  for (int j = 0; j < 256; j++) put(y, j, o[j]);
+}
+
+/* The 16 values v * d of a scale, each the one product ggml computes, so
+** that a weight is a table lookup. */
+SQ_AI void fp4_table(float d, float *t) {
+  for (int c = 0; c < 16; c++) t[c] = sq_e2m1x2[c] * d;
+}
+
+SQ_AI void dq_mxfp4(sq_cb b, sq_b y, int slow) {
+  (void)slow;
+  float t[16], o[32];
+  fp4_table(sq_e8m0_half(b[SQ_MXFP4_E]), t);
+  for (int j = 0; j < 16; j++) {
+    unsigned q = b[SQ_MXFP4_QS + j];
+    o[j] = t[q & 15u];
+    o[j + 16] = t[q >> 4];
+  }
+  for (int j = 0; j < 32; j++) put(y, j, o[j]);
+}
+
+SQ_AI void dq_nvfp4(sq_cb b, sq_b y, int slow) {
+  (void)slow;
+  float t[16], o[64];
+  for (int s = 0; s < 4; s++) {
+    fp4_table(sq_ue4m3_half(b[SQ_NVFP4_D + s]), t);
+    for (int j = 0; j < 8; j++) {
+      unsigned q = b[SQ_NVFP4_QS + 8 * s + j];
+      o[16 * s + j] = t[q & 15u];
+      o[16 * s + j + 8] = t[q >> 4];
+    }
+  }
+  for (int j = 0; j < 64; j++) put(y, j, o[j]);
+}
+
+SQ_DQ_ROW(q1_0, 128, 18, 1)
+SQ_DQ_ROW(q2_0, 64, 18, sq_ggml_half_finite(b))
+SQ_DQ_ROW(tq1_0, 256, 54, sq_ggml_half_finite(b + SQ_TQ1_0_D))
+SQ_DQ_ROW(tq2_0, 256, 66, sq_ggml_half_finite(b + SQ_TQ2_0_D))
+SQ_DQ_ROW(mxfp4, 32, 17, 1)
+SQ_DQ_ROW(nvfp4, 64, 36, 1)

@@ -12,6 +12,7 @@
 **      catalogue's list of paths per type).
 */
 #include "kernels/ggml_internal.h"
+#include "kernels/ggml_iq.h"
 
 /* One row per type of ext/catalogue.toml (kernels/catalogue.h); bytes per
 ** block are ggml's sizeof(block_<type>) (ggml-common.h). */
@@ -43,4 +44,16 @@ sq_ggml_quantize_fn sq_ggml_quantizer(const sq_kernels *k, sq_ggml_type t) {
 sq_ggml_dequantize_fn sq_ggml_dequantizer(const sq_kernels *k, sq_ggml_type t) {
   sq_ggml_dequantize_fn f = k->ggml->own_dequantize[t];
   return f ? f : sq_ggml_kernels_scalar.own_dequantize[t];
+}
+
+sq_ggml_quantize_fn sq_ggml_quantizer_unweighted(const sq_kernels *k,
+                                                 sq_ggml_type t) {
+  if (t == SQ_GGML_IQ4_NL) return sq_ggml_quantize_iq4_nl_unweighted;
+  return sq_ggml_quantizer(k, t);
+}
+
+int sq_ggml_prepare(sq_ggml_type t) {
+  if (t == SQ_GGML_IQ3_XXS) return sq_iq3_lattice_get(SQ_IQ3_XXS_GRID) ? 0 : -1;
+  if (t == SQ_GGML_IQ3_S) return sq_iq3_lattice_get(SQ_IQ3_S_GRID) ? 0 : -1;
+  return 0;
 }

@@ -1,71 +1,71 @@
 /*
-** ggml_iq.h: the lattice types iq2_xxs, iq2_xs, iq2_s, iq1_s and iq1_m
-** (docs/NUMERICS.md#ggml): their grids and the search index the quantizers
-** read.  No SQLite, no allocation.
+** ggml_iq.h: what the iq3_xxs, iq3_s, iq4_nl and iq4_xs kernels share
+** (docs/NUMERICS.md#ggml).
 **
-** Each group of eight weights is one entry of a grid of 8-vectors whose
-** values take three levels (ggml_iq_grids.c, generated from ggml's library
-** by tools/gen_iq_grids.py).  The quantizers round a group to a code word
-** (two bits per weight, first weight lowest: base-4 digits 0..2) and need,
-** for every code word, either the grid entry it is or the entries nearest
-** to it: that is the index, built once per grid and process on first use
-** (sq_iq_index_get), in static storage.
+** The value tables are ggml's, read back from ggml's own dequantizer by
+** tests/ggml/gen_iq_tables.py into ggml_iq_tables.c (generated; make
+** test-ggml checks it is fresh).
+**
+** The iq3 quantizers search a lattice: each group of four weights takes one
+** of the grid's entries, a 3-bit level per weight.  ggml builds, once per
+** process, a map from every one of the 8^4 level combinations to its grid
+** entry, and for each combination that is not on the grid the list of the
+** grid entries nearest to it (all entries at the 2 smallest squared distances
+** for iq3_xxs' 256-entry grid, the 3 smallest for iq3_s' 512).  This file's
+** sq_iq3_lattice is that, built the same way (ggml_iq3.c) on first use by
+** any thread, shared read-only after, freed when the library is unloaded.
 */
 #ifndef SQ_GGML_IQ_H
 #define SQ_GGML_IQ_H
 
-#include <stddef.h>
 #include <stdint.h>
+#include "kernels/ggml_internal.h"
 
-/* The grids, as ggml's dequantizers read them (ggml_iq_grids.c). */
-extern const uint8_t sq_iq2xxs_levels[3], sq_iq2xs_levels[3], sq_iq2s_levels[3];
-extern const int8_t sq_iq1s_levels[3];
-extern const uint8_t sq_iq2xxs_grid[256][8], sq_iq2xs_grid[512][8],
-    sq_iq2s_grid[1024][8];
-extern const int8_t sq_iq1s_grid[2048][8];
-extern const uint16_t sq_iq2xxs_codes[256], sq_iq2xs_codes[512],
-    sq_iq2s_codes[1024], sq_iq1s_codes[2048];
+extern const unsigned char sq_iq3xxs_grid[256][4];
+extern const unsigned char sq_iq3s_grid[512][4];
+extern const unsigned char sq_iq3xxs_levels[8];
+extern const unsigned char sq_iq3s_levels[8];
+extern const signed char sq_iq4nl_values[16];
 
-/* The four grids with an index (iq1_m searches iq1_s's). */
-typedef enum sq_iq_grid {
-  SQ_IQ_GRID_2XXS, SQ_IQ_GRID_2XS, SQ_IQ_GRID_2S, SQ_IQ_GRID_1S,
-  SQ_IQ_NGRIDS
-} sq_iq_grid;
+enum { SQ_IQ3_XXS_GRID = 0, SQ_IQ3_S_GRID = 1 };
 
-/* Code words are < 4^8; those with a digit 3 are never looked up. */
-#define SQ_IQ_WORDS 43691
+typedef struct sq_iq3_lattice {
+  int size;                   /* grid entries: 256 or 512 */
+  /* Per level combination u (level of weight i in bits 3i..3i+2): its grid
+  ** entry (>= 0), or -1 - o where neighbours[o] is the count of its nearest
+  ** entries and neighbours[o + 1 ..] the entries, nearest first, ties by
+  ** entry number. */
+  int32_t map[4096];
+  unsigned char level[512][4]; /* entry -> the 3-bit level of each weight */
+  float pos[512][4];           /* entry -> 2 * level + 1, as ggml searches */
+  /* The same lists' positions for a vector search: for u off the grid,
+  ** soa + soa_at[u] holds ceil(count / 4) chunks of 16 floats, coordinate i
+  ** of the chunk's candidates 4c..4c+3 at 4i..4i+3 (NaN past the list). */
+  const float *soa;
+  uint32_t soa_at[4096];
+  uint16_t neighbours[];
+} sq_iq3_lattice;
 
-typedef struct sq_iq_index {
-  int ngrid;
-  /* Entry i's odd coordinates 2 * digit + 1 (1, 3, 5), as the searches
-  ** measure distances. */
-  int8_t pos[2048][8];
-  /* map[w] >= 0: code word w is grid entry map[w]; < 0: its neighbours are
-  ** the list at neighbours[-map[w] - 1]: a count, then entry numbers. */
-  int32_t map[SQ_IQ_WORDS];
-  uint16_t *neighbours;
-  size_t nneighbours;
-} sq_iq_index;
+/* ggml's quantize_iq4_nl(x, .., NULL) (see ggml_iq4.c). */
+void sq_ggml_quantize_iq4_nl_unweighted(const void *x, size_t n,
+                                        const void *importance, void *blocks);
 
-/* The grid a ggml type searches, or -1 for a type without one. */
-int sq_iq_grid_of(int ggml_type);
+/* The AVX2 dequantizers (ggml_iq_x86_avx2.c), which the avx2 and avx512
+** paths both run. */
+void sq_ggml_dequantize_iq3_xxs_avx2(const void *blocks, size_t n, void *y);
+void sq_ggml_dequantize_iq3_s_avx2(const void *blocks, size_t n, void *y);
+void sq_ggml_dequantize_iq4_nl_avx2(const void *blocks, size_t n, void *y);
+void sq_ggml_dequantize_iq4_xs_avx2(const void *blocks, size_t n, void *y);
 
-/* Step 1: fills everything but the neighbour lists into *ix and returns
-** how many uint16_t those need.  Step 2: fills them into `neighbours`
-** (that many).  Pure computation; the caller owns every byte. */
-size_t sq_iq_index_build(sq_iq_grid g, sq_iq_index *ix);
-void sq_iq_index_fill(sq_iq_grid g, sq_iq_index *ix, uint16_t *neighbours);
+/* The lattice of grid g (SQ_IQ3_*_GRID), built on the first call; NULL when
+** the memory for it cannot be had (a later call tries again).  Any thread. */
+const sq_iq3_lattice *sq_iq3_lattice_get(int g);
 
-/* The neighbour lists' sizes of the four grids: what sq_iq_index_build
-** returns for each (tests/kernel_test.c checks it). */
-#define SQ_IQ_NB_2XXS 119462
-#define SQ_IQ_NB_2XS 187770
-#define SQ_IQ_NB_2S 50253
-#define SQ_IQ_NB_1S 332234
-
-/* The index of grid g, built on the first call (from any thread: the
-** others wait for it), in static storage: it cannot fail and needs no
-** freeing. */
-const sq_iq_index *sq_iq_index_get(sq_iq_grid g);
+/* A block's fp16 d widened, a NaN made quiet (as x86's first arithmetic on
+** it does; then every product carries it unchanged on every host). */
+static inline float sq_iq_half(const unsigned char *p) {
+  float d = sq_ggml_half(p);
+  return d == d ? d : sq_bits_f32(sq_f32_bits(d) | 0x00400000u);
+}
 
 #endif

@@ -30,7 +30,7 @@
 */
 #include "kernels/ggml_internal.h"
 #include "kernels/ggml_blocks.h"
-#include "kernels/ggml_iq.h"
+#include "kernels/ggml_iq2.h"
 
 /* a op b as x86-64 SSE gives it, whose IEEE value is r (see sq_x86_nan in
 ** ggml_dequantize.c). */

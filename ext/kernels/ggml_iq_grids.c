@@ -4,7 +4,7 @@
 ** entry i's eight values, and its code word (each value's rank among
 ** the grid's three levels, two bits each, first value lowest).
 ** docs/NUMERICS.md#ggml. */
-#include "kernels/ggml_iq.h"
+#include "kernels/ggml_iq2.h"
 
 const uint8_t sq_iq2xxs_levels[3] = {8, 25, 43};
 const uint8_t sq_iq2xxs_grid[256][8] = {

@@ -1,5 +1,5 @@
 /*
-** ggml_iq_index.c: the search index of ggml's lattice grids (ggml_iq.h,
+** ggml_iq_index.c: the search index of ggml's lattice grids (ggml_iq2.h,
 ** docs/NUMERICS.md#ggml).
 **
 ** For a code word that is no grid entry, the quantizers try its neighbours:
@@ -15,7 +15,7 @@
 */
 #include <string.h>
 #include "kernels/ggml.h"
-#include "kernels/ggml_iq.h"
+#include "kernels/ggml_iq2.h"
 
 static const struct {
   int ngrid, want;

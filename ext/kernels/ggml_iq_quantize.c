@@ -30,7 +30,7 @@
 #include <math.h>
 #include <string.h>
 #include "kernels/ggml_internal.h"
-#include "kernels/ggml_iq.h"
+#include "kernels/ggml_iq2.h"
 
 #define QK_K 256
 

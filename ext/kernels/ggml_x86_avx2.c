@@ -16,8 +16,10 @@
 **      int8), the fifth bits by a byte movemask.
 */
 #include "kernels/ggml_internal.h"
+#include "kernels/ggml_iq.h"
 #include "kernels/ggml_kquants.h"
 #include "kernels/ggml_blocks.h"
+#include "kernels/ggml_fp4_body.h"
 
 #if defined(__x86_64__) && !defined(SQ_SCALAR_ONLY)
 #define SQ_W 8
@@ -247,6 +249,19 @@ SQ_AI void store_codes_avx2(sq_b o, sq_ggml_type t, const vint *c, size_t qs,
   _mm_storeu_si128((__m128i *)(void *)(o + qs), nib);
 }
 
+/* mxfp4 and nvfp4: the scalar bodies (ggml_fp4_body.h), whose code search
+** the compiler vectorizes with this path's registers. */
+static void q_mxfp4_avx2(const void *x, size_t n, const void *importance,
+                        void *blocks) {
+  (void)importance;
+  sq_fp4_mxfp4_row(x, n, blocks);
+}
+static void q_nvfp4_avx2(const void *x, size_t n, const void *importance,
+                        void *blocks) {
+  (void)importance;
+  sq_fp4_nvfp4_row(x, n, blocks);
+}
+
 #include "kernels/x86_width_end.h"
 
 /* Designated: a type not named here runs the scalar kernel
@@ -263,6 +278,8 @@ const sq_ggml_kernels sq_ggml_kernels_avx2 = {
     [SQ_GGML_Q4_K] = sq_ggml_quantize_q4_K_avx2,
     [SQ_GGML_Q5_K] = sq_ggml_quantize_q5_K_avx2,
     [SQ_GGML_Q6_K] = sq_ggml_quantize_q6_K_avx2,
+    [SQ_GGML_MXFP4] = q_mxfp4_avx2,
+    [SQ_GGML_NVFP4] = q_nvfp4_avx2,
   },
   .own_dequantize = {
     [SQ_GGML_Q4_0] = dq_q4_0_avx2,
@@ -275,6 +292,10 @@ const sq_ggml_kernels sq_ggml_kernels_avx2 = {
     [SQ_GGML_Q4_K] = dq_q4_K_avx2,
     [SQ_GGML_Q5_K] = dq_q5_K_avx2,
     [SQ_GGML_Q6_K] = dq_q6_K_avx2,
+    [SQ_GGML_IQ3_XXS] = sq_ggml_dequantize_iq3_xxs_avx2,
+    [SQ_GGML_IQ4_NL] = sq_ggml_dequantize_iq4_nl_avx2,
+    [SQ_GGML_IQ3_S] = sq_ggml_dequantize_iq3_s_avx2,
+    [SQ_GGML_IQ4_XS] = sq_ggml_dequantize_iq4_xs_avx2,
   },
 };
 

@@ -171,6 +171,18 @@ typedef struct sq_kernels {
 ** where the path has none (ggml.h).  Never NULL. */
 sq_ggml_quantize_fn sq_ggml_quantizer(const sq_kernels *k, sq_ggml_type t);
 sq_ggml_dequantize_fn sq_ggml_dequantizer(const sq_kernels *k, sq_ggml_type t);
+/* Path k's kernel for ggml's quantize_<t>(x, .., NULL), which is what
+** llama.cpp's quantizer writes without an imatrix.  It equals
+** quantize_row_<t>_ref (sq_ggml_quantizer with importance NULL) for every
+** type but iq4_nl (ggml_iq4.c).  Called with importance NULL.  Never
+** NULL. */
+sq_ggml_quantize_fn sq_ggml_quantizer_unweighted(const sq_kernels *k,
+                                                 sq_ggml_type t);
+/* Builds what type t's quantizer needs once per process (iq3_xxs and
+** iq3_s: their lattice, ggml_iq.h), from any thread: 0, or -1 when out of
+** memory (nothing is kept; a later call tries again).  Quantizers called
+** without it build it themselves and write zero blocks when they cannot. */
+int sq_ggml_prepare(sq_ggml_type t);
 
 /* The kernel table chosen at load time: the best the CPU runs, or the one
 ** named by the environment variable SQLITE_QUANT_KERNEL (capped at what the

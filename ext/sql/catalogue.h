@@ -61,7 +61,7 @@
 /* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
 ** xFinal, xValue, xInverse): ext/sql/ggml_functions.c */
 #define SQ_CATALOGUE_FUNCTIONS_GGML(X) \
-  X("q_ggml_quantize", 0, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 2, 4, sq_ggml_quantize_func, NULL, NULL, NULL, NULL) \
+  X("q_ggml_quantize", 0, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 2, 5, sq_ggml_quantize_func, NULL, NULL, NULL, NULL) \
   X("q_ggml_dequantize", 0, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 2, 3, sq_ggml_dequantize_func, NULL, NULL, NULL, NULL) \
   X("q_importance_agg", 0, SQ_VALUES, SQ_SUBTYPES_RESULT, 2, 2, NULL, sq_importance_step, sq_importance_final, sq_importance_value, sq_importance_inverse) \
   /* end of SQ_CATALOGUE_FUNCTIONS_GGML */

@@ -1,21 +1,25 @@
 /*
 ** ggml_functions.c: ggml's block formats in SQL (docs/NUMERICS.md#ggml).
 **
-**   q_ggml_quantize(x, type [, shape [, importance]])   blocks BLOB
+**   q_ggml_quantize(x, type [, shape [, importance]] [, options])
+**                                                        blocks BLOB
 **   q_ggml_dequantize(blocks, type [, shape])            float32 BLOB
 **   q_importance_agg(activations, columns)               float32 BLOB
 **   SELECT * FROM q_ggml_types                           one row per type
 **
 ** Rules:
-**   1. type is ggml's name (q4_0, q4_1, q5_0, q5_1, q8_0, q2_K, q3_K, q4_K,
-**      q5_K, q6_K) in any case;
+**   1. type is ggml's name (q_ggml_types lists them: q4_0, q4_K, mxfp4 ...)
+**      in any case;
 **   2. without shape x is one row; with it, rows run along the last
 **      dimension, which must be a whole number of the type's blocks;
 **   3. importance is llama.cpp's imatrix for the tensor: one weight per
 **      column (shape[-1]), finite and >= 0, as a float32 BLOB or JSON; with
 **      it the result is ggml's weighted quantization, without it ggml's
-**      reference quantization.  The types ggml quantizes only with
-**      importance (q_ggml_types.needs_importance) are an error without it;
+**      reference quantization (quantize_row_<type>_ref).  The text 'none'
+**      there is ggml's quantize_<type>(x, .., NULL) instead, what llama.cpp's
+**      quantizer writes without an imatrix: the same bytes for every type
+**      but iq4_nl.  The types ggml quantizes only with importance
+**      (q_ggml_types.needs_importance) are an error without it;
 **   4. blocks must be a BLOB of whole blocks; shape, when given, is the
 **      shape q_ggml_quantize took: it must hold exactly the blocks' weights,
 **      its rows whole blocks (rule 2).  A number there is the count of
@@ -27,18 +31,47 @@
 **      frame: a sliding window frame removes the leaving batch exactly.  A
 **      mean beyond float32 is an error.  NULL rows are skipped; no rows
 **      gives NULL;
-**   6. NULL in any argument of the scalar functions gives NULL.
+**   6. NULL in any argument of the scalar functions gives NULL;
+**   7. options (q_ggml_quantize) come last: text that is not a JSON array
+**      (shape and importance are) nor the importance 'none', or the fifth
+**      argument.  The one key is
+**      mx_exponent=ggml|ocp|torchao-rceil|torchao-ceil|torchao-even|mlx, the
+**      shared-exponent rule of mxfp4 blocks, for mxfp4 only; ggml (the
+**      default) is ggml's (docs/NUMERICS.md#mx-shared-exponent-rules).
 */
 #include <string.h>
 #include "sql/sql.h"
 #include "core/ggml_quant.h"
 #include "core/square_sum.h"
+#include "core/text.h"
 #include "kernels/byteorder.h"
+#include "kernels/ggml_lowbit.h"
 
 static int sq_arg_ggml_type(sqlite3_value *v, sq_ggml_type *t, sq_status *st) {
   const char *text = sq_arg_text(v, "type", st);
   if (!text) return st->code;
   return sq_ggml_type_parse(text, (size_t)sqlite3_value_bytes(v), t, st);
+}
+
+/* Is v the importance 'none' (rule 3)? */
+static int sq_ggml_is_none(sqlite3_value *v) {
+  return sqlite3_value_type(v) == SQLITE_TEXT &&
+         sq_word_is((const char *)sqlite3_value_text(v),
+                    (size_t)sqlite3_value_bytes(v), "none");
+}
+
+/* Options come last, as text that is not a JSON array (shape and importance
+** are) nor the importance 'none': argc without them. */
+static int sq_ggml_options_at(int argc, sqlite3_value **argv) {
+  if (argc < 3) return -1;
+  if (argc == 5) return 4;
+  sqlite3_value *v = argv[argc - 1];
+  if (sqlite3_value_type(v) != SQLITE_TEXT) return -1;
+  if (argc == 4 && sq_ggml_is_none(v)) return -1;
+  const unsigned char *s = sqlite3_value_text(v);
+  if (!s) return -1;
+  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+  return *s == '[' ? -1 : argc - 1;
 }
 
 static void sq_ggml_quantize_func(sqlite3_context *ctx, int argc,
@@ -50,27 +83,46 @@ static void sq_ggml_quantize_func(sqlite3_context *ctx, int argc,
   sq_shape shape;
   sq_granularity g;
   sq_ggml_type t;
+  sq_options o;
   uint64_t nbytes;
   void *out = NULL;
+  int opt = sq_ggml_options_at(argc, argv);
+  int nargs = opt < 0 ? argc : opt; /* x, type, shape, importance */
   if (sq_arg_tensor(argv[0], "x", &x, &st) ||
       sq_arg_ggml_type(argv[1], &t, &st))
     goto done;
-  if (argc > 2 && (sq_arg_shape(argv[2], &shape, &st) ||
-                   sq_shape_check_count(&shape, x.n, &st)))
+  if (sq_arg_options(argc, argv, opt < 0 ? argc : opt, SQ_OPT_MX_EXPONENT, &o, &st))
     goto done;
-  if (sq_ggml_granularity(t, argc > 2 ? &shape : NULL, x.n, &g, &st)) goto done;
-  if (argc > 3 && (sq_arg_tensor(argv[3], "importance", &w, &st) ||
+  if ((o.given & SQ_OPT_MX_EXPONENT) && t != SQ_GGML_MXFP4) {
+    sq_fail(&st, "option mx_exponent applies to mxfp4 only, got %s",
+            sq_ggml_formats[t].name);
+    goto done;
+  }
+  if (nargs > 2 && (sq_arg_shape(argv[2], &shape, &st) ||
+                    sq_shape_check_count(&shape, x.n, &st)))
+    goto done;
+  if (sq_ggml_granularity(t, nargs > 2 ? &shape : NULL, x.n, &g, &st)) goto done;
+  /* importance 'none': ggml's quantize_<type>(x, .., NULL) (rule 3). */
+  int unweighted = nargs > 3 && sq_ggml_is_none(argv[3]);
+  int weighted = nargs > 3 && !unweighted;
+  if (weighted && (sq_arg_tensor(argv[3], "importance", &w, &st) ||
                    sq_ggml_check_importance(&w, g.len, &st)))
     goto done;
-  if (argc <= 3 && sq_ggml_formats[t].needs_importance) {
+  if (!weighted && sq_ggml_formats[t].needs_importance) {
     sq_fail(&st, "%s needs importance (llama.cpp's imatrix: one weight per "
                  "column, e.g. from q_importance_agg), got none",
             sq_ggml_formats[t].name);
     goto done;
   }
-  if (sq_ggml_size(t, &g, &nbytes, &st) || !(out = sq_alloc(&st, nbytes, 1)) ||
-      sq_ggml_quantize(sq_kernels_active(), t, &x, &g, argc > 3 ? &w : NULL, out,
-                       &st))
+  if (sq_ggml_size(t, &g, &nbytes, &st) || !(out = sq_alloc(&st, nbytes, 1)))
+    goto done;
+  /* ggml ignores importance for mxfp4 (it was checked all the same). */
+  if (o.mx_exponent != SQ_MX_GGML
+          ? sq_ggml_quantize_mx(sq_kernels_active(), o.mx_exponent, &x, &g, out, &st)
+      : unweighted
+          ? sq_ggml_quantize_unweighted(sq_kernels_active(), t, &x, &g, out, &st)
+          : sq_ggml_quantize(sq_kernels_active(), t, &x, &g, weighted ? &w : NULL,
+                             out, &st))
     goto done;
   sq_result_typed(ctx, out, nbytes, SQ_SUBTYPE_GGML, &st);
   out = NULL;

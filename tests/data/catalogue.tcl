@@ -37,7 +37,7 @@ set catalogue_functions {
   q_cosine                         {s 2 2}
   q_mse_agg                        {a 2 2}
   q_sqnr_agg                       {a 2 2}
-  q_ggml_quantize                  {s 2 4}
+  q_ggml_quantize                  {s 2 5}
   q_ggml_dequantize                {s 2 3}
   q_importance_agg                 {w 2 2}
   q_npy                            {s 3 3}
@@ -99,7 +99,17 @@ set catalogue_ggml_types {
   q6_K    {14 256 210 0}
   iq2_xxs {16 256 66 0}
   iq2_xs  {17 256 74 0}
+  iq3_xxs {18 256 98 0}
   iq1_s   {19 256 50 0}
+  iq4_nl  {20 32 18 0}
+  iq3_s   {21 256 110 0}
   iq2_s   {22 256 82 0}
+  iq4_xs  {23 256 136 0}
+  tq1_0   {34 256 54 0}
+  tq2_0   {35 256 66 0}
+  mxfp4   {39 32 17 0}
+  nvfp4   {40 64 36 0}
+  q1_0    {41 128 18 0}
+  q2_0    {42 64 18 0}
 }
 set catalogue_formats {safetensors gguf npy npz onnx tflite}

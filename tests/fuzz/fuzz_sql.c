@@ -311,6 +311,13 @@ static const lit option_keys[] = {
   L("include_zero"), L("params"),
   /* appended: method=entropy's quantized bin count (key 21) */
   L("quantized_bins"),
+  /* appended: mxfp4's shared-exponent rule (key 22) */
+  L("mx_exponent"),
+};
+
+static const lit mx_rule_names[] = {
+  L("ggml"), L("ocp"), L("torchao-rceil"), L("torchao-ceil"), L("torchao-even"),
+  L("mlx"), L("MLX"), L("torchao"), L(""), L("floor"),
 };
 
 /* ggml's types in its order (sq_ggml_type), then the same in other cases,
@@ -817,6 +824,7 @@ static void gen_options(src *s, buf *b) {
       case 19: bput_lit(b, PICK(s, flag_texts)); break;
       case 20: bput_lit(b, PICK(s, params_names)); break;
       case 21: bput_lit(b, PICK(s, int_texts)); break;
+      case 22: bput_lit(b, PICK(s, mx_rule_names)); break;
       default: bput_lit(b, PICK(s, vocab)); break;
     }
   }

@@ -13,7 +13,11 @@ numpy nor the library.
 
 Every expected value is ggml's, called through ctypes:
   q   without importance: quantize_row_<type>_ref(x_row, blocks, cols) for each
-      row (checked equal to quantize_<type>(x, blocks, rows, cols, NULL));
+      row (checked equal to quantize_<type>(x, blocks, rows, cols, NULL),
+      except for iq4_nl, whose _ref leaves the codes of blocks below 1e-15
+      undefined: they are written as 0x88, see undefined_iq4_nl; iq4_nl's
+      cases "unweighted" are quantize_iq4_nl(x, blocks, rows, cols, NULL));
+      a case where ggml aborts (iq3 on huge data) is left out;
       with importance: quantize_<type>(x, blocks, rows, cols, importance),
       importance being one weight per column, as llama.cpp's imatrix;
   dq  dequantize_row_<type>(q, y, rows * cols).
@@ -21,7 +25,8 @@ Every expected value is ggml's, called through ctypes:
 Format (text, one field per line, hex uppercase as SQLite's hex() prints):
     case NAME TYPE ROWS COLS
     x   HEX     rows*cols little-endian float32, row-major
-    imp HEX     cols little-endian float32, or "none"
+    imp HEX     cols little-endian float32, or "none", or "unweighted"
+                (q_ggml_quantize's importance 'none')
     q   HEX     ggml's blocks
     dq  HEX     ggml's dequantized q (float32); only in cases without
                 importance ("-" otherwise)
@@ -31,6 +36,7 @@ A line "cases N" at the top counts them; '#' lines are comments.
 import ctypes
 import os
 import sys
+import zlib
 
 import numpy as np
 
@@ -43,14 +49,28 @@ TYPES = [
     ("q4_0", 32, 18), ("q4_1", 32, 20), ("q5_0", 32, 22), ("q5_1", 32, 24),
     ("q8_0", 32, 34), ("q2_K", 256, 84), ("q3_K", 256, 110),
     ("q4_K", 256, 144), ("q5_K", 256, 176), ("q6_K", 256, 210),
+    ("iq3_xxs", 256, 98), ("iq4_nl", 32, 18), ("iq3_s", 256, 110),
+    ("iq4_xs", 256, 136),
+]
+# Types added later draw from their own stream, seeded by their name, and
+# add the families of OWN_FAMILIES: the cases of the types above (one stream,
+# in this order) stay byte for byte what they were, whatever is added.
+OWN_STREAM = [
+    ("tq1_0", 256, 54), ("tq2_0", 256, 66), ("mxfp4", 32, 17),
+    ("nvfp4", 64, 36), ("q1_0", 128, 18), ("q2_0", 64, 18),
     ("iq2_xxs", 256, 66), ("iq2_xs", 256, 74), ("iq1_s", 256, 50),
     ("iq2_s", 256, 82),
 ]
-# The lattice types: ggml's type ids (for ggml_quantize_init, which builds
-# their grids' tables), and those it quantizes only with importance (no
-# quantize_row_<type>_ref: their cases without importance are left out).
-LATTICE = {"iq2_xxs": 16, "iq2_xs": 17, "iq1_s": 19, "iq2_s": 22}
+TYPES += OWN_STREAM
+# ggml's ids of the types that need ggml_quantize_init (their lattices).
+INIT = {"iq3_xxs": 18, "iq3_s": 21, "iq2_xxs": 16, "iq2_xs": 17, "iq1_s": 19,
+        "iq2_s": 22}
+# The types ggml quantizes only with importance (no quantize_row_<type>_ref):
+# their cases without importance are left out.
 NEEDS_IMPORTANCE = {"iq2_xxs", "iq2_xs", "iq1_s"}
+# The types whose quantize_<type>(.., NULL) is not quantize_row_<type>_ref:
+# they get cases with importance "unweighted" too.
+UNWEIGHTED_DIFFERS = {"iq4_nl"}
 
 lib = ctypes.CDLL(os.path.abspath(LIB))
 lib.ggml_version.restype = ctypes.c_char_p
@@ -68,12 +88,12 @@ def fn(name, restype, argtypes):
     return f
 
 
-QREF, QUANT, DEQ = {}, {}, {}
-lib.ggml_quantize_init.restype = None
 lib.ggml_quantize_init.argtypes = [ctypes.c_int]
+for _t, _id in INIT.items():
+    lib.ggml_quantize_init(_id)
+
+QREF, QUANT, DEQ = {}, {}, {}
 for t, _, _ in TYPES:
-    if t in LATTICE:
-        lib.ggml_quantize_init(LATTICE[t])
     if t not in NEEDS_IMPORTANCE:
         QREF[t] = fn(f"quantize_row_{t}_ref", None,
                      [fptr, ctypes.c_void_p, ctypes.c_int64])
@@ -87,21 +107,27 @@ def as_fptr(a):
     return a.ctypes.data_as(fptr)
 
 
-def quantize(t, block, nbytes, x, rows, cols, imp):
-    """ggml's blocks, or None where ggml aborts (the lattice types' searches
-    assert that some candidate has a finite distance; overflowing data or
-    importance has none): those run in a child process."""
-    if t not in LATTICE:
-        return quantize_in(t, block, nbytes, x, rows, cols, imp)
+def undefined_iq4_nl(x, q):
+    """quantize_row_iq4_nl_ref leaves the codes of a block whose |x| stays
+    below 1e-15 uninitialised; they are set to 0x88 (code 8 twice), what
+    sqlite-quant writes there (ext/kernels/ggml_iq4.c)."""
+    q = bytearray(q)
+    for b in range(len(x) // 32):
+        if float(np.max(np.abs(x[32 * b:32 * b + 32]))) < 1e-15:
+            q[18 * b + 2:18 * b + 18] = b"\x88" * 16
+    return bytes(q)
+
+
+def quantize_or_none(*args):
+    """quantize(*args), or None where ggml aborts (its iq3 searches assert
+    on some rows of huge values or weights): run in a child process."""
     r, w = os.pipe()
-    sys.stdout.flush()
     pid = os.fork()
     if pid == 0:
         os.close(r)
         os.environ["GGML_NO_BACKTRACE"] = "1"
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 2)
-        q = quantize_in(t, block, nbytes, x, rows, cols, imp)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+        q = quantize(*args)
         with os.fdopen(w, "wb") as f:
             f.write(q)
         os._exit(0)
@@ -109,19 +135,22 @@ def quantize(t, block, nbytes, x, rows, cols, imp):
     with os.fdopen(r, "rb") as f:
         q = f.read()
     _, status = os.waitpid(pid, 0)
-    if status != 0:
-        return None
-    return q
+    return q if status == 0 else None
 
 
-def quantize_in(t, block, nbytes, x, rows, cols, imp):
+def quantize(t, block, nbytes, x, rows, cols, imp):
     x = np.ascontiguousarray(x, dtype="<f4")
     size = rows * (cols // block) * nbytes
     out = ctypes.create_string_buffer(size)
-    if imp is None:
+    if isinstance(imp, str):            # "unweighted": quantize_<type>(NULL)
+        wrote = QUANT[t](as_fptr(x), out, rows, cols, None)
+        assert wrote == size, t
+    elif imp is None:
         for r in range(rows):
             row = np.ascontiguousarray(x[r * cols:(r + 1) * cols])
             QREF[t](as_fptr(row), ctypes.byref(out, r * (size // rows)), cols)
+        if t == "iq4_nl":
+            return undefined_iq4_nl(x, out.raw)
         other = ctypes.create_string_buffer(size)
         wrote = QUANT[t](as_fptr(x), other, rows, cols, None)
         assert wrote == size and other.raw == out.raw, t
@@ -208,12 +237,28 @@ def fam_ties(n, block):
     return f32(v)
 
 
+def fam_nearpow2(n, block):
+    # Per block an extreme 0..100 float steps below a power of two 2^k (k
+    # anywhere in float32's normal range), the rest smaller: where
+    # floor(log2f(amax)) (mxfp4) and the power-of-two scales turn.
+    v = np.zeros(n, dtype="<f4")
+    for b in range(0, n, block):
+        k = int(rng.integers(-125, 128))
+        top = np.array([2.0 ** k], dtype="<f4").view("<u4")[0]
+        a = np.array([top - int(rng.integers(0, 101))], dtype="<u4").view("<f4")[0]
+        blk = f32(rng.uniform(-1, 1, block) * float(a))
+        blk[rng.integers(block)] = a * rng.choice([-1, 1])
+        v[b:b + block] = blk
+    return v
+
+
 FAMILIES = [
     ("random", fam_random), ("heavy", fam_heavy), ("zero", fam_zero),
     ("constant", fam_constant), ("tiny", fam_tiny),
     ("subnormal", fam_subnormal), ("huge", fam_huge), ("hugemax", fam_hugemax),
     ("ties", fam_ties),
 ]
+OWN_FAMILIES = [("nearpow2", fam_nearpow2)]
 
 
 # ---- importance families: cols -> float32 array ----------------------------
@@ -250,6 +295,8 @@ def shapes(t, block):
     K-quants one or two super-blocks; every third case has 2 rows."""
     if block == 32:
         return [(1, 96), (2, 64), (1, 128), (1, 64), (2, 96), (1, 160)]
+    if block in (64, 128):
+        return [(1, 2 * block), (2, block), (1, 3 * block), (1, block)]
     return [(1, 256), (1, 512), (2, 256)]
 
 
@@ -261,35 +308,42 @@ cases = []
 for t, block, nbytes in TYPES:
     sh = shapes(t, block)
     k = 0
-    for fi, (fname, fam) in enumerate(FAMILIES):
+    families = FAMILIES
+    if (t, block, nbytes) in OWN_STREAM:
+        rng = np.random.default_rng([SEED, zlib.crc32(t.encode())])
+        families = FAMILIES + OWN_FAMILIES
+    for fi, (fname, fam) in enumerate(families):
         # Without importance, then with one importance family (rotating, so
         # every type meets all four), each on its own data.
         for with_imp in (False, True):
             rows, cols = sh[k % len(sh)]
             k += 1
             x = fam(rows * cols, block)
-            if not with_imp and t in NEEDS_IMPORTANCE:
-                continue
             if with_imp:
                 iname, ifam = IMPORTANCE[(fi + TYPES.index((t, block, nbytes))) % len(IMPORTANCE)]
                 imp = ifam(cols)
             else:
                 iname, imp = "noimp", None
-            q = quantize(t, block, nbytes, x, rows, cols, imp)
+                if t in NEEDS_IMPORTANCE:
+                    continue
+            q = quantize_or_none(t, block, nbytes, x, rows, cols, imp)
             if q is None:
                 continue
             dq = dequantize(t, q, rows * cols) if imp is None else None
             cases.append((f"{t}-{fname}-{iname}", t, rows, cols, x, imp, q, dq))
+            if imp is None and t in UNWEIGHTED_DIFFERS:
+                q = quantize(t, block, nbytes, x, rows, cols, "unweighted")
+                cases.append((f"{t}-{fname}-unweighted", t, rows, cols, x,
+                              "unweighted", q, None))
     # Random data under every importance family.
     for iname, ifam in IMPORTANCE:
         rows, cols = sh[k % len(sh)]
         k += 1
         x = fam_random(rows * cols, block)
         imp = ifam(cols)
-        q = quantize(t, block, nbytes, x, rows, cols, imp)
-        if q is None:
-            continue
-        cases.append((f"{t}-random2-{iname}", t, rows, cols, x, imp, q, None))
+        q = quantize_or_none(t, block, nbytes, x, rows, cols, imp)
+        if q is not None:
+            cases.append((f"{t}-random2-{iname}", t, rows, cols, x, imp, q, None))
 
 names = [c[0] for c in cases]
 assert len(names) == len(set(names)), "duplicate case names"
@@ -303,7 +357,7 @@ with open(OUT, "w", newline="\n") as f:
     for name, t, rows, cols, x, imp, q, dq in cases:
         f.write(f"case {name} {t} {rows} {cols}\n")
         f.write(f"x {hexs(x.tobytes())}\n")
-        f.write(f"imp {'none' if imp is None else hexs(imp.tobytes())}\n")
+        f.write(f"imp {'none' if imp is None else imp if isinstance(imp, str) else hexs(imp.tobytes())}\n")
         f.write(f"q {hexs(q)}\n")
         f.write(f"dq {'-' if dq is None else hexs(dq.tobytes())}\n")
         f.write("end\n")

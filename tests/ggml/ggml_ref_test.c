@@ -4,6 +4,7 @@
 **
 **   build/ggml_ref_test [--quick] [--seed N] [--rounds N] [--type T]
 **                       [--path P] [--lib FILE] [-v]
+**   build/ggml_ref_test --pins [--lib FILE]   tests/kernel_test.c's pins, from ggml
 **
 ** ggml is dlopen()ed from build/ggml/libggml-base.so (tests/ggml/fetch_ggml.sh:
 ** ggml 0.25.1, commit 0ad4a86, from @node-llama-cpp/linux-x64@3.22.1).  For
@@ -13,10 +14,21 @@
 **                  == quantize_row_<t>_ref(x, ref, n)
 **   quantize+imp   sq_ggml_quantizer(k, t)(x, n, imp, out)
 **                  == quantize_<t>(x, ref, 1, n, imp)
+**   quantize-unw   sq_ggml_quantizer_unweighted(k, t)(x, n, NULL, out)
+**                  == quantize_<t>(x, ref, 1, n, NULL), llama.cpp's call
+**                  without an imatrix (not for the types that need one)
 **   dequantize     sq_ggml_dequantizer(k, t) of ggml's blocks (both modes above)
 **                  == dequantize_row_<t>
 **   dequant-rand   the same on random block bytes whose fp16 fields are
 **                  finite
+**   dequant-special
+**                  the same with fp16 fields drawn from zeros, subnormals,
+**                  the largest, infinities and NaNs (quiet and signalling)
+** Where ggml has no answer the row is not compared and is counted as
+** "ggml aborted" or "undefined": ggml's iq3 searches abort (GGML_ASSERT,
+** caught here through ggml_set_abort_callback) on some rows of huge values
+** or weights, and quantize_row_iq4_nl_ref leaves the codes of a block below
+** 1e-15 uninitialised (there only its d is compared).
 ** Every kernel call is made twice: buffers aligned, and input, importance and
 ** output all one byte off.  The output sits between canary bytes, so writing
 ** outside the row's blocks is a mismatch too.
@@ -24,7 +36,8 @@
 ** Data families (x): gaussian, heavy-tailed, all-zero, constant, tiny-1e-40
 ** (subnormal), tiny-1e-30, huge-1e30, huge-FLT_MAX/4, exact-ties (values on
 ** k/2 grids of a power of two, so that ggml's x*id lands on .5), spikes,
-** one-nonzero.  Importance families: random, some-zeros, all-zeros,
+** one-nonzero, near-pow2 (block extremes just below powers of two, where
+** log2's rounding decides mxfp4's exponent).  Importance families: random, some-zeros, all-zeros,
 ** huge-tiny.  Row lengths: multiples of 256, and of 32 for the legacy types.
 ** The data is fresh for every seed (default: the time); the seed is printed,
 ** and --seed N with the same options reruns the same cases.
@@ -41,9 +54,8 @@
 */
 #define _DEFAULT_SOURCE
 #include <dlfcn.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
 #include <float.h>
+#include <setjmp.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -54,7 +66,6 @@
 #include <unistd.h>
 
 #include "kernels/kernels.h"
-#include "kernels/ggml_iq.h"
 
 #define NT SQ_GGML_NTYPES
 #define MAXPATHS 8
@@ -71,6 +82,7 @@ typedef void (*ggml_deq_fn)(const void *x, float *y, int64_t k);
 static ggml_qref_fn g_qref[NT];
 static ggml_quant_fn g_quant[NT];
 static ggml_deq_fn g_deq[NT];
+static int g_unweighted_same[NT];   /* quantize_<t>(NULL) is the _ref */
 
 static void *sym(void *h, const char *fmt, const char *type) {
   char name[64];
@@ -105,7 +117,7 @@ static double sign(void) { return (rnd64() & 1) ? 1.0 : -1.0; }
 static const char *const x_families[] = {
   "gaussian", "heavy-tailed", "all-zero", "constant", "tiny-1e-40",
   "tiny-1e-30", "huge-1e30", "huge-FLT_MAX/4", "exact-ties", "spikes",
-  "one-nonzero",
+  "one-nonzero", "near-pow2",
 };
 #define NXF (sizeof x_families / sizeof x_families[0])
 
@@ -185,6 +197,24 @@ static void gen_row(size_t f, float *x, size_t n, size_t block) {
         for (size_t i = b; i < b + block; i++) x[i] = 0.0f;
         x[b + rnd_below(block)] = (float)(sign() * s * 100.0);
       }
+  } else if (!strcmp(name, "near-pow2")) {
+    /* Per block: an extreme a few float steps below (or at) a power of two
+    ** 2^k, k anywhere in float's range, the rest gaussian below it: where
+    ** floor(log2 amax) and the exponent rules turn. */
+    for (size_t b = 0; b < n; b += block) {
+      int k = -148 + (int)rnd_below(276);
+      float top = ldexpf(1.0f, k);
+      uint32_t u;
+      memcpy(&u, &top, 4);
+      uint32_t back = (uint32_t)rnd_below(k < -125 ? 4 : 120);
+      u -= back < u ? back : u - 1;  /* stays a positive float */
+      float a;
+      memcpy(&a, &u, 4);
+      for (size_t i = b; i < b + block; i++) x[i] = (float)((double)a * 0.3 * gauss());
+      for (size_t i = b; i < b + block; i++)
+        if (fabsf(x[i]) > a) x[i] = 0.0f;
+      x[b + rnd_below(block)] = (float)sign() * a;
+    }
   } else if (!strcmp(name, "one-nonzero")) {
     for (size_t i = 0; i < n; i++) x[i] = 0.0f;
     x[rnd_below(n)] = (float)(sign() * s * (0.5 + unif()));
@@ -236,12 +266,67 @@ static void gen_blocks(int t, unsigned char *b, size_t nblocks) {
     }
 }
 
+/* Random block bytes whose fp16 fields are, in most blocks, special. */
+static void gen_blocks_special(int t, unsigned char *b, size_t nblocks) {
+  static const unsigned special[] = {0x0000, 0x8000, 0x0001, 0x83ff, 0x7bff, 0xfbff,
+                                     0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7d01, 0xfd01,
+                                     0x7fff, 0x3c00};
+  size_t bytes = sq_ggml_formats[t].bytes;
+  gen_blocks(t, b, nblocks);
+  for (size_t k = 0; k < nblocks; k++)
+    for (int j = 0; j < 2; j++) {
+      int off = sq_ggml_formats[t].fp16[j];
+      if (off < 0 || (rnd64() & 3) == 0) continue;
+      unsigned h = special[rnd_below(sizeof special / sizeof special[0])];
+      b[k * bytes + off] = (unsigned char)(h & 0xff);
+      b[k * bytes + off + 1] = (unsigned char)(h >> 8);
+    }
+}
+
 /* ---- bookkeeping --------------------------------------------------------- */
 
-enum { M_Q, M_QIMP, M_DQ, M_DQRAND, NMODES };
+enum { M_Q, M_QIMP, M_QUNW, M_DQ, M_DQRAND, M_DQSPECIAL, NMODES };
 static const char *const mode_names[NMODES] = {
-  "quantize", "quantize+imp", "dequantize", "dequant-rand",
+  "quantize", "quantize+imp", "quantize-unw", "dequantize", "dequant-rand",
+  "dequant-special",
 };
+
+/* ggml's GGML_ASSERT failures, caught: ggml_abort calls the callback (its
+** message in hand) before abort(); the callback jumps back to the call. */
+static sigjmp_buf g_abort_jmp;
+static int g_abort_armed;
+static unsigned long long g_aborted, g_undefined;
+static void on_ggml_abort(const char *msg) {
+  (void)msg;
+  if (g_abort_armed) siglongjmp(g_abort_jmp, 1);
+}
+/* Runs CALL; FLAG = 1 when ggml aborted in it, else 0. */
+#define GGML_GUARDED(FLAG, CALL)                                               \
+  do {                                                                         \
+    if (sigsetjmp(g_abort_jmp, 1)) {                                           \
+      g_abort_armed = 0;                                                       \
+      g_aborted++;                                                             \
+      (FLAG) = 1;                                                              \
+    } else {                                                                   \
+      g_abort_armed = 1;                                                       \
+      CALL;                                                                    \
+      g_abort_armed = 0;                                                       \
+      (FLAG) = 0;                                                              \
+    }                                                                          \
+  } while (0)
+
+/* ggml's quantizers, guarded: 1 when ggml aborted. */
+static int qref_guarded(int t, const float *x, void *y, size_t n) {
+  int aborted;
+  GGML_GUARDED(aborted, g_qref[t](x, y, (int64_t)n));
+  return aborted;
+}
+static int quant_guarded(int t, const float *x, void *y, size_t n, const float *imp,
+                         size_t *wrote) {
+  int aborted;
+  GGML_GUARDED(aborted, *wrote = g_quant[t](x, y, 1, (int64_t)n, imp));
+  return aborted;
+}
 
 typedef struct {
   unsigned long long pass, fail;
@@ -305,12 +390,12 @@ static void check(int p, int t, int mode, const where *w, const unsigned char *e
   const sq_ggml_format *fm = &sq_ggml_formats[t];
   char ctx[256];
   snprintf(ctx, sizeof ctx, "row %zu, %s %ld, family %s, importance %s, n %zu, offset %d, seed %llu",
-           w->row, kind, bad, mode == M_DQRAND ? "random-blocks" : x_families[w->xf],
+           w->row, kind, bad, mode == M_DQRAND || mode == M_DQSPECIAL ? "random-blocks" : x_families[w->xf],
            w->imf == NIF ? "none" : imp_families[w->imf], w->n, w->offset,
            (unsigned long long)g_seed);
   char detail[720] = "";
   if (bad >= 0 && (size_t)bad < len) {
-    if (mode == M_DQ || mode == M_DQRAND) {
+    if (mode == M_DQ || mode == M_DQRAND || mode == M_DQSPECIAL) {
       size_t e = (size_t)bad / 4;
       float fe, fg;
       uint32_t be, bg;
@@ -336,61 +421,26 @@ static void check(int p, int t, int mode, const where *w, const unsigned char *e
 
 /* ---- one case: one type, one family, one length, some rows --------------- */
 
-/* ggml's quantizer of type t (importance NULL: its reference), into ref.
-** The lattice types' searches assert that they find a candidate, and they
-** do not where every distance is NaN or infinite (overflowing data or
-** importance): ggml aborts the process there.  Those are run in a child
-** process, writing into shared memory; returns 0 when ggml gave bytes, 1
-** when it aborted (the case is counted, not compared). */
-static unsigned long long g_ggml_aborts[NT];
-static int ggml_ref_quantize(int t, const float *x, unsigned char *ref, size_t n,
-                             const float *imp) {
-  size_t qlen = n / sq_ggml_formats[t].block * sq_ggml_formats[t].bytes;
-  if (sq_iq_grid_of(t) < 0) {
-    if (imp || !g_qref[t]) {
-      size_t wrote = g_quant[t](x, ref, 1, (int64_t)n, imp);
-      if (wrote != qlen) {
-        fprintf(stderr, "ggml_ref_test: quantize_%s returned %zu, expected %zu\n",
-                sq_ggml_formats[t].name, wrote, qlen);
-        exit(2);
-      }
-    } else {
-      g_qref[t](x, ref, (int64_t)n);
-    }
-    return 0;
-  }
-  unsigned char *shared = mmap(NULL, qlen, PROT_READ | PROT_WRITE,
-                               MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (shared == MAP_FAILED) { perror("mmap"); exit(2); }
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0) { perror("fork"); exit(2); }
-  if (pid == 0) {
-    /* ggml prints its assertion and a backtrace; keep the report readable. */
-    setenv("GGML_NO_BACKTRACE", "1", 1);
-    FILE *devnull = freopen("/dev/null", "w", stderr);
-    (void)devnull;
-    signal(SIGABRT, SIG_DFL);
-    if (imp || !g_qref[t]) g_quant[t](x, shared, 1, (int64_t)n, imp);
-    else g_qref[t](x, shared, (int64_t)n);
-    _exit(0);
-  }
-  int status = 0;
-  if (waitpid(pid, &status, 0) < 0) { perror("waitpid"); exit(2); }
-  int aborted = !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  if (!aborted) memcpy(ref, shared, qlen);
-  munmap(shared, qlen);
-  if (aborted) g_ggml_aborts[t]++;
-  return aborted;
-}
-
 static unsigned char *guarded(size_t len) {
   unsigned char *b = malloc(len + 2 * GUARD + 1);
   if (!b) { perror("malloc"); exit(2); }
   return b;
 }
 static void canary(unsigned char *g, size_t len) { memset(g, CANARY, len + 2 * GUARD + 1); }
+
+/* quantize_row_iq4_nl_ref leaves the codes of a block whose |x| stays below
+** 1e-15 as its stack held them: in ggml's blocks they are set to 0x88 (code
+** 8 twice: what ours writes, ggml_iq4.c) and counted. */
+static void undefined_iq4_nl(const float *x, size_t n, unsigned char *blocks) {
+  for (size_t b = 0; b < n / 32; b++) {
+    float amax = 0;
+    for (int j = 0; j < 32; j++) amax = fabsf(x[32 * b + j]) > amax ? fabsf(x[32 * b + j]) : amax;
+    if (amax < 1e-15f) {
+      memset(blocks + 18 * b + 2, 0x88, 16);
+      g_undefined++;
+    }
+  }
+}
 
 static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed,
                      const int *imp_list, size_t nimp) {
@@ -407,15 +457,16 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
   if (!x || !imp || !deq || !xs || !imps || !ref || !in_blocks) { perror("malloc"); exit(2); }
   for (size_t i = 0; i <= NIF; i++) refimp[i] = malloc(qlen);
 
-  int have_imp[NIF];
+  int aborted_imp[NIF] = {0};
   for (size_t r = 0; r < rows; r++) {
     gen_row(xf, x, n, fm->block);
     memcpy(xs + 1, x, flen);
     where w = {r, xf, NIF, n, 0, case_seed};
 
-    /* Quantize without importance (not for the types ggml refuses to). */
-    int have_ref = !fm->needs_importance && ggml_ref_quantize(t, x, ref, n, NULL) == 0;
-    for (int p = 0; have_ref && p < npaths; p++)
+    /* Quantize without importance. */
+    int skip_ref = qref_guarded(t, x, ref, n);
+    if (!skip_ref && t == SQ_GGML_IQ4_NL) undefined_iq4_nl(x, n, ref);
+    for (int p = 0; p < npaths && !skip_ref; p++)
       for (int off = 0; off <= 1; off++) {
         w.offset = off;
         snprintf(g_ctx, sizeof g_ctx, "%s quantize %s family %s n %zu row %zu offset %d seed %llu",
@@ -425,15 +476,45 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
         check(p, t, M_Q, &w, ref, out + off, qlen);
       }
 
+    /* Quantize as llama.cpp does without an imatrix. */
+    if (!sq_ggml_formats[t].needs_importance) {
+      unsigned char *unw = refimp[NIF];
+      w.imf = NIF;
+      size_t wrote;
+      int skip = quant_guarded(t, x, unw, n, NULL, &wrote);
+      for (int p = 0; p < npaths && !skip; p++)
+        for (int off = 0; off <= 1; off++) {
+          w.offset = off;
+          snprintf(g_ctx, sizeof g_ctx, "%s quantize-unw %s family %s n %zu row %zu offset %d seed %llu",
+                   paths[p]->name, fm->name, x_families[xf], n, r, off, (unsigned long long)g_seed);
+          canary(out, qlen);
+          sq_ggml_quantizer_unweighted(paths[p], t)(off ? (void *)(xs + 1) : (void *)x, n, NULL,
+                                                    out + GUARD + off);
+          check(p, t, M_QUNW, &w, unw, out + off, qlen);
+        }
+      /* ggml's own claim, which sq_ggml_quantizer_unweighted relies on. */
+      if (!skip && !skip_ref && g_unweighted_same[t] && memcmp(unw, ref, qlen)) {
+        fprintf(stderr, "ggml_ref_test: quantize_%s(NULL) and quantize_row_%s_ref differ "
+                "(family %s, n %zu, seed %llu)\n", fm->name, fm->name, x_families[xf], n,
+                (unsigned long long)g_seed);
+        g_fail++;
+      }
+    }
+
     /* Quantize with importance, each importance family. */
     for (size_t k = 0; k < nimp; k++) {
       size_t imf = (size_t)imp_list[k];
       gen_imp(imf, imp, n, fm->block);
       memcpy(imps + 1, imp, flen);
       w.imf = imf;
-      int have = ggml_ref_quantize(t, x, refimp[k], n, imp) == 0;
-      have_imp[k] = have;
-      for (int p = 0; have && p < npaths; p++)
+      size_t wrote = qlen;
+      aborted_imp[k] = quant_guarded(t, x, refimp[k], n, imp, &wrote);
+      if (aborted_imp[k]) continue;
+      if (wrote != qlen) {
+        fprintf(stderr, "ggml_ref_test: quantize_%s returned %zu, expected %zu\n", fm->name, wrote, qlen);
+        exit(2);
+      }
+      for (int p = 0; p < npaths; p++)
         for (int off = 0; off <= 1; off++) {
           w.offset = off;
           snprintf(g_ctx, sizeof g_ctx, "%s quantize+imp %s family %s importance %s n %zu row %zu offset %d seed %llu",
@@ -448,7 +529,7 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
 
     /* Dequantize ggml's blocks: those without importance, then each with. */
     for (size_t k = 0; k <= nimp; k++) {
-      if (k == 0 ? !have_ref : !have_imp[k - 1]) continue;
+      if (k == 0 ? skip_ref : aborted_imp[k - 1]) continue;
       const unsigned char *blocks = k == 0 ? ref : refimp[k - 1];
       w.imf = k == 0 ? NIF : (size_t)imp_list[k - 1];
       g_deq[t](blocks, deq, (int64_t)n);
@@ -481,10 +562,79 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
                                       out + GUARD + off);
         check(p, t, M_DQRAND, &w, (const unsigned char *)deq, out + off, flen);
       }
+
+    /* Dequantize blocks with special fp16 fields. */
+    gen_blocks_special(t, rb, nb);
+    memcpy(in_blocks + 1, rb, qlen);
+    g_deq[t](rb, deq, (int64_t)n);
+    for (int p = 0; p < npaths; p++)
+      for (int off = 0; off <= 1; off++) {
+        w.offset = off;
+        snprintf(g_ctx, sizeof g_ctx, "%s dequant-special %s n %zu row %zu offset %d seed %llu",
+                 paths[p]->name, fm->name, n, r, off, (unsigned long long)g_seed);
+        canary(out, flen);
+        sq_ggml_dequantizer(paths[p], t)(off ? (const void *)(in_blocks + 1) : (const void *)rb, n,
+                                      out + GUARD + off);
+        check(p, t, M_DQSPECIAL, &w, (const unsigned char *)deq, out + off, flen);
+      }
   }
   g_ctx[0] = 0;
   free(x); free(imp); free(deq); free(xs); free(imps); free(ref); free(out); free(in_blocks);
   for (size_t i = 0; i <= NIF; i++) free(refimp[i]);
+}
+
+/* ---- --pins: ggml's hashes for tests/kernel_test.c's test_ggml_pins ------
+** The same inputs, spelled the same way as there (pin_x, pin_w, pin_blocks,
+** FNV-1a 64 of the bytes), through ggml: the table test_ggml_pins holds. */
+
+static uint64_t pin_fnv(const unsigned char *p, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+static float pin_x(size_t j) {
+  uint32_t u = (uint32_t)j * 2654435761u;
+  if (j >= 256 && j < 288) return 0.0f;
+  if (j >= 288 && j < 320) return (u >> 31) ? 1.5f : -1.5f;
+  if (j >= 320 && j < 352) return 0.25f;
+  if (j >= 352 && j < 384) return (float)((int)(u >> 27) - 16) * 0.5f;
+  return (float)((int)((u >> 12) % 2001u) - 1000) / 997.0f;
+}
+static float pin_w(size_t j) { return (float)((j * 7u) % 13u) / 4.0f; }
+static void pin_blocks(int t, size_t nb, unsigned char *b) {
+  size_t by = sq_ggml_formats[t].bytes;
+  for (size_t k = 0; k < nb * by; k++) b[k] = (unsigned char)(k * 167u + 13u);
+  for (size_t i = 0; i < nb; i++)
+    for (int f = 0; f < 2; f++)
+      if (sq_ggml_formats[t].fp16[f] >= 0) {
+        unsigned h = (0x0400u + 0x3a1u * (unsigned)(i * 2 + (size_t)f)) % 0x7800u;
+        if ((i + (size_t)f) & 1) h |= 0x8000u;
+        unsigned char *p = b + i * by + (size_t)sq_ggml_formats[t].fp16[f];
+        p[0] = (unsigned char)(h & 0xff);
+        p[1] = (unsigned char)(h >> 8);
+      }
+}
+
+static void print_pins(void) {
+  static float x[512], w[512], y[512];
+  static unsigned char blk[16 * 256], q[4096];
+  for (size_t j = 0; j < 512; j++) { x[j] = pin_x(j); w[j] = pin_w(j); }
+  for (int t = 0; t < NT; t++) {
+    const sq_ggml_format *f = &sq_ggml_formats[t];
+    size_t nb = 512 / f->block, qb = nb * f->bytes;
+    pin_blocks(t, nb, blk);
+    g_deq[t](blk, y, 512);
+    uint64_t dq = pin_fnv((const unsigned char *)y, sizeof y);
+    uint64_t qr = 0;   /* 0: ggml quantizes the type only with importance */
+    if (g_qref[t]) {
+      g_qref[t](x, q, 512);
+      qr = pin_fnv(q, qb);
+    }
+    g_quant[t](x, q, 1, 512, w);
+    uint64_t qi = pin_fnv(q, qb);
+    printf("      {\"%s\", 0x%016llxull, 0x%016llxull, 0x%016llxull},\n", f->name,
+           (unsigned long long)dq, (unsigned long long)qr, (unsigned long long)qi);
+  }
 }
 
 /* ---- main ---------------------------------------------------------------- */
@@ -497,16 +647,17 @@ static uint64_t mix(uint64_t a, uint64_t b) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: ggml_ref_test [--quick] [--seed N] [--rounds N] [--type T] [--path P] [--lib FILE] [-v]\n");
+  fprintf(stderr, "usage: ggml_ref_test [--quick] [--seed N] [--rounds N] [--type T] [--path P] [--lib FILE] [-v] | --pins\n");
   exit(2);
 }
 
 int main(int argc, char **argv) {
   const char *lib = "build/ggml/libggml-base.so";
   const char *only_type = NULL, *only_path = NULL;
-  int quick = 0, rounds = -1, have_seed = 0;
+  int quick = 0, rounds = -1, have_seed = 0, pins = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quick")) quick = 1;
+    else if (!strcmp(argv[i], "--pins")) pins = 1;
     else if (!strcmp(argv[i], "-v")) verbose = 1;
     else if (!strcmp(argv[i], "--seed") && i + 1 < argc) { g_seed = strtoull(argv[++i], NULL, 0); have_seed = 1; }
     else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
@@ -530,26 +681,27 @@ int main(int argc, char **argv) {
   }
   const char *(*ver)(void) = (const char *(*)(void))dlsym(h, "ggml_version");
   const char *(*com)(void) = (const char *(*)(void))dlsym(h, "ggml_commit");
+  void (*qinit)(int) = (void (*)(int))sym(h, "ggml_quantize_init%s", "");
+  void (*(*set_abort)(void (*)(const char *)))(const char *) =
+      (void (*(*)(void (*)(const char *)))(const char *))sym(h, "ggml_set_abort_callback%s", "");
+  set_abort(on_ggml_abort);
+  setenv("GGML_NO_BACKTRACE", "1", 1);
   for (int t = 0; t < NT; t++) {
     const char *nm = sq_ggml_formats[t].name;
-    /* The lattice types but iq2_s have no _ref quantizer: those ggml
-    ** refuses without importance skip that mode, iq1_m's is
-    ** quantize_iq1_m(..., NULL) (ggml_ref_quantize). */
-    if (sq_iq_grid_of(t) >= 0 && strcmp(nm, "iq2_s") != 0)
-      g_qref[t] = NULL;
-    else
-      g_qref[t] = (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
+    qinit(sq_ggml_formats[t].ggml_id);
+    if (sq_ggml_prepare((sq_ggml_type)t)) { fprintf(stderr, "ggml_ref_test: out of memory\n"); return 2; }
+    g_unweighted_same[t] = t != SQ_GGML_IQ4_NL;
+    /* The types ggml quantizes only with importance have no _ref. */
+    g_qref[t] = sq_ggml_formats[t].needs_importance
+                    ? NULL : (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
     g_quant[t] = (ggml_quant_fn)sym(h, "quantize_%s", nm);
     g_deq[t] = (ggml_deq_fn)sym(h, "dequantize_row_%s", nm);
   }
 
-  /* ggml's grids and neighbour tables, built before any fork. */
-  void (*qinit)(int) = (void (*)(int))dlsym(h, "ggml_quantize_init");
-  for (int t = 0; t < NT; t++)
-    if (sq_iq_grid_of(t) >= 0) {
-      if (!qinit) { fprintf(stderr, "ggml_ref_test: ggml_quantize_init not found\n"); return 2; }
-      qinit(sq_ggml_formats[t].ggml_id);
-    }
+  if (pins) {
+    print_pins();
+    return 0;
+  }
 
   for (const char *const *nm = sq_kernels_available(); *nm; nm++) {
     if (only_path && strcmp(*nm, only_path)) continue;
@@ -580,19 +732,26 @@ int main(int argc, char **argv) {
 
   /* Row lengths: K-quants multiples of 256, legacy types also odd multiples
   ** of 32.  Quick mode keeps the short ones and one long one. */
+  /* Other blocks (64, 128): the legacy lengths in blocks. */
   static const size_t len_k_quick[] = {256, 512, 1024};
   static const size_t len_k_full[] = {256, 512, 768, 1280, 4096};
   static const size_t len_l_quick[] = {32, 96, 256, 544};
   static const size_t len_l_full[] = {32, 64, 96, 160, 256, 512, 544, 1024, 4096};
   static const int all_imp[] = {0, 1, 2, 3};
+  size_t len_b[9];
 
   uint64_t case_no = 0;
   for (int round = 0; round < rounds; round++)
     for (int t = 0; t < NT; t++) {
       if (only_t >= 0 && t != only_t) { case_no += 1000; continue; }
-      int kq = sq_ggml_formats[t].block == 256;
+      size_t blk = sq_ggml_formats[t].block;
+      int kq = blk == 256;
       const size_t *lens = kq ? (quick ? len_k_quick : len_k_full) : (quick ? len_l_quick : len_l_full);
       size_t nlens = kq ? (quick ? 3 : 5) : (quick ? 4 : 9);
+      if (!kq && blk != 32) {
+        for (size_t li = 0; li < nlens; li++) len_b[li] = lens[li] / 32 * blk;
+        lens = len_b;
+      }
       for (size_t xf = 0; xf < NXF; xf++)
         for (size_t li = 0; li < nlens; li++) {
           size_t rows = quick ? 2 : 3;
@@ -622,11 +781,8 @@ int main(int argc, char **argv) {
                      (unsigned long long)g_seed, (unsigned long long)g_seed, quick ? " --quick" : "",
                      only_type ? " --type " : "", only_type ? only_type : "",
                      only_path ? " --path " : "", only_path ? only_path : "");
-  for (int t = 0; t < NT; t++)
-    if (g_ggml_aborts[t])
-      printf("ggml_ref_test: %s: ggml aborted on %llu row%s (a search with no finite "
-             "candidate), not compared\n", sq_ggml_formats[t].name, g_ggml_aborts[t],
-             g_ggml_aborts[t] == 1 ? "" : "s");
+  printf("ggml: %llu rows not compared (ggml aborted), %llu iq4_nl blocks with "
+         "undefined codes in ggml's _ref\n", g_aborted, g_undefined);
   printf("ggml: %llu passed, %llu failed\n", g_pass, g_fail);
   return g_fail ? 1 : 0;
 }

@@ -61,7 +61,7 @@ db.load_extension(os.path.abspath(EXT))
 
 # ggml type id by the readers' name.
 TYPE_ID = {}
-for i in range(40):  # ids this ggml knows (GGML_TYPE_COUNT is 40 or more)
+for i in range(43):  # ids this ggml knows (0.25.1's GGML_TYPE_COUNT is 43)
     n = L.ggml_type_name(i)
     if n and n.isascii():
         TYPE_ID[G.RENAME.get(n.decode(), n.decode())] = i
@@ -221,7 +221,10 @@ CASES = [("f32.2x3", "f32", [2, 3]), ("f16", "f16", [5]),
          ("q2_K", "q2_K", [256]), ("q3_K", "q3_K", [2, 256]),
          ("q4_K", "q4_K", [2, 256]), ("q5_K", "q5_K", [256]),
          ("q6_K", "q6_K", [1, 2, 256]), ("iq4_nl", "iq4_nl", [32]),
-         ("iq4_xs", "iq4_xs", [256])]
+         ("iq4_xs", "iq4_xs", [256]), ("tq1_0", "tq1_0", [256]),
+         ("tq2_0", "tq2_0", [2, 256]), ("mxfp4", "mxfp4", [3, 32]),
+         ("nvfp4", "nvfp4", [2, 64]), ("q1_0", "q1_0", [128]),
+         ("q2_0", "q2_0", [3, 64])]
 
 
 def nbytes(dtype, shape):
@@ -237,7 +240,9 @@ BLOCKS = {"f32": (1, 4), "f16": (1, 2), "bf16": (1, 2), "f64": (1, 8),
           "q4_0": (32, 18), "q4_1": (32, 20), "q5_0": (32, 22),
           "q5_1": (32, 24), "q8_0": (32, 34), "q2_K": (256, 84),
           "q3_K": (256, 110), "q4_K": (256, 144), "q5_K": (256, 176),
-          "q6_K": (256, 210), "iq4_nl": (32, 18), "iq4_xs": (256, 136)}
+          "q6_K": (256, 210), "iq4_nl": (32, 18), "iq4_xs": (256, 136),
+          "tq1_0": (256, 54), "tq2_0": (256, 66), "mxfp4": (32, 17),
+          "nvfp4": (64, 36), "q1_0": (128, 18), "q2_0": (64, 18)}
 
 tmp = tempfile.mkdtemp(prefix="gguf-write-check-")
 db.execute("CREATE TEMP TABLE rows(k INTEGER PRIMARY KEY, name, data, dtype, shape)")

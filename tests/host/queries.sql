@@ -407,6 +407,18 @@ WITH d(v, u) AS (SELECT q_f32(X'9FA0EB1DA51C92A44A23892417A4EE13D6200AA556202E9A
 SELECT q_ggml_quantize(v, 'q6_K'), q_ggml_quantize(v, 'q6_K', '[2,256]'), q_ggml_quantize(v, 'q6_K', '[2,256]', u),
        q_ggml_dequantize(q_ggml_quantize(v, 'q6_K', '[2,256]'), 'q6_K'),
        q_ggml_dequantize(q_ggml_quantize(v, 'q6_K', '[2,256]', u), 'q6_K', 512) FROM d;
+-- The iq types: two rows of 256 (iq4_nl: rows of 32 too), without
+-- importance, with it, with all-zero importance and with 'none' (ggml's
+-- quantize_<type>(x, .., NULL)); the iq3 quantizers build their lattice on
+-- first use (an allocation outside SQLite's, once per process).
+WITH d(v, u) AS (SELECT json_group_array((key * 37 % 101 - 50) / 17.0), q_f32(json_group_array(1 + key % 5)) FROM json_each('[' || replace(hex(zeroblob(511)), '00', '0,') || '0]'))
+SELECT hex(q_ggml_quantize(v, 'iq3_xxs', '[2,256]')), hex(q_ggml_quantize(v, 'IQ3_S', '[2,256]', substr(u, 1, 1024))),
+       hex(q_ggml_quantize(v, 'iq4_xs', '[2,256]', 'none')), hex(q_ggml_quantize(v, 'iq4_nl', '[16,32]')),
+       hex(q_ggml_quantize(v, 'iq4_nl', '[16,32]', 'none')), hex(q_ggml_quantize(v, 'iq4_nl', '[2,256]', zeroblob(1024))),
+       hex(q_ggml_dequantize(q_ggml_quantize(v, 'iq3_s'), 'iq3_s')), hex(q_ggml_dequantize(q_ggml_quantize(v, 'iq3_xxs'), 'iq3_xxs', 512)),
+       hex(q_ggml_dequantize(q_ggml_quantize(v, 'iq4_xs'), 'iq4_xs', '[2,256]')), hex(q_ggml_dequantize(q_ggml_quantize(v, 'iq4_nl'), 'iq4_nl')) FROM d;
+SELECT q_ggml_quantize(zeroblob(1024), 'iq3_xxs', '[256]', 'nothing');
+SELECT q_ggml_dequantize(zeroblob(97), 'iq3_xxs');
 -- The lattice types (iq2_xxs, iq2_xs, iq1_s only with importance; iq2_s
 -- both ways): one super-block of 256 values and its importance, quantized and
 -- read back; the first call of each builds its grid's search index (static
@@ -452,6 +464,35 @@ SELECT q_ggml_quantize(v, 'q2_K'), q_ggml_quantize(v, 'q2_K', '[1792]', u), q_gg
        q_ggml_dequantize(q_ggml_quantize(v, 'q5_K'), 'q5_K'),
        q_ggml_quantize(v, 'q6_K'), q_ggml_quantize(v, 'q6_K', '[1792]', u), q_ggml_quantize(v, 'q6_K', '[1792]', zeroblob(7168)),
        q_ggml_dequantize(q_ggml_quantize(v, 'q6_K'), 'q6_K') FROM d;
+-- The same hard blocks through the sign, ternary and FP4 types (ggml
+-- ignores the weights of these; they are checked all the same) and the MX
+-- shared-exponent rules.
+WITH d(v, u) AS (SELECT json_group_array(CASE key / 256 WHEN 0 THEN 0 WHEN 1 THEN (key % 7 - 3) * 1e-42 WHEN 2 THEN (key % 9 - 4) * 1e-9
+  WHEN 3 THEN (key % 5 - 2) * 1.7e38 WHEN 4 THEN 1.5 WHEN 5 THEN CASE key % 256 WHEN 5 THEN 1000 ELSE (key % 3 - 1) * 1e-3 END
+  ELSE (key % 8 - 4) * 0.5 END),
+                        json_group_array(CASE WHEN key % 4 = 0 THEN 0 ELSE 1 + key % 3 END) FROM json_each('[' || replace(hex(zeroblob(1791)), '00', '0,') || '0]'))
+SELECT q_ggml_quantize(v, 'tq1_0'), q_ggml_quantize(v, 'tq1_0', '[1792]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'tq1_0'), 'tq1_0'),
+       q_ggml_quantize(v, 'tq2_0'), q_ggml_quantize(v, 'tq2_0', '[1792]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'tq2_0'), 'tq2_0'),
+       q_ggml_quantize(v, 'mxfp4'), q_ggml_quantize(v, 'mxfp4', '[1792]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'mxfp4'), 'mxfp4'),
+       q_ggml_quantize(v, 'nvfp4'), q_ggml_quantize(v, 'nvfp4', '[1792]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'nvfp4'), 'nvfp4'),
+       q_ggml_quantize(v, 'q1_0'), q_ggml_quantize(v, 'q1_0', '[1792]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'q1_0'), 'q1_0'),
+       q_ggml_quantize(v, 'q2_0'), q_ggml_quantize(v, 'q2_0', '[1792]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'q2_0'), 'q2_0') FROM d;
+WITH d(v, u) AS (SELECT json_group_array(CASE key / 256 WHEN 0 THEN 0 WHEN 1 THEN (key % 7 - 3) * 1e-42 WHEN 2 THEN (key % 9 - 4) * 1e-9
+  WHEN 3 THEN (key % 5 - 2) * 1.7e38 WHEN 4 THEN 1.5 WHEN 5 THEN CASE key % 256 WHEN 5 THEN 1000 ELSE (key % 3 - 1) * 1e-3 END
+  ELSE (key % 8 - 4) * 0.5 END),
+                        json_group_array(CASE WHEN key % 4 = 0 THEN 0 ELSE 1 + key % 3 END) FROM json_each('[' || replace(hex(zeroblob(1791)), '00', '0,') || '0]'))
+SELECT q_ggml_quantize(v, 'mxfp4', 'mx_exponent=ocp'), q_ggml_quantize(v, 'mxfp4', '[1792]', 'mx_exponent=torchao-rceil'),
+       q_ggml_quantize(v, 'mxfp4', '[1792]', u, 'mx_exponent=torchao-ceil'), q_ggml_quantize(v, 'mxfp4', 'mx_exponent=torchao-even'),
+       q_ggml_quantize(v, 'mxfp4', 'mx_exponent=mlx'), q_ggml_quantize(v, 'mxfp4', 'mx_exponent=ggml') FROM d;
+SELECT q_ggml_quantize(zeroblob(128), 'mxfp4', 'mx_exponent=floor');
+SELECT q_ggml_quantize(zeroblob(128), 'q8_0', 'mx_exponent=ocp');
+SELECT q_ggml_quantize(zeroblob(100), 'q1_0');
 -- Several rows and dimensions; every type through the table of types, on
 -- zeros (q4_0's all-zero block stores the scale -0.0) and in upper case.
 WITH d(v, u) AS (SELECT json_group_array(((key * 2654435761 % 4294967296) / 65536 % 2001 - 1000) * (1 << (key / 16 % 7)) / 4096.0),
