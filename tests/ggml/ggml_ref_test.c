@@ -463,8 +463,8 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
     memcpy(xs + 1, x, flen);
     where w = {r, xf, NIF, n, 0, case_seed};
 
-    /* Quantize without importance. */
-    int skip_ref = qref_guarded(t, x, ref, n);
+    /* Quantize without importance (not the types ggml refuses to). */
+    int skip_ref = !g_qref[t] || qref_guarded(t, x, ref, n);
     if (!skip_ref && t == SQ_GGML_IQ4_NL) undefined_iq4_nl(x, n, ref);
     for (int p = 0; p < npaths && !skip_ref; p++)
       for (int off = 0; off <= 1; off++) {
