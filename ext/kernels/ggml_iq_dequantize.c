@@ -2,13 +2,14 @@
 ** ggml_iq_dequantize.c: the scalar reference of ggml's dequantize_row_<type>
 ** for the lattice types (docs/NUMERICS.md#ggml).  Each weight is ggml's
 ** operations in ggml's order, rounded to float32 at each step:
-**   iq2_xxs, iq2_xs, iq2_s   ((d * (0.5f + s)) * 0.25f * g) * sign
-**                            s the 4-bit scale, g the grid value (8, 25, 43),
-**                            sign +-1.f
+**   iq2_xxs, iq2_xs, iq2_s   ((d * (0.5f + s)) * 0.25f * g), its sign bit
+**                            flipped for a minus sign (as ggml's build does,
+**                            NaNs included); s the 4-bit scale, g the grid
+**                            value (8, 25, 43)
 **   iq1_s, iq1_m             (d * (float)(2 * s + 1)) * (g + delta)
 **                            s the 3-bit scale, g -1, 0 or 1, delta +-0.125f
-** With a finite fp16 d nothing overflows or is subnormal, and multiplying by
-** -1 is negation, so the bits are IEEE's on every host.  A d that is
+** With a finite fp16 d nothing overflows or is subnormal, so the bits are
+** IEEE's on every host.  A d that is
 ** infinite or NaN takes x86-64's NaN rules, spelled out (as
 ** ggml_dequantize.c does for the other types).
 **
@@ -45,11 +46,6 @@ SQ_AI float iq_mul(float a, float b, int slow) {
   float r = a * b;
   return slow ? iq_x86_nan(a, b, r) : r;
 }
-/* v * (neg ? -1.f : 1.f): negation for every finite or infinite v. */
-SQ_AI float iq_sign(float v, int neg, int slow) {
-  return slow ? iq_mul(v, neg ? -1.f : 1.f, 1) : (neg ? -v : v);
-}
-
 static inline void iq_put(sq_b y, size_t i, float v) { sq_store_f32(y + 4 * i, v); }
 
 /* The 8-bit sign mask of a 7-bit pattern: bit 7 set when bits 0..6 have an
@@ -64,14 +60,11 @@ static inline unsigned iq_ksigns(unsigned s) {
 /* Eight weights of grid entry g (iq2 grids) at scale db, signs bits. */
 SQ_AI void iq2_eight(sq_b y, const uint8_t *g, float db, unsigned signs,
                      int slow) {
-  if (slow) {
-    for (int j = 0; j < 8; j++)
-      iq_put(y, j, iq_sign(iq_mul(db, (float)g[j], 1), (signs >> j) & 1u, 1));
-    return;
-  }
-  /* Negation is the sign bit: flipped without a branch. */
+  /* ggml's build applies the sign as a sign-bit flip (NaNs included), so
+  ** the product's bits are flipped, never multiplied by -1. */
   for (int j = 0; j < 8; j++)
-    sq_store_u32(y + 4 * j, sq_f32_bits(db * (float)g[j]) ^ (((signs >> j) & 1u) << 31));
+    sq_store_u32(y + 4 * j, sq_f32_bits(iq_mul(db, (float)g[j], slow)) ^
+                                (((signs >> j) & 1u) << 31));
 }
 
 SQ_AI float iq2_db(float d, unsigned s, int slow) {
