@@ -28,6 +28,7 @@
 #   test-gguf-write            GGUF files against ggml's gguf code, both ways
 #   test-gguf-export           the demo's GGUF export, loaded by ggml
 #   test-onnx-export           the demo's ONNX export, run in ONNX Runtime
+#   test-onnx-codes            float8 codes against ONNX Runtime on fresh data
 #   test-file-crash            the path writers killed mid-write, on a full disk
 #   test-torch                 registry rows as PyTorch quantized tensors
 #   test-import                the demo's SQL import against a Python importer
@@ -790,6 +791,25 @@ onnxruntime:
 test-onnx-export: dist/quant.$(SO)
 	@$(DEPS) onnx-export
 	@sh tests/onnx_export/run.sh dist/quant
+
+# float8 codes against ONNX Runtime 1.30 (tests/gen_onnx_codes.mjs): the
+# committed vectors (tests/data/onnx_codes.tcl, replayed by make test) must
+# be what the generator writes now, and fresh random cases (a new seed each
+# run, printed; ONNX_CODES_SEED=N reruns one) must replay through SQL on
+# every kernel path.
+ONNX_CODES_SEED ?= $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+.PHONY: test-onnx-codes
+test-onnx-codes: dist/quant.$(SO)
+	@$(DEPS) node
+	@sh examples/fetch_onnxruntime.sh build/onnxruntime
+	@mkdir -p build
+	node tests/gen_onnx_codes.mjs --out build/onnx_codes_committed.tcl
+	@cmp -s build/onnx_codes_committed.tcl tests/data/onnx_codes.tcl || { \
+	  echo "onnx-codes: tests/data/onnx_codes.tcl is not what tests/gen_onnx_codes.mjs writes"; \
+	  echo "onnx-codes: 0 passed, 1 failed"; exit 1; }
+	@echo "onnx-codes: seed $(ONNX_CODES_SEED)"
+	node tests/gen_onnx_codes.mjs --seed $(ONNX_CODES_SEED) --out build/onnx_codes_random.tcl
+	SQ_ONNX_CODES=build/onnx_codes_random.tcl tclsh tests/run.tcl dist/quant.$(SO) tests/onnx_codes.test
 
 # ---- The registry's GGUF export (examples/export_gguf.sh) -------------------
 #   make test-gguf-export  the demo's models under three policies

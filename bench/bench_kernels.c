@@ -51,6 +51,7 @@ typedef struct ctx {
   unsigned char *x2;              /* a second f32 input (error_sums): x + 4n */
   float *bmn, *bmx;               /* per-block min/max, n / 8 entries */
   sq_qparams p8, pu8, p8d, p16, p32;
+  float f8scale;                 /* float8: amax / 448 */
   sq_channel_params cp;
   sq_qparams *axis0;              /* per-channel params for the axis-0 loop */
   size_t axis0_ch;
@@ -88,6 +89,17 @@ static void op_f2h(ctx *c) { c->k->f32_to_f16(c->x, c->n, c->h); }
 static void op_h2f(ctx *c) { c->k->f16_to_f32(c->h, c->n, c->y); }
 static void op_f2b(ctx *c) { c->k->f32_to_bf16(c->x, c->n, c->h); }
 static void op_b2f(ctx *c) { c->k->bf16_to_f32(c->h, c->n, c->y); }
+static void op_qf8(ctx *c) {
+  c->k->f8_quantize(c->x, c->n, c->f8scale, SQ_F8_E4M3FN, 1, c->q);
+}
+static void op_qf8e5(ctx *c) {
+  c->k->f8_quantize(c->x, c->n, c->f8scale, SQ_F8_E5M2, 0, c->q);
+}
+static void op_dqf8(ctx *c) { c->k->f8_dequantize(c->q, c->n, c->f8scale, SQ_F8_E4M3FN, c->y); }
+static void op_qilf8(ctx *c) {
+  c->k->f8_quantize_il(c->x, c->n / c->cp.channels, c->cp.channels, c->cp.scale,
+                       SQ_F8_E4M3FN, 1, c->q);
+}
 static void op_qil(ctx *c) {
   c->sink += c->k->quantize_interleaved[SQ_CODE_I8](c->x, c->n / c->cp.channels,
                                                     &c->cp, c->q);
@@ -127,6 +139,10 @@ static const op ops[] = {
     {"f16 -> f32", op_h2f, 1, 0},
     {"f32 -> bf16", op_f2b, 0, 0},
     {"bf16 -> f32", op_b2f, 1, 0},
+    {"quantize f8_e4m3fn", op_qf8, 0, 0},
+    {"quantize f8_e5m2 saturate=0", op_qf8e5, 0, 0},
+    {"dequantize f8_e4m3fn", op_dqf8, 1, 0},
+    {"quantize_interleaved f8_e4m3fn ch=256", op_qilf8, 0, 0},
     {"quantize_interleaved int8 ch=256", op_qil, 0, 0},
     {"quantize per-channel axis0 int8 (256 runs)", op_qaxis0, 0, 0},
     {"dequantize_interleaved int8 ch=256", op_dqil, 1, 0},
@@ -207,6 +223,7 @@ static void run_size(size_t n, int reps, const char *const *names) {
   c.p8d = qp(amax / 127.5f, 0, -128, 127, 1);
   c.p16 = qp(amax / 32767.5f, 0, -32768, 32767, 0);
   c.p32 = qp(amax / 1e9f, 0, INT32_MIN, INT32_MAX, 0);
+  c.f8scale = amax / 448.0f;
   size_t ch = 256;
   float *sc = malloc(4 * ch), *iv = malloc(4 * ch), *lo = malloc(4 * ch),
         *hi = malloc(4 * ch);

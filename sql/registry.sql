@@ -477,11 +477,11 @@ CREATE TABLE IF NOT EXISTS quantizations (
   dtype        TEXT NOT NULL
                CONSTRAINT quantization_dtype CHECK (dtype IN
                  /*{quantization_dtypes*/('int8', 'uint8', 'int16', 'uint16',
-                     'int32', 'int4', 'uint4', 'q4_0', 'q4_1', 'q5_0', 'q5_1',
-                     'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs',
-                     'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq4_nl', 'iq3_s', 'iq2_s',
-                     'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0',
-                     'q2_0')/*}*/),
+                     'int32', 'int4', 'uint4', 'int2', 'uint2', 'q4_0', 'q4_1',
+                     'q5_0', 'q5_1', 'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K',
+                     'q6_K', 'iq2_xxs', 'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq4_nl',
+                     'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4',
+                     'nvfp4', 'q1_0', 'q2_0')/*}*/),
   scheme       TEXT NOT NULL DEFAULT 'affine'
                CONSTRAINT quantization_scheme CHECK (scheme IN
                  /*{schemes*/('affine', 'symmetric', 'log2')/*}*/),
@@ -549,7 +549,7 @@ CREATE TABLE IF NOT EXISTS quantizations (
                  * (/*{code_bits:dtype*/CASE WHEN dtype IN ('int8', 'uint8')
                      THEN 8 WHEN dtype IN ('int16', 'uint16') THEN 16 WHEN dtype
                      IN ('int32') THEN 32 WHEN dtype IN ('int4', 'uint4') THEN 4
-                     END/*}*/)
+                     WHEN dtype IN ('int2', 'uint2') THEN 2 END/*}*/)
                  + 7) / 8 END END) VIRTUAL,
 
   -- Each granularity has exactly its own parameters.
@@ -606,10 +606,12 @@ CREATE TABLE IF NOT EXISTS quantizations (
     (typeof(zero_point) = 'integer' AND zero_point BETWEEN
        (/*{zero_point_min:dtype*/CASE dtype WHEN 'int8' THEN -128 WHEN 'uint8'
            THEN 0 WHEN 'int16' THEN -32768 WHEN 'uint16' THEN 0 WHEN 'int32'
-           THEN -2147483648 WHEN 'int4' THEN -8 WHEN 'uint4' THEN 0 END/*}*/)
+           THEN -2147483648 WHEN 'int4' THEN -8 WHEN 'uint4' THEN 0 WHEN 'int2'
+           THEN -2 WHEN 'uint2' THEN 0 END/*}*/)
    AND (/*{zero_point_max:dtype*/CASE dtype WHEN 'int8' THEN 127 WHEN 'uint8'
        THEN 255 WHEN 'int16' THEN 32767 WHEN 'uint16' THEN 65535 WHEN 'int32'
-       THEN 2147483647 WHEN 'int4' THEN 7 WHEN 'uint4' THEN 15 END/*}*/))),
+       THEN 2147483647 WHEN 'int4' THEN 7 WHEN 'uint4' THEN 15 WHEN 'int2' THEN
+       1 WHEN 'uint2' THEN 3 END/*}*/))),
   CONSTRAINT param_blobs CHECK (scales IS NULL OR
     (typeof(scales) = 'blob' AND typeof(zero_points) = 'blob'
      AND length(scales) > 0 AND length(scales) % 4 = 0
@@ -621,8 +623,8 @@ CREATE TABLE IF NOT EXISTS quantizations (
   -- Symmetric quantization to a signed dtype has zero points of 0 (docs/reference/numerics.md#numerics,
   -- Parameters).
   CONSTRAINT symmetric_zero_point CHECK (scheme <> 'symmetric'
-    OR dtype NOT IN /*{signed_code_dtypes*/('int8', 'int16', 'int32',
-        'int4')/*}*/
+    OR dtype NOT IN /*{signed_code_dtypes*/('int8', 'int16', 'int32', 'int4',
+        'int2')/*}*/
     OR (coalesce(zero_point, 0) = 0
         AND (zero_points IS NULL OR zero_points = zeroblob(length(zero_points))))),
 
@@ -727,10 +729,11 @@ BEGIN
     (SELECT /*{code_bytes:NEW.dtype, numel*/CASE WHEN NEW.dtype IN ('int8',
         'uint8') THEN numel WHEN NEW.dtype IN ('int16', 'uint16') THEN numel * 2
         WHEN NEW.dtype IN ('int32') THEN numel * 4 WHEN NEW.dtype IN ('int4',
-        'uint4') THEN (numel + 1) / 2 END/*}*/
+        'uint4') THEN (numel + 1) / 2 WHEN NEW.dtype IN ('int2', 'uint2') THEN
+        (numel + 3) / 4 END/*}*/
      FROM tensors WHERE tensor_id = NEW.tensor_id)
     AND NEW.dtype IN /*{code_dtypes*/('int8', 'uint8', 'int16', 'uint16',
-        'int32', 'int4', 'uint4')/*}*/;
+        'int32', 'int4', 'uint4', 'int2', 'uint2')/*}*/;
   SELECT RAISE(ABORT, 'quantizations: ggml rows (the last dimension) must be whole blocks of the type')
   WHERE NEW.granularity = 'ggml' AND typeof(NEW.block_size) = 'integer'
     AND NEW.block_size IN /*{ggml_block_sizes*/(32, 256, 64, 128)/*}*/
@@ -814,7 +817,7 @@ BEGIN
   WHERE typeof(NEW.zero_points) = 'blob' AND length(NEW.zero_points) > 0
     AND length(NEW.zero_points) % 4 = 0
     AND NEW.dtype IN /*{narrow_code_dtypes*/('int8', 'uint8', 'int16', 'uint16',
-        'int4', 'uint4')/*}*/
+        'int4', 'uint4', 'int2', 'uint2')/*}*/
     AND EXISTS (
       WITH RECURSIVE k(i) AS (
         SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < length(NEW.zero_points) / 4)
@@ -825,11 +828,13 @@ BEGIN
       WHERE h NOT GLOB /*{zero_point_glob:NEW.dtype*/CASE NEW.dtype WHEN 'int8'
           THEN '[0-7]?000000' WHEN 'uint8' THEN '??000000' WHEN 'int16' THEN
           '??[0-7]?0000' WHEN 'uint16' THEN '????0000' WHEN 'int4' THEN
-          '0[0-7]000000' WHEN 'uint4' THEN '0?000000' END/*}*/
+          '0[0-7]000000' WHEN 'uint4' THEN '0?000000' WHEN 'int2' THEN
+          '0[0-1]000000' WHEN 'uint2' THEN '0[0-3]000000' END/*}*/
         AND h NOT GLOB /*{negative_zero_point_glob:NEW.dtype*/CASE NEW.dtype
             WHEN 'int8' THEN '[8-F]?FFFFFF' WHEN 'uint8' THEN '' WHEN 'int16'
             THEN '??[8-F]?FFFF' WHEN 'uint16' THEN '' WHEN 'int4' THEN
-            'F[8-F]FFFFFF' WHEN 'uint4' THEN '' END/*}*/);
+            'F[8-F]FFFFFF' WHEN 'uint4' THEN '' WHEN 'int2' THEN 'F[E-F]FFFFFF'
+            WHEN 'uint2' THEN '' END/*}*/);
 END;
 
 -- Updates that change what a row describes would need every check again:
@@ -1086,10 +1091,10 @@ CREATE TABLE IF NOT EXISTS policy_rules (
   -- The action: the values quantizations allows, plus 'float'.
   CONSTRAINT policy_rule_dtype CHECK (dtype IN
     /*{policy_dtypes*/('float', 'int8', 'uint8', 'int16', 'uint16', 'int32',
-        'int4', 'uint4', 'q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K', 'q3_K',
-        'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq3_xxs', 'iq1_s',
-        'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4',
-        'nvfp4', 'q1_0', 'q2_0')/*}*/),
+        'int4', 'uint4', 'int2', 'uint2', 'q4_0', 'q4_1', 'q5_0', 'q5_1',
+        'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
+        'iq3_xxs', 'iq1_s', 'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0',
+        'tq2_0', 'mxfp4', 'nvfp4', 'q1_0', 'q2_0')/*}*/),
   CONSTRAINT policy_rule_float CHECK (dtype <> 'float' OR
     (scheme IS NULL AND granularity IS NULL AND block_size IS NULL
      AND method IS NULL AND percentile IS NULL AND options IS NULL)),
@@ -1538,7 +1543,7 @@ SELECT rule_id, role, dtype, scheme, granularity, block_size, method,
               OR (granularity IN /*{code_granularities*/('tensor', 'channel',
                   'block')/*}*/
                   AND dtype IN /*{code_dtypes*/('int8', 'uint8', 'int16',
-                      'uint16', 'int32', 'int4', 'uint4')/*}*/
+                      'uint16', 'int32', 'int4', 'uint4', 'int2', 'uint2')/*}*/
                   AND scheme IN /*{schemes*/('affine', 'symmetric', 'log2')/*}*/
                   AND (scheme <> 'log2' OR (dtype IN /*{log2_dtypes*/('int8')/*}*/
                                             AND options = ''))

@@ -105,7 +105,7 @@ def attr_graph(name, graph):
 # data_type -> our dtype name
 DTYPE_NAMES = {1: "f32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16",
                6: "int32", 7: "int64", 9: "bool", 10: "f16", 11: "f64",
-               12: "uint32", 13: "uint64", 16: "bf16", 17: "f8_e4m3",
+               12: "uint32", 13: "uint64", 16: "bf16", 17: "f8_e4m3fn",
                18: "f8_e4m3fnuz", 19: "f8_e5m2", 20: "f8_e5m2fnuz",
                21: "uint4", 22: "int4", 23: "f4_e2m1", 24: "f8_e8m0"}
 

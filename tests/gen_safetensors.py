@@ -29,7 +29,7 @@ DTYPES = {  # file name: (canonical name, size, struct code)
     "BF16": ("bf16", 2, "H"), "I64": ("int64", 8, "q"), "I32": ("int32", 4, "i"),
     "I16": ("int16", 2, "h"), "I8": ("int8", 1, "b"), "U64": ("uint64", 8, "Q"),
     "U32": ("uint32", 4, "I"), "U16": ("uint16", 2, "H"), "U8": ("uint8", 1, "B"),
-    "BOOL": ("bool", 1, "?"), "F8_E4M3": ("f8_e4m3", 1, "B"),
+    "BOOL": ("bool", 1, "?"), "F8_E4M3": ("f8_e4m3fn", 1, "B"),
     "F8_E5M2": ("f8_e5m2", 1, "B"),
 }
 
@@ -131,7 +131,7 @@ ok("all_dtypes", [
     ("u16", "U16", [2], pack("U16", [0, 65535])),
     ("u8", "U8", [2], pack("U8", [0, 255])),
     ("bool", "BOOL", [2], pack("BOOL", [True, False])),
-    ("f8_e4m3", "F8_E4M3", [2], bytes([0x38, 0xB8])),
+    ("f8_e4m3fn", "F8_E4M3", [2], bytes([0x38, 0xB8])),
     ("f8_e5m2", "F8_E5M2", [2], bytes([0x3C, 0xBC])),
 ])
 ok("scalar", [("s", "F32", [], f32(7.0))])

@@ -20,6 +20,8 @@
 **    own output and to x86-64's NaN bits for non-finite fp16 fields; every
 **    path's quantize (with and without importance) and dequantize must write
 **    scalar's bytes on random and adversarial data (see test_ggml_pins).
+** float8 codes: every path's conversions against scalar's bytes on every
+**    rounding-relevant float32 pattern (test_float8).
 ** --long adds all 2^32 float32 patterns through f32 -> f16 and f32 -> bf16;
 ** --quick runs fewer lengths and misalignments (for slow emulators).
 **
@@ -2723,6 +2725,102 @@ static void test_error_lanes(int level) {
   group_end();
 }
 
+/* ---- float8 codes ---------------------------------------------------------
+** Every path's f8 kernels against scalar's bytes: the float32 patterns of
+** every sign, exponent and top 8 mantissa bits with three low-bit tails (the
+** bits every rounding decision reads), under several scales, both saturate
+** values, each format; lengths 0..70 at every misalignment mod 8 for the
+** tails; interleaved rows of 1..33 channels; dequantize of every code. */
+static const float f8_scales[] = {1.0f, 0.37f, 3e-5f, 1e20f, 1.17549435e-38f};
+
+static void cmp_f8_quantize(sq_cb x, size_t n, float s, int fmt, int sat,
+                            int mis, const char *what) {
+  unsigned char *in = gb_place(&g_in, 4 * n, mis);
+  memcpy(in, x, 4 * n);
+  ref_fill(g_ref, n);
+  ctx("scalar f8_quantize fmt %d sat %d n=%zu", fmt, sat, n);
+  S->f8_quantize(in, n, s, fmt, sat, g_ref);
+  for (int v = 0; v < NP; v++) {
+    unsigned char *out = gb_place(&g_out, n, mis < 0 ? -1 : (mis * 3) % 64);
+    out_fill(&g_out, out);
+    ctx("%s f8_quantize fmt %d sat %d n=%zu", P[v]->name, fmt, sat, n);
+    P[v]->f8_quantize(in, n, s, fmt, sat, out);
+    g_cur = v;
+    check(memcmp(out, g_ref, n) == 0 && canaries_ok(&g_out, out, n),
+          "%s f8_quantize fmt %d sat %d scale %g n=%zu (%s)", P[v]->name, fmt, sat,
+          (double)s, n, what);
+  }
+}
+
+static void cmp_f8_dequantize(sq_cb q, size_t n, float s, int fmt, int mis) {
+  unsigned char *in = gb_place(&g_in, n, mis);
+  memcpy(in, q, n);
+  ref_fill(g_ref, 4 * n);
+  S->f8_dequantize(in, n, s, fmt, g_ref);
+  for (int v = 0; v < NP; v++) {
+    unsigned char *out = gb_place(&g_out, 4 * n, mis < 0 ? -1 : (mis * 5) % 64);
+    out_fill(&g_out, out);
+    ctx("%s f8_dequantize fmt %d n=%zu", P[v]->name, fmt, n);
+    P[v]->f8_dequantize(in, n, s, fmt, out);
+    g_cur = v;
+    check(memcmp(out, g_ref, 4 * n) == 0 && canaries_ok(&g_out, out, 4 * n),
+          "%s f8_dequantize fmt %d scale %g n=%zu", P[v]->name, fmt, (double)s, n);
+  }
+}
+
+static void test_float8(int level) {
+  group_begin("float8 codes");
+  size_t n = 0;
+  unsigned char *x = (unsigned char *)g_x;
+  for (uint32_t sg = 0; sg < 2; sg++)
+    for (uint32_t e = 0; e < 256; e += level ? 1 : 5)
+      for (uint32_t t = 0; t < 256; t++)
+        for (int lo = 0; lo < 3; lo++) {
+          uint32_t u = sg << 31 | e << 23 | t << 15 | (lo == 0 ? 0 : lo == 1 ? 1 : 0x7fff);
+          memcpy(x + 4 * n++, &u, 4);
+        }
+  unsigned char codes[256 * 9];
+  for (size_t i = 0; i < sizeof codes; i++) codes[i] = (unsigned char)(i * 37 + i / 256);
+  for (int fmt = SQ_F8_E4M3FN; fmt < SQ_F8_NFORMATS; fmt++) {
+    for (size_t si = 0; si < sizeof f8_scales / sizeof f8_scales[0]; si++) {
+      float s = f8_scales[si];
+      for (int sat = 0; sat < 2; sat++) {
+        cmp_f8_quantize(x, n, s, fmt, sat, -1, "patterns");
+        for (size_t len = 0; len <= 70; len++)
+          cmp_f8_quantize(x + 4 * ((len * 7919) % (n - 80)), len, s, fmt, sat,
+                          (int)(len % 8) * 4 + 1, "sweep");
+      }
+      cmp_f8_dequantize(codes, sizeof codes, s, fmt, -1);
+      for (size_t len = 0; len <= 70; len++)
+        cmp_f8_dequantize(codes + len, len, s, fmt, (int)(len % 8));
+    }
+    /* interleaved: rows x channels, a scale per channel */
+    static const size_t chs[] = {1, 3, 7, 8, 9, 15, 16, 17, 33};
+    float sc[64];
+    for (int c = 0; c < 64; c++) sc[c] = f8_scales[c % 5] * (1.0f + (float)c / 64.0f);
+    for (size_t a = 0; a < sizeof chs / sizeof chs[0]; a++)
+      for (int sat = 0; sat < 2; sat++) {
+        size_t ch = chs[a], rows = 5, m = rows * ch;
+        sq_cb src = x + 4 * ((ch * 104729) % (n - m));
+        S->f8_quantize_il(src, rows, ch, sc, fmt, sat, g_ref);
+        S->f8_dequantize_il(codes, rows, ch, sc, fmt, g_ref + 1024);
+        for (int v = 0; v < NP; v++) {
+          unsigned char q[1024], y[4 * 1024];
+          ctx("%s f8_quantize_il fmt %d ch=%zu", P[v]->name, fmt, ch);
+          P[v]->f8_quantize_il(src, rows, ch, sc, fmt, sat, q);
+          P[v]->f8_dequantize_il(codes, rows, ch, sc, fmt, y);
+          g_cur = v;
+          check(memcmp(q, g_ref, m) == 0, "%s f8_quantize_il fmt %d sat %d ch=%zu",
+                P[v]->name, fmt, sat, ch);
+          g_cur = v;
+          check(memcmp(y, g_ref + 1024, 4 * m) == 0, "%s f8_dequantize_il fmt %d ch=%zu",
+                P[v]->name, fmt, ch);
+        }
+      }
+  }
+  group_end();
+}
+
 int main(int argc, char **argv) {
   int longrun = 0, quick = 0;
   for (int i = 1; i < argc; i++) {
@@ -2778,6 +2876,7 @@ int main(int argc, char **argv) {
   test_fake_errors(level);
   test_error_lanes(level);
   test_pack4(level);
+  test_float8(level);
   test_half(level);
   test_heap_exact();
   test_ggml_tables();

@@ -20,7 +20,8 @@ Regions inside hand-written files, between markers:
     sql/registry.sql, sql/recipes/*.sql, /*{name*/ ... /*}*/, or
     examples/export_gguf.sql            /*{name:ARG*/ ... /*}*/
     tests/fuzz/sql.dict                 # {name ... # }
-    docs/reference/ggml.md              <!-- {name ... --> ... <!-- } -->
+    docs/reference/ggml.md,             <!-- {name ... --> ... <!-- } -->
+    docs/reference/data-formats.md
 
 The catalogue is checked first (names unique, every reference known, the
 fuzzer's order complete): an error names the row.  Python 3.11's tomllib
@@ -77,6 +78,7 @@ class Catalogue:
         self.families = data["family"]
         self.functions = data["function"]
         self.fuzz_order = data["fuzz"]["order"]
+        self.other_subtypes = data["subtypes"]
         self.check()
 
     def unique(self, rows, what, key="name"):
@@ -116,14 +118,26 @@ class Catalogue:
             where = f"dtype '{d['name']}'"
             if d["kind"] == "code" and ("min" not in d or "max" not in d):
                 fail(f"{where}: a code dtype needs min and max")
-            if d["kind"] == "code" and d["bits"] not in (4, 8, 16, 32):
-                fail(f"{where}: codes are 4, 8, 16 or 32 bits")
+            if d["kind"] == "code" and d["bits"] not in (2, 4, 8, 16, 32):
+                fail(f"{where}: codes are 2, 4, 8, 16 or 32 bits")
             if len(d.get("aliases", [])) > 1:
                 fail(f"{where}: one alias at most (sq_dtype has one)")
-            if d.get("sql") not in (None, "code", "float", "input"):
-                fail(f"{where}: sql is code, float or input")
+            if d.get("sql") not in (None, "code", "float", "input", "float8"):
+                fail(f"{where}: sql is code, float, input or float8")
+            if (d.get("sql") == "float8") != (d["kind"] == "float8" and "f8" in d):
+                fail(f"{where}: sql = float8 needs kind = float8 and f8")
             if d.get("sql") == "code" and d["kind"] != "code":
                 fail(f"{where}: sql = code needs kind = code")
+        seen = {}
+        for name, value in self.subtype_rows():
+            if not 0xB0 <= value <= 0xFF:
+                fail(f"subtype {name}: 0x{value:X} is outside 0xB0..0xFF")
+            if value in seen:
+                fail(f"subtype {name}: 0x{value:X} is also {seen[value]}'s")
+            seen[value] = name
+        for d in self.sql_dtypes():
+            if "subtype" not in d:
+                fail(f"dtype '{d['name']}': a dtype SQL arguments take needs a subtype")
         for f in self.formats:
             for ref in self.format_dtype_refs(f):
                 if ref and ref not in self.dtype:
@@ -184,6 +198,16 @@ class Catalogue:
     @staticmethod
     def is_module(fn):
         return fn["kind"] in ("table", "writer")
+
+    def subtype_rows(self):
+        """(C name, value) of every subtype, in the order of their values."""
+        rows = [(k.upper(), v) for k, v in self.other_subtypes.items()]
+        for d in self.dtypes:
+            if "subtype" in d:
+                rows.append((d["name"].upper(), d["subtype"]))
+            if "file_subtype" in d:
+                rows.append(("FILE_" + d["name"].upper(), d["file_subtype"]))
+        return sorted(rows, key=lambda r: r[1])
 
     def sql_dtypes(self):
         return [d for d in self.dtypes if "sql" in d]
@@ -260,7 +284,7 @@ def gen_kernels_h(cat):
 
 
 def code_storage(d):
-    width = {4: 8, 8: 8, 16: 16, 32: 32}[d["bits"]]
+    width = {2: 8, 4: 8, 8: 8, 16: 16, 32: 32}[d["bits"]]
     return f"SQ_CODE_{'I' if d['signed'] or width == 32 else 'U'}{width}"
 
 
@@ -272,13 +296,34 @@ def gen_core_h(cat):
         if d["kind"] == "code":
             rows.append((c_str(d["name"]), c_str(alias), "SQ_FMT_CODE", d["bits"],
                          int(d["signed"]), f"{d['min']}LL", f"{d['max']}LL",
-                         code_storage(d), 0))
+                         code_storage(d), 0, "SQ_F8_NONE"))
+        elif d["kind"] == "float8":
+            rows.append((c_str(d["name"]), c_str(alias), "SQ_FMT_FLOAT8", 8,
+                         1, "0", "0", "SQ_CODE_U8", 0, f"SQ_F8_{d['f8']}"))
         else:
             rows.append((c_str(d["name"]), c_str(alias), "SQ_FMT_FLOAT", d["bits"],
-                         1, "0", "0", "SQ_CODE_I8", int(d["sql"] == "input")))
+                         1, "0", "0", "SQ_CODE_I8", int(d["sql"] == "input"),
+                         "SQ_F8_NONE"))
     body.append(c_macro("SQ_CATALOGUE_DTYPES", rows,
                         "X(name, alias, kind, bits, is_signed, qmin, qmax, code,\n"
-                        "** input_only): the dtypes SQL arguments take (core/dtype.h)"))
+                        "** input_only, f8): the dtypes SQL arguments take (core/dtype.h)"))
+    subs = []
+    for d in cat.dtypes:
+        if "subtype" in d:
+            what = f"{d['name']} {'data' if d['kind'] == 'float' else 'codes'}"
+            subs.append((d["subtype"], d["name"].upper(), c_str(d["name"]), 0, c_str(what)))
+        if "file_subtype" in d:
+            subs.append((d["file_subtype"], "FILE_" + d["name"].upper(), c_str(d["name"]), 1,
+                         c_str(f"{d['name']} data from a model file")))
+    subs.sort()
+    body.append(c_macro("SQ_CATALOGUE_SUBTYPES",
+                        [(n, f"0x{v:X}", dt, f, w) for v, n, dt, f, w in subs],
+                        "X(NAME, value, dtype, file, what): the dtypes' SQLite subtypes\n"
+                        "** (core/dtype.h), in the order of their values; file: a model\n"
+                        "** file's integers; what: the data, for messages"))
+    body.append(c_macro("SQ_CATALOGUE_OTHER_SUBTYPES",
+                        [(k.upper(), f"0x{v:X}") for k, v in cat.other_subtypes.items()],
+                        "X(NAME, value): the subtypes that are no dtype's"))
     body.append(c_macro("SQ_CATALOGUE_STORED_DTYPES",
                         [(c_str(d["name"]), d["stored"], cat.size(d["name"]))
                          for d in cat.stored_dtypes()],
@@ -547,7 +592,8 @@ def gen_md(cat):
                        "required" if t["needs_importance"] else "optional",
                        ", ".join(t["quantize"]), ", ".join(t["dequantize"]), t["doc"])
                       for t in cat.ggml]), ""]
-    sql_role = {"code": "code dtype", "float": "float tensor", "input": "`q_f32` input"}
+    sql_role = {"code": "code dtype", "float": "float tensor", "input": "`q_f32` input",
+                "float8": "float8 code dtype"}
     rows = []
     for d in cat.dtypes:
         rng = f"{d['min']}..{d['max']}" if "min" in d else ""
@@ -555,15 +601,18 @@ def gen_md(cat):
                  or (f["name"] == "gguf" and any(r[1] == d["name"] for r in f.get("types", [])))]
         if d["name"] in [r[1] for r in cat.fmt("npy")["dtypes"]]:
             where.append("npz")
+        sub = " ".join(f"0x{d[k]:X}" for k in ("subtype", "file_subtype") if k in d)
         rows.append((f"`{d['name']}`", ", ".join(f"`{a}`" for a in d.get("aliases", [])),
-                     d["kind"], d["bits"], rng, sql_role.get(d.get("sql"), ""),
+                     d["kind"], d["bits"], rng, sql_role.get(d.get("sql"), ""), sub,
                      "yes" if "stored" in d else "", " ".join(sorted(set(where))),
                      d.get("doc", "")))
     out += ["## dtypes", "",
             "`sql`: what SQL arguments take it; `q_f32`: whether `q_f32(data, dtype)`",
             "converts a file's tensor of it (big-endian forms `...be` too); files: the",
-            "formats that store it.", "",
-            md_table(("dtype", "aliases", "kind", "bits", "range", "sql", "q_f32", "files", "what"),
+            "formats that store it; subtype: its BLOBs' SQLite subtype, then a model",
+            "file's (docs/reference/data-formats.md#subtypes).", "",
+            md_table(("dtype", "aliases", "kind", "bits", "range", "sql", "subtype", "q_f32",
+                      "files", "what"),
                      rows), ""]
     out += ["## File formats", "",
             md_table(("format", "extensions", "detected by", "read", "written by", "what"),
@@ -620,6 +669,9 @@ def zp_globs(d, negative):
     top = "[8-F]" if negative else "[0-7]" if signed else "?"
     if bits == 4:
         head = ("F" if negative else "0") + ("[8-F]" if negative else "[0-7]" if signed else "?")
+        return head + fill * 6
+    if bits == 2:
+        head = "F[E-F]" if negative else "0[0-1]" if signed else "0[0-3]"
         return head + fill * 6
     if bits == 8:
         return top + "?" + fill * 6
@@ -684,7 +736,7 @@ def sql_fragments(cat):
             return sql_case(arg, [(d["name"], d["bits"]) for d in code], grouped=True)
         if name == "code_bytes":
             expr, numel = [a.strip() for a in arg.split(",")]
-            per = {4: f"({numel} + 1) / 2", 8: numel, 16: f"{numel} * 2", 32: f"{numel} * 4"}
+            per = {2: f"({numel} + 3) / 4", 4: f"({numel} + 1) / 2", 8: numel, 16: f"{numel} * 2", 32: f"{numel} * 4"}
             return sql_case(expr, [(d["name"], per[d["bits"]]) for d in code], grouped=True)
         if name in ("zero_point_glob", "negative_zero_point_glob"):
             neg = name.startswith("negative")
@@ -792,6 +844,22 @@ def outputs(cat):
             ("type", "weights per block", "bytes per block", "bits per weight", "what it is"),
             [(f"`{t['name']}`", t["block"], t["bytes"], str(8 * t["bytes"] / t["block"]),
               t["doc"]) for t in cat.ggml])}, rel)
+    rel = "docs/reference/data-formats.md"
+    sub_rows = []
+    for name, value in cat.subtype_rows():
+        d = next((d for d in cat.dtypes if d["name"].upper() == name.removeprefix("FILE_")
+                  and (("file_subtype" if name.startswith("FILE_") else "subtype") in d)), None)
+        if d is None:
+            what = {"STORED": "a model file's other dtypes (`uint32`, `int64`, `bool`, "
+                              "`f8_e4m3fn`, big-endian forms, ...)",
+                    "GGML": "ggml blocks, of any type"}[name]
+        elif name.startswith("FILE_"):
+            what = f"a model file's `{d['name']}`"
+        else:
+            what = f"`{d['name']}` {'data' if d['kind'] == 'float' else 'codes'}"
+        sub_rows.append((f"{value} (0x{value:X})", what))
+    files[rel] = fill_md((ROOT / rel).read_text(),
+                         {"subtypes": md_table(("subtype", "data"), sub_rows)}, rel)
     rel = "tests/fuzz/sql.dict"
     files[rel] = fill_dict((ROOT / rel).read_text(),
                            {"dtypes": dtype_names,

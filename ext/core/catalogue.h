@@ -8,20 +8,62 @@
 #define SQ_CORE_CATALOGUE_H
 
 /* X(name, alias, kind, bits, is_signed, qmin, qmax, code,
-** input_only): the dtypes SQL arguments take (core/dtype.h) */
+** input_only, f8): the dtypes SQL arguments take (core/dtype.h) */
 #define SQ_CATALOGUE_DTYPES(X) \
-  X("f32", NULL, SQ_FMT_FLOAT, 32, 1, 0, 0, SQ_CODE_I8, 0) \
-  X("f16", NULL, SQ_FMT_FLOAT, 16, 1, 0, 0, SQ_CODE_I8, 0) \
-  X("bf16", NULL, SQ_FMT_FLOAT, 16, 1, 0, 0, SQ_CODE_I8, 0) \
-  X("f64", NULL, SQ_FMT_FLOAT, 64, 1, 0, 0, SQ_CODE_I8, 1) \
-  X("int8", "qint8", SQ_FMT_CODE, 8, 1, -128LL, 127LL, SQ_CODE_I8, 0) \
-  X("uint8", "quint8", SQ_FMT_CODE, 8, 0, 0LL, 255LL, SQ_CODE_U8, 0) \
-  X("int16", NULL, SQ_FMT_CODE, 16, 1, -32768LL, 32767LL, SQ_CODE_I16, 0) \
-  X("uint16", NULL, SQ_FMT_CODE, 16, 0, 0LL, 65535LL, SQ_CODE_U16, 0) \
-  X("int32", "qint32", SQ_FMT_CODE, 32, 1, -2147483648LL, 2147483647LL, SQ_CODE_I32, 0) \
-  X("int4", NULL, SQ_FMT_CODE, 4, 1, -8LL, 7LL, SQ_CODE_I8, 0) \
-  X("uint4", "quint4x2", SQ_FMT_CODE, 4, 0, 0LL, 15LL, SQ_CODE_U8, 0) \
+  X("f32", NULL, SQ_FMT_FLOAT, 32, 1, 0, 0, SQ_CODE_I8, 0, SQ_F8_NONE) \
+  X("f16", NULL, SQ_FMT_FLOAT, 16, 1, 0, 0, SQ_CODE_I8, 0, SQ_F8_NONE) \
+  X("bf16", NULL, SQ_FMT_FLOAT, 16, 1, 0, 0, SQ_CODE_I8, 0, SQ_F8_NONE) \
+  X("f64", NULL, SQ_FMT_FLOAT, 64, 1, 0, 0, SQ_CODE_I8, 1, SQ_F8_NONE) \
+  X("int8", "qint8", SQ_FMT_CODE, 8, 1, -128LL, 127LL, SQ_CODE_I8, 0, SQ_F8_NONE) \
+  X("uint8", "quint8", SQ_FMT_CODE, 8, 0, 0LL, 255LL, SQ_CODE_U8, 0, SQ_F8_NONE) \
+  X("int16", NULL, SQ_FMT_CODE, 16, 1, -32768LL, 32767LL, SQ_CODE_I16, 0, SQ_F8_NONE) \
+  X("uint16", NULL, SQ_FMT_CODE, 16, 0, 0LL, 65535LL, SQ_CODE_U16, 0, SQ_F8_NONE) \
+  X("int32", "qint32", SQ_FMT_CODE, 32, 1, -2147483648LL, 2147483647LL, SQ_CODE_I32, 0, SQ_F8_NONE) \
+  X("f8_e4m3fn", "float8_e4m3fn", SQ_FMT_FLOAT8, 8, 1, 0, 0, SQ_CODE_U8, 0, SQ_F8_E4M3FN) \
+  X("f8_e5m2", "float8_e5m2", SQ_FMT_FLOAT8, 8, 1, 0, 0, SQ_CODE_U8, 0, SQ_F8_E5M2) \
+  X("int4", NULL, SQ_FMT_CODE, 4, 1, -8LL, 7LL, SQ_CODE_I8, 0, SQ_F8_NONE) \
+  X("uint4", "quint4x2", SQ_FMT_CODE, 4, 0, 0LL, 15LL, SQ_CODE_U8, 0, SQ_F8_NONE) \
+  X("f8_e4m3fnuz", "float8_e4m3fnuz", SQ_FMT_FLOAT8, 8, 1, 0, 0, SQ_CODE_U8, 0, SQ_F8_E4M3FNUZ) \
+  X("f8_e5m2fnuz", "float8_e5m2fnuz", SQ_FMT_FLOAT8, 8, 1, 0, 0, SQ_CODE_U8, 0, SQ_F8_E5M2FNUZ) \
+  X("int2", NULL, SQ_FMT_CODE, 2, 1, -2LL, 1LL, SQ_CODE_I8, 0, SQ_F8_NONE) \
+  X("uint2", NULL, SQ_FMT_CODE, 2, 0, 0LL, 3LL, SQ_CODE_U8, 0, SQ_F8_NONE) \
   /* end of SQ_CATALOGUE_DTYPES */
+
+/* X(NAME, value, dtype, file, what): the dtypes' SQLite subtypes
+** (core/dtype.h), in the order of their values; file: a model
+** file's integers; what: the data, for messages */
+#define SQ_CATALOGUE_SUBTYPES(X) \
+  X(F32, 0xB0, "f32", 0, "f32 data") \
+  X(F64, 0xB1, "f64", 0, "f64 data") \
+  X(F16, 0xB2, "f16", 0, "f16 data") \
+  X(BF16, 0xB3, "bf16", 0, "bf16 data") \
+  X(INT8, 0xB4, "int8", 0, "int8 codes") \
+  X(UINT8, 0xB5, "uint8", 0, "uint8 codes") \
+  X(INT16, 0xB6, "int16", 0, "int16 codes") \
+  X(UINT16, 0xB7, "uint16", 0, "uint16 codes") \
+  X(INT32, 0xB8, "int32", 0, "int32 codes") \
+  X(INT4, 0xB9, "int4", 0, "int4 codes") \
+  X(UINT4, 0xBA, "uint4", 0, "uint4 codes") \
+  X(FILE_INT8, 0xBB, "int8", 1, "int8 data from a model file") \
+  X(FILE_UINT8, 0xBC, "uint8", 1, "uint8 data from a model file") \
+  X(FILE_INT16, 0xBD, "int16", 1, "int16 data from a model file") \
+  X(FILE_UINT16, 0xBE, "uint16", 1, "uint16 data from a model file") \
+  X(FILE_INT32, 0xBF, "int32", 1, "int32 data from a model file") \
+  X(FILE_INT4, 0xC0, "int4", 1, "int4 data from a model file") \
+  X(FILE_UINT4, 0xC1, "uint4", 1, "uint4 data from a model file") \
+  X(F8_E4M3FN, 0xC4, "f8_e4m3fn", 0, "f8_e4m3fn codes") \
+  X(F8_E4M3FNUZ, 0xC5, "f8_e4m3fnuz", 0, "f8_e4m3fnuz codes") \
+  X(F8_E5M2, 0xC6, "f8_e5m2", 0, "f8_e5m2 codes") \
+  X(F8_E5M2FNUZ, 0xC7, "f8_e5m2fnuz", 0, "f8_e5m2fnuz codes") \
+  X(INT2, 0xC8, "int2", 0, "int2 codes") \
+  X(UINT2, 0xC9, "uint2", 0, "uint2 codes") \
+  /* end of SQ_CATALOGUE_SUBTYPES */
+
+/* X(NAME, value): the subtypes that are no dtype's */
+#define SQ_CATALOGUE_OTHER_SUBTYPES(X) \
+  X(STORED, 0xC2) \
+  X(GGML, 0xC3) \
+  /* end of SQ_CATALOGUE_OTHER_SUBTYPES */
 
 /* X(name, kind, size): the dtypes of files that q_f32
 ** converts (core/stored_convert.c), besides ggml's types */
@@ -39,7 +81,7 @@
   X("int64", ST_SIGNED, 8) \
   X("uint64", ST_UNSIGNED, 8) \
   X("bool", ST_BOOL, 1) \
-  X("f8_e4m3", ST_E4M3, 1) \
+  X("f8_e4m3fn", ST_E4M3, 1) \
   X("f8_e5m2", ST_E5M2, 1) \
   /* end of SQ_CATALOGUE_STORED_DTYPES */
 
@@ -78,7 +120,7 @@
   X("U16", "uint16", 2) \
   X("U8", "uint8", 1) \
   X("BOOL", "bool", 1) \
-  X("F8_E4M3", "f8_e4m3", 1) \
+  X("F8_E4M3", "f8_e4m3fn", 1) \
   X("F8_E5M2", "f8_e5m2", 1) \
   /* end of SQ_CATALOGUE_SAFETENSORS_DTYPES */
 
@@ -149,7 +191,7 @@
   X(12, "uint32", 4, TENSOR_UINT64_DATA, CONV_U32) \
   X(13, "uint64", 8, TENSOR_UINT64_DATA, CONV_U64) \
   X(16, "bf16", 2, TENSOR_INT32_DATA, CONV_U16) \
-  X(17, "f8_e4m3", 1, TENSOR_INT32_DATA, CONV_U8) \
+  X(17, "f8_e4m3fn", 1, TENSOR_INT32_DATA, CONV_U8) \
   X(18, "f8_e4m3fnuz", 1, TENSOR_INT32_DATA, CONV_U8) \
   X(19, "f8_e5m2", 1, TENSOR_INT32_DATA, CONV_U8) \
   X(20, "f8_e5m2fnuz", 1, TENSOR_INT32_DATA, CONV_U8) \

@@ -4,7 +4,10 @@
 **
 **   1. code dtypes: int8 (qint8), uint8 (quint8), int16, uint16, int32
 **      (qint32), int4, uint4 (quint4x2); 4-bit codes are packed two per byte,
-**      element 2i in the low nibble;
+**      element 2i in the low nibble; int2, uint2 four per byte, element
+**      4i in the low two bits (ONNX opset 25); float8 codes f8_e4m3fn, f8_e4m3fnuz,
+**      f8_e5m2, f8_e5m2fnuz (docs/NUMERICS.md#float8-codes), which only the
+**      quantize, dequantize and fake-quantize functions take;
 **   2. float formats: f32, f16, bf16 (and f64 as an input to q_f32);
 **   3. names are case-insensitive; an unknown name is an error listing the
 **      valid ones for the argument;
@@ -18,47 +21,36 @@
 
 /* The catalogue's dtypes that SQL arguments take (core/catalogue.h), in its
 ** order: the float formats, then the codes. */
-#define SQ_DTYPE_ROW(name, alias, kind, bits, sgn, lo, hi, code, input_only)  \
-  {name, alias, kind, bits, sgn, lo, hi, code, input_only},
+#define SQ_DTYPE_ROW(name, alias, kind, bits, sgn, lo, hi, code, input_only,  \
+                     f8)                                                      \
+  {name, alias, kind, bits, sgn, lo, hi, code, input_only, f8},
 static const sq_dtype sq_dtypes[] = {SQ_CATALOGUE_DTYPES(SQ_DTYPE_ROW)};
 #undef SQ_DTYPE_ROW
 #define SQ_NDTYPES (sizeof sq_dtypes / sizeof sq_dtypes[0])
 
 const sq_dtype sq_dtype_int8 = {"int8", "qint8", SQ_FMT_CODE, 8, 1, -128, 127,
-                                SQ_CODE_I8, 0};
+                                SQ_CODE_I8, 0, SQ_F8_NONE};
 const sq_dtype sq_dtype_f32 = {"f32", NULL, SQ_FMT_FLOAT, 32, 1, 0, 0,
-                               SQ_CODE_I8, 0};
+                               SQ_CODE_I8, 0, SQ_F8_NONE};
 
-/* Each subtype of a dtype (core/dtype.h, docs/reference/data-formats.md#
-** subtypes): the extension's results, and a model file's integers. */
+/* Each subtype of a dtype (ext/catalogue.toml through core/catalogue.h,
+** docs/reference/data-formats.md#subtypes): the extension's results, and a
+** model file's integers. */
 static const struct {
   const char *dtype;
   unsigned subtype;
   int file;                 /* a model file's integers */
   const char *what;         /* for messages: "<arg> is <what>" */
 } sq_subtypes[] = {
-  {"f32", SQ_SUBTYPE_F32, 0, "f32 data"},
-  {"f64", SQ_SUBTYPE_F64, 0, "f64 data"},
-  {"f16", SQ_SUBTYPE_F16, 0, "f16 data"},
-  {"bf16", SQ_SUBTYPE_BF16, 0, "bf16 data"},
-  {"int8", SQ_SUBTYPE_INT8, 0, "int8 codes"},
-  {"uint8", SQ_SUBTYPE_UINT8, 0, "uint8 codes"},
-  {"int16", SQ_SUBTYPE_INT16, 0, "int16 codes"},
-  {"uint16", SQ_SUBTYPE_UINT16, 0, "uint16 codes"},
-  {"int32", SQ_SUBTYPE_INT32, 0, "int32 codes"},
-  {"int4", SQ_SUBTYPE_INT4, 0, "int4 codes"},
-  {"uint4", SQ_SUBTYPE_UINT4, 0, "uint4 codes"},
-  {"int8", SQ_SUBTYPE_FILE_INT8, 1, "int8 data from a model file"},
-  {"uint8", SQ_SUBTYPE_FILE_UINT8, 1, "uint8 data from a model file"},
-  {"int16", SQ_SUBTYPE_FILE_INT16, 1, "int16 data from a model file"},
-  {"uint16", SQ_SUBTYPE_FILE_UINT16, 1, "uint16 data from a model file"},
-  {"int32", SQ_SUBTYPE_FILE_INT32, 1, "int32 data from a model file"},
-  {"int4", SQ_SUBTYPE_FILE_INT4, 1, "int4 data from a model file"},
-  {"uint4", SQ_SUBTYPE_FILE_UINT4, 1, "uint4 data from a model file"},
+#define SQ_SUBTYPE_ROW(NAME, value, dtype, file, what) {dtype, value, file, what},
+  SQ_CATALOGUE_SUBTYPES(SQ_SUBTYPE_ROW)
+#undef SQ_SUBTYPE_ROW
 };
 #define SQ_NSUBTYPES (sizeof sq_subtypes / sizeof sq_subtypes[0])
 
 static unsigned sq_subtype_find(const sq_dtype *dt, int file) {
+  /* a model file's float8 data stays the file's other dtypes */
+  if (file && dt->kind == SQ_FMT_FLOAT8) return SQ_SUBTYPE_STORED;
   for (size_t i = 0; i < SQ_NSUBTYPES; i++)
     if (strcmp(dt->name, sq_subtypes[i].dtype) == 0 &&
         sq_subtypes[i].file == (file && dt->kind == SQ_FMT_CODE))
@@ -92,6 +84,10 @@ int sq_subtype_known(unsigned subtype) {
 
 int sq_subtype_fits(unsigned sub, unsigned expected) {
   if (sub == expected || !sq_subtype_known(sub)) return 1;
+  const sq_dtype *want8 = sq_subtype_dtype(expected);
+  /* a model file's float8 data read as codes of its format */
+  if (sub == SQ_SUBTYPE_STORED && want8 && want8->kind == SQ_FMT_FLOAT8)
+    return 1;
   int row = sq_subtype_row(sub);
   const sq_dtype *have = sq_subtype_dtype(sub), *want = sq_subtype_dtype(expected);
   if (!have || !want) return 0;
@@ -123,7 +119,8 @@ static int sq_name_eq(const char *a, const char *b) {
 
 static int sq_in_family(const sq_dtype *d, int family) {
   return family == SQ_DTYPES_CODES ? d->kind == SQ_FMT_CODE
-         : family == SQ_DTYPES_ANY ? !d->input_only
+         : family == SQ_DTYPES_QUANT ? d->kind != SQ_FMT_FLOAT
+         : family == SQ_DTYPES_ANY ? d->kind != SQ_FMT_FLOAT8 && !d->input_only
                                    : d->kind == SQ_FMT_FLOAT;
 }
 
@@ -146,9 +143,10 @@ const sq_dtype *sq_dtype_find(const char *name, int family, sq_status *st) {
 
 uint64_t sq_dtype_bytes(const sq_dtype *dt, uint64_t n) {
   if (dt->bits == 4) return n / 2 + (n & 1);
+  if (dt->bits == 2) return n / 4 + ((n & 3) != 0);
   return n * (uint64_t)(dt->bits / 8);
 }
 
 size_t sq_dtype_code_size(const sq_dtype *dt) {
-  return dt->bits == 4 ? 1 : (size_t)dt->bits / 8;
+  return dt->bits < 8 ? 1 : (size_t)dt->bits / 8;
 }

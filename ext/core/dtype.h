@@ -6,36 +6,44 @@
 #define SQ_DTYPE_H
 
 #include <stdint.h>
+#include "core/catalogue.h"
 #include "core/status.h"
 #include "kernels/kernels.h"
 
-typedef enum sq_format_kind { SQ_FMT_CODE, SQ_FMT_FLOAT } sq_format_kind;
+/* Integer codes, float formats, and float8 codes (the codes of one byte
+** that quantize*_blob writes by conversion: docs/NUMERICS.md#float8-codes). */
+typedef enum sq_format_kind { SQ_FMT_CODE, SQ_FMT_FLOAT, SQ_FMT_FLOAT8 } sq_format_kind;
 
 typedef struct sq_dtype {
   const char *name;         /* canonical name: int8, uint4, f32, ... */
   const char *alias;        /* PyTorch name, or NULL */
   sq_format_kind kind;
-  int bits;                 /* 4, 8, 16, 32 or 64 */
+  int bits;                 /* 2, 4, 8, 16, 32 or 64 */
   int is_signed;
   int64_t qmin, qmax;       /* code range (codes only) */
-  sq_code_type code;        /* storage the kernels write (4-bit: I8/U8) */
+  sq_code_type code;        /* storage the kernels write (2, 4-bit: I8/U8) */
   int input_only;           /* a float format only q_f32 reads (f64) */
+  sq_f8_format_id f8;       /* float8 codes: the format; else SQ_F8_NONE */
 } sq_dtype;
 
 extern const sq_dtype sq_dtype_int8, sq_dtype_f32;
 
-/* Which names an argument accepts. */
-enum { SQ_DTYPES_CODES = 0, SQ_DTYPES_ANY = 1, SQ_DTYPES_FLOATS = 2 };
+/* Which names an argument accepts: integer codes; float formats (but
+** input-only ones), then integer codes; float formats; the codes that
+** quantize*_blob, dequantize*_blob and q_fake_quantize* take (integer and
+** float8). */
+enum { SQ_DTYPES_CODES = 0, SQ_DTYPES_ANY = 1, SQ_DTYPES_FLOATS = 2,
+       SQ_DTYPES_QUANT = 3 };
 
 /* Looks a dtype up by name, ignoring ASCII case, among the family's names
 ** (codes; the float formats but the input-only ones, then codes; every
 ** float format).  An unknown name is an error that lists the family, in
 ** that order. */
 const sq_dtype *sq_dtype_find(const char *name, int family, sq_status *st);
-/* Bytes of n elements (4-bit: ceil(n/2)).  n comes from a checked shape or
+/* Bytes of n elements (4-bit: ceil(n/2), 2-bit: ceil(n/4)).  n comes from a checked shape or
 ** blob, so this cannot overflow (docs/NUMERICS.md#shapes). */
 uint64_t sq_dtype_bytes(const sq_dtype *dt, uint64_t n);
-/* Bytes of one element as the kernels write it unpacked (4-bit: 1). */
+/* Bytes of one element as the kernels write it unpacked (2, 4-bit: 1). */
 size_t sq_dtype_code_size(const sq_dtype *dt);
 
 /* SQLite subtypes (docs/reference/data-formats.md#subtypes): the element
@@ -47,30 +55,17 @@ size_t sq_dtype_code_size(const sq_dtype *dt);
 ** container: GGUF has no unsigned or 4-bit types and stores uint8 and
 ** packed int4 codes as I8);
 ** a model file's other dtypes (uint32, int64, bool, f8, big-endian forms);
-** ggml's blocks, of any type.  SQLite keeps 8 bits of a subtype. */
+** ggml's blocks, of any type; float8 codes (a model file's float8 data
+** keeps the model-file subtype); 2-bit codes.  SQLite keeps 8 bits of a subtype. */
+#define SQ_SUBTYPE_ENUM(NAME, value, dtype, file, what) SQ_SUBTYPE_##NAME = value,
+#define SQ_SUBTYPE_OTHER_ENUM(NAME, value) SQ_SUBTYPE_##NAME = value,
 typedef enum sq_subtype {
   SQ_SUBTYPE_NONE = 0,
-  SQ_SUBTYPE_F32 = 0xB0,
-  SQ_SUBTYPE_F64 = 0xB1,
-  SQ_SUBTYPE_F16 = 0xB2,
-  SQ_SUBTYPE_BF16 = 0xB3,
-  SQ_SUBTYPE_INT8 = 0xB4,
-  SQ_SUBTYPE_UINT8 = 0xB5,
-  SQ_SUBTYPE_INT16 = 0xB6,
-  SQ_SUBTYPE_UINT16 = 0xB7,
-  SQ_SUBTYPE_INT32 = 0xB8,
-  SQ_SUBTYPE_INT4 = 0xB9,
-  SQ_SUBTYPE_UINT4 = 0xBA,
-  SQ_SUBTYPE_FILE_INT8 = 0xBB,
-  SQ_SUBTYPE_FILE_UINT8 = 0xBC,
-  SQ_SUBTYPE_FILE_INT16 = 0xBD,
-  SQ_SUBTYPE_FILE_UINT16 = 0xBE,
-  SQ_SUBTYPE_FILE_INT32 = 0xBF,
-  SQ_SUBTYPE_FILE_INT4 = 0xC0,
-  SQ_SUBTYPE_FILE_UINT4 = 0xC1,
-  SQ_SUBTYPE_STORED = 0xC2,
-  SQ_SUBTYPE_GGML = 0xC3
+  SQ_CATALOGUE_SUBTYPES(SQ_SUBTYPE_ENUM)
+  SQ_CATALOGUE_OTHER_SUBTYPES(SQ_SUBTYPE_OTHER_ENUM)
 } sq_subtype;
+#undef SQ_SUBTYPE_ENUM
+#undef SQ_SUBTYPE_OTHER_ENUM
 
 /* The subtype of the extension's results of a dtype of the table above. */
 unsigned sq_dtype_subtype(const sq_dtype *dt);

@@ -4,7 +4,8 @@
 **   1. f32 is a float tensor (blob or JSON); f16, bf16, f64 and code dtypes
 **      are blobs whose length is a multiple of the element size;
 **   2. 4-bit blobs hold 2 elements per byte; an explicit count may leave the
-**      last high nibble out (odd counts), as docs/NUMERICS.md#codes says.
+**      last high nibble out (odd counts), as docs/NUMERICS.md#codes says;
+**      2-bit blobs hold 4 per byte, and a count may leave 1 to 3 out.
 */
 #include <string.h>
 #include "core/elements.h"
@@ -32,6 +33,25 @@ int sq_codes_count(const sq_dtype *dt, size_t nbytes, int64_t count, size_t *n,
                          "(expected %zu or %zu)",
                      (long long)count, sq_article(dt->name), dt->name, nbytes,
                      sq_plural(nbytes), full - 1, full);
+    }
+    return SQ_OK;
+  }
+  if (dt->bits == 2) {
+    /* four per byte: the last byte holds 1 to 4 of them */
+    size_t full = nbytes * 4;
+    if (count < 0) {
+      *n = full;
+    } else if (nbytes == 0 ? count == 0
+                           : (uint64_t)count <= full && (uint64_t)count > full - 4) {
+      *n = (size_t)count;
+    } else if (full == 0) {
+      return sq_fail(st, "count %lld does not fit an empty %s blob (expected 0)",
+                     (long long)count, dt->name);
+    } else {
+      return sq_fail(st, "count %lld does not fit %s %s blob of %zu byte%s "
+                         "(expected %zu to %zu)",
+                     (long long)count, sq_article(dt->name), dt->name, nbytes,
+                     sq_plural(nbytes), full - 3, full);
     }
     return SQ_OK;
   }
@@ -106,6 +126,10 @@ float sq_element_float(const sq_elements *e, size_t i) {
 int64_t sq_element_code(const sq_elements *e, size_t i) {
   const unsigned char *q = e->codes;
   switch (e->dt->bits) {
+    case 2: {
+      int v = (q[i / 4] >> ((i & 3) * 2)) & 3;
+      return e->dt->is_signed && v >= 2 ? v - 4 : v;
+    }
     case 4: {
       int nib = (q[i / 2] >> ((i & 1) * 4)) & 0x0f;
       return e->dt->is_signed && nib >= 8 ? nib - 16 : nib;

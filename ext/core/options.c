@@ -23,7 +23,8 @@
 **   7. each function accepts the keys that mean something to it; any other key
 **      is an error that lists the valid ones;
 **   8. numbers are read in the C locale ('99.9' whatever the host's locale);
-**   9. a range carries include_zero and params (sq_choose_qparams reads them
+**   9. saturate=0|1 (default 1): float8 codes only, ONNX's attribute;
+**  10. a range carries include_zero and params (sq_choose_qparams reads them
 **      there), and rounding=tutorial is refused for codes wider than 16 bits
 **      (docs/NUMERICS.md#the-tutorials-formula).
 */
@@ -55,6 +56,7 @@ static const struct {
   {"bins", SQ_OPT_BINS},
   {"quantized_bins", SQ_OPT_QUANTIZED_BINS},
   {"mx_exponent", SQ_OPT_MX_EXPONENT},
+  {"saturate", SQ_OPT_SATURATE},
 };
 #define SQ_NKEYS (sizeof sq_option_keys / sizeof sq_option_keys[0])
 
@@ -159,6 +161,7 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
   o->percentile = 99.99;
   o->averaging_constant = 0.01;
   o->include_zero = 1;
+  o->saturate = 1;
   const char *p = text ? text : "";
   for (;;) {
     while (*p && sq_is_sep(*p)) p++;
@@ -222,6 +225,10 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
           sq_method_names(&names);
           must = sq_names_join(&names, ", ", " or ");
         }
+        break;
+      case SQ_OPT_SATURATE:
+        if (!sq_parse_int(val, vlen, &iv) || (iv != 0 && iv != 1)) must = "0 or 1";
+        o->saturate = iv == 1;
         break;
       case SQ_OPT_INCLUDE_ZERO:
         if (!sq_parse_int(val, vlen, &iv) || (iv != 0 && iv != 1)) must = "0 or 1";
@@ -305,6 +312,19 @@ int sq_range_resolve(const sq_dtype *dt, const sq_options *o, sq_range *r,
   r->is_default = !has_min && !has_max && !o->reduce_range;
   r->include_zero = o->include_zero;
   r->params_double = o->params_double;
+  r->saturate = o->saturate;
+  if (dt->kind == SQ_FMT_FLOAT8) {
+    if (o->given & SQ_OPTS_RANGE)
+      return sq_fail(st, "%s codes have no integer range (quant_min, quant_max "
+                         "and reduce_range apply to integer codes)", dt->name);
+    if ((o->given & SQ_OPT_ROUNDING) && o->rounding != SQ_ROUNDING_ONNX)
+      return sq_fail(st, "%s codes divide by the scale as ONNX does (rounding=onnx), "
+                         "got rounding=%s", dt->name,
+                     o->rounding == SQ_ROUNDING_TORCH ? "torch" : "tutorial");
+    return SQ_OK;
+  }
+  if (o->given & SQ_OPT_SATURATE)
+    return sq_fail(st, "option saturate applies to float8 codes, not %s", dt->name);
   if (o->rounding == SQ_ROUNDING_TUTORIAL && dt->bits > 16)
     return sq_fail(st, "rounding=tutorial needs codes of at most 16 bits, got %s",
                    dt->name);
@@ -342,4 +362,5 @@ void sq_range_default(const sq_dtype *dt, sq_range *r) {
   r->is_default = 1;
   r->include_zero = 1;
   r->params_double = 0;
+  r->saturate = 1;
 }

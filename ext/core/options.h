@@ -25,9 +25,12 @@ enum {
   SQ_OPT_BINS = 1 << 15, SQ_OPT_QUANTIZED_BINS = 1 << 16,
   /* mxfp4's shared-exponent rule (docs/NUMERICS.md#mx-shared-exponent-rules) */
   SQ_OPT_MX_EXPONENT = 1 << 17,
+  /* float8 codes: ONNX QuantizeLinear's saturate (docs/NUMERICS.md#float8-codes) */
+  SQ_OPT_SATURATE = 1 << 18,
 };
 #define SQ_OPTS_RANGE (SQ_OPT_QUANT_MIN | SQ_OPT_QUANT_MAX | SQ_OPT_REDUCE_RANGE)
-/* Functions that quantize with given parameters. */
+/* Functions that quantize with given parameters (quantize*_blob and
+** q_fake_quantize* also take saturate). */
 #define SQ_OPTS_QUANTIZE (SQ_OPTS_RANGE | SQ_OPT_ROUNDING)
 /* Functions that choose parameters (rounding matters to mse calibration). */
 #define SQ_OPTS_METHOD (SQ_OPT_PERCENTILE | SQ_OPT_BINS | SQ_OPT_QUANTIZED_BINS | \
@@ -63,6 +66,7 @@ typedef struct sq_options {
   int64_t quantized_bins;   /* 0: the method's default */
   int moving_average;       /* observer=moving_average */
   double averaging_constant; /* default 0.01 */
+  int saturate;             /* default 1 */
   char dtypes[64], schemes[64], blocks[64], methods[64], ggml[64];
   int mx_exponent;          /* SQ_MX_* (kernels/ggml_lowbit.h), 0: ggml's */
 } sq_options;
@@ -92,7 +96,9 @@ const char *sq_scheme_name(int symmetric);
 
 /* The integer range a dtype gives under the options.  rounding=tutorial
 ** with a dtype wider than 16 bits is refused here: its zero point is added
-** in float32, exact only for codes of at most 16 bits. */
+** in float32, exact only for codes of at most 16 bits.  A float8 dtype has
+** no integer range: the range options and a rounding but onnx are refused
+** for it, and saturate for any other dtype. */
 typedef struct sq_range {
   int64_t qmin, qmax;
   int is_default;           /* no quant_min/quant_max/reduce_range given */
@@ -101,6 +107,8 @@ typedef struct sq_range {
   ** docs/NUMERICS.md#the-tutorials-formula): the options' include_zero and
   ** params_double, 1 and 0 for functions without options. */
   int include_zero, params_double;
+  /* float8 codes: saturate=1 clamps overflow to the largest finite code */
+  int saturate;
 } sq_range;
 
 int sq_range_resolve(const sq_dtype *dt, const sq_options *o, sq_range *r,

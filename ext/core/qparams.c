@@ -155,9 +155,14 @@ int sq_check_scale(double scale, const char *unit, int64_t index, float *out,
 
 int sq_check_zero_point(int64_t zp, const sq_range *r, const char *unit,
                         int64_t index, sq_status *st) {
-  if (zp >= r->qmin && zp <= r->qmax) return SQ_OK;
+  if (r->dtype->kind == SQ_FMT_FLOAT8 ? zp == 0
+                                      : zp >= r->qmin && zp <= r->qmax)
+    return SQ_OK;
   char of[48];
   sq_group_suffix(of, sizeof of, unit, index);
+  if (r->dtype->kind == SQ_FMT_FLOAT8)
+    return sq_fail(st, "zero_point%s must be 0 for %s codes, got %lld", of,
+                   r->dtype->name, (long long)zp);
   return sq_fail(st, "zero_point %lld%s is out of range for %s (%lld..%lld)",
                  (long long)zp, of, r->dtype->name, (long long)r->qmin,
                  (long long)r->qmax);

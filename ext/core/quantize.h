@@ -8,8 +8,8 @@
 #include "core/granularity.h"
 #include "core/qparams.h"
 
-/* Codes of x (sq_dtype_bytes(r->dtype, n) bytes, 4-bit packed); NaN is an
-** error naming the element. */
+/* Codes of x (sq_dtype_bytes(r->dtype, n) bytes, 4-bit and 2-bit packed);
+** NaN is an error naming the element, but for float8 codes (a NaN code). */
 int sq_quantize(const sq_kernels *k, const sq_tensor *x, const sq_granularity *g,
                 const sq_range *r, const sq_param_set *ps, void *codes,
                 sq_status *st);
@@ -42,5 +42,11 @@ void sq_pack4_at(const sq_kernels *k, const unsigned char *codes, size_t n,
                  size_t first, unsigned char *packed);
 void sq_unpack4_at(const sq_kernels *k, const unsigned char *packed,
                    size_t first, size_t n, int is_signed, unsigned char *codes);
+/* The same for 2-bit codes, four per byte (element 4i in the low bits);
+** unpack sign-extends when is_signed. */
+void sq_pack2_at(const unsigned char *codes, size_t n, size_t first,
+                 unsigned char *packed);
+void sq_unpack2_at(const unsigned char *packed, size_t first, size_t n,
+                   int is_signed, unsigned char *codes);
 
 #endif

@@ -8,7 +8,7 @@
 **   int8 ... uint64 C's integer-to-float conversion: exact when |v| <= 2^24,
 **                   else rounded to nearest (even), as numpy's astype
 **   bool            0 or 1 (any nonzero byte is 1)
-**   f8_e4m3         OCP E4M3 "FN": bias 7, no infinities, S.1111.111 NaN
+**   f8_e4m3fn         OCP E4M3 "FN": bias 7, no infinities, S.1111.111 NaN
 **   f8_e5m2         OCP E5M2: the top byte of an IEEE half, widened exactly
 **   q4_0 ... q6_K   ggml's dequantize_row_<type> (whole blocks only)
 **   "...be"         the big-endian forms of the above (npy's '>f4' ...)

@@ -42,7 +42,7 @@ int sq_format_f64(double d, char *buf);
 
 /* Stored bytes in a model file's dtype as float32 (core/stored_convert.c,
 ** docs/FORMATS.md#converting-to-float32): dtype[0..len) is any name the
-** readers give (f32 f16 bf16 f64, the integers, bool, f8_e4m3 f8_e5m2, the
+** readers give (f32 f16 bf16 f64, the integers, bool, f8_e4m3fn f8_e5m2, the
 ** big-endian "...be" forms, ggml's block types); nbytes must be whole
 ** elements (blocks).  sq_stored_dtype_known says whether a name is one;
 ** sq_stored_dtype_element whether it is one of the element dtypes (not a

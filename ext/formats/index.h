@@ -37,7 +37,7 @@
 
 /* Canonical dtype names of tensor data in files (docs/reference/data-formats.md#data-formats):
 ** f32 f16 bf16 f64 int8 uint8 int16 uint16 int32 uint32 int64 uint64 bool
-** f8_e4m3 f8_e5m2, and ggml's block types (q4_0 ... q6_K). */
+** f8_e4m3fn f8_e5m2, and ggml's block types (q4_0 ... q6_K). */
 #define SQ_FILE_DTYPE_MAX 16
 
 /* The readers' budget (rule 3). */

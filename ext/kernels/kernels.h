@@ -30,6 +30,18 @@ typedef enum sq_code_type {
   SQ_CODE_NTYPES
 } sq_code_type;
 
+/* The float8 code formats (kernels/float8.c, docs/NUMERICS.md#float8-codes):
+** codes of one byte that a float32 converts to after the division by the
+** scale, with round to nearest even and ONNX's saturate. */
+typedef enum sq_f8_format_id {
+  SQ_F8_NONE = 0,
+  SQ_F8_E4M3FN,
+  SQ_F8_E4M3FNUZ,
+  SQ_F8_E5M2,
+  SQ_F8_E5M2FNUZ,
+  SQ_F8_NFORMATS
+} sq_f8_format_id;
+
 /* One scale's worth of quantization parameters, prepared by the caller.
 **   t = x * inv + add                                        (divide == 0)
 **   t = x / scale + add                                      (divide == 1)
@@ -143,6 +155,17 @@ typedef struct sq_kernels {
   void (*f32_to_f16)(const void *f, size_t n, void *h);
   void (*bf16_to_f32)(const void *h, size_t n, void *f);
   void (*f32_to_bf16)(const void *f, size_t n, void *h);
+
+  /* float8 codes (kernels/float8.c): q = code(x / scale) under saturate
+  ** (NaN in gives the format's NaN: no error), y = value(q) * scale; one
+  ** scale per run, or one per column of a rows x channels matrix (il). */
+  void (*f8_quantize)(const void *x, size_t n, float scale, int fmt,
+                      int saturate, void *q);
+  void (*f8_quantize_il)(const void *x, size_t rows, size_t channels,
+                         const float *scale, int fmt, int saturate, void *q);
+  void (*f8_dequantize)(const void *q, size_t n, float scale, int fmt, void *y);
+  void (*f8_dequantize_il)(const void *q, size_t rows, size_t channels,
+                           const float *scale, int fmt, void *y);
 
   /* ggml's block formats (ggml.h). */
   const sq_ggml_kernels *ggml;

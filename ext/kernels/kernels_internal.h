@@ -101,6 +101,31 @@ static inline int sq_fold1(sq_cb p, size_t i, int *have, float *lo, float *hi) {
   return 1;
 }
 
+/* float8 codes (float8.c): one float32's bits to a code and back (exact),
+** and the scalar loops every path runs (one scale per run; one per column
+** of a rows x channels matrix for the interleaved forms). */
+uint8_t sq_f8_encode(uint32_t u, int fmt, int saturate);
+/* (The scalar and NEON tables name these f8_*_scalar and f8_*_neon: NEON
+** has no float8 kernels of its own; the x86 paths' are float8_x86.h.) */
+#define f8_quantize_scalar sq_f8_quantize_scalar
+#define f8_quantize_il_scalar sq_f8_quantize_il_scalar
+#define f8_dequantize_scalar sq_f8_dequantize_scalar
+#define f8_dequantize_il_scalar sq_f8_dequantize_il_scalar
+#define f8_quantize_neon sq_f8_quantize_scalar
+#define f8_quantize_il_neon sq_f8_quantize_il_scalar
+#define f8_dequantize_neon sq_f8_dequantize_scalar
+#define f8_dequantize_il_neon sq_f8_dequantize_il_scalar
+uint32_t sq_f8_decode(uint8_t c, int fmt);
+void sq_f8_quantize_scalar(const void *x, size_t n, float scale, int fmt,
+                           int saturate, void *q);
+void sq_f8_quantize_il_scalar(const void *x, size_t rows, size_t channels,
+                              const float *scale, int fmt, int saturate,
+                              void *q);
+void sq_f8_dequantize_scalar(const void *q, size_t n, float scale, int fmt,
+                             void *y);
+void sq_f8_dequantize_il_scalar(const void *q, size_t rows, size_t channels,
+                                const float *scale, int fmt, void *y);
+
 /* Each path's ggml block-format kernels (ggml_*.c); a vector path names only
 ** the types it specialises, the others fall back to the scalar entries
 ** (sq_ggml_quantizer in ggml_formats.c). */
@@ -150,7 +175,11 @@ extern const sq_log2_kernels sq_log2_kernels_neon;
     .pack4 = pack4_##P, .unpack4 = unpack4_##P, .error_sums = error_sums_##P, \
     .minmax_blocks = minmax_blocks_##P, .f16_to_f32 = f16_to_f32_##P,         \
     .f32_to_f16 = f32_to_f16_##P, .bf16_to_f32 = bf16_to_f32_##P,             \
-    .f32_to_bf16 = f32_to_bf16_##P, .ggml = &sq_ggml_kernels_##P,             \
+    .f32_to_bf16 = f32_to_bf16_##P,                                           \
+    .f8_quantize = f8_quantize_##P, .f8_quantize_il = f8_quantize_il_##P,     \
+    .f8_dequantize = f8_dequantize_##P,                                       \
+    .f8_dequantize_il = f8_dequantize_il_##P,                                 \
+    .ggml = &sq_ggml_kernels_##P,                                             \
     .histc = sq_histc_##P,                                                    \
     .log2 = &sq_log2_kernels_##P,                                             \
     .error_lanes = error_lanes_##P,                                           \

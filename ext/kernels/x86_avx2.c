@@ -369,6 +369,7 @@ SQ_AI void f32_to_bf16_tail_avx2(sq_cb s, size_t i, size_t n, sq_b d) {
   if (i < n) sq_kernels_scalar.f32_to_bf16(s + 4 * i, n - i, d + 2 * i);
 }
 
+#include "kernels/float8_x86.h"
 #include "kernels/x86_width_end.h"
 
 const sq_kernels sq_kernels_avx2 = SQ_KERNEL_TABLE(avx2);

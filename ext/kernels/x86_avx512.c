@@ -263,6 +263,7 @@ SQ_AI void f32_to_bf16_tail_avx512(sq_cb s, size_t i, size_t n, sq_b d) {
   }
 }
 
+#include "kernels/float8_x86.h"
 #include "kernels/x86_width_end.h"
 
 const sq_kernels sq_kernels_avx512 = SQ_KERNEL_TABLE(avx512);

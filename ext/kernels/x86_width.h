@@ -183,6 +183,17 @@
 #define vi_hi(v) _mm256_extracti128_si256(v, 1)
 #define vi_join(lo, hi) _mm256_set_m128i(hi, lo)
 #define vi_from_u16(h) _mm256_cvtepu16_epi32(h)
+/* float8 (float8_x86.h): shifts by lane, equality, the float of int bits,
+** and the low byte of each lane stored as SQ_W bytes */
+#define vi_srlv(a, n) _mm256_srlv_epi32(a, n)
+#define vi_sllv(a, n) _mm256_sllv_epi32(a, n)
+#define vi_cmpeq(a, b) _mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b))
+#define vf_of_bits(i) _mm256_castsi256_ps(i)
+#define vi_store_u8(p, v)                                                    \
+  _mm_storel_epi64((__m128i *)(void *)(p),                                   \
+                   _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(       \
+                       _mm256_shuffle_epi8(v, _mm256_set1_epi32(0x0c080400)), \
+                       _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0))))
 
 /* double lanes, and the two halves of a vfloat widened */
 #define vd_load(p) _mm256_loadu_pd((const double *)(const void *)(p))
@@ -290,6 +301,11 @@
 #define vi_hi(v) _mm512_extracti64x4_epi64(v, 1)
 #define vi_join(lo, hi) _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1)
 #define vi_from_u16(h) _mm512_cvtepu16_epi32(h)
+#define vi_srlv(a, n) _mm512_srlv_epi32(a, n)
+#define vi_sllv(a, n) _mm512_sllv_epi32(a, n)
+#define vi_cmpeq(a, b) _mm512_cmpeq_epi32_mask(a, b)
+#define vf_of_bits(i) _mm512_castsi512_ps(i)
+#define vi_store_u8(p, v) _mm_storeu_si128((__m128i *)(void *)(p), _mm512_cvtepi32_epi8(v))
 
 #define vd_load(p) _mm512_loadu_pd((const void *)(p))
 #define vd_store(p, v) _mm512_storeu_pd((void *)(p), v)

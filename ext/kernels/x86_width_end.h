@@ -89,6 +89,11 @@
 #undef vi_hi
 #undef vi_join
 #undef vi_from_u16
+#undef vi_srlv
+#undef vi_sllv
+#undef vi_cmpeq
+#undef vf_of_bits
+#undef vi_store_u8
 #undef vd_load
 #undef vd_store
 #undef vd_set1

@@ -156,8 +156,10 @@ const sq_dtype *sq_arg_dtype_of(int argc, sqlite3_value **argv, int i,
   const sq_dtype *known = sq_subtype_dtype(sqlite3_value_subtype(data));
   if (!known) return dflt;
   int in_family = family == SQ_DTYPES_CODES ? known->kind == SQ_FMT_CODE
+                  : family == SQ_DTYPES_QUANT ? known->kind != SQ_FMT_FLOAT
                   : family == SQ_DTYPES_FLOATS ? known->kind == SQ_FMT_FLOAT
-                                               : !known->input_only;
+                                               : !known->input_only &&
+                                                     known->kind != SQ_FMT_FLOAT8;
   return in_family ? known : dflt;
 }
 

@@ -19,7 +19,9 @@
 **
 ** Rules: NULL in any argument gives NULL; an empty tensor has no parameters
 ** (error) but quantizes to an empty blob; NaN is an error naming the
-** element; given parameters are checked as docs/NUMERICS.md#argument-checks
+** element, but for float8 codes (docs/NUMERICS.md#float8-codes), which
+** the quantize, dequantize and fake-quantize functions take and the
+** parameter functions do not; given parameters are checked as docs/NUMERICS.md#argument-checks
 ** says, and an error names the channel or block.
 **
 ** The fifteen functions are one table over four skeletons (parameters,
@@ -229,8 +231,9 @@ static void sq_quantize_func(sqlite3_context *ctx, int argc,
   const sq_dtype *dt;
   const sq_kernels *k = sq_kernels_active();
   if (sq_arg_x(c.kind, argv, 3, &c.x, &c.g, st) ||
-      !(dt = sq_arg_dtype(argc, argv, c.opt, SQ_DTYPES_CODES, &sq_dtype_int8, st)) ||
-      sq_arg_options(argc, argv, c.opt + 1, SQ_OPTS_QUANTIZE, &o, st) ||
+      !(dt = sq_arg_dtype(argc, argv, c.opt, SQ_DTYPES_QUANT, &sq_dtype_int8, st)) ||
+      sq_arg_options(argc, argv, c.opt + 1, SQ_OPTS_QUANTIZE | SQ_OPT_SATURATE,
+                     &o, st) ||
       sq_range_resolve(dt, &o, &r, st) ||
       sq_arg_given(c.kind, argv, &c.g, &r, o.rounding, &c.given, st))
     goto done;
@@ -255,7 +258,7 @@ static void sq_dequantize_func(sqlite3_context *ctx, int argc,
   sq_range r;
   const void *codes;
   size_t n;
-  const sq_dtype *dt = sq_arg_dtype_of(argc, argv, c.opt, SQ_DTYPES_CODES,
+  const sq_dtype *dt = sq_arg_dtype_of(argc, argv, c.opt, SQ_DTYPES_QUANT,
                                        &sq_dtype_int8, argv[0], "q", st);
   if (!dt || sq_arg_codes_layout(c.kind, argc, argv, 3, c.opt + 1, dt, &codes,
                                  &c.g, st))

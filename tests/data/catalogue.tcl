@@ -84,7 +84,7 @@ set catalogue_schemes {affine symmetric log2}
 # The code dtypes a scheme is limited to (absent: every code dtype).
 set catalogue_scheme_dtypes {log2 {int8 int4}}
 set catalogue_granularities {tensor channel block ggml}
-set catalogue_code_dtypes {int8 uint8 int16 uint16 int32 int4 uint4}
+set catalogue_code_dtypes {int8 uint8 int16 uint16 int32 int4 uint4 int2 uint2}
 # ggml types: name {ggml_id block bytes affine}.
 set catalogue_ggml_types {
   q4_0    {2 32 18 0}

@@ -85,7 +85,7 @@
 #define FUZZ_GGML_BYTES 18, 20, 22, 24, 34, 84, 110, 144, 176, 210, 66, 74, 98, 50, 18, 110, 82, 136, 54, 66, 17, 36, 18, 18
 
 /* The code dtypes, their PyTorch aliases and the float formats. */
-#define FUZZ_CONTEXT_DTYPES 15
-#define FUZZ_DTYPE_NAMES L("int8"), L("uint8"), L("int16"), L("uint16"), L("int32"), L("int4"), L("uint4"), L("qint8"), L("quint8"), L("qint32"), L("quint4x2"), L("f32"), L("f16"), L("bf16"), L("f64")
+#define FUZZ_CONTEXT_DTYPES 21
+#define FUZZ_DTYPE_NAMES L("int8"), L("uint8"), L("int16"), L("uint16"), L("int32"), L("int4"), L("uint4"), L("int2"), L("uint2"), L("qint8"), L("quint8"), L("qint32"), L("quint4x2"), L("f32"), L("f16"), L("bf16"), L("f64"), L("f8_e4m3fn"), L("f8_e5m2"), L("f8_e4m3fnuz"), L("f8_e5m2fnuz")
 
 #endif

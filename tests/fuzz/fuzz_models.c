@@ -602,7 +602,7 @@ static const char *const gguf_metadata[] = {
 static const char *const storable_sql[4] = {
   NULL,
   "dtype IN ('f64','f32','f16','bf16','int64','int32','int16','int8','uint64','uint32',"
-  "'uint16','uint8','bool','f8_e4m3','f8_e5m2')",
+  "'uint16','uint8','bool','f8_e4m3fn','f8_e5m2')",
   "(dtype IN ('f32','f16','bf16','f64','int8','int16','int32','int64') OR dtype GLOB 'q*' "
   "OR dtype GLOB 'iq*' OR dtype GLOB 'tq*')",
   "dtype IN ('f16','f32','f64','int8','int16','int32','int64','uint8','uint16','uint32',"
@@ -612,7 +612,7 @@ static int storable(unsigned table, const char *dtype) {
   static const char *const names[4][16] = {
     {NULL},
     {"f64", "f32", "f16", "bf16", "int64", "int32", "int16", "int8", "uint64", "uint32",
-     "uint16", "uint8", "bool", "f8_e4m3", "f8_e5m2", NULL},
+     "uint16", "uint8", "bool", "f8_e4m3fn", "f8_e5m2", NULL},
     {"f32", "f16", "bf16", "f64", "int8", "int16", "int32", "int64", NULL},
     {"f16", "f32", "f64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
      "uint64", "bool", NULL}};

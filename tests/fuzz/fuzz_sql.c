@@ -289,12 +289,16 @@ static const lit scheme_names[] = {
   L("affine"), L("symmetric"), L("AFFINE"), L("Symmetric"), L(""), L("asym"),
   L("symmetric "), L("affine\0symmetric"), L("per_tensor_affine"), L("sym"),
   L("log2"), L("LOG2"), L("log"),
+  /* appended: float8 and 2-bit codes, saturate */
+  L("f8_e4m3fn"), L("f8_e5m2"), L("f8_e4m3fnuz"), L("f8_e5m2fnuz"),
+  L("float8_e4m3fn"), L("int2"), L("uint2"), L("saturate="), L("saturate=0"),
+  L("448"), L("57344"), L("[2,3,4]"),
 };
 
 static const lit from_names[] = {
   L("f32"), L("f16"), L("bf16"), L("f64"), L("F16"), L("BF16"), L("int8"),
   L(""), L("f8"), L("float16"), L("f32\0"), L("uint4"), L("uint64"),
-  L("int16be"), L("f64be"), L("bool"), L("f8_e4m3"), L("f8_e5m2"), L("q4_K"),
+  L("int16be"), L("f64be"), L("bool"), L("f8_e4m3fn"), L("f8_e5m2"), L("q4_K"),
   L("q8_0"), L("int8be"),
 };
 

@@ -15,7 +15,7 @@ SELECT q_f32(X'0000803F000000C0', 'f32'), q_f32('[0.1, 0.3, 1.65]', 'f32');
 SELECT q_f32(X'003C00C00038FF7B', 'f16'), q_f32(X'803F00C0CD3D', 'bf16');
 -- stored dtypes of model files (docs/FORMATS.md#converting-to-float32)
 SELECT hex(q_f32(X'7FFF0080', 'int8')), hex(q_f32(X'0102FFFE', 'int16be')), hex(q_f32(X'01000000000000FF', 'uint64'));
-SELECT hex(q_f32(X'387E7F80', 'f8_e4m3')), hex(q_f32(X'3C7C7DFC', 'f8_e5m2')), hex(q_f32(X'00010280', 'bool'));
+SELECT hex(q_f32(X'387E7F80', 'f8_e4m3fn')), hex(q_f32(X'3C7C7DFC', 'f8_e5m2')), hex(q_f32(X'00010280', 'bool'));
 SELECT hex(q_f32(X'3FF000000000000047EFFFFFE0000000', 'f64be')), hex(q_f32(X'3F800000', 'f32be'));
 SELECT hex(q_f32(q_ggml_quantize(q_f32('[0.5, -1, 2, 0.25, 3, -4, 1, 0, 0.5, -1, 2, 0.25, 3, -4, 1, 0, 0.5, -1, 2, 0.25, 3, -4, 1, 0, 0.5, -1, 2, 0.25, 3, -4, 1, 0]'), 'q4_0'), 'q4_0'));
 SELECT q_f32(X'000102', 'int16');
@@ -98,6 +98,21 @@ SELECT quantize_blob('[-2, 2, 1.25]', 0.01, 0, 'int8', 'quant_min=-100 quant_max
 SELECT quantize_blob('[]', 1, 0), quantize_blob(NULL, 1, 0), quantize_blob('[1]', 1, NULL);
 SELECT dequantize_blob(X'0060BFFF', 0.015686275, 64, 'uint8'), dequantize_blob(X'01FE', 1, 0);
 SELECT dequantize_blob(X'E103', 0.5, 0, 'int4', 3), dequantize_blob(X'E1', 2, 1, 'uint4');
+SELECT quantize_blob('[1, -2, 500, 1e-3]', 0.5, 0, 'f8_e4m3fn'),
+       quantize_blob('[1, -2, 500, 1e-3]', 0.5, 0, 'f8_e5m2', 'saturate=0'),
+       q_fake_quantize('[1, -2, 500, 1e-3]', 2, 0, 'f8_e4m3fnuz', 'saturate=1 rounding=onnx');
+SELECT quantize_blob('[1]', 1, 1, 'f8_e5m2fnuz'), quantize_blob('[1]', 1, 0, 'int8', 'saturate=0'),
+       quantize_blob('[1]', 1, 0, 'f8_e5m2', 'quant_min=0');
+SELECT dequantize_blob(X'387E7F81FF', 2, 0, 'f8_e4m3fn'), dequantize_blob(quantize_blob('[3, -1]', 0.5, 0, 'f8_e5m2'), 0.5, 0);
+SELECT quantize_per_channel_blob('[1,2,3,4,5,6]', '[0.5,2]', '[0,0]', '[3,2]', 1, 'f8_e4m3fn', 'saturate=0'),
+       dequantize_per_channel_blob(X'38404858', '[0.5,2]', '[0,0]', '[2,2]', 0, 'f8_e5m2'),
+       q_fake_quantize_per_block('[1,2,3,4,5,6]', '[1,3]', '[0,0]', '[6]', 0, 4, 'f8_e4m3fn');
+SELECT quantize_blob('[-3, -1.5, -0.5, 0.5, 1.5, 7]', 1, 0, 'int2', 'rounding=onnx'),
+       quantize_blob('[-3, -1.5, -0.5, 0.5, 1.5, 7]', 1, 1, 'uint2'),
+       dequantize_blob(X'E41B', 1, 0, 'uint2', 5), dequantize_blob(X'E41B', 1, 0, 'int2', 8);
+SELECT quantize_per_block_blob('[1,2,3,4,5,6,7]', '[1,2]', '[0,-1]', '[7]', 0, 4, 'int2'),
+       dequantize_per_block_blob(X'E41B', '[1,2,3,4]', '[0,1,2,3]', '[2,4]', 1, 2, 'uint2'),
+       q_scale('[-1, 2, 0.5]', 'int2'), q_zero_point('[-1, 2, 0.5]', 'uint2', 'affine');
 SELECT dequantize_blob(X'0100FFFF', 0.125, 1, 'int16'), dequantize_blob(X'0100FFFF', 0.125, 1, 'uint16');
 SELECT dequantize_blob(X'01000000FFFFFF7F', 0.5, -3, 'int32'), dequantize_blob(X'0180', 1.5, 0, 'int8');
 SELECT q_json(dequantize_blob(X'0060BFFF', 0.015686275, 64, 'uint8'));

@@ -16,7 +16,7 @@ set onnx_expected {
       {{uint32} uint32 [2] {00000000FFFFFFFF} {}}
       {{uint64} uint64 [2] {FFFFFFFFFFFFFFFF0300000000000000} {}}
       {{bf16} bf16 [2] {803F00C0} {}}
-      {{f8_e4m3} f8_e4m3 [3] {3840B8} {}}
+      {{f8_e4m3} f8_e4m3fn [3] {3840B8} {}}
       {{f8_e4m3fnuz} f8_e4m3fnuz [2] {4080} {}}
       {{f8_e5m2} f8_e5m2 [2] {3C7C} {}}
       {{f8_e5m2fnuz} f8_e5m2fnuz [1] {40} {}}
@@ -46,7 +46,7 @@ set onnx_expected {
       {{bool} bool [2] {0100} {}}
       {{f16} f16 [2] {003C00C0} {}}
       {{bf16} bf16 [2] {803F00C0} {}}
-      {{f8_e4m3} f8_e4m3 [2] {38B8} {}}
+      {{f8_e4m3} f8_e4m3fn [2] {38B8} {}}
       {{f8_e5m2} f8_e5m2 [2] {3CFC} {}}
       {{int4} int4 [3] {1F07} {}}
       {{uint32} uint32 [2] {00000000FFFFFFFF} {}}
@@ -73,7 +73,7 @@ set onnx_expected {
       {{bool} bool [2] {0100} {}}
       {{f16} f16 [2] {003C00C0} {}}
       {{bf16} bf16 [2] {803F00C0} {}}
-      {{f8_e4m3} f8_e4m3 [2] {38B8} {}}
+      {{f8_e4m3} f8_e4m3fn [2] {38B8} {}}
       {{f8_e5m2} f8_e5m2 [2] {3CFC} {}}
       {{int4} int4 [3] {1F07} {}}
       {{uint32} uint32 [2] {00000000FFFFFFFF} {}}
