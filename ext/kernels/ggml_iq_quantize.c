@@ -669,3 +669,5 @@ void sq_ggml_quantize_iq1_m(const void *x, size_t n, const void *importance,
                             void *blocks) {
   iq_row(SQ_IQ_GRID_1S, iq1_m_v, 0, 0, 56, x, n, importance, blocks);
 }
+
+#undef QK_K
