@@ -313,6 +313,7 @@ test-ggml: ggml-lib
 	@$(MAKE) --no-print-directory build/ggml_ref_test
 	/usr/bin/python3 tests/ggml/gen_iq_tables.py --check $(GGML_LIB)
 	./build/ggml_ref_test --lib $(GGML_LIB) $(GGML_TEST_FLAGS)
+	/usr/bin/python3 tools/gen_iq_grids.py --check $(GGML_LIB) ext/kernels/ggml_iq_grids.c
 
 # Registry rows as PyTorch quantized tensors, dequantized bit-identically
 # (examples/registry_to_torch.py).

@@ -114,10 +114,13 @@ static void load_ggml(const char *lib) {
   }
   for (int t = 0; t < NT; t++) {
     const char *nm = sq_ggml_formats[t].name;
-    g_qref[t] = (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
+    /* The types ggml quantizes only with importance have no reference
+    ** quantizer (they are left out of (b) and (c)). */
+    g_qref[t] = sq_ggml_formats[t].needs_importance
+                    ? NULL : (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
     g_quant[t] = (ggml_quant_fn)sym(h, "quantize_%s", nm);
     g_deq[t] = (ggml_deq_fn)sym(h, "dequantize_row_%s", nm);
-    if (!g_qref[t] || !g_quant[t] || !g_deq[t]) {
+    if ((!g_qref[t] && !sq_ggml_formats[t].needs_importance) || !g_quant[t] || !g_deq[t]) {
       printf("ggml: not present (%s lacks the %s functions)\n", lib, nm);
       return;
     }
@@ -376,7 +379,9 @@ static int selected(int t) {
 
 /* Blocks to dequantize: ggml's reference quantization, else ours (scalar). */
 static void make_blocks(bufs *b, int t) {
-  if (g_have_ggml) g_qref[t](b->x, b->blocks, (int64_t)b->n);
+  if (g_have_ggml && sq_ggml_formats[t].needs_importance && b->n % ROW == 0)
+    g_quant[t](b->x, b->blocks, (int64_t)(b->n / ROW), ROW, b->imp);
+  else if (g_have_ggml && g_qref[t]) g_qref[t](b->x, b->blocks, (int64_t)b->n);
   else sq_ggml_quantizer(sq_kernels_by_name("scalar"), t)(b->x, b->n, NULL, b->blocks);
 }
 
@@ -437,7 +442,7 @@ static void section_compute(size_t n) {
          "ms per call; ggml = quantize_row_<type>_ref\n", n, 4.0 * (double)n / 1e6);
   print_head("ms (lower is better)", "speedup over ggml");
   for (int t = 0; t < NT; t++) {
-    if (!selected(t) || !is_k(t)) continue;
+    if (!selected(t) || !is_k(t) || sq_ggml_formats[t].needs_importance) continue;
     measure(&b, t, J_QREF, &rs[nt]);
     print_row(t, &rs[nt], 0);
     types[nt++] = t;

@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "kernels/ggml_iq2.h"
 #include <unistd.h>
 
 #include "kernels/kernels_internal.h"
@@ -2070,6 +2071,11 @@ static void test_ggml_pins(void) {
       {"nvfp4", 0xcb8c0050b83cfb54ull, 0x1221f1510b00bc86ull, 0x1221f1510b00bc86ull, 0},
       {"q1_0", 0x1f1b6a22673dc525ull, 0x2cd3a0e2cb767f03ull, 0x2cd3a0e2cb767f03ull, 0},
       {"q2_0", 0x90ae13b5856244eaull, 0x82585a165750532aull, 0x82585a165750532aull, 0},
+      /* q 0: ggml quantizes these only with importance */
+      {"iq2_xxs", 0x935b5b7f86f66982ull, 0, 0x5fc21c7ce7987838ull, 0},
+      {"iq2_xs", 0xba4a656148c09582ull, 0, 0xd201cdf6f54ff035ull, 0},
+      {"iq1_s", 0xb8cbc39728346aaaull, 0, 0x1fdde8ac289be6eeull, 0},
+      {"iq2_s", 0x49840949db0fb3deull, 0xa727fd42a58b8771ull, 0x31edcd0138a111ffull, 0},
       {"iq3_xxs", 0x0a0da2274bb7a00aull, 0xcc48df5fe18015cbull, 0x7074aa7d120ba8dbull, 0},
       /* iq4_nl's quantize: ggml's _ref with the codes of its all-zero block
       ** 8, which it leaves undefined, set to 0x88 (ggml_iq4.c) */
@@ -2096,13 +2102,33 @@ static void test_ggml_pins(void) {
     sq_ggml_dequantizer(S, t)(blk, n, y);
     check(pin_fnv(y, 4 * n) == pins[pi].dq, "%s dequantize hash", f->name);
     size_t qb = 512 / f->block * f->bytes;
-    sq_ggml_quantizer(S, t)(xb, 512, NULL, q);
-    check(pin_fnv(q, qb) == pins[pi].q, "%s quantize hash", f->name);
+    if (!f->needs_importance) {
+      sq_ggml_quantizer(S, t)(xb, 512, NULL, q);
+      check(pin_fnv(q, qb) == pins[pi].q, "%s quantize hash", f->name);
+    }
     sq_ggml_quantizer(S, t)(xb, 512, wb, q);
     check(pin_fnv(q, qb) == pins[pi].qi, "%s quantize with importance hash", f->name);
-    sq_ggml_quantizer_unweighted(S, t)(xb, 512, NULL, q);
-    check(pin_fnv(q, qb) == (pins[pi].qu ? pins[pi].qu : pins[pi].q),
-          "%s quantize unweighted hash", f->name);
+    if (!f->needs_importance) {
+      sq_ggml_quantizer_unweighted(S, t)(xb, 512, NULL, q);
+      check(pin_fnv(q, qb) == (pins[pi].qu ? pins[pi].qu : pins[pi].q),
+            "%s quantize unweighted hash", f->name);
+    }
+  }
+  /* The lattice grids' neighbour lists fit the static storage sized for
+  ** them (ggml_iq2.h), exactly. */
+  {
+    static const size_t want[SQ_IQ_NGRIDS] = {SQ_IQ_NB_2XXS, SQ_IQ_NB_2XS,
+                                              SQ_IQ_NB_2S, SQ_IQ_NB_1S};
+    sq_iq_index *ix = malloc(sizeof *ix);
+    if (!ix) exit(2);
+    for (int g = 0; g < SQ_IQ_NGRIDS; g++) {
+      size_t need = sq_iq_index_build((sq_iq_grid)g, ix);
+      check(need == want[g], "grid %d needs %zu neighbour slots, has %zu", g, need, want[g]);
+      const sq_iq_index *built = sq_iq_index_get((sq_iq_grid)g);
+      check(built->nneighbours == want[g], "grid %d built %zu neighbour slots", g,
+            built->nneighbours);
+    }
+    free(ix);
   }
   /* iq3_xxs: every 7-bit sign field's eighth sign is its parity; iq3_s has
   ** a ninth index bit per group in qh (entry 256 + 5 = {5,9,11,15}... as

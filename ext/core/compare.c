@@ -186,6 +186,11 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
     }
     for (int j = 0; j < i; j++)
       if (ggml[j] == ggml[i]) return sq_twice("ggml", gg[i], st);
+    /* q_compare takes no importance, and ggml quantizes these types only
+    ** with it (iq2_xxs, iq2_xs, iq1_s). */
+    if (sq_ggml_formats[ggml[i]].needs_importance)
+      return sq_fail(st, "option ggml: %s needs importance, which q_compare "
+                         "does not take", sq_ggml_formats[ggml[i]].name);
   }
   int bnb4[SQ_LIST_MAX];
   int64_t bnb4_block[SQ_LIST_MAX];

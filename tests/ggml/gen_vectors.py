@@ -58,10 +58,16 @@ TYPES = [
 OWN_STREAM = [
     ("tq1_0", 256, 54), ("tq2_0", 256, 66), ("mxfp4", 32, 17),
     ("nvfp4", 64, 36), ("q1_0", 128, 18), ("q2_0", 64, 18),
+    ("iq2_xxs", 256, 66), ("iq2_xs", 256, 74), ("iq1_s", 256, 50),
+    ("iq2_s", 256, 82),
 ]
 TYPES += OWN_STREAM
 # ggml's ids of the types that need ggml_quantize_init (their lattices).
-INIT = {"iq3_xxs": 18, "iq3_s": 21}
+INIT = {"iq3_xxs": 18, "iq3_s": 21, "iq2_xxs": 16, "iq2_xs": 17, "iq1_s": 19,
+        "iq2_s": 22}
+# The types ggml quantizes only with importance (no quantize_row_<type>_ref):
+# their cases without importance are left out.
+NEEDS_IMPORTANCE = {"iq2_xxs", "iq2_xs", "iq1_s"}
 # The types whose quantize_<type>(.., NULL) is not quantize_row_<type>_ref:
 # they get cases with importance "unweighted" too.
 UNWEIGHTED_DIFFERS = {"iq4_nl"}
@@ -88,8 +94,9 @@ for _t, _id in INIT.items():
 
 QREF, QUANT, DEQ = {}, {}, {}
 for t, _, _ in TYPES:
-    QREF[t] = fn(f"quantize_row_{t}_ref", None,
-                 [fptr, ctypes.c_void_p, ctypes.c_int64])
+    if t not in NEEDS_IMPORTANCE:
+        QREF[t] = fn(f"quantize_row_{t}_ref", None,
+                     [fptr, ctypes.c_void_p, ctypes.c_int64])
     QUANT[t] = fn(f"quantize_{t}", ctypes.c_size_t,
                   [fptr, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, fptr])
     DEQ[t] = fn(f"dequantize_row_{t}", None,
@@ -317,6 +324,8 @@ for t, block, nbytes in TYPES:
                 imp = ifam(cols)
             else:
                 iname, imp = "noimp", None
+                if t in NEEDS_IMPORTANCE:
+                    continue
             q = quantize_or_none(t, block, nbytes, x, rows, cols, imp)
             if q is None:
                 continue

@@ -434,6 +434,17 @@ SELECT hex(q_ggml_quantize(v, 'iq3_xxs', '[2,256]')), hex(q_ggml_quantize(v, 'IQ
        hex(q_ggml_dequantize(q_ggml_quantize(v, 'iq4_xs'), 'iq4_xs', '[2,256]')), hex(q_ggml_dequantize(q_ggml_quantize(v, 'iq4_nl'), 'iq4_nl')) FROM d;
 SELECT q_ggml_quantize(zeroblob(1024), 'iq3_xxs', '[256]', 'nothing');
 SELECT q_ggml_dequantize(zeroblob(97), 'iq3_xxs');
+-- The lattice types (iq2_xxs, iq2_xs, iq1_s only with importance; iq2_s
+-- both ways): one super-block of 256 values and its importance, quantized and
+-- read back; the first call of each builds its grid's search index (static
+-- storage, no allocation).
+WITH d(v, u) AS (SELECT q_f32(json_group_array(sin(key * 0.37) * (1 + key % 5))),
+                        q_f32(json_group_array(0.25 * (key % 7))) FROM json_each('[' || replace(hex(zeroblob(255)), '00', '0,') || '0]'))
+SELECT q_ggml_quantize(v, 'iq2_xxs', '[256]', u), q_ggml_quantize(v, 'IQ2_XS', '[256]', u),
+       q_ggml_quantize(v, 'iq1_s', '[1,256]', u), q_ggml_quantize(v, 'iq2_s'), q_ggml_quantize(v, 'iq2_s', '[256]', u),
+       q_ggml_dequantize(q_ggml_quantize(v, 'iq2_xxs', '[256]', u), 'iq2_xxs'),
+       q_ggml_dequantize(q_ggml_quantize(v, 'iq1_s', '[256]', u), 'iq1_s', 256),
+       q_ggml_dequantize(q_ggml_quantize(v, 'iq2_s'), 'iq2_s', '[1,256]') FROM d;
 -- Hard blocks: one row of seven blocks, through every type of the family:
 -- all zero, subnormal (1/d is infinite), tiny (the fp16 scale rounds to 0),
 -- near FLT_MAX of both signs (sums of squares overflow), constant, one spike
