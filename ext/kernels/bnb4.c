@@ -37,7 +37,7 @@ static unsigned bucket(const uint32_t *bounds, float s) {
   return c;
 }
 
-static unsigned code_of(sq_bnb4_type t, float s) {
+static unsigned bnb4_code_of(sq_bnb4_type t, float s) {
   if (t == SQ_BNB4_NF4) return bucket(sq_bnb4_nf4_bounds, s);
   return sq_bnb4_fp4_order[bucket(sq_bnb4_fp4_bounds, s)];
 }
@@ -109,7 +109,7 @@ void sq_bnb4_quantize(sq_bnb4_type t, const void *x, size_t n, size_t block,
       unsigned char *o = out + (s + k) / 2;
       for (size_t i = 0; i + 1 < w; i += 2)
         o[i / 2] = (unsigned char)(c[i] << 4 | c[i + 1]);
-      if (w & 1) o[w / 2] = (unsigned char)(c[w - 1] << 4 | code_of(t, 0.0f));
+      if (w & 1) o[w / 2] = (unsigned char)(c[w - 1] << 4 | bnb4_code_of(t, 0.0f));
     }
   }
 }

@@ -438,7 +438,7 @@ SELECT q_ggml_dequantize(zeroblob(97), 'iq3_xxs');
 -- both ways): one super-block of 256 values and its importance, quantized and
 -- read back; the first call of each builds its grid's search index (static
 -- storage, no allocation).
-WITH d(v, u) AS (SELECT q_f32(json_group_array(sin(key * 0.37) * (1 + key % 5))),
+WITH d(v, u) AS (SELECT q_f32(json_group_array(((key * 37) % 101 - 50) * 0.02 * (1 + key % 5))),
                         q_f32(json_group_array(0.25 * (key % 7))) FROM json_each('[' || replace(hex(zeroblob(255)), '00', '0,') || '0]'))
 SELECT q_ggml_quantize(v, 'iq2_xxs', '[256]', u), q_ggml_quantize(v, 'IQ2_XS', '[256]', u),
        q_ggml_quantize(v, 'iq1_s', '[1,256]', u), q_ggml_quantize(v, 'iq2_s'), q_ggml_quantize(v, 'iq2_s', '[256]', u),
