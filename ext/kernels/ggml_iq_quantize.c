@@ -637,11 +637,6 @@ static void iq1_m_block(const sq_iq_index *ix, const float *xbl,
   for (int i = 0; i < 4; i++) sq_store_u16(out + 48 + 2 * i, (uint16_t)sc[i]);
 }
 
-/* iq1_m (sq_ggml_quantize_iq1_m below) is not in the catalogue yet: it
-** differs from ggml 0.25.1's quantize_iq1_m where the split search meets
-** near-ties (zero weights, constant or tied values; about a third of
-** ggml_ref_test's rows), which is unexplained so far.  Its dequantizer is
-** exact. */
 
 /* ---- rows --------------------------------------------------------------------- */
 

@@ -691,8 +691,9 @@ int main(int argc, char **argv) {
     qinit(sq_ggml_formats[t].ggml_id);
     if (sq_ggml_prepare((sq_ggml_type)t)) { fprintf(stderr, "ggml_ref_test: out of memory\n"); return 2; }
     g_unweighted_same[t] = t != SQ_GGML_IQ4_NL;
-    /* The types ggml quantizes only with importance have no _ref. */
-    g_qref[t] = sq_ggml_formats[t].needs_importance
+    /* The types ggml quantizes only with importance have no _ref, nor has
+    ** iq1_m (its NULL-importance row is checked as quantize-unw). */
+    g_qref[t] = sq_ggml_formats[t].needs_importance || t == SQ_GGML_IQ1_M
                     ? NULL : (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
     g_quant[t] = (ggml_quant_fn)sym(h, "quantize_%s", nm);
     g_deq[t] = (ggml_deq_fn)sym(h, "dequantize_row_%s", nm);
