@@ -629,6 +629,9 @@ static void print_pins(void) {
     if (g_qref[t]) {
       g_qref[t](x, q, 512);
       qr = pin_fnv(q, qb);
+    } else if (!f->needs_importance) {   /* iq1_m: no _ref, NULL importance */
+      g_quant[t](x, q, 1, 512, NULL);
+      qr = pin_fnv(q, qb);
     }
     g_quant[t](x, q, 1, 512, w);
     uint64_t qi = pin_fnv(q, qb);
