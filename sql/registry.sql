@@ -487,9 +487,9 @@ CREATE TABLE IF NOT EXISTS quantizations (
                  /*{quantization_dtypes*/('int8', 'uint8', 'int16', 'uint16',
                      'int32', 'int4', 'uint4', 'int2', 'uint2', 'q4_0', 'q4_1',
                      'q5_0', 'q5_1', 'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K',
-                     'q6_K', 'iq2_xxs', 'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq4_nl',
-                     'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4',
-                     'nvfp4', 'q1_0', 'q2_0', 'nf4', 'fp4')/*}*/),
+                     'q6_K', 'iq2_xxs', 'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq1_m',
+                     'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0',
+                     'mxfp4', 'nvfp4', 'q1_0', 'q2_0', 'nf4', 'fp4')/*}*/),
   scheme       TEXT NOT NULL DEFAULT 'affine'
                CONSTRAINT quantization_scheme CHECK (scheme IN
                  /*{schemes*/('affine', 'symmetric', 'log2')/*}*/),
@@ -580,8 +580,8 @@ CREATE TABLE IF NOT EXISTS quantizations (
   CONSTRAINT ggml_params CHECK ((granularity = 'ggml') = (dtype IN
       /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K', 'q3_K',
           'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq3_xxs', 'iq1_s',
-          'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4',
-          'nvfp4', 'q1_0', 'q2_0')/*}*/)
+          'iq1_m', 'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0',
+          'mxfp4', 'nvfp4', 'q1_0', 'q2_0')/*}*/)
     AND (granularity = 'ggml') = (method = 'ggml')
     AND (granularity = 'ggml' OR importance IS NULL)
     AND (granularity <> 'ggml' OR
@@ -596,9 +596,9 @@ CREATE TABLE IF NOT EXISTS quantizations (
        AND block_size IS (/*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0',
            'q4_1', 'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4') THEN 32 WHEN dtype
            IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
-           'iq3_xxs', 'iq1_s', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0')
-           THEN 256 WHEN dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN dtype IN
-           ('q1_0') THEN 128 END/*}*/)
+           'iq3_xxs', 'iq1_s', 'iq1_m', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0',
+           'tq2_0') THEN 256 WHEN dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN dtype
+           IN ('q1_0') THEN 128 END/*}*/)
        AND scheme = (CASE WHEN dtype IN /*{ggml_affine_types*/('q4_1', 'q5_1',
            'q2_K', 'q4_K', 'q5_K')/*}*/
                           THEN 'affine' ELSE 'symmetric' END)))),
@@ -771,23 +771,24 @@ BEGIN
     (SELECT numel / (/*{ggml_block_size:NEW.dtype*/CASE WHEN NEW.dtype IN
         ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4') THEN 32 WHEN
         NEW.dtype IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs',
-        'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0',
-        'tq2_0') THEN 256 WHEN NEW.dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN
-        NEW.dtype IN ('q1_0') THEN 128 END/*}*/)
+        'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq1_m', 'iq3_s', 'iq2_s', 'iq4_xs',
+        'tq1_0', 'tq2_0') THEN 256 WHEN NEW.dtype IN ('nvfp4', 'q2_0') THEN 64
+        WHEN NEW.dtype IN ('q1_0') THEN 128 END/*}*/)
             * (/*{ggml_type_size:NEW.dtype*/CASE NEW.dtype WHEN 'q4_0' THEN 18
                 WHEN 'q4_1' THEN 20 WHEN 'q5_0' THEN 22 WHEN 'q5_1' THEN 24 WHEN
                 'q8_0' THEN 34 WHEN 'q2_K' THEN 84 WHEN 'q3_K' THEN 110 WHEN
                 'q4_K' THEN 144 WHEN 'q5_K' THEN 176 WHEN 'q6_K' THEN 210 WHEN
                 'iq2_xxs' THEN 66 WHEN 'iq2_xs' THEN 74 WHEN 'iq3_xxs' THEN 98
-                WHEN 'iq1_s' THEN 50 WHEN 'iq4_nl' THEN 18 WHEN 'iq3_s' THEN 110
-                WHEN 'iq2_s' THEN 82 WHEN 'iq4_xs' THEN 136 WHEN 'tq1_0' THEN 54
-                WHEN 'tq2_0' THEN 66 WHEN 'mxfp4' THEN 17 WHEN 'nvfp4' THEN 36
-                WHEN 'q1_0' THEN 18 WHEN 'q2_0' THEN 18 END/*}*/)
+                WHEN 'iq1_s' THEN 50 WHEN 'iq1_m' THEN 56 WHEN 'iq4_nl' THEN 18
+                WHEN 'iq3_s' THEN 110 WHEN 'iq2_s' THEN 82 WHEN 'iq4_xs' THEN
+                136 WHEN 'tq1_0' THEN 54 WHEN 'tq2_0' THEN 66 WHEN 'mxfp4' THEN
+                17 WHEN 'nvfp4' THEN 36 WHEN 'q1_0' THEN 18 WHEN 'q2_0' THEN 18
+                END/*}*/)
      FROM tensors WHERE tensor_id = NEW.tensor_id)
     AND NEW.dtype IN /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0',
         'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs', 'iq3_xxs',
-        'iq1_s', 'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0',
-        'mxfp4', 'nvfp4', 'q1_0', 'q2_0')/*}*/;
+        'iq1_s', 'iq1_m', 'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0',
+        'tq2_0', 'mxfp4', 'nvfp4', 'q1_0', 'q2_0')/*}*/;
   SELECT RAISE(ABORT, 'quantizations: codes length does not match the tensor and bnb4 type')
   WHERE NEW.granularity = 'bnb4' AND typeof(NEW.codes) = 'blob'
     AND length(NEW.codes) IS NOT
@@ -1144,8 +1145,8 @@ CREATE TABLE IF NOT EXISTS policy_rules (
     /*{policy_dtypes*/('float', 'int8', 'uint8', 'int16', 'uint16', 'int32',
         'int4', 'uint4', 'int2', 'uint2', 'q4_0', 'q4_1', 'q5_0', 'q5_1',
         'q8_0', 'q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
-        'iq3_xxs', 'iq1_s', 'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0',
-        'tq2_0', 'mxfp4', 'nvfp4', 'q1_0', 'q2_0')/*}*/),
+        'iq3_xxs', 'iq1_s', 'iq1_m', 'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs',
+        'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0', 'q2_0')/*}*/),
   CONSTRAINT policy_rule_float CHECK (dtype <> 'float' OR
     (scheme IS NULL AND granularity IS NULL AND block_size IS NULL
      AND method IS NULL AND percentile IS NULL AND options IS NULL)),
@@ -1155,8 +1156,8 @@ CREATE TABLE IF NOT EXISTS policy_rules (
              AND (granularity = 'ggml') = (dtype IN
                /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K',
                    'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
-                   'iq3_xxs', 'iq1_s', 'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs',
-                   'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0',
+                   'iq3_xxs', 'iq1_s', 'iq1_m', 'iq4_nl', 'iq3_s', 'iq2_s',
+                   'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0',
                    'q2_0')/*}*/), 0)),
   CONSTRAINT policy_rule_scheme CHECK (scheme IS NULL OR
     (granularity IS NOT 'ggml' AND scheme IN /*{schemes*/('affine', 'symmetric',
@@ -1171,9 +1172,9 @@ CREATE TABLE IF NOT EXISTS policy_rules (
       OR block_size IS (/*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0',
           'q4_1', 'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4') THEN 32 WHEN dtype
           IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
-          'iq3_xxs', 'iq1_s', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0') THEN
-          256 WHEN dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN dtype IN ('q1_0')
-          THEN 128 END/*}*/)
+          'iq3_xxs', 'iq1_s', 'iq1_m', 'iq3_s', 'iq2_s', 'iq4_xs', 'tq1_0',
+          'tq2_0') THEN 256 WHEN dtype IN ('nvfp4', 'q2_0') THEN 64 WHEN dtype
+          IN ('q1_0') THEN 128 END/*}*/)
     ELSE block_size IS NULL END),
   CONSTRAINT policy_rule_log2 CHECK (scheme IS NOT 'log2' OR
     (dtype IN /*{log2_dtypes*/('int8')/*}*/ AND coalesce(options, '') = '')),
@@ -1514,9 +1515,9 @@ WITH action AS (
                 /*{ggml_block_size:dtype*/CASE WHEN dtype IN ('q4_0', 'q4_1',
                     'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4') THEN 32 WHEN
                     dtype IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs',
-                    'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq3_s', 'iq2_s', 'iq4_xs',
-                    'tq1_0', 'tq2_0') THEN 256 WHEN dtype IN ('nvfp4', 'q2_0')
-                    THEN 64 WHEN dtype IN ('q1_0') THEN 128 END/*}*/
+                    'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq1_m', 'iq3_s', 'iq2_s',
+                    'iq4_xs', 'tq1_0', 'tq2_0') THEN 256 WHEN dtype IN ('nvfp4',
+                    'q2_0') THEN 64 WHEN dtype IN ('q1_0') THEN 128 END/*}*/
               ELSE block_size END AS block_size,
          CASE WHEN dtype = 'float' THEN NULL
               WHEN granularity = 'ggml' THEN 'ggml'
@@ -1547,9 +1548,10 @@ probe AS (
               WHEN g = 'ggml' THEN /*{ggml_block_size:dtype*/CASE WHEN dtype IN
                   ('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'iq4_nl', 'mxfp4')
                   THEN 32 WHEN dtype IN ('q2_K', 'q3_K', 'q4_K', 'q5_K', 'q6_K',
-                  'iq2_xxs', 'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq3_s', 'iq2_s',
-                  'iq4_xs', 'tq1_0', 'tq2_0') THEN 256 WHEN dtype IN ('nvfp4',
-                  'q2_0') THEN 64 WHEN dtype IN ('q1_0') THEN 128 END/*}*/
+                  'iq2_xxs', 'iq2_xs', 'iq3_xxs', 'iq1_s', 'iq1_m', 'iq3_s',
+                  'iq2_s', 'iq4_xs', 'tq1_0', 'tq2_0') THEN 256 WHEN dtype IN
+                  ('nvfp4', 'q2_0') THEN 64 WHEN dtype IN ('q1_0') THEN 128
+                  END/*}*/
          END AS block_size,
          CASE WHEN g = 'ggml' THEN 'ggml'
               WHEN w3 IN /*{label_methods*/('mse', 'histogram',
@@ -1589,8 +1591,9 @@ SELECT rule_id, role, dtype, scheme, granularity, block_size, method,
          AND ((granularity = 'ggml' AND dtype IN
                  /*{ggml_types*/('q4_0', 'q4_1', 'q5_0', 'q5_1', 'q8_0', 'q2_K',
                      'q3_K', 'q4_K', 'q5_K', 'q6_K', 'iq2_xxs', 'iq2_xs',
-                     'iq3_xxs', 'iq1_s', 'iq4_nl', 'iq3_s', 'iq2_s', 'iq4_xs',
-                     'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0', 'q2_0')/*}*/)
+                     'iq3_xxs', 'iq1_s', 'iq1_m', 'iq4_nl', 'iq3_s', 'iq2_s',
+                     'iq4_xs', 'tq1_0', 'tq2_0', 'mxfp4', 'nvfp4', 'q1_0',
+                     'q2_0')/*}*/)
               OR (granularity IN /*{code_granularities*/('tensor', 'channel',
                   'block')/*}*/
                   AND dtype IN /*{code_dtypes*/('int8', 'uint8', 'int16',

@@ -2076,6 +2076,8 @@ static void test_ggml_pins(void) {
       {"iq2_xs", 0xba4a656148c09582ull, 0, 0xd201cdf6f54ff035ull, 0},
       {"iq1_s", 0xb8cbc39728346aaaull, 0, 0x1fdde8ac289be6eeull, 0},
       {"iq2_s", 0x49840949db0fb3deull, 0xa727fd42a58b8771ull, 0x31edcd0138a111ffull, 0},
+      /* iq1_m's q: quantize_iq1_m(x, .., NULL) (ggml has no _ref for it) */
+      {"iq1_m", 0xa817e35ac43aba3full, 0x1b9f96f964303814ull, 0x4056705967eba7d8ull, 0},
       {"iq3_xxs", 0x0a0da2274bb7a00aull, 0xcc48df5fe18015cbull, 0x7074aa7d120ba8dbull, 0},
       /* iq4_nl's quantize: ggml's _ref with the codes of its all-zero block
       ** 8, which it leaves undefined, set to 0x88 (ggml_iq4.c) */

@@ -154,7 +154,6 @@
   X(27, "int64", 1, 8) \
   X(9, "q8_1", 32, 36) \
   X(15, "q8_K", 256, 292) \
-  X(29, "iq1_m", 256, 56) \
   /* end of SQ_CATALOGUE_GGUF_TYPES */
 
 /* X(name, bytes): GGUF's metadata value types by id (a

@@ -510,28 +510,62 @@ static void iq1_m_block(const sq_iq_index *ix, const float *xbl,
     shifts[ib] = 0;
     if (max < 1e-7f) continue;
     iq1_sort(16, xb, idx);
+    /* Prefix sums over the sorted order, one pair per half of the group
+    ** (the half decides which shift a weight gets): sx[h][j], sw[h][j] of
+    ** w * x and w over the first j sorted weights that fall in half h.
+    ** ggml 0.25.1 scores each split from these, as
+    **   sumqx = (X_h * c2 - (sx[h][i2] + sx[h][i1])), summed over both halves
+    **   sumq2 = sw[h][i2] * (c1^2 - c2^2) + (sw[h][i1] * (c0^2 - c1^2)
+    **           + W_h * c2 * c2), likewise
+    ** (levels c0, c1, c2; c0 - c1 = c1 - c2 = -1), and that float order is
+    ** what decides its near-ties (constant, zero or tied weights). */
+    float sx[2][17], sw[2][17];
+    sx[0][0] = sx[1][0] = sw[0][0] = sw[1][0] = 0;
+    for (int j = 0; j < 16; j++) {
+      int i = idx[j], h = i >= 8;
+      sx[h][j + 1] = sx[h][j] + xb[i] * weight[i];
+      sw[h][j + 1] = sw[h][j] + weight[i];
+      sx[1 - h][j + 1] = sx[1 - h][j];
+      sw[1 - h][j + 1] = sw[1 - h][j];
+    }
+    /* Per shift sign s (0: +1/8, 1: -1/8) and half h. */
+    float d01[2], d12[2], tx[2][2], tw[2][2];
+    for (int m = 0; m < 2; m++) {
+      const float *c = m ? iq1_xm : iq1_xp;
+      d01[m] = c[0] * c[0] - c[1] * c[1];
+      d12[m] = c[1] * c[1] - c[2] * c[2];
+      for (int h = 0; h < 2; h++) {
+        tx[m][h] = sx[h][16] * c[2];
+        tw[m][h] = sw[h][16] * c[2] * c[2];
+      }
+    }
     float best = -FLT_MAX, scale = max;
     int b1 = -1, b2 = -1, bk = -1;
-    for (int i1 = 0; i1 <= 16; i1++)
+    for (int i1 = 0; i1 <= 16; i1++) {
+      float a[2][2];
+      for (int m = 0; m < 2; m++)
+        for (int h = 0; h < 2; h++) a[m][h] = d01[m] * sw[h][i1] + tw[m][h];
       for (int i2 = i1; i2 <= 16; i2++) {
-        float sumqx[4] = {0, 0, 0, 0}, sumq2[4] = {0, 0, 0, 0};
-        for (int j = 0; j < 16; j++) {
-          int i = idx[j], lv = j < i1 ? 0 : j < i2 ? 1 : 2;
-          for (int k = 0; k < 4; k++) {
-            const float *xs = iq1_m_levels(k, i < 8 ? 0 : 1);
-            sumqx[k] += weight[i] * xs[lv] * xb[i];
-            sumq2[k] += weight[i] * xs[lv] * xs[lv];
+        float qx[2][2], q2[2][2];
+        for (int m = 0; m < 2; m++)
+          for (int h = 0; h < 2; h++) {
+            qx[m][h] = tx[m][h] - (sx[h][i2] + sx[h][i1]);
+            q2[m][h] = d12[m] * sw[h][i2] + a[m][h];
           }
-        }
-        for (int k = 0; k < 4; k++)
-          if (sumq2[k] > 0 && sumqx[k] * sumqx[k] > best * sumq2[k]) {
-            scale = sumqx[k] / sumq2[k];
-            best = scale * sumqx[k];
+        for (int k = 0; k < 4; k++) {
+          /* k: bit 1 the first half's sign, bit 0 the second's. */
+          float sqx = qx[k >> 1][0] + qx[k & 1][1];
+          float sq2 = q2[k >> 1][0] + q2[k & 1][1];
+          if (sq2 > 0 && sqx * sqx > best * sq2) {
+            scale = sqx / sq2;
+            best = scale * sqx;
             b1 = i1;
             b2 = i2;
             bk = k;
           }
+        }
       }
+    }
     if (b1 < 0 || b2 < 0 || bk < 0) continue;
     for (int j = 0; j < 16; j++) L[idx[j]] = (int8_t)(j < b1 ? 0 : j < b2 ? 1 : 2);
     if (scale < 0) {
@@ -603,11 +637,6 @@ static void iq1_m_block(const sq_iq_index *ix, const float *xbl,
   for (int i = 0; i < 4; i++) sq_store_u16(out + 48 + 2 * i, (uint16_t)sc[i]);
 }
 
-/* iq1_m (sq_ggml_quantize_iq1_m below) is not in the catalogue yet: it
-** differs from ggml 0.25.1's quantize_iq1_m where the split search meets
-** near-ties (zero weights, constant or tied values; about a third of
-** ggml_ref_test's rows), which is unexplained so far.  Its dequantizer is
-** exact. */
 
 /* ---- rows --------------------------------------------------------------------- */
 

@@ -106,6 +106,7 @@ set catalogue_ggml_types {
   iq2_xs  {17 256 74 0}
   iq3_xxs {18 256 98 0}
   iq1_s   {19 256 50 0}
+  iq1_m   {29 256 56 0}
   iq4_nl  {20 32 18 0}
   iq3_s   {21 256 110 0}
   iq2_s   {22 256 82 0}

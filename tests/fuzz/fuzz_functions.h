@@ -82,12 +82,12 @@
   /* end of FUZZ_FNS */
 
 /* ggml's types in the order of sq_ggml_type. */
-#define FUZZ_GGML_NTYPES 24
-#define FUZZ_GGML_NAMES L("q4_0"), L("q4_1"), L("q5_0"), L("q5_1"), L("q8_0"), L("q2_K"), L("q3_K"), L("q4_K"), L("q5_K"), L("q6_K"), L("iq2_xxs"), L("iq2_xs"), L("iq3_xxs"), L("iq1_s"), L("iq4_nl"), L("iq3_s"), L("iq2_s"), L("iq4_xs"), L("tq1_0"), L("tq2_0"), L("mxfp4"), L("nvfp4"), L("q1_0"), L("q2_0")
+#define FUZZ_GGML_NTYPES 25
+#define FUZZ_GGML_NAMES L("q4_0"), L("q4_1"), L("q5_0"), L("q5_1"), L("q8_0"), L("q2_K"), L("q3_K"), L("q4_K"), L("q5_K"), L("q6_K"), L("iq2_xxs"), L("iq2_xs"), L("iq3_xxs"), L("iq1_s"), L("iq1_m"), L("iq4_nl"), L("iq3_s"), L("iq2_s"), L("iq4_xs"), L("tq1_0"), L("tq2_0"), L("mxfp4"), L("nvfp4"), L("q1_0"), L("q2_0")
 /* The same names, every letter's case swapped (they name the same types). */
-#define FUZZ_GGML_OTHER_CASES L("Q4_0"), L("Q4_1"), L("Q5_0"), L("Q5_1"), L("Q8_0"), L("Q2_k"), L("Q3_k"), L("Q4_k"), L("Q5_k"), L("Q6_k"), L("IQ2_XXS"), L("IQ2_XS"), L("IQ3_XXS"), L("IQ1_S"), L("IQ4_NL"), L("IQ3_S"), L("IQ2_S"), L("IQ4_XS"), L("TQ1_0"), L("TQ2_0"), L("MXFP4"), L("NVFP4"), L("Q1_0"), L("Q2_0")
-#define FUZZ_GGML_BLOCK 32, 32, 32, 32, 32, 256, 256, 256, 256, 256, 256, 256, 256, 256, 32, 256, 256, 256, 256, 256, 32, 64, 128, 64
-#define FUZZ_GGML_BYTES 18, 20, 22, 24, 34, 84, 110, 144, 176, 210, 66, 74, 98, 50, 18, 110, 82, 136, 54, 66, 17, 36, 18, 18
+#define FUZZ_GGML_OTHER_CASES L("Q4_0"), L("Q4_1"), L("Q5_0"), L("Q5_1"), L("Q8_0"), L("Q2_k"), L("Q3_k"), L("Q4_k"), L("Q5_k"), L("Q6_k"), L("IQ2_XXS"), L("IQ2_XS"), L("IQ3_XXS"), L("IQ1_S"), L("IQ1_M"), L("IQ4_NL"), L("IQ3_S"), L("IQ2_S"), L("IQ4_XS"), L("TQ1_0"), L("TQ2_0"), L("MXFP4"), L("NVFP4"), L("Q1_0"), L("Q2_0")
+#define FUZZ_GGML_BLOCK 32, 32, 32, 32, 32, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 32, 256, 256, 256, 256, 256, 32, 64, 128, 64
+#define FUZZ_GGML_BYTES 18, 20, 22, 24, 34, 84, 110, 144, 176, 210, 66, 74, 98, 50, 56, 18, 110, 82, 136, 54, 66, 17, 36, 18, 18
 
 /* The code dtypes, their PyTorch aliases and the float formats. */
 #define FUZZ_CONTEXT_DTYPES 21

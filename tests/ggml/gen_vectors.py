@@ -59,18 +59,22 @@ OWN_STREAM = [
     ("tq1_0", 256, 54), ("tq2_0", 256, 66), ("mxfp4", 32, 17),
     ("nvfp4", 64, 36), ("q1_0", 128, 18), ("q2_0", 64, 18),
     ("iq2_xxs", 256, 66), ("iq2_xs", 256, 74), ("iq1_s", 256, 50),
-    ("iq2_s", 256, 82),
+    ("iq2_s", 256, 82), ("iq1_m", 256, 56),
 ]
 TYPES += OWN_STREAM
 # ggml's ids of the types that need ggml_quantize_init (their lattices).
 INIT = {"iq3_xxs": 18, "iq3_s": 21, "iq2_xxs": 16, "iq2_xs": 17, "iq1_s": 19,
-        "iq2_s": 22}
+        "iq2_s": 22, "iq1_m": 29}
 # The types ggml quantizes only with importance (no quantize_row_<type>_ref):
 # their cases without importance are left out.
 NEEDS_IMPORTANCE = {"iq2_xxs", "iq2_xs", "iq1_s"}
 # The types whose quantize_<type>(.., NULL) is not quantize_row_<type>_ref:
 # they get cases with importance "unweighted" too.
 UNWEIGHTED_DIFFERS = {"iq4_nl"}
+# The types without a quantize_row_<type>_ref that quantize without
+# importance all the same: their cases without importance come from
+# quantize_<type>(.., NULL).
+NO_REF = {"iq1_m"}
 
 lib = ctypes.CDLL(os.path.abspath(LIB))
 lib.ggml_version.restype = ctypes.c_char_p
@@ -94,7 +98,7 @@ for _t, _id in INIT.items():
 
 QREF, QUANT, DEQ = {}, {}, {}
 for t, _, _ in TYPES:
-    if t not in NEEDS_IMPORTANCE:
+    if t not in NEEDS_IMPORTANCE and t not in NO_REF:
         QREF[t] = fn(f"quantize_row_{t}_ref", None,
                      [fptr, ctypes.c_void_p, ctypes.c_int64])
     QUANT[t] = fn(f"quantize_{t}", ctypes.c_size_t,
@@ -143,6 +147,9 @@ def quantize(t, block, nbytes, x, rows, cols, imp):
     size = rows * (cols // block) * nbytes
     out = ctypes.create_string_buffer(size)
     if isinstance(imp, str):            # "unweighted": quantize_<type>(NULL)
+        wrote = QUANT[t](as_fptr(x), out, rows, cols, None)
+        assert wrote == size, t
+    elif imp is None and t in NO_REF:
         wrote = QUANT[t](as_fptr(x), out, rows, cols, None)
         assert wrote == size, t
     elif imp is None:

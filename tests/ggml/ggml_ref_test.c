@@ -629,6 +629,9 @@ static void print_pins(void) {
     if (g_qref[t]) {
       g_qref[t](x, q, 512);
       qr = pin_fnv(q, qb);
+    } else if (!f->needs_importance) {   /* iq1_m: no _ref, NULL importance */
+      g_quant[t](x, q, 1, 512, NULL);
+      qr = pin_fnv(q, qb);
     }
     g_quant[t](x, q, 1, 512, w);
     uint64_t qi = pin_fnv(q, qb);
@@ -691,8 +694,9 @@ int main(int argc, char **argv) {
     qinit(sq_ggml_formats[t].ggml_id);
     if (sq_ggml_prepare((sq_ggml_type)t)) { fprintf(stderr, "ggml_ref_test: out of memory\n"); return 2; }
     g_unweighted_same[t] = t != SQ_GGML_IQ4_NL;
-    /* The types ggml quantizes only with importance have no _ref. */
-    g_qref[t] = sq_ggml_formats[t].needs_importance
+    /* The types ggml quantizes only with importance have no _ref, nor has
+    ** iq1_m (its NULL-importance row is checked as quantize-unw). */
+    g_qref[t] = sq_ggml_formats[t].needs_importance || t == SQ_GGML_IQ1_M
                     ? NULL : (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
     g_quant[t] = (ggml_quant_fn)sym(h, "quantize_%s", nm);
     g_deq[t] = (ggml_deq_fn)sym(h, "dequantize_row_%s", nm);
