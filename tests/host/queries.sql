@@ -446,7 +446,7 @@ SELECT q_ggml_quantize(v, 'iq2_xxs', '[256]', u), q_ggml_quantize(v, 'IQ2_XS', '
        q_ggml_dequantize(q_ggml_quantize(v, 'iq1_s', '[256]', u), 'iq1_s', 256),
        q_ggml_dequantize(q_ggml_quantize(v, 'iq2_s'), 'iq2_s', '[1,256]') FROM d;
 -- iq1_m, with importance or without (iq1_s's grid and index).
-WITH d(v, u) AS (SELECT q_f32(json_group_array(sin(key * 0.37) * (1 + key % 5))),
+WITH d(v, u) AS (SELECT q_f32(json_group_array(((key * 37) % 101 - 50) * 0.02 * (1 + key % 5))),
                         q_f32(json_group_array(0.25 * (key % 7))) FROM json_each('[' || replace(hex(zeroblob(255)), '00', '0,') || '0]'))
 SELECT q_ggml_quantize(v, 'iq1_m'), q_ggml_quantize(v, 'IQ1_M', '[256]', u),
        q_ggml_dequantize(q_ggml_quantize(v, 'iq1_m', '[1,256]', u), 'iq1_m', 256) FROM d;
