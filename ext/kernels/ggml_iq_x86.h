@@ -115,6 +115,12 @@ SQ_AI void SQ_FN(iq2_s_block)(sq_cb b, sq_b y) {
   }
 }
 
+/* iq1's delta: -0.125f when bit 31 of h is set, else 0.125f, made without
+** a branch (the signs are random: a branch would miss half the time). */
+SQ_AI float SQ_FN(iq1_delta)(uint32_t h) {
+  return sq_bits_f32(0x3e000000u | (h & 0x80000000u));
+}
+
 /* W weights of iq1: dl * ((float)g + delta). */
 #define SQ_IQ1_VEC(g0, g1, dl, delta)                                          \
   vf_mul(dl, vf_add(vi_to_f(SQ_FN(grid_i8)(g0, g1)), delta))
@@ -125,7 +131,7 @@ SQ_AI void SQ_FN(iq1_s_block)(sq_cb b, sq_b y) {
   for (int ib = 0; ib < 8; ib++) {
     unsigned qh = sq_load_u16(b + 34 + 2 * ib);
     vfloat dl = vf_set1(d * (float)(2 * ((qh >> 12) & 7u) + 1));
-    vfloat delta = vf_set1(qh & 0x8000u ? -0.125f : 0.125f);
+    vfloat delta = vf_set1(SQ_FN(iq1_delta)(qh << 16));
     SQ_UNROLL(4)
     for (int k = 0; k < 32 / SQ_W; k++) {
       int l = SQ_IQ_G * k, m = l + SQ_IQ_G - 1;
@@ -155,7 +161,7 @@ SQ_AI void SQ_FN(iq1_m_block)(sq_cb b, sq_b y) {
       unsigned hl = h >> (4 * l), hm = h >> (4 * m);
       unsigned gl = qs[4 * ib + l] | ((hl & 7u) << 8);
       unsigned gm = qs[4 * ib + m] | ((hm & 7u) << 8);
-      vfloat delta = SQ_FN(pair)(hl & 8u ? -0.125f : 0.125f, hm & 8u ? -0.125f : 0.125f);
+      vfloat delta = SQ_FN(pair)(SQ_FN(iq1_delta)(hl << 28), SQ_FN(iq1_delta)(hm << 28));
       vf_store(y + 4 * (32 * ib + SQ_W * k),
                 SQ_IQ1_VEC(sq_iq1s_grid[gl], sq_iq1s_grid[gm], dl[l / 2], delta));
     }
