@@ -20,8 +20,9 @@
 **       INPUT (4n bytes), same two sizes, and the speedup over ggml's
 **       quantize_row_<type>_ref.
 **   (c) quantize without importance, blocks of 256 (q2_K..q6_K, tq1_0,
-**       tq2_0): ms per call and
-**       speedup over ggml's quantize_row_<type>_ref, at --kq weights
+**       tq2_0, iq3_xxs, iq3_s, iq4_xs, iq1_m): ms per call and
+**       speedup over ggml's quantize_row_<type>_ref (iq1_m, which has
+**       none: quantize_iq1_m(x, y, rows, 4096, NULL)), at --kq weights
 **       (default 1M: these are compute-bound, their time per weight does
 **       not depend on the cache).
 **   (d) quantize with importance, every type: 256 rows of 4096 weights (the
@@ -115,14 +116,14 @@ static void load_ggml(const char *lib) {
   for (int t = 0; t < NT; t++) {
     const char *nm = sq_ggml_formats[t].name;
     /* The types ggml quantizes only with importance have no reference
-    ** quantizer (they are left out of (b) and (c)). */
-    g_qref[t] = sq_ggml_formats[t].needs_importance
+    ** quantizer (they are left out of (b) and (c)); iq1_m has none either,
+    ** and its quantization without importance is quantize_iq1_m(.., NULL). */
+    g_qref[t] = sq_ggml_formats[t].needs_importance || t == SQ_GGML_IQ1_M
                     ? NULL : (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
     g_quant[t] = (ggml_quant_fn)sym(h, "quantize_%s", nm);
     g_deq[t] = (ggml_deq_fn)sym(h, "dequantize_row_%s", nm);
-    /* iq1_m has no _ref either (its importance is optional): (c) leaves
-    ** out every type without one. */
-    if (!g_quant[t] || !g_deq[t]) {
+    if ((!g_qref[t] && !sq_ggml_formats[t].needs_importance && t != SQ_GGML_IQ1_M) ||
+        !g_quant[t] || !g_deq[t]) {
       printf("ggml: not present (%s lacks the %s functions)\n", lib, nm);
       return;
     }
@@ -167,7 +168,8 @@ static void run_job(const job *j) {
     break;
   case J_QREF:
     if (j->k) sq_ggml_quantizer(j->k, j->t)(j->x, j->n, NULL, j->out);
-    else g_qref[j->t](j->x, j->out, (int64_t)j->n);
+    else if (g_qref[j->t]) g_qref[j->t](j->x, j->out, (int64_t)j->n);
+    else g_quant[j->t](j->x, j->out, (int64_t)(j->n / ROW), ROW, NULL);
     break;
   case J_QIMP:
     if (j->k) {
@@ -384,6 +386,8 @@ static void make_blocks(bufs *b, int t) {
   if (g_have_ggml && sq_ggml_formats[t].needs_importance && b->n % ROW == 0)
     g_quant[t](b->x, b->blocks, (int64_t)(b->n / ROW), ROW, b->imp);
   else if (g_have_ggml && g_qref[t]) g_qref[t](b->x, b->blocks, (int64_t)b->n);
+  else if (g_have_ggml && b->n % ROW == 0)   /* iq1_m: its NULL importance */
+    g_quant[t](b->x, b->blocks, (int64_t)(b->n / ROW), ROW, NULL);
   else sq_ggml_quantizer(sq_kernels_by_name("scalar"), t)(b->x, b->n, NULL, b->blocks);
 }
 
@@ -441,12 +445,10 @@ static void section_compute(size_t n) {
   int types[NT], nt = 0;
   row_result rs[NT];
   printf("\n(c) K-quant quantize without importance, %zu weights (%.3f MB float32): "
-         "ms per call; ggml = quantize_row_<type>_ref\n", n, 4.0 * (double)n / 1e6);
+         "ms per call; ggml = quantize_row_<type>_ref (iq1_m: quantize_iq1_m(.., NULL))\n", n, 4.0 * (double)n / 1e6);
   print_head("ms (lower is better)", "speedup over ggml");
   for (int t = 0; t < NT; t++) {
-    if (!selected(t) || !is_k(t) || sq_ggml_formats[t].needs_importance ||
-        (g_have_ggml && !g_qref[t]))
-      continue;
+    if (!selected(t) || !is_k(t) || sq_ggml_formats[t].needs_importance) continue;
     measure(&b, t, J_QREF, &rs[nt]);
     print_row(t, &rs[nt], 0);
     types[nt++] = t;

@@ -22,24 +22,14 @@
 ** NaN (random bytes give one often) makes NaNs whose bits depend on the CPU:
 ** x86 propagates the first NaN operand and makes 0xffc00000 for inf * 0,
 ** ARM and s390x make 0x7fc00000.  Such blocks are computed with x86-64's
-** rules spelled out (sq_x86_nan), the bits ggml gives on x86-64, so every
-** host and every path agrees (the vector paths hand such blocks to these
-** functions).
+** rules spelled out (sq_x86_nan, ggml_internal.h), the bits ggml gives on
+** x86-64, so every host and every path agrees (the vector paths hand such
+** blocks to these functions).  The row loop (SQ_DQ_ROW) is ggml_internal.h's
+** too, shared with the lattice types' ggml_iq_dequantize.c.
 */
 #include "kernels/ggml_internal.h"
 #include "kernels/ggml_blocks.h"
 #include "kernels/ggml_lowbit.h"
-
-/* The result x86-64 SSE gives for a op b, whose IEEE value is r: the first
-** NaN operand made quiet, else x86's default NaN for an invalid operation,
-** else r. */
-static float sq_x86_nan(float a, float b, float r) {
-  uint32_t ua = sq_f32_bits(a), ub = sq_f32_bits(b);
-  if ((ua & 0x7fffffffu) > 0x7f800000u) return sq_bits_f32(ua | 0x00400000u);
-  if ((ub & 0x7fffffffu) > 0x7f800000u) return sq_bits_f32(ub | 0x00400000u);
-  if ((sq_f32_bits(r) & 0x7fffffffu) > 0x7f800000u) return sq_bits_f32(0xffc00000u);
-  return r;
-}
 
 /* Arithmetic of one block: plain when its fields are finite (slow == 0),
 ** with x86's NaN rules otherwise.  Always inlined with a constant `slow`, so
@@ -58,21 +48,6 @@ SQ_AI float sub(float a, float b, int slow) {
 }
 
 static inline void put(sq_b y, size_t i, float v) { sq_store_f32(y + 4 * i, v); }
-
-/* Runs BODY(block, out, slow) over every block of n weights: the plain
-** version when the fp16 fields at the offsets listed are finite. */
-#define SQ_DQ_ROW(NAME, BLOCK, BYTES, FINITE)                                 \
-  void sq_ggml_dequantize_##NAME(const void *blocks, size_t n, void *y) {     \
-    sq_cb b = blocks;                                                         \
-    sq_b out = y;                                                             \
-    for (size_t i = 0; i < n / (BLOCK); i++, b += (BYTES),                    \
-                out += 4 * (BLOCK)) {                                         \
-      if (FINITE)                                                             \
-        dq_##NAME(b, out, 0);                                                 \
-      else                                                                    \
-        dq_##NAME(b, out, 1);                                                 \
-    }                                                                         \
-  }
 
 /* ---- legacy blocks of 32 -------------------------------------------------- */
 

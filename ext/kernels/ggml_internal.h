@@ -41,6 +41,35 @@ static inline uint16_t sq_ggml_fp16_searched(float f) {
   return f != f ? (uint16_t)0xfe00u : sq_ggml_fp16(f);
 }
 
+/* The scalar dequantizers (ggml_dequantize.c, ggml_iq_dequantize.c).
+** sq_x86_nan(a, b, r): the result x86-64 SSE gives for a op b, whose IEEE
+** value is r: the first NaN operand made quiet, else x86's default NaN for
+** an invalid operation, else r. */
+static inline float sq_x86_nan(float a, float b, float r) {
+  uint32_t ua = sq_f32_bits(a), ub = sq_f32_bits(b);
+  if ((ua & 0x7fffffffu) > 0x7f800000u) return sq_bits_f32(ua | 0x00400000u);
+  if ((ub & 0x7fffffffu) > 0x7f800000u) return sq_bits_f32(ub | 0x00400000u);
+  if ((sq_f32_bits(r) & 0x7fffffffu) > 0x7f800000u) return sq_bits_f32(0xffc00000u);
+  return r;
+}
+
+/* The row loop of every scalar dequantizer: sq_ggml_dequantize_NAME runs
+** dq_NAME(block, out, slow) over the n / BLOCK blocks of BYTES bytes, the
+** plain version (slow 0) when FINITE, a test of the block at b (its fp16
+** fields finite), holds, else the one with x86's NaN rules (slow 1). */
+#define SQ_DQ_ROW(NAME, BLOCK, BYTES, FINITE)                                 \
+  void sq_ggml_dequantize_##NAME(const void *blocks, size_t n, void *y) {     \
+    sq_cb b = blocks;                                                         \
+    sq_b out = y;                                                             \
+    for (size_t i = 0; i < n / (BLOCK); i++, b += (BYTES),                    \
+                out += 4 * (BLOCK)) {                                         \
+      if (FINITE)                                                             \
+        dq_##NAME(b, out, 0);                                                 \
+      else                                                                    \
+        dq_##NAME(b, out, 1);                                                 \
+    }                                                                         \
+  }
+
 /* ggml's nearest_int: round half to even through the float mantissa, valid
 ** for |f| <= 4194303 (ggml asserts it; outside, the bits are still defined
 ** and identical on every host). */

@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "kernels/byteorder.h"
 
 /* The grids, as ggml's dequantizers read them (ggml_iq_grids.c). */
 extern const uint8_t sq_iq2xxs_levels[3], sq_iq2xs_levels[3], sq_iq2s_levels[3];
@@ -67,5 +68,28 @@ void sq_iq_index_fill(sq_iq_grid g, sq_iq_index *ix, uint16_t *neighbours);
 ** others wait for it), in static storage: it cannot fail and needs no
 ** freeing. */
 const sq_iq_index *sq_iq_index_get(sq_iq_grid g);
+
+/* iq1_m's fp16 d, from the top nibbles of its four scale words (bytes
+** 48..55), and whether it is finite (the dequantizers' fast case). */
+static inline uint16_t sq_iq1_m_d_bits(const unsigned char *b) {
+  const unsigned char *s = b + 48;
+  return (uint16_t)((sq_load_u16(s) >> 12) | ((sq_load_u16(s + 2) >> 8) & 0x00f0u) |
+                    ((sq_load_u16(s + 4) >> 4) & 0x0f00u) |
+                    (sq_load_u16(s + 6) & 0xf000u));
+}
+static inline int sq_iq1_m_d_finite(const unsigned char *b) {
+  return (sq_iq1_m_d_bits(b) & 0x7c00u) != 0x7c00u;
+}
+
+/* The AVX2 and AVX-512 dequantizers of the five types (ggml_iq_x86.h). */
+#define SQ_IQ2_DQ_DECLARE(P)                                                   \
+  void sq_ggml_dequantize_iq2_xxs_##P(const void *blocks, size_t n, void *y);  \
+  void sq_ggml_dequantize_iq2_xs_##P(const void *blocks, size_t n, void *y);   \
+  void sq_ggml_dequantize_iq2_s_##P(const void *blocks, size_t n, void *y);    \
+  void sq_ggml_dequantize_iq1_s_##P(const void *blocks, size_t n, void *y);    \
+  void sq_ggml_dequantize_iq1_m_##P(const void *blocks, size_t n, void *y);
+SQ_IQ2_DQ_DECLARE(avx2)
+SQ_IQ2_DQ_DECLARE(avx512)
+#undef SQ_IQ2_DQ_DECLARE
 
 #endif

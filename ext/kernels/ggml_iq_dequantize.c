@@ -33,18 +33,10 @@
 #include "kernels/ggml_blocks.h"
 #include "kernels/ggml_iq2.h"
 
-/* a op b as x86-64 SSE gives it, whose IEEE value is r (see sq_x86_nan in
-** ggml_dequantize.c). */
-static float iq_x86_nan(float a, float b, float r) {
-  uint32_t ua = sq_f32_bits(a), ub = sq_f32_bits(b);
-  if ((ua & 0x7fffffffu) > 0x7f800000u) return sq_bits_f32(ua | 0x00400000u);
-  if ((ub & 0x7fffffffu) > 0x7f800000u) return sq_bits_f32(ub | 0x00400000u);
-  if ((sq_f32_bits(r) & 0x7fffffffu) > 0x7f800000u) return sq_bits_f32(0xffc00000u);
-  return r;
-}
+/* a * b, with x86-64's NaN rules spelled out when slow (sq_x86_nan). */
 SQ_AI float iq_mul(float a, float b, int slow) {
   float r = a * b;
-  return slow ? iq_x86_nan(a, b, r) : r;
+  return slow ? sq_x86_nan(a, b, r) : r;
 }
 static inline void iq_put(sq_b y, size_t i, float v) { sq_store_f32(y + 4 * i, v); }
 
@@ -128,16 +120,8 @@ SQ_AI void dq_iq1_s(sq_cb b, sq_b y, int slow) {
   }
 }
 
-/* iq1_m's fp16 d, from the top nibbles of its four scale words. */
-static inline uint16_t iq1_m_d_bits(sq_cb b) {
-  sq_cb s = b + 48;
-  return (uint16_t)((sq_load_u16(s) >> 12) | ((sq_load_u16(s + 2) >> 8) & 0x00f0u) |
-                    ((sq_load_u16(s + 4) >> 4) & 0x0f00u) |
-                    (sq_load_u16(s + 6) & 0xf000u));
-}
-
 SQ_AI void dq_iq1_m(sq_cb b, sq_b y, int slow) {
-  float d = sq_f16_to_f32_scalar(iq1_m_d_bits(b));
+  float d = sq_f16_to_f32_scalar(sq_iq1_m_d_bits(b));
   sq_cb qs = b, qh = b + 32;
   for (int ib = 0; ib < 8; ib++) {
     unsigned sc = sq_load_u16(b + 48 + 2 * (ib / 2));
@@ -157,21 +141,8 @@ SQ_AI void dq_iq1_m(sq_cb b, sq_b y, int slow) {
   }
 }
 
-#define SQ_IQ_DQ_ROW(NAME, BYTES, FINITE)                                     \
-  void sq_ggml_dequantize_##NAME(const void *blocks, size_t n, void *y) {     \
-    sq_cb b = blocks;                                                         \
-    sq_b out = y;                                                             \
-    for (size_t i = 0; i < n / 256; i++, b += (BYTES), out += 4 * 256) {      \
-      if (FINITE)                                                             \
-        dq_##NAME(b, out, 0);                                                 \
-      else                                                                    \
-        dq_##NAME(b, out, 1);                                                 \
-    }                                                                         \
-  }
-
-SQ_IQ_DQ_ROW(iq2_xxs, 66, sq_ggml_half_finite(b))
-SQ_IQ_DQ_ROW(iq2_xs, 74, sq_ggml_half_finite(b))
-SQ_IQ_DQ_ROW(iq2_s, 82, sq_ggml_half_finite(b))
-SQ_IQ_DQ_ROW(iq1_s, 50, sq_ggml_half_finite(b))
-SQ_IQ_DQ_ROW(iq1_m, 56, (iq1_m_d_bits(b) & 0x7c00u) != 0x7c00u)
-#undef SQ_IQ_DQ_ROW
+SQ_DQ_ROW(iq2_xxs, 256, 66, sq_ggml_half_finite(b))
+SQ_DQ_ROW(iq2_xs, 256, 74, sq_ggml_half_finite(b))
+SQ_DQ_ROW(iq2_s, 256, 82, sq_ggml_half_finite(b))
+SQ_DQ_ROW(iq1_s, 256, 50, sq_ggml_half_finite(b))
+SQ_DQ_ROW(iq1_m, 256, 56, sq_iq1_m_d_finite(b))

@@ -1,6 +1,8 @@
 /*
-** ggml_iq_x86_avx2.c: the iq3_xxs, iq3_s, iq4_nl and iq4_xs dequantizers on
-** AVX2 (docs/NUMERICS.md#ggml).  The avx2 and avx512 paths both run them:
+** ggml_iq_x86_avx2.c: the iq2_xxs, iq2_xs, iq2_s, iq1_s and iq1_m
+** dequantizers on AVX2 (ggml_iq_x86.h's template at 8 lanes; the avx512
+** path has its own, ggml_iq_x86_avx512.c), and the iq3_xxs, iq3_s, iq4_nl
+** and iq4_xs dequantizers on AVX2 (docs/NUMERICS.md#ggml).  The avx2 and avx512 paths both run them:
 ** eight weights per instruction are enough to keep up with memory, and a
 ** 512-bit version would write the same bytes.
 **
@@ -12,6 +14,8 @@
 */
 #include <string.h>
 #include "kernels/ggml_iq.h"
+#include "kernels/ggml_iq2.h"
+#include "kernels/ggml_blocks.h"
 
 #if defined(__x86_64__) && !defined(SQ_SCALAR_ONLY)
 #define SQ_W 8
@@ -108,6 +112,32 @@ static void dq_iq4_xs_avx2(const void *blocks, size_t n, void *y) {
     }
   }
 }
+
+/* ---- iq2_xxs, iq2_xs, iq2_s, iq1_s, iq1_m: ggml_iq_x86.h's helpers -------- */
+
+/* The 8 bytes of grid entry g0, widened (one entry per vector: g1 unused). */
+SQ_AI vint grid_u8_avx2(const void *g0, const void *g1) {
+  (void)g1;
+  return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)g0));
+}
+SQ_AI vint grid_i8_avx2(const void *g0, const void *g1) {
+  (void)g1;
+  return _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)g0));
+}
+/* Bit j of s moved to the sign bit of lane j, then flipped into v. */
+SQ_AI vfloat flip_avx2(vfloat v, unsigned s) {
+  const __m256i up = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
+  __m256i m = _mm256_and_si256(_mm256_sllv_epi32(_mm256_set1_epi32((int)s), up),
+                               _mm256_set1_epi32(INT32_MIN));
+  return _mm256_xor_ps(v, _mm256_castsi256_ps(m));
+}
+SQ_AI vfloat pair_avx2(float a, float b) {
+  (void)b;
+  return _mm256_set1_ps(a);
+}
+SQ_AI void stream_avx2(void *p, vfloat v) { _mm256_stream_ps((float *)p, v); }
+
+#include "kernels/ggml_iq_x86.h"
 
 #include "kernels/x86_width_end.h"
 

@@ -18,6 +18,7 @@
 */
 #include "kernels/ggml_internal.h"
 #include "kernels/ggml_iq.h"
+#include "kernels/ggml_iq2.h"
 #include "kernels/ggml_kquants.h"
 #include "kernels/ggml_blocks.h"
 #include "kernels/ggml_fp4_body.h"
@@ -300,6 +301,11 @@ const sq_ggml_kernels sq_ggml_kernels_avx512 = {
     [SQ_GGML_IQ4_NL] = sq_ggml_dequantize_iq4_nl_avx2,
     [SQ_GGML_IQ3_S] = sq_ggml_dequantize_iq3_s_avx2,
     [SQ_GGML_IQ4_XS] = sq_ggml_dequantize_iq4_xs_avx2,
+    [SQ_GGML_IQ2_XXS] = sq_ggml_dequantize_iq2_xxs_avx512,
+    [SQ_GGML_IQ2_XS] = sq_ggml_dequantize_iq2_xs_avx512,
+    [SQ_GGML_IQ2_S] = sq_ggml_dequantize_iq2_s_avx512,
+    [SQ_GGML_IQ1_S] = sq_ggml_dequantize_iq1_s_avx512,
+    [SQ_GGML_IQ1_M] = sq_ggml_dequantize_iq1_m_avx512,
   },
 };
 

@@ -24,6 +24,12 @@
 **   dequant-special
 **                  the same with fp16 fields drawn from zeros, subnormals,
 **                  the largest, infinities and NaNs (quiet and signalling)
+**   dequant-long   one row of 1280K weights (5 MB of float32: past the
+**                  size where dequantizers stream their stores) of random
+**                  blocks, one in eight with special fp16 fields, written
+**                  at output offsets 0, 1 and every multiple of 4 below
+**                  64 (--quick: 0, 1, 20, 52), so that each alignment of
+**                  the output against a vector is met
 ** Where ggml has no answer the row is not compared and is counted as
 ** "ggml aborted" or "undefined": ggml's iq3 searches abort (GGML_ASSERT,
 ** caught here through ggml_set_abort_callback) on some rows of huge values
@@ -285,10 +291,10 @@ static void gen_blocks_special(int t, unsigned char *b, size_t nblocks) {
 
 /* ---- bookkeeping --------------------------------------------------------- */
 
-enum { M_Q, M_QIMP, M_QUNW, M_DQ, M_DQRAND, M_DQSPECIAL, NMODES };
+enum { M_Q, M_QIMP, M_QUNW, M_DQ, M_DQRAND, M_DQSPECIAL, M_DQLONG, NMODES };
 static const char *const mode_names[NMODES] = {
   "quantize", "quantize+imp", "quantize-unw", "dequantize", "dequant-rand",
-  "dequant-special",
+  "dequant-special", "dequant-long",
 };
 
 /* ggml's GGML_ASSERT failures, caught: ggml_abort calls the callback (its
@@ -390,12 +396,12 @@ static void check(int p, int t, int mode, const where *w, const unsigned char *e
   const sq_ggml_format *fm = &sq_ggml_formats[t];
   char ctx[256];
   snprintf(ctx, sizeof ctx, "row %zu, %s %ld, family %s, importance %s, n %zu, offset %d, seed %llu",
-           w->row, kind, bad, mode == M_DQRAND || mode == M_DQSPECIAL ? "random-blocks" : x_families[w->xf],
+           w->row, kind, bad, mode == M_DQRAND || mode == M_DQSPECIAL || mode == M_DQLONG ? "random-blocks" : x_families[w->xf],
            w->imf == NIF ? "none" : imp_families[w->imf], w->n, w->offset,
            (unsigned long long)g_seed);
   char detail[720] = "";
   if (bad >= 0 && (size_t)bad < len) {
-    if (mode == M_DQ || mode == M_DQRAND || mode == M_DQSPECIAL) {
+    if (mode == M_DQ || mode == M_DQRAND || mode == M_DQSPECIAL || mode == M_DQLONG) {
       size_t e = (size_t)bad / 4;
       float fe, fg;
       uint32_t be, bg;
@@ -583,6 +589,43 @@ static void run_case(int t, size_t xf, size_t n, size_t rows, uint64_t case_seed
   for (size_t i = 0; i <= NIF; i++) free(refimp[i]);
 }
 
+/* dequant-long: type t's dequantizers on one long row of random blocks at
+** several output offsets. */
+static void run_long(int t, int quick, uint64_t case_seed) {
+  static const int offs_quick[] = {0, 1, 20, 52};
+  int offs[17], noffs = 0;
+  if (quick) {
+    for (int i = 0; i < 4; i++) offs[noffs++] = offs_quick[i];
+  } else {
+    offs[noffs++] = 1;
+    for (int o = 0; o < 64; o += 4) offs[noffs++] = o;
+  }
+  const sq_ggml_format *fm = &sq_ggml_formats[t];
+  size_t n = (size_t)5 << 18, nb = n / fm->block, qlen = nb * fm->bytes, flen = 4 * n;
+  /* out + GUARD on a 64-byte boundary, so that offset o is the output's
+  ** alignment */
+  unsigned char *blocks = malloc(qlen), *out = aligned_alloc(64, (flen + 64 + 2 * GUARD + 64) / 64 * 64);
+  float *deq = malloc(flen);
+  if (!blocks || !deq || !out) { perror("malloc"); exit(2); }
+  rng_state = case_seed;
+  gen_blocks(t, blocks, nb);
+  for (size_t k = 0; k < nb; k++)
+    if ((rnd64() & 7) == 0) gen_blocks_special(t, blocks + k * fm->bytes, 1);
+  g_deq[t](blocks, deq, (int64_t)n);
+  where w = {0, 0, NIF, n, 0, case_seed};
+  for (int p = 0; p < npaths; p++)
+    for (int i = 0; i < noffs; i++) {
+      w.offset = offs[i];
+      snprintf(g_ctx, sizeof g_ctx, "%s dequant-long %s n %zu offset %d seed %llu",
+               paths[p]->name, fm->name, n, offs[i], (unsigned long long)g_seed);
+      canary(out, flen + 64);
+      sq_ggml_dequantizer(paths[p], t)(blocks, n, out + GUARD + offs[i]);
+      check(p, t, M_DQLONG, &w, (const unsigned char *)deq, out + offs[i], flen);
+    }
+  g_ctx[0] = 0;
+  free(blocks); free(out); free(deq);
+}
+
 /* ---- --pins: ggml's hashes for tests/kernel_test.c's test_ggml_pins ------
 ** The same inputs, spelled the same way as there (pin_x, pin_w, pin_blocks,
 ** FNV-1a 64 of the bytes), through ggml: the table test_ggml_pins holds. */
@@ -765,6 +808,9 @@ int main(int argc, char **argv) {
                    all_imp, NIF);
         }
     }
+
+  for (int t = 0; t < NT; t++)
+    if (only_t < 0 || t == only_t) run_long(t, quick, mix(g_seed, 900000 + (uint64_t)t));
 
   /* Report: per path, type and mode. */
   for (int p = 0; p < npaths; p++) {
