@@ -115,12 +115,14 @@ static void load_ggml(const char *lib) {
   for (int t = 0; t < NT; t++) {
     const char *nm = sq_ggml_formats[t].name;
     /* The types ggml quantizes only with importance have no reference
-    ** quantizer (they are left out of (b) and (c)). */
-    g_qref[t] = sq_ggml_formats[t].needs_importance
+    ** quantizer (they are left out of (b) and (c)); nor has iq1_m, whose
+    ** row in (c) is ggml's quantize_iq1_m without importance. */
+    g_qref[t] = sq_ggml_formats[t].needs_importance || t == SQ_GGML_IQ1_M
                     ? NULL : (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
     g_quant[t] = (ggml_quant_fn)sym(h, "quantize_%s", nm);
     g_deq[t] = (ggml_deq_fn)sym(h, "dequantize_row_%s", nm);
-    if ((!g_qref[t] && !sq_ggml_formats[t].needs_importance) || !g_quant[t] || !g_deq[t]) {
+    if ((!g_qref[t] && !sq_ggml_formats[t].needs_importance && t != SQ_GGML_IQ1_M) ||
+        !g_quant[t] || !g_deq[t]) {
       printf("ggml: not present (%s lacks the %s functions)\n", lib, nm);
       return;
     }
@@ -165,7 +167,9 @@ static void run_job(const job *j) {
     break;
   case J_QREF:
     if (j->k) sq_ggml_quantizer(j->k, j->t)(j->x, j->n, NULL, j->out);
-    else g_qref[j->t](j->x, j->out, (int64_t)j->n);
+    else if (g_qref[j->t]) g_qref[j->t](j->x, j->out, (int64_t)j->n);
+    /* iq1_m: ggml has no _ref; its quantizer without importance instead */
+    else g_quant[j->t](j->x, j->out, 1, (int64_t)j->n, NULL);
     break;
   case J_QIMP:
     if (j->k) {
