@@ -115,14 +115,14 @@ static void load_ggml(const char *lib) {
   for (int t = 0; t < NT; t++) {
     const char *nm = sq_ggml_formats[t].name;
     /* The types ggml quantizes only with importance have no reference
-    ** quantizer (they are left out of (b) and (c)); nor has iq1_m, whose
-    ** row in (c) is ggml's quantize_iq1_m without importance. */
-    g_qref[t] = sq_ggml_formats[t].needs_importance || t == SQ_GGML_IQ1_M
+    ** quantizer (they are left out of (b) and (c)). */
+    g_qref[t] = sq_ggml_formats[t].needs_importance
                     ? NULL : (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
     g_quant[t] = (ggml_quant_fn)sym(h, "quantize_%s", nm);
     g_deq[t] = (ggml_deq_fn)sym(h, "dequantize_row_%s", nm);
-    if ((!g_qref[t] && !sq_ggml_formats[t].needs_importance && t != SQ_GGML_IQ1_M) ||
-        !g_quant[t] || !g_deq[t]) {
+    /* iq1_m has no _ref either (its importance is optional): (c) leaves
+    ** out every type without one. */
+    if (!g_quant[t] || !g_deq[t]) {
       printf("ggml: not present (%s lacks the %s functions)\n", lib, nm);
       return;
     }
@@ -167,9 +167,7 @@ static void run_job(const job *j) {
     break;
   case J_QREF:
     if (j->k) sq_ggml_quantizer(j->k, j->t)(j->x, j->n, NULL, j->out);
-    else if (g_qref[j->t]) g_qref[j->t](j->x, j->out, (int64_t)j->n);
-    /* iq1_m: ggml has no _ref; its quantizer without importance instead */
-    else g_quant[j->t](j->x, j->out, 1, (int64_t)j->n, NULL);
+    else g_qref[j->t](j->x, j->out, (int64_t)j->n);
     break;
   case J_QIMP:
     if (j->k) {
@@ -446,7 +444,9 @@ static void section_compute(size_t n) {
          "ms per call; ggml = quantize_row_<type>_ref\n", n, 4.0 * (double)n / 1e6);
   print_head("ms (lower is better)", "speedup over ggml");
   for (int t = 0; t < NT; t++) {
-    if (!selected(t) || !is_k(t) || sq_ggml_formats[t].needs_importance) continue;
+    if (!selected(t) || !is_k(t) || sq_ggml_formats[t].needs_importance ||
+        (g_have_ggml && !g_qref[t]))
+      continue;
     measure(&b, t, J_QREF, &rs[nt]);
     print_row(t, &rs[nt], 0);
     types[nt++] = t;
