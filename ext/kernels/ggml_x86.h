@@ -57,6 +57,12 @@ SQ_AI void SQ_FN(dq_block_q2_K)(sq_cb b, sq_b o);
 SQ_AI void SQ_FN(dq_block_q3_K)(sq_cb b, sq_b o);
 SQ_AI void SQ_FN(dq_block_q4_K)(sq_cb b, sq_b o);
 SQ_AI void SQ_FN(dq_block_q5_K)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_q1_0)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_q2_0)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_tq1_0)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_tq2_0)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_mxfp4)(sq_cb b, sq_b o);
+SQ_AI void SQ_FN(dq_block_nvfp4)(sq_cb b, sq_b o);
 
 /* The fp16 at p, and in every lane (F16C: exact, as sq_ggml_half for the
 ** finite values the fast paths see). */
@@ -130,6 +136,16 @@ SQ_GGML_DQ(q3_K, 256, 110, sq_ggml_half_finite(b + SQ_Q3_K_D))
 SQ_GGML_DQ(q4_K, 256, 144, sq_ggml_half_finite(b) && sq_ggml_half_finite(b + 2))
 SQ_GGML_DQ(q5_K, 256, 176, sq_ggml_half_finite(b) && sq_ggml_half_finite(b + 2))
 SQ_GGML_DQ(q6_K, 256, 210, sq_ggml_half_finite(b + SQ_Q6_K_D))
+/* q1_0 computes nothing, but its scalar routine keeps a NaN's bits as they
+** are, which F16C's widening (it quiets a signalling NaN) need not: such
+** blocks go there too.  The FP4 scales are never infinite or NaN
+** (ggml_dequantize.c), so those blocks never do. */
+SQ_GGML_DQ(q1_0, 128, 18, sq_ggml_half_finite(b))
+SQ_GGML_DQ(q2_0, 64, 18, sq_ggml_half_finite(b))
+SQ_GGML_DQ(tq1_0, 256, 54, sq_ggml_half_finite(b + SQ_TQ1_0_D))
+SQ_GGML_DQ(tq2_0, 256, 66, sq_ggml_half_finite(b + SQ_TQ2_0_D))
+SQ_GGML_DQ(mxfp4, 32, 17, 1)
+SQ_GGML_DQ(nvfp4, 64, 36, 1)
 #undef SQ_GGML_DQ
 
 /* ---- quantize, legacy types without importance ------------------------------ */

@@ -221,6 +221,126 @@ SQ_AI void dq_block_q5_K_avx2(sq_cb b, sq_b o) {
   dq_k4_block_avx2(b, b + SQ_Q5_K_QS, b + SQ_Q5_K_QH, o);
 }
 
+/* ---- sign, ternary and FP4 formats ------------------------------------------
+** q1_0 is d's bits with the sign flipped where a bit is clear (an integer
+** select, as scalar's); q2_0, tq1_0 and tq2_0 have the four values
+** (q - 1) * d, q = 0..3 (tq1_0's trits use 0..2), computed with scalar's
+** multiply and picked by vpermps on the code (the table repeats every four
+** entries, so the bits above the code do not matter); the FP4 formats'
+** sixteen values v * scale are two tables of eight, picked by the low three
+** bits of a code and chosen between by its top bit (blendv on the sign). */
+
+SQ_AI void dq_block_q1_0_avx2(sq_cb b, sq_b o) {
+  /* bit k of the byte to bit 31 of lane k */
+  const vint sh = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
+  const vint sign = vi_set1((int)0x80000000u);
+  vint pd = vi_bits(half_avx2(b));
+  SQ_UNROLL(16)
+  for (int i = 0; i < 16; i++) {
+    vint v = vi_set1(b[SQ_Q1_0_QS + i]);
+    vint flip = _mm256_andnot_si256(_mm256_sllv_epi32(v, sh), sign);
+    vf_store(o + 32 * i, vf_of_bits(_mm256_xor_si256(pd, flip)));
+  }
+}
+
+/* (q - 1) * d for q = 0..3, twice: scalar's (float)(q - 1) * d. */
+SQ_AI vfloat q2_table_avx2(sq_cb d) {
+  return _mm256_mul_ps(_mm256_setr_ps(-1, 0, 1, 2, -1, 0, 1, 2), half_avx2(d));
+}
+
+SQ_AI void dq_block_q2_0_avx2(sq_cb b, sq_b o) {
+  const vint sh = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+  vfloat t = q2_table_avx2(b);
+  SQ_UNROLL(8)
+  for (int i = 0; i < 8; i++) {
+    /* weight 8i + k: bits 2k, 2k + 1 of bytes 2i, 2i + 1 (little-endian) */
+    vint v = _mm256_srlv_epi32(vi_set1((int)sq_load_u16(b + SQ_Q2_0_QS + 2 * i)), sh);
+    vf_store(o + 32 * i, _mm256_permutevar8x32_ps(t, v));
+  }
+}
+
+SQ_AI void dq_block_tq2_0_avx2(sq_cb b, sq_b o) {
+  vfloat t = q2_table_avx2(b + SQ_TQ2_0_D);
+  SQ_UNROLL(2)
+  for (int h = 0; h < 2; h++)
+    SQ_UNROLL(4)
+    for (int c = 0; c < 4; c++) {
+      vint v = vi_load_u8(b + SQ_TQ2_0_QS + 32 * h + 8 * c);
+      SQ_UNROLL(4)
+      for (int l = 0; l < 4; l++)
+        vf_store(o + 4 * (128 * h + 32 * l + 8 * c),
+                 _mm256_permutevar8x32_ps(t, _mm256_srli_epi32(v, 2 * l)));
+    }
+}
+
+/* The index 0..2 of trit n of bytes v (below 256, one per lane) whose
+** multiplier 3^n is m: ((v * 3^n) mod 256) * 3 >> 8.  v * 3^n < 2^16, so a
+** 16-bit multiply of each lane's low half is exact (the high halves are 0). */
+SQ_AI vint trit_avx2(vint v, vint m) {
+  vint q = _mm256_and_si256(_mm256_mullo_epi16(v, m), vi_set1(255));
+  return _mm256_srli_epi32(_mm256_add_epi32(q, _mm256_slli_epi32(q, 1)), 8);
+}
+
+SQ_AI void dq_block_tq1_0_avx2(sq_cb b, sq_b o) {
+  static const int pow3[5] = {1, 3, 9, 27, 81};
+  vfloat t = q2_table_avx2(b + SQ_TQ1_0_D);
+  /* weights 0..159: five trits of bytes 0..31, 32 weights per trit */
+  SQ_UNROLL(4)
+  for (int c = 0; c < 4; c++) {
+    vint v = vi_load_u8(b + SQ_TQ1_0_QS + 8 * c);
+    SQ_UNROLL(5)
+    for (int n = 0; n < 5; n++)
+      vf_store(o + 4 * (32 * n + 8 * c), _mm256_permutevar8x32_ps(t, trit_avx2(v, vi_set1(pow3[n]))));
+  }
+  /* weights 160..239: bytes 32..47, 16 weights per trit */
+  SQ_UNROLL(2)
+  for (int c = 0; c < 2; c++) {
+    vint v = vi_load_u8(b + SQ_TQ1_0_QS + 32 + 8 * c);
+    SQ_UNROLL(5)
+    for (int n = 0; n < 5; n++)
+      vf_store(o + 4 * (160 + 16 * n + 8 * c), _mm256_permutevar8x32_ps(t, trit_avx2(v, vi_set1(pow3[n]))));
+  }
+  /* weights 240..255: weight 240 + 4n + j is trit n of qh byte j */
+  vint q4 = _mm256_cvtepu8_epi32(_mm_set1_epi32((int)sq_load_u32(b + SQ_TQ1_0_QH)));
+  vf_store(o + 4 * 240, _mm256_permutevar8x32_ps(t, trit_avx2(q4, _mm256_setr_epi32(1, 1, 1, 1, 3, 3, 3, 3))));
+  vf_store(o + 4 * 248, _mm256_permutevar8x32_ps(t, trit_avx2(q4, _mm256_setr_epi32(9, 9, 9, 9, 27, 27, 27, 27))));
+}
+
+/* The value of each code in i (bits 0-3; bits above ignored) from the
+** tables lo (codes 0-7) and hi (8-15): top is i shifted so that bit 3 of
+** the code is the lane's sign bit. */
+SQ_AI vfloat fp4_pick_avx2(vint i, vint top, vfloat lo, vfloat hi) {
+  return _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo, i), _mm256_permutevar8x32_ps(hi, i),
+                          _mm256_castsi256_ps(top));
+}
+
+SQ_AI void dq_block_mxfp4_avx2(sq_cb b, sq_b o) {
+  /* scalar's sq_e2m1x2[c] * scale */
+  vfloat s = _mm256_set1_ps(sq_e8m0_half(b[SQ_MXFP4_E]));
+  vfloat lo = _mm256_mul_ps(_mm256_loadu_ps(sq_e2m1x2), s);
+  vfloat hi = _mm256_mul_ps(_mm256_loadu_ps(sq_e2m1x2 + 8), s);
+  SQ_UNROLL(2)
+  for (int c = 0; c < 2; c++) {
+    vint v = vi_load_u8(b + SQ_MXFP4_QS + 8 * c);
+    vf_store(o + 32 * c, fp4_pick_avx2(v, _mm256_slli_epi32(v, 28), lo, hi));
+    vf_store(o + 64 + 32 * c,
+             fp4_pick_avx2(_mm256_srli_epi32(v, 4), _mm256_slli_epi32(v, 24), lo, hi));
+  }
+}
+
+SQ_AI void dq_block_nvfp4_avx2(sq_cb b, sq_b o) {
+  vfloat e0 = _mm256_loadu_ps(sq_e2m1x2), e1 = _mm256_loadu_ps(sq_e2m1x2 + 8);
+  SQ_UNROLL(4)
+  for (int s = 0; s < 4; s++) {
+    vfloat sc = _mm256_set1_ps(sq_ue4m3_half(b[SQ_NVFP4_D + s]));
+    vfloat lo = _mm256_mul_ps(e0, sc), hi = _mm256_mul_ps(e1, sc);
+    vint v = vi_load_u8(b + SQ_NVFP4_QS + 8 * s);
+    vf_store(o + 64 * s, fp4_pick_avx2(v, _mm256_slli_epi32(v, 28), lo, hi));
+    vf_store(o + 64 * s + 32,
+             fp4_pick_avx2(_mm256_srli_epi32(v, 4), _mm256_slli_epi32(v, 24), lo, hi));
+  }
+}
+
 /* ---- quantize: a block's codes as bytes ------------------------------------ */
 
 SQ_AI void store_codes_avx2(sq_b o, sq_ggml_type t, const vint *c, size_t qs,
@@ -293,6 +413,12 @@ const sq_ggml_kernels sq_ggml_kernels_avx2 = {
     [SQ_GGML_Q4_K] = dq_q4_K_avx2,
     [SQ_GGML_Q5_K] = dq_q5_K_avx2,
     [SQ_GGML_Q6_K] = dq_q6_K_avx2,
+    [SQ_GGML_Q1_0] = dq_q1_0_avx2,
+    [SQ_GGML_Q2_0] = dq_q2_0_avx2,
+    [SQ_GGML_TQ1_0] = dq_tq1_0_avx2,
+    [SQ_GGML_TQ2_0] = dq_tq2_0_avx2,
+    [SQ_GGML_MXFP4] = dq_mxfp4_avx2,
+    [SQ_GGML_NVFP4] = dq_nvfp4_avx2,
     [SQ_GGML_IQ3_XXS] = sq_ggml_dequantize_iq3_xxs_avx2,
     [SQ_GGML_IQ4_NL] = sq_ggml_dequantize_iq4_nl_avx2,
     [SQ_GGML_IQ3_S] = sq_ggml_dequantize_iq3_s_avx2,

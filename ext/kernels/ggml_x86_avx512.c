@@ -223,6 +223,103 @@ SQ_AI void dq_block_q5_K_avx512(sq_cb b, sq_b o) {
   dq_k4_block_avx512(b, b + SQ_Q5_K_QS, b + SQ_Q5_K_QH, o);
 }
 
+/* ---- sign, ternary and FP4 formats ------------------------------------------
+** q1_0: 16 weights are d or -d (d's bits, sign flipped: an integer select,
+** as scalar's) by a mask register loaded straight from two bytes; q2_0,
+** tq1_0 and tq2_0: a lookup in (q - 1) * d, q = 0..3 (tq1_0's trits use
+** 0..2), computed with scalar's multiply (the table repeats every four
+** entries, so the bits above the code do not matter); the FP4 formats: a
+** lookup in the sixteen values v * scale. */
+
+SQ_AI void dq_block_q1_0_avx512(sq_cb b, sq_b o) {
+  vfloat pd = half_avx512(b), nd = vf_neg(pd);
+  SQ_UNROLL(8)
+  for (int k = 0; k < 8; k++)
+    vf_store(o + 64 * k,
+             _mm512_mask_blend_ps((__mmask16)sq_load_u16(b + SQ_Q1_0_QS + 2 * k), nd, pd));
+}
+
+/* (q - 1) * d for q = 0..3, four times: scalar's (float)(q - 1) * d. */
+SQ_AI vfloat q2_table_avx512(sq_cb d) {
+  return _mm512_mul_ps(_mm512_setr_ps(-1, 0, 1, 2, -1, 0, 1, 2, -1, 0, 1, 2, -1, 0, 1, 2),
+                       half_avx512(d));
+}
+
+SQ_AI void dq_block_q2_0_avx512(sq_cb b, sq_b o) {
+  const vint sh = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  vfloat t = q2_table_avx512(b);
+  SQ_UNROLL(4)
+  for (int i = 0; i < 4; i++) {
+    /* weight 16i + k: bits 2k, 2k + 1 of bytes 4i..4i + 3 (little-endian) */
+    vint v = _mm512_srlv_epi32(vi_set1((int)sq_load_u32(b + SQ_Q2_0_QS + 4 * i)), sh);
+    vf_store(o + 64 * i, lut(v, t));
+  }
+}
+
+SQ_AI void dq_block_tq2_0_avx512(sq_cb b, sq_b o) {
+  vfloat t = q2_table_avx512(b + SQ_TQ2_0_D);
+  SQ_UNROLL(2)
+  for (int h = 0; h < 2; h++)
+    SQ_UNROLL(2)
+    for (int c = 0; c < 2; c++) {
+      vint v = vi_load_u8(b + SQ_TQ2_0_QS + 32 * h + 16 * c);
+      SQ_UNROLL(4)
+      for (int l = 0; l < 4; l++)
+        vf_store(o + 4 * (128 * h + 32 * l + 16 * c), lut(_mm512_srli_epi32(v, 2 * l), t));
+    }
+}
+
+/* The index 0..2 of trit n of bytes v (below 256, one per lane) whose
+** multiplier 3^n is m: ((v * 3^n) mod 256) * 3 >> 8.  v * 3^n < 2^16, so a
+** 16-bit multiply of each lane's low half is exact (the high halves are 0). */
+SQ_AI vint trit_avx512(vint v, vint m) {
+  vint q = _mm512_and_si512(_mm512_mullo_epi16(v, m), vi_set1(255));
+  return _mm512_srli_epi32(_mm512_add_epi32(q, _mm512_slli_epi32(q, 1)), 8);
+}
+
+SQ_AI void dq_block_tq1_0_avx512(sq_cb b, sq_b o) {
+  static const int pow3[5] = {1, 3, 9, 27, 81};
+  vfloat t = q2_table_avx512(b + SQ_TQ1_0_D);
+  /* weights 0..159: five trits of bytes 0..31, 32 weights per trit */
+  SQ_UNROLL(2)
+  for (int c = 0; c < 2; c++) {
+    vint v = vi_load_u8(b + SQ_TQ1_0_QS + 16 * c);
+    SQ_UNROLL(5)
+    for (int n = 0; n < 5; n++)
+      vf_store(o + 4 * (32 * n + 16 * c), lut(trit_avx512(v, vi_set1(pow3[n])), t));
+  }
+  /* weights 160..239: bytes 32..47, 16 weights per trit */
+  vint v = vi_load_u8(b + SQ_TQ1_0_QS + 32);
+  SQ_UNROLL(5)
+  for (int n = 0; n < 5; n++)
+    vf_store(o + 4 * (160 + 16 * n), lut(trit_avx512(v, vi_set1(pow3[n])), t));
+  /* weights 240..255: weight 240 + 4n + j is trit n of qh byte j */
+  vint q4 = _mm512_cvtepu8_epi32(_mm_set1_epi32((int)sq_load_u32(b + SQ_TQ1_0_QH)));
+  const vint m = _mm512_setr_epi32(1, 1, 1, 1, 3, 3, 3, 3, 9, 9, 9, 9, 27, 27, 27, 27);
+  vf_store(o + 4 * 240, lut(trit_avx512(q4, m), t));
+}
+
+SQ_AI void dq_block_mxfp4_avx512(sq_cb b, sq_b o) {
+  /* scalar's sq_e2m1x2[c] * scale */
+  vfloat t = _mm512_mul_ps(_mm512_loadu_ps(sq_e2m1x2), _mm512_set1_ps(sq_e8m0_half(b[SQ_MXFP4_E])));
+  vint v = vi_load_u8(b + SQ_MXFP4_QS);
+  vf_store(o, lut(v, t));
+  vf_store(o + 64, lut(_mm512_srli_epi32(v, 4), t));
+}
+
+SQ_AI void dq_block_nvfp4_avx512(sq_cb b, sq_b o) {
+  const vint sh = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4);
+  vfloat e = _mm512_loadu_ps(sq_e2m1x2);
+  SQ_UNROLL(4)
+  for (int s = 0; s < 4; s++) {
+    vfloat t = _mm512_mul_ps(e, _mm512_set1_ps(sq_ue4m3_half(b[SQ_NVFP4_D + s])));
+    /* lanes 0-7: the low nibbles of the sub-block's 8 bytes, 8-15: the high */
+    __m128i q = _mm_loadl_epi64((const __m128i *)(const void *)(b + SQ_NVFP4_QS + 8 * s));
+    vint v = _mm512_srlv_epi32(_mm512_cvtepu8_epi32(_mm_unpacklo_epi64(q, q)), sh);
+    vf_store(o + 64 * s, lut(v, t));
+  }
+}
+
 /* ---- quantize: a block's codes as bytes ------------------------------------ */
 
 SQ_AI void store_codes_avx512(sq_b o, sq_ggml_type t, const vint *c,
@@ -297,6 +394,12 @@ const sq_ggml_kernels sq_ggml_kernels_avx512 = {
     [SQ_GGML_Q4_K] = dq_q4_K_avx512,
     [SQ_GGML_Q5_K] = dq_q5_K_avx512,
     [SQ_GGML_Q6_K] = dq_q6_K_avx512,
+    [SQ_GGML_Q1_0] = dq_q1_0_avx512,
+    [SQ_GGML_Q2_0] = dq_q2_0_avx512,
+    [SQ_GGML_TQ1_0] = dq_tq1_0_avx512,
+    [SQ_GGML_TQ2_0] = dq_tq2_0_avx512,
+    [SQ_GGML_MXFP4] = dq_mxfp4_avx512,
+    [SQ_GGML_NVFP4] = dq_nvfp4_avx512,
     [SQ_GGML_IQ3_XXS] = sq_ggml_dequantize_iq3_xxs_avx2,
     [SQ_GGML_IQ4_NL] = sq_ggml_dequantize_iq4_nl_avx2,
     [SQ_GGML_IQ3_S] = sq_ggml_dequantize_iq3_s_avx2,
