@@ -426,6 +426,8 @@ static const lit vocab[] = {
   L("methods=entropy"), L("histogram"), L("entropy"),
   /* appended: method=entropy */
   L("quantized_bins="), L("2048"), L("16384"),
+  /* appended: q_compare's mxfp4 under an exponent rule */
+  L("ggml=mxfp4@ocp"), L("mxfp4@torchao-ceil"), L("@mlx"),
 };
 
 static const int64_t zero_sizes[16] = {

@@ -513,6 +513,8 @@ SELECT q_ggml_quantize(v, 'mxfp4', 'mx_exponent=ocp'), q_ggml_quantize(v, 'mxfp4
        q_ggml_quantize(v, 'mxfp4', 'mx_exponent=mlx'), q_ggml_quantize(v, 'mxfp4', 'mx_exponent=ggml') FROM d;
 SELECT q_ggml_quantize(zeroblob(128), 'mxfp4', 'mx_exponent=floor');
 SELECT q_ggml_quantize(zeroblob(128), 'q8_0', 'mx_exponent=ocp');
+SELECT scheme, mse FROM q_compare(q_f32('[' || replace(hex(zeroblob(31)), '00', '1.7,') || '-9]'), '[32]', 0, 'dtypes=none ggml=mxfp4@ocp+mxfp4@torchao-ceil');
+SELECT * FROM q_compare(q_f32('[1,2]'), '[2]', 0, 'ggml=mxfp4@floor');
 SELECT q_ggml_quantize(zeroblob(100), 'q1_0');
 -- Several rows and dimensions; every type through the table of types, on
 -- zeros (q4_0's all-zero block stores the scale -0.0) and in upper case.
