@@ -234,6 +234,14 @@ def main():
                            ("str", "general.name", "aligned")],
           [("a", 0, [3]), ("b", 1, [5]), ("c", 8, [32])])
     write("empty.gguf", [], [])
+    # Every block type the reader learned after basic.gguf: a row of each
+    # (the fuzz_models seed gguf-blocks starts from this file).
+    write("blocks.gguf", [("str", "general.architecture", "llama")],
+          [("iq2_xxs", 16, [256]), ("iq2_xs", 17, [256]), ("iq3_xxs", 18, [256]),
+           ("iq1_s", 19, [256]), ("iq3_s", 21, [256]), ("iq2_s", 22, [256]),
+           ("iq1_m", 29, [256]), ("tq1_0", 34, [256]), ("tq2_0", 35, [256]),
+           ("mxfp4", 39, [32, 2]), ("nvfp4", 40, [64]), ("q1_0", 41, [128]),
+           ("q2_0", 42, [64])])
 
 
 if __name__ == "__main__":

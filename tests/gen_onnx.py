@@ -31,40 +31,14 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from onnx_wire import f_bytes, f_fixed32, f_fixed64, f_varint, varint
+
 OUT = "tests/data/onnx"
 
 # ---- the wire format, by hand -------------------------------------------------
 
 
-def varint(v):
-    v &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def f_varint(field, v):
-    return varint(field << 3) + varint(v)
-
-
-def f_bytes(field, b):
-    if isinstance(b, str):
-        b = b.encode()
-    return varint(field << 3 | 2) + varint(len(b)) + b
-
-
-def f_fixed32(field, x):
-    return varint(field << 3 | 5) + struct.pack("<f", x)
-
-
-def f_fixed64(field, x):
-    return varint(field << 3 | 1) + struct.pack("<d", x)
+# varint, f_varint, f_bytes, f_fixed32, f_fixed64: tests/onnx_wire.py.
 
 
 def model_bytes(graph, ir_version=8, opset=17):

@@ -8,7 +8,9 @@ For each dtype: bytes as a file stores them, and the float32 numpy gives
 (`astype(np.float32)`: integers rounded to nearest even past 2^24, float64
 rounded to nearest, bool 0/1, big-endian forms by their byte order).  numpy
 1.24 has no float8, so E4M3FN and E5M2 are decoded here from their
-definitions (OCP 8-bit floating point), one code at a time, all 256 codes.
+definitions (OCP 8-bit floating point), one code at a time, all 256 codes;
+so are ONNX's FNUZ forms E4M3FNUZ and E5M2FNUZ (onnx's docs/Operators.md
+"Cast": bias 8 and 16, no infinities, no negative zero, 0x80 the one NaN).
 """
 import math
 import numpy as np
@@ -75,6 +77,26 @@ def e5m2(b):
     return -v if s else v
 
 
+def fnuz(b, mbits, bias):
+    """An FNUZ code: 0x80 is NaN, exponent 0 is subnormal, no infinity."""
+    if b == 0x80:
+        return math.nan
+    s, e, m = b >> 7, (b >> mbits) & ((1 << (7 - mbits)) - 1), b & ((1 << mbits) - 1)
+    if e == 0:
+        v = (m / 2 ** mbits) * 2.0 ** (1 - bias)
+    else:
+        v = (1 + m / 2 ** mbits) * 2.0 ** (e - bias)
+    return -v if s else v
+
+
+def e4m3fnuz(b):
+    return fnuz(b, 3, 8)
+
+
+def e5m2fnuz(b):
+    return fnuz(b, 2, 16)
+
+
 codes = bytes(range(256))
 # E5M2 is binary16 cut to its top byte: widened as a half, its NaNs made
 # quiet as the extension's half widening does (docs/NUMERICS.md#half-formats;
@@ -88,7 +110,8 @@ cases.append(('f8_e5m2', 'f8_e5m2', codes.hex().upper(),
 for b in codes:
     v = float(e5[b])
     assert v == e5m2(b) or (math.isnan(v) and math.isnan(e5m2(b)))
-for name, fn in (('f8_e4m3fn', e4m3),):
+for name, fn in (('f8_e4m3fn', e4m3), ('f8_e4m3fnuz', e4m3fnuz),
+                 ('f8_e5m2fnuz', e5m2fnuz)):
     vals = np.array([fn(b) for b in codes], dtype=np.float64).astype('<f4')
     # NaN: the quiet NaN of the code's sign, as the extension writes it.
     bits = vals.view('<u4').copy()

@@ -522,6 +522,7 @@ int main(int argc, char **argv) {
   check_file(dir, "basic.gguf", 0);
   check_file(dir, "align64.gguf", 1);
   check_file(dir, "empty.gguf", 1);
+  check_file(dir, "blocks.gguf", 1);   /* the block types basic.gguf lacks */
   check_basic_values(dir);
   check_hand_made();
   check_by_path();

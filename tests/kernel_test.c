@@ -45,6 +45,7 @@
 #include "kernels/kernels_internal.h"
 #include "kernels/fake_errors.h"
 #include "kernels/ggml_iq.h"
+#include "ggml/pin_data.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -2008,44 +2009,13 @@ static void test_ggml_tables(void) {
 ** subnormal and huge values (scale subnormal or infinite).  Inputs and
 ** outputs sit against the guard page or misaligned inside canaries. */
 
-static uint64_t pin_fnv(const unsigned char *p, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
-  return h;
-}
-
-/* Where each type's fp16 fields are (-1: none). */
-
 static void set_half(unsigned char *p, unsigned h) {
   p[0] = (unsigned char)(h & 0xff);
   p[1] = (unsigned char)(h >> 8);
 }
 
-/* nb blocks of type t: patterned bytes, fp16 fields finite and varied. */
-static void pin_blocks(int t, size_t nb, unsigned char *b) {
-  size_t by = sq_ggml_formats[t].bytes;
-  for (size_t k = 0; k < nb * by; k++) b[k] = (unsigned char)(k * 167u + 13u);
-  for (size_t i = 0; i < nb; i++)
-    for (int f = 0; f < 2; f++)
-      if (sq_ggml_formats[t].fp16[f] >= 0) {
-        unsigned h = (0x0400u + 0x3a1u * (unsigned)(i * 2 + (size_t)f)) % 0x7800u;
-        if ((i + (size_t)f) & 1) h |= 0x8000u;
-        set_half(b + i * by + (size_t)sq_ggml_formats[t].fp16[f], h);
-      }
-}
-
-/* Pin weights: a spread of values, then an all-zero block, a block of +-1.5
-** ties, a constant block and values on a .5 grid (integer arithmetic and one
-** correctly rounded division: the same bits on every host). */
-static float pin_x(size_t j) {
-  uint32_t u = (uint32_t)j * 2654435761u;
-  if (j >= 256 && j < 288) return 0.0f;
-  if (j >= 288 && j < 320) return (u >> 31) ? 1.5f : -1.5f;
-  if (j >= 320 && j < 352) return 0.25f;
-  if (j >= 352 && j < 384) return (float)((int)(u >> 27) - 16) * 0.5f;
-  return (float)((int)((u >> 12) % 2001u) - 1000) / 997.0f;
-}
-static float pin_w(size_t j) { return (float)((j * 7u) % 13u) / 4.0f; }
+/* pin_fnv, pin_blocks, pin_x, pin_w: tests/ggml/pin_data.h (ggml_ref_test
+** --pins computes the table below from the same inputs). */
 
 static void test_ggml_pins(void) {
   /* By name, so that rows added to the catalogue in ggml's id order keep

@@ -38,18 +38,21 @@ export interface ToBlobOptions {
 export function toBlob(values: Float32Array, options?: ToBlobOptions): Buffer;
 export function toBlob(values: Float64Array | readonly number[], options: ToBlobOptions & { allowFloat64: true }): Buffer;
 
-export type BlobDtype = 'f32' | 'int32' | 'int16' | 'uint16' | 'int8' | 'uint8' | 'int4' | 'uint4';
+export type Float8Dtype = 'f8_e4m3fn' | 'f8_e5m2' | 'f8_e4m3fnuz' | 'f8_e5m2fnuz';
+export type BlobDtype = 'f32' | 'int32' | 'int16' | 'uint16' | 'int8' | 'uint8' | 'int4' | 'uint4' |
+  'int2' | 'uint2' | Float8Dtype;
 
 /**
  * A BLOB as a typed array of its dtype (a copy; aligned whatever the Buffer's
- * offset). 4-bit codes are unpacked one per element; count is needed only for
- * an odd number of them.
+ * offset). 4-bit and 2-bit codes are unpacked one per element; count is needed
+ * only for a number of them that does not fill the last byte. Float8 codes
+ * read as their exact float32 values.
  */
-export function fromBlob(blob: Uint8Array, dtype?: 'f32', count?: number): Float32Array;
+export function fromBlob(blob: Uint8Array, dtype?: 'f32' | Float8Dtype, count?: number): Float32Array;
 export function fromBlob(blob: Uint8Array, dtype: 'int32', count?: number): Int32Array;
 export function fromBlob(blob: Uint8Array, dtype: 'int16', count?: number): Int16Array;
 export function fromBlob(blob: Uint8Array, dtype: 'uint16', count?: number): Uint16Array;
-export function fromBlob(blob: Uint8Array, dtype: 'int8' | 'int4', count?: number): Int8Array;
-export function fromBlob(blob: Uint8Array, dtype: 'uint8' | 'uint4', count?: number): Uint8Array;
+export function fromBlob(blob: Uint8Array, dtype: 'int8' | 'int4' | 'int2', count?: number): Int8Array;
+export function fromBlob(blob: Uint8Array, dtype: 'uint8' | 'uint4' | 'uint2', count?: number): Uint8Array;
 export function fromBlob(blob: Uint8Array, dtype: BlobDtype, count?: number):
   Float32Array | Int32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;

@@ -132,6 +132,8 @@
   X("bool", ST_BOOL, 1) \
   X("f8_e4m3fn", ST_E4M3, 1) \
   X("f8_e5m2", ST_E5M2, 1) \
+  X("f8_e4m3fnuz", ST_E4M3FNUZ, 1) \
+  X("f8_e5m2fnuz", ST_E5M2FNUZ, 1) \
   /* end of SQ_CATALOGUE_STORED_DTYPES */
 
 /* X(name, NAME): the file formats, in the order of sq_file_format */

@@ -36,6 +36,7 @@
 #include "core/quantize.h"
 #include "core/text.h"
 #include "kernels/bnb4.h"
+#include "kernels/ggml_lowbit.h"
 
 #define SQ_LIST_MAX 16      /* entries per option list */
 #define SQ_WORD_MAX 24
@@ -176,16 +177,37 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
       if (symm[j] == symm[i]) return sq_twice("schemes", sc[i], st);
   }
   sq_ggml_type ggml[SQ_LIST_MAX];
+  int mx[SQ_LIST_MAX];
   for (int i = 0; i < ngg; i++) {
     sq_status quiet = *st;
-    if (sq_ggml_type_parse(gg[i], strlen(gg[i]), &ggml[i], &quiet)) {
+    /* TYPE, or mxfp4@RULE: mxfp4 under a shared-exponent rule of
+    ** mx_exponent's (docs/NUMERICS.md#mx-shared-exponent-rules). */
+    const char *at = strchr(gg[i], '@');
+    size_t tl = at ? (size_t)(at - gg[i]) : strlen(gg[i]);
+    if (sq_ggml_type_parse(gg[i], tl, &ggml[i], &quiet)) {
       sq_names_begin(&valid);
       sq_ggml_type_names(&valid);
       return sq_fail(st, "option ggml: unknown ggml type '%s' (expected %s)",
                      gg[i], sq_names_join(&valid, ", ", " or "));
     }
+    mx[i] = SQ_MX_GGML;
+    if (at) {
+      if (ggml[i] != SQ_GGML_MXFP4)
+        return sq_fail(st, "option ggml: only mxfp4 takes an exponent rule "
+                           "(mxfp4@ocp), got '%s'", gg[i]);
+      int r = 0;
+      while (r < SQ_MX_NRULES && strcmp(at + 1, sq_mx_rule_name(r))) r++;
+      if (r == SQ_MX_NRULES) {
+        sq_names_begin(&valid);
+        sq_mx_rule_names(&valid);
+        return sq_fail(st, "option ggml: unknown exponent rule in '%s' "
+                           "(expected mxfp4@ followed by %s)",
+                       gg[i], sq_names_join(&valid, ", ", " or "));
+      }
+      mx[i] = r;
+    }
     for (int j = 0; j < i; j++)
-      if (ggml[j] == ggml[i]) return sq_twice("ggml", gg[i], st);
+      if (ggml[j] == ggml[i] && mx[j] == mx[i]) return sq_twice("ggml", gg[i], st);
     /* q_compare takes no importance, and ggml quantizes these types only
     ** with it (iq2_xxs, iq2_xs, iq1_s). */
     if (sq_ggml_formats[ggml[i]].needs_importance)
@@ -215,18 +237,19 @@ int sq_scheme_candidates(const sq_options *o, const sq_shape *shape,
           cands[n++] = (sq_scheme){dtypes[d], 0, 0, symm[s], gran, axis,
                                    gran == SQ_GRAN_BLOCK ? eff[g - 2] : 0,
                                    methods[m],
-                                   gran == SQ_GRAN_BLOCK && eff[g - 2] == row};
+                                   gran == SQ_GRAN_BLOCK && eff[g - 2] == row,
+                                   SQ_MX_GGML};
     }
   }
   for (int i = 0; i < ngg; i++) {
     int64_t b = (int64_t)sq_ggml_formats[ggml[i]].block;
     if (row % b != 0) continue;         /* rule 3 */
     cands[n++] = (sq_scheme){NULL, 1 + (int)ggml[i], 0, 1, SQ_GRAN_BLOCK, -1, b,
-                             SQ_METHOD_MINMAX, b == row};
+                             SQ_METHOD_MINMAX, b == row, mx[i]};
   }
   for (int i = 0; i < nbb; i++)
     cands[n++] = (sq_scheme){NULL, 0, 1 + bnb4[i], 1, SQ_GRAN_BLOCK, -1,
-                             bnb4_block[i], SQ_METHOD_MINMAX, 0};
+                             bnb4_block[i], SQ_METHOD_MINMAX, 0, SQ_MX_GGML};
   *out = cands;
   *count = n;
   return SQ_OK;
@@ -248,8 +271,8 @@ int sq_scheme_granularity(const sq_shape *shape, size_t n, const sq_scheme *s,
 
 /* A ggml type's round trip: its blocks, read back into scratch. */
 static int sq_ggml_eval(const sq_kernels *k, const sq_tensor *x,
-                        const sq_shape *shape, sq_ggml_type t, void *scratch,
-                        sq_scheme_result *res, sq_status *st) {
+                        const sq_shape *shape, sq_ggml_type t, int mx,
+                        void *scratch, sq_scheme_result *res, sq_status *st) {
   sq_granularity g;
   uint64_t bytes;
   void *blocks;
@@ -258,7 +281,8 @@ static int sq_ggml_eval(const sq_kernels *k, const sq_tensor *x,
   if (sq_ggml_granularity(t, &flat, x->n, &g, st) ||
       sq_ggml_size(t, &g, &bytes, st) || !(blocks = sq_alloc(st, bytes, 1)))
     return st->code;
-  if (!sq_ggml_quantize(k, t, x, &g, NULL, blocks, st)) {
+  if (!(mx != SQ_MX_GGML ? sq_ggml_quantize_mx(k, mx, x, &g, blocks, st)
+                         : sq_ggml_quantize(k, t, x, &g, NULL, blocks, st))) {
     sq_ggml_dequantize(k, t, blocks, x->n, scratch);
     k->error_sums(x->data, scratch, x->n, &res->sums);
     res->groups = g.groups;
@@ -295,7 +319,7 @@ static int sq_bnb4_eval(const sq_kernels *k, const sq_tensor *x,
 int sq_scheme_eval(const sq_kernels *k, const sq_tensor *x, const sq_shape *shape,
                    const sq_scheme *s, const sq_options *o, const float *minmax,
                    void *scratch, sq_scheme_result *res, sq_status *st) {
-  if (s->ggml) return sq_ggml_eval(k, x, shape, s->ggml - 1, scratch, res, st);
+  if (s->ggml) return sq_ggml_eval(k, x, shape, s->ggml - 1, s->mx, scratch, res, st);
   if (s->bnb4) return sq_bnb4_eval(k, x, s, scratch, res, st);
   if (s->symmetric == SQ_SCHEME_LOG2)
     return sq_log2_scheme_eval(k, x, shape, s, o, minmax, scratch, res, st);

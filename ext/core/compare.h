@@ -24,6 +24,7 @@ typedef struct sq_scheme {
   int64_t block;            /* effective block size along a row */
   int method;               /* SQ_METHOD_* */
   int whole_row;            /* the block is a whole row */
+  int mx;                   /* mxfp4's shared-exponent rule, SQ_MX_* (0: ggml's) */
 } sq_scheme;
 
 typedef struct sq_scheme_result {

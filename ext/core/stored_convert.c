@@ -10,6 +10,9 @@
 **   bool            0 or 1 (any nonzero byte is 1)
 **   f8_e4m3fn         OCP E4M3 "FN": bias 7, no infinities, S.1111.111 NaN
 **   f8_e5m2         OCP E5M2: the top byte of an IEEE half, widened exactly
+**   f8_e4m3fnuz, f8_e5m2fnuz  ONNX's FNUZ forms (bias 8 and 16, one zero,
+**                   0x80 is NaN, read as 0xFFC00000): the float8 kernels'
+**                   exact decoding (docs/NUMERICS.md#float8-codes)
 **   q4_0 ... q6_K   ggml's dequantize_row_<type> (whole blocks only)
 **   "...be"         the big-endian forms of the above (npy's '>f4' ...)
 **
@@ -28,7 +31,7 @@
 
 typedef enum stored_kind {
   ST_F32, ST_F16, ST_BF16, ST_F64, ST_SIGNED, ST_UNSIGNED, ST_BOOL, ST_E4M3,
-  ST_E5M2, ST_GGML
+  ST_E5M2, ST_E4M3FNUZ, ST_E5M2FNUZ, ST_GGML
 } stored_kind;
 
 typedef struct stored_type {
@@ -158,6 +161,14 @@ int sq_f32_from_stored(const sq_kernels *k, const char *dtype, size_t len,
     return SQ_OK;
   }
 
+  if (ty->kind == ST_E4M3FNUZ || ty->kind == ST_E5M2FNUZ) {
+    /* Every code is a float32, so a scale of 1 leaves it exact. */
+    if (count)
+      k->f8_dequantize(src, (size_t)count, 1.0f,
+                       ty->kind == ST_E4M3FNUZ ? SQ_F8_E4M3FNUZ
+                                               : SQ_F8_E5M2FNUZ, out);
+    return SQ_OK;
+  }
   if (ty->kind == ST_F16 || ty->kind == ST_E5M2) {
     /* Through the kernels' exact widening, 256 halves at a time. */
     unsigned char tmp[512];

@@ -18,7 +18,9 @@
 **                         one row: scheme and dtype are the type's name,
 **                         granularity 'ggml', qscheme and method NULL; a
 **                         type whose block does not divide the row gives
-**                         no row
+**                         no row; mxfp4@RULE (RULE one of mx_exponent's:
+**                         ocp, torchao-rceil, ...) is mxfp4 under that
+**                         shared-exponent rule, named so in its row
 **   dtypes=none           only the ggml types
 ** granularities: per tensor, per channel along `axis` (default 0; only for
 ** tensors of 2 or more dimensions), and per block.  reduce_range and
@@ -131,8 +133,9 @@ static int sq_compare_compute(sq_cursor *cur, int argc, sqlite3_value **argv,
     row->cosine = sq_cosine(e);
     char gran[48];
     if (row->s.ggml) {
-      snprintf(row->label, sizeof row->label, "%s",
-               sq_ggml_formats[row->s.ggml - 1].name);
+      snprintf(row->label, sizeof row->label, "%s%s%s",
+               sq_ggml_formats[row->s.ggml - 1].name, row->s.mx ? "@" : "",
+               row->s.mx ? sq_mx_rule_name(row->s.mx) : "");
       cur->n = i + 1;
       continue;
     }

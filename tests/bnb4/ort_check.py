@@ -29,28 +29,8 @@ import tempfile
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def f_varint(field, v):
-    return varint(field << 3) + varint(v)
-
-
-def f_bytes(field, b):
-    if isinstance(b, str):
-        b = b.encode()
-    return varint(field << 3 | 2) + varint(len(b)) + b
+sys.path.insert(0, os.path.dirname(HERE))
+from onnx_wire import f_bytes, f_varint  # noqa: E402 (tests/onnx_wire.py, after the path)
 
 
 def tensor(name, dtype, dims, raw):

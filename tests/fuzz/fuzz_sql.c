@@ -17,7 +17,7 @@
 ** variant, prepared once and cached.
 **
 ** Input grammar.  An input is up to MAX_CALLS calls, one after the other,
-** each a 13-byte header and then its arguments; bytes past the end read as 0.
+** each a 15-byte header and then its arguments; bytes past the end read as 0.
 **
 **   header  fn       index into fns[] (mod its size)
 **           form     low nibble: arity = nmin + lo % (nmax - nmin + 1);
@@ -26,14 +26,15 @@
 **           nrows    rows of arguments for the forms that read table t
 **                    (aggregates, windows, correlated calls): nrows % 9
 **           f, g     frame offsets / LIMIT (:f and :g), see frame_value()
-**           ndim, d0..d3, axis, block, dtype
-**                    a "context" tensor shape (the dtype byte's high nibble
+**           ndim, d0..d3, axis, block, limit, dtype, ggml
+**                    a "context" tensor shape (the limit byte's high nibble
 **                    picks the call's length limit, mostly 1 MiB, see
-**                    call_limits[]; its low nibble % 10 also names the
-**                    context's ggml type, and for q_ggml_quantize and
-**                    q_ggml_dequantize the last dimension is multiplied by
-**                    that type's block unless the axis byte is >= 0xE0,
-**                    see ctx_ggml_align); the AUTO argument kind makes
+**                    call_limits[]; dtype is an index into dtype_names,
+**                    ggml one into ggml's types, each mod its count; for
+**                    q_ggml_quantize and q_ggml_dequantize the last
+**                    dimension is multiplied by that type's block unless
+**                    the axis byte is >= 0xE0, see ctx_ggml_align); the
+**                    AUTO argument kind makes
 **                    values that fit it (x with as many elements as the
 **                    shape holds, one scale per channel or per block, codes
 **                    of the right length; ggml type names, blocks of the
@@ -427,6 +428,8 @@ static const lit vocab[] = {
   L("methods=entropy"), L("histogram"), L("entropy"),
   /* appended: method=entropy */
   L("quantized_bins="), L("2048"), L("16384"),
+  /* appended: q_compare's mxfp4 under an exponent rule */
+  L("ggml=mxfp4@ocp"), L("mxfp4@torchao-ceil"), L("@mlx"),
 };
 
 static const int64_t zero_sizes[16] = {
@@ -539,9 +542,11 @@ static void ctx_read(src *s, ctx *c) {
   b = get8(s);
   c->block = b < 0xF0 ? 1 + (int64_t)(b % 40) : block_specials[b - 0xF0];
   b = get8(s);
-  c->dtype = (int)((b & 15) % CONTEXT_DTYPES);
-  c->ggml = (int)((b & 15) % GGML_NTYPES);
   c->limit = call_limits[b >> 4];
+  /* A byte each, so every dtype and every ggml type is reachable with
+  ** every limit (a nibble held 16 of them). */
+  c->dtype = (int)(get8(s) % CONTEXT_DTYPES);
+  c->ggml = (int)(get8(s) % GGML_NTYPES);
 }
 
 /* Elements a generated tensor has: the shape's count when it is small. */

@@ -228,6 +228,9 @@ def files():
               "shared_expansion"):
         out.append((TFLITE, "tflite-" + n, [("m", read("%s/tflite/%s.tflite" % (d, n)))]))
     out.append((TFLITE, "tflite-chunky", [("m", tflite_chunky())]))
+    # Appended (a seed's control bytes follow its place in this list): a
+    # row of every block type basic.gguf lacks, iq*, tq*, mxfp4, nvfp4, q1_0, q2_0.
+    out.append((GGUF, "gguf-blocks", [("m", read("%s/gguf/blocks.gguf" % d))]))
     return out
 
 

@@ -88,13 +88,14 @@ def auto(payload=b""):
     return bytes([K_AUTO]) + payload
 
 
-def ctx(ndim=1, dims=(4, 1, 1, 1), axis=0, block=1, dtype=0, limit=0, axis_byte=None):
-    """The 8 context bytes: small dims 1..8 are written as dim - 1; pass a
+def ctx(ndim=1, dims=(4, 1, 1, 1), axis=0, block=1, dtype=0, limit=0, axis_byte=None, ggml=None):
+    """The 10 context bytes: small dims 1..8 are written as dim - 1; pass a
     raw byte (>= 0xC0) as ('raw', b) for the larger or special ones.  limit
     indexes call_limits[] (0 is 1 MiB, 12 is 4 MiB, 15 is 64 bytes).  dtype
-    % 10 is also the ggml type (0 q4_0 .. 9 q6_K): for q_ggml_quantize and
-    q_ggml_dequantize the last dimension is multiplied by its block, unless
-    axis_byte (the raw axis byte) is >= 0xE0."""
+    indexes dtype_names; ggml (default: dtype, as when they shared a nibble)
+    is the ggml type (0 q4_0 .. 9 q6_K ..., ggml's order): for
+    q_ggml_quantize and q_ggml_dequantize the last dimension is multiplied
+    by its block, unless axis_byte (the raw axis byte) is >= 0xE0."""
     def dim_byte(d):
         if isinstance(d, tuple):
             return d[1]
@@ -105,7 +106,7 @@ def ctx(ndim=1, dims=(4, 1, 1, 1), axis=0, block=1, dtype=0, limit=0, axis_byte=
     m = 2 * ndim + 2
     out += bytes([(axis + ndim + 1) % m if axis_byte is None else axis_byte])
     out += bytes([block[1] if isinstance(block, tuple) else block - 1])
-    return out + bytes([(limit << 4) | dtype])
+    return out + bytes([limit << 4, dtype, dtype if ggml is None else ggml])
 
 
 def call(name, args=(), variant=0, rows=None, f=1, g=1, context=None):

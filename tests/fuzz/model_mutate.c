@@ -248,7 +248,7 @@ static void field_mutate(rng *r, uint8_t *p, size_t n, const fields *f,
   static const uint64_t ggml[] = {0, 1, 2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 14,
                                   15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
                                   26, 27, 28, 29, 30, 31, 34, 35, 39, 40, 41,
-                                  4, 5, 1000, 0xFFFFFFFF};
+                                  42, 4, 5, 1000, 0xFFFFFFFF};
   switch (x->kind) {
     case F_F32:
       if (rnd(r, 4)) {

@@ -72,6 +72,7 @@
 #include <unistd.h>
 
 #include "kernels/kernels.h"
+#include "pin_data.h"
 
 #define NT SQ_GGML_NTYPES
 #define MAXPATHS 8
@@ -627,36 +628,8 @@ static void run_long(int t, int quick, uint64_t case_seed) {
 }
 
 /* ---- --pins: ggml's hashes for tests/kernel_test.c's test_ggml_pins ------
-** The same inputs, spelled the same way as there (pin_x, pin_w, pin_blocks,
-** FNV-1a 64 of the bytes), through ggml: the table test_ggml_pins holds. */
-
-static uint64_t pin_fnv(const unsigned char *p, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
-  return h;
-}
-static float pin_x(size_t j) {
-  uint32_t u = (uint32_t)j * 2654435761u;
-  if (j >= 256 && j < 288) return 0.0f;
-  if (j >= 288 && j < 320) return (u >> 31) ? 1.5f : -1.5f;
-  if (j >= 320 && j < 352) return 0.25f;
-  if (j >= 352 && j < 384) return (float)((int)(u >> 27) - 16) * 0.5f;
-  return (float)((int)((u >> 12) % 2001u) - 1000) / 997.0f;
-}
-static float pin_w(size_t j) { return (float)((j * 7u) % 13u) / 4.0f; }
-static void pin_blocks(int t, size_t nb, unsigned char *b) {
-  size_t by = sq_ggml_formats[t].bytes;
-  for (size_t k = 0; k < nb * by; k++) b[k] = (unsigned char)(k * 167u + 13u);
-  for (size_t i = 0; i < nb; i++)
-    for (int f = 0; f < 2; f++)
-      if (sq_ggml_formats[t].fp16[f] >= 0) {
-        unsigned h = (0x0400u + 0x3a1u * (unsigned)(i * 2 + (size_t)f)) % 0x7800u;
-        if ((i + (size_t)f) & 1) h |= 0x8000u;
-        unsigned char *p = b + i * by + (size_t)sq_ggml_formats[t].fp16[f];
-        p[0] = (unsigned char)(h & 0xff);
-        p[1] = (unsigned char)(h >> 8);
-      }
-}
+** The same inputs as there (pin_data.h: pin_x, pin_w, pin_blocks, FNV-1a 64
+** of the bytes), through ggml: the table test_ggml_pins holds. */
 
 static void print_pins(void) {
   static float x[512], w[512], y[512];

@@ -16,6 +16,7 @@ SELECT q_f32(X'003C00C00038FF7B', 'f16'), q_f32(X'803F00C0CD3D', 'bf16');
 -- stored dtypes of model files (docs/FORMATS.md#converting-to-float32)
 SELECT hex(q_f32(X'7FFF0080', 'int8')), hex(q_f32(X'0102FFFE', 'int16be')), hex(q_f32(X'01000000000000FF', 'uint64'));
 SELECT hex(q_f32(X'387E7F80', 'f8_e4m3fn')), hex(q_f32(X'3C7C7DFC', 'f8_e5m2')), hex(q_f32(X'00010280', 'bool'));
+SELECT hex(q_f32(X'7F0180FF', 'f8_e4m3fnuz')), hex(q_f32(X'7F0180FF', 'f8_e5m2fnuz'));
 SELECT hex(q_f32(X'3FF000000000000047EFFFFFE0000000', 'f64be')), hex(q_f32(X'3F800000', 'f32be'));
 SELECT hex(q_f32(q_ggml_quantize(q_f32('[0.5, -1, 2, 0.25, 3, -4, 1, 0, 0.5, -1, 2, 0.25, 3, -4, 1, 0, 0.5, -1, 2, 0.25, 3, -4, 1, 0, 0.5, -1, 2, 0.25, 3, -4, 1, 0]'), 'q4_0'), 'q4_0'));
 SELECT q_f32(X'000102', 'int16');
@@ -512,6 +513,8 @@ SELECT q_ggml_quantize(v, 'mxfp4', 'mx_exponent=ocp'), q_ggml_quantize(v, 'mxfp4
        q_ggml_quantize(v, 'mxfp4', 'mx_exponent=mlx'), q_ggml_quantize(v, 'mxfp4', 'mx_exponent=ggml') FROM d;
 SELECT q_ggml_quantize(zeroblob(128), 'mxfp4', 'mx_exponent=floor');
 SELECT q_ggml_quantize(zeroblob(128), 'q8_0', 'mx_exponent=ocp');
+SELECT scheme, mse FROM q_compare(q_f32('[' || replace(hex(zeroblob(31)), '00', '1.7,') || '-9]'), '[32]', 0, 'dtypes=none ggml=mxfp4@ocp+mxfp4@torchao-ceil');
+SELECT * FROM q_compare(q_f32('[1,2]'), '[2]', 0, 'ggml=mxfp4@floor');
 SELECT q_ggml_quantize(zeroblob(100), 'q1_0');
 -- Subtypes: blocks of another type of the same size are refused (q_f32,
 -- a GGUF file's data too); importance=none, and given twice

@@ -227,6 +227,37 @@ check('int4 x\'E103\' (docs)', fromBlob(Buffer.from([0xe1, 0x03]), 'int4', 3), I
 check('uint4 x\'E103\'', fromBlob(Buffer.from([0xe1, 0x03]), 'uint4', 3), Uint8Array.of(1, 14, 3));
 check('int4, count left out: two per byte', fromBlob(Buffer.from([0x8f]), 'int4'), Int8Array.of(-1, -8));
 
+// --- 2-bit codes, four per byte ---------------------------------------------
+for (const dtype of ['int2', 'uint2']) {
+  const r = db.prepare('SELECT q_scale(:x, :d) AS s, q_zero_point(:x, :d) AS z')
+    .get({ x: toBlob(w7), d: dtype });
+  const q = db.prepare('SELECT quantize_blob(?, ?, ?, ?)').pluck().get(toBlob(w7), r.s, r.z, dtype);
+  const codes = fromBlob(q, dtype, 7);
+  check(`${dtype}: 7 codes in 2 bytes`, [q.length, codes.length], [2, 7]);
+  check(`${dtype}: as q_json reads them`, Array.from(codes),
+    JSON.parse(db.prepare('SELECT q_json(?, ?, 7)').pluck().get(q, dtype)));
+}
+check('int2 x\'E403\'', fromBlob(Buffer.from([0xe4, 0x03]), 'int2', 5), Int8Array.of(0, 1, -2, -1, -1));
+check('uint2 x\'E403\'', fromBlob(Buffer.from([0xe4, 0x03]), 'uint2', 5), Uint8Array.of(0, 1, 2, 3, 3));
+check('uint2, count left out: four per byte', fromBlob(Buffer.from([0x1b]), 'uint2'), Uint8Array.of(3, 2, 1, 0));
+
+// --- float8 codes: exact values, NaN bits as the extension writes them ------
+const f8bits = (b, dtype) => Array.from(new Uint32Array(fromBlob(Buffer.from(b), dtype).buffer));
+check('f8_e4m3fn: 448 1 2^-9 -0 NaN -NaN', f8bits([0x7e, 0x38, 0x01, 0x80, 0x7f, 0xff], 'f8_e4m3fn'),
+  [0x43e00000, 0x3f800000, 0x3b000000, 0x80000000, 0x7fc00000, 0xffc00000]);
+check('f8_e5m2: 57344 inf -inf NaN 2^-16', f8bits([0x7b, 0x7c, 0xfc, 0x7d, 0x01], 'f8_e5m2'),
+  [0x47600000, 0x7f800000, 0xff800000, 0x7fc00000, 0x37800000]);
+check('f8_e4m3fnuz: 240 2^-10 1 NaN', f8bits([0x7f, 0x01, 0x40, 0x80], 'f8_e4m3fnuz'),
+  [0x43700000, 0x3a800000, 0x3f800000, 0xffc00000]);
+check('f8_e5m2fnuz: 57344 2^-17 -57344 NaN', f8bits([0x7f, 0x01, 0xff, 0x80], 'f8_e5m2fnuz'),
+  [0x47600000, 0x37000000, 0xc7600000, 0xffc00000]);
+const allCodes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+for (const dtype of ['f8_e4m3fn', 'f8_e5m2', 'f8_e4m3fnuz', 'f8_e5m2fnuz']) {
+  const want = db.prepare('SELECT dequantize_blob(?, 1.0, 0, ?)').pluck().get(allCodes, dtype);
+  check(`${dtype}: all 256 codes as dequantize_blob at scale 1`,
+    Buffer.from(fromBlob(allCodes, dtype).buffer).toString('hex'), want.toString('hex'));
+}
+
 // --- the helpers on awkward input -------------------------------------------
 const odd = Buffer.alloc(13);
 toBlob(Float32Array.of(1.5, -2, 3e-42)).copy(odd, 1);   // float32 at byte offset 1
@@ -256,13 +287,16 @@ const errors = [
   [() => fromBlob('00'), "TypeError: fromBlob: blob must be a Buffer or Uint8Array, got '00'"],
   [() => fromBlob(new Float32Array(2)), 'TypeError: fromBlob: blob must be a Buffer or Uint8Array, got Float32Array(2)'],
   [() => fromBlob(Buffer.alloc(4), 'f16'),
-    "TypeError: fromBlob: dtype must be one of 'f32', 'int32', 'int16', 'uint16', 'int8', 'uint8', 'int4', 'uint4', got 'f16'"],
+    "TypeError: fromBlob: dtype must be one of 'f32', 'int32', 'int16', 'uint16', 'int8', 'uint8', 'int4', 'uint4', 'int2', 'uint2', 'f8_e4m3fn', 'f8_e5m2', 'f8_e4m3fnuz', 'f8_e5m2fnuz', got 'f16'"],
   [() => fromBlob(Buffer.alloc(3)), 'RangeError: fromBlob: the byte length of f32 data must be a multiple of 4, got 3'],
   [() => fromBlob(Buffer.alloc(6), 'int32'), 'RangeError: fromBlob: the byte length of int32 data must be a multiple of 4, got 6'],
   [() => fromBlob(Buffer.alloc(2), 'int8', 3), 'RangeError: fromBlob: count must be 2 for 2 bytes of int8, got 3'],
   [() => fromBlob(Buffer.alloc(2), 'int4', 5), 'RangeError: fromBlob: count must be 3 or 4 for 2 bytes of int4, got 5'],
   [() => fromBlob(Buffer.alloc(2), 'uint4', 2), 'RangeError: fromBlob: count must be 3 or 4 for 2 bytes of uint4, got 2'],
   [() => fromBlob(Buffer.alloc(0), 'int4', 1), 'RangeError: fromBlob: count must be 0 for 0 bytes of int4, got 1'],
+  [() => fromBlob(Buffer.alloc(2), 'int2', 9), 'RangeError: fromBlob: count must be 5 to 8 for 2 bytes of int2, got 9'],
+  [() => fromBlob(Buffer.alloc(2), 'uint2', 4), 'RangeError: fromBlob: count must be 5 to 8 for 2 bytes of uint2, got 4'],
+  [() => fromBlob(Buffer.alloc(2), 'f8_e5m2', 3), 'RangeError: fromBlob: count must be 2 for 2 bytes of f8_e5m2, got 3'],
   [() => fromBlob(Buffer.alloc(2), 'int4', -1), 'TypeError: fromBlob: count must be a non-negative integer, got number -1'],
   [() => fromBlob(Buffer.alloc(2), 'int4', 1.5), 'TypeError: fromBlob: count must be a non-negative integer, got number 1.5'],
 ];

@@ -41,6 +41,9 @@ const i8: Int8Array = fromBlob(blob, 'int8');
 const u8: Uint8Array = fromBlob(blob, 'uint8');
 const i4: Int8Array = fromBlob(blob, 'int4', 7);
 const u4: Uint8Array = fromBlob(blob, 'uint4', 7);
+const i2: Int8Array = fromBlob(blob, 'int2', 7);
+const u2: Uint8Array = fromBlob(blob, 'uint2', 7);
+const f8: Float32Array = fromBlob(blob, 'f8_e4m3fnuz');
 const dtype = 'uint4' as BlobDtype;   // a dtype known only at run time
 const some: Float32Array | Int32Array | Int16Array | Uint16Array | Int8Array | Uint8Array =
   fromBlob(blob, dtype, 7);

@@ -9,8 +9,10 @@ import sqlite_quant
 from sqlite_quant import array, f32_blob, npy_blob
 
 ROUNDING = "float32 cannot hold every value of this dtype exactly (pass allow_downcast=True to round to nearest)"
-DTYPES = ("f32, f16, bf16, int8, uint8, int16, uint16, int32, int4, uint4"
-          " (or qint8, quint8, qint32, quint4x2, or numpy's float32, float16, bfloat16,"
+DTYPES = ("f32, f16, bf16, int8, uint8, int16, uint16, int32, int4, uint4, int2, uint2,"
+          " f8_e4m3fn, f8_e5m2, f8_e4m3fnuz, f8_e5m2fnuz"
+          " (or qint8, quint8, qint32, quint4x2, float8_e4m3fn, float8_e5m2, float8_e4m3fnuz,"
+          " float8_e5m2fnuz, or numpy's float32, float16, bfloat16,"
           " int8, uint8, int16, uint16, int32)")
 
 
@@ -113,12 +115,51 @@ def run(t, env):
     x = f32_blob(np.random.default_rng(1).normal(size=(5, 7)).astype(np.float32))
     for dtype, numpy_dtype in [("int8", np.int8), ("uint8", np.uint8), ("int16", np.int16),
                                ("uint16", np.uint16), ("int32", np.int32), ("int4", np.int8),
-                               ("uint4", np.uint8)]:
+                               ("uint4", np.uint8), ("int2", np.int8), ("uint2", np.uint8)]:
         q, text = db.execute("SELECT q, q_json(q, ?2, 35) FROM (SELECT quantize_blob(?1,"
                              " q_scale(?1, ?2), q_zero_point(?1, ?2), ?2) AS q)", (x, dtype)).fetchone()
         got = array(q, dtype, (5, 7))
         t.eq(f"array-{dtype}", got, np.array(json.loads(text), numpy_dtype).reshape(5, 7))
         t.eq(f"array-{dtype}-writable", got.flags.writeable, True)
+
+    # 2-bit codes, four per byte, element 4i in the low two bits: 0xE4 is
+    # codes 0, 1, 2, 3 (int2: 0, 1, -2, -1).
+    t.eq("array-int2", array(bytes.fromhex("E403"), "int2", [5]), np.array([0, 1, -2, -1, -1], np.int8))
+    t.eq("array-uint2", array(bytes.fromhex("E403"), "uint2", (5,)), np.array([0, 1, 2, 3, 3], np.uint8))
+    t.eq("array-int2-full", array(bytes.fromhex("1BE4"), "int2", "[2, 4]"),
+         np.array([[-1, -2, 1, 0], [0, 1, -2, -1]], np.int8))
+    t.raises("array-int2-no-shape", ValueError,
+             "array: int2 codes need a shape (a byte holds four codes, so 2 bytes are 5 to 8 codes),"
+             " got shape=None",
+             array, bytes(2), "int2")
+    t.raises("array-int2-length", ValueError,
+             "array: shape [5] is 5 int2 codes, which take 2 bytes, got 1",
+             array, bytes(1), "int2", [5])
+    t.raises("array-uint2-high-bits", ValueError,
+             "array: the last byte of 5 uint2 codes has 0 in its 6 unused high bits, got 0x13",
+             array, bytes.fromhex("E413"), "uint2", [5])
+
+    # float8 codes: exact values worked out from each format's definition
+    # (docs/NUMERICS.md#float8-codes), NaN as the extension writes it.
+    def bits(a):
+        return [int(v) for v in a.view(np.uint32).reshape(-1)]
+    t.eq("array-e4m3fn", bits(array(bytes.fromhex("7E3801807FFF"), "f8_e4m3fn")),
+         [0x43E00000, 0x3F800000, 0x3B000000, 0x80000000, 0x7FC00000, 0xFFC00000])  # 448 1 2^-9 -0 NaN -NaN
+    t.eq("array-e5m2", bits(array(bytes.fromhex("7B7CFC7D01"), "float8_e5m2")),
+         [0x47600000, 0x7F800000, 0xFF800000, 0x7FC00000, 0x37800000])  # 57344 inf -inf NaN 2^-16
+    t.eq("array-e4m3fnuz", bits(array(bytes.fromhex("7F014080"), "f8_e4m3fnuz", (2, 2))),
+         [0x43700000, 0x3A800000, 0x3F800000, 0xFFC00000])  # 240 2^-10 1 NaN
+    t.eq("array-e5m2fnuz", bits(array(bytes.fromhex("7F01FF80"), "f8_e5m2fnuz")),
+         [0x47600000, 0x37000000, 0xC7600000, 0xFFC00000])  # 57344 2^-17 -57344 NaN
+    t.eq("array-f8-type", array(bytes(3), "f8_e5m2").dtype, np.dtype(np.float32))
+    t.raises("array-f8-shape", ValueError,
+             "array: shape [4] is 4 elements, but the BLOB holds 3 f8_e4m3fn elements",
+             array, bytes(3), "f8_e4m3fn", [4])
+    # All 256 codes of each against the extension's dequantize_blob at scale 1.
+    codes = bytes(range(256))
+    for dtype in ("f8_e4m3fn", "f8_e5m2", "f8_e4m3fnuz", "f8_e5m2fnuz"):
+        want = one(db, "SELECT dequantize_blob(?, 1.0, 0, ?)", codes, dtype)
+        t.eq(f"array-{dtype}-all-codes", array(codes, dtype).tobytes(), want)
 
     t.eq("array-f16", array(one(db, "SELECT q_f16('[1, 65504, 65520]')"), "f16"),
          np.array([1, 65504, np.inf], np.float16))

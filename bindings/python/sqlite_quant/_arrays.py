@@ -13,13 +13,49 @@ import operator
 import numpy as np
 
 # The BLOBs' element types, by the extension's dtype names: numpy's
-# little-endian type of one element, or None for 4-bit codes (two per byte).
+# little-endian type of one element, None for packed codes (_PACKED: bits
+# per code, element i at bit (i % (8 / bits)) * bits of byte i // (8 / bits),
+# docs/NUMERICS.md#codes), or "f8" for the float8 codes (_FLOAT8).
 _ELEMENTS = {
     "f32": "<f4", "f16": "<f2", "bf16": "<u2",
     "int8": "i1", "uint8": "u1", "int16": "<i2", "uint16": "<u2", "int32": "<i4",
-    "int4": None, "uint4": None,
+    "int4": None, "uint4": None, "int2": None, "uint2": None,
+    "f8_e4m3fn": "f8", "f8_e5m2": "f8", "f8_e4m3fnuz": "f8", "f8_e5m2fnuz": "f8",
 }
-_ALIASES = {"qint8": "int8", "quint8": "uint8", "qint32": "int32", "quint4x2": "uint4"}
+_ALIASES = {"qint8": "int8", "quint8": "uint8", "qint32": "int32", "quint4x2": "uint4",
+            "float8_e4m3fn": "f8_e4m3fn", "float8_e5m2": "f8_e5m2",
+            "float8_e4m3fnuz": "f8_e4m3fnuz", "float8_e5m2fnuz": "f8_e5m2fnuz"}
+_PACKED = {"int4": 4, "uint4": 4, "int2": 2, "uint2": 2}
+_PER_BYTE = {4: "two", 2: "four"}
+
+# The float8 formats (docs/NUMERICS.md#float8-codes): mantissa bits, bias,
+# fnuz (one zero, 0x80 the one NaN, no infinity), e5m2's infinities.
+_FLOAT8 = {"f8_e4m3fn": (3, 7, False, False), "f8_e5m2": (2, 15, False, True),
+           "f8_e4m3fnuz": (3, 8, True, False), "f8_e5m2fnuz": (2, 16, True, False)}
+
+
+def _float8_table(name):
+    """The float32 bits of all 256 codes of a float8 format, from its
+    definition: every code is a float32, so each value is exact; a NaN code
+    reads as the quiet NaN of its sign bit (fnuz's 0x80: 0xFFC00000), as the
+    extension's dequantize_blob and q_f32 give it."""
+    mbits, bias, fnuz, has_inf = _FLOAT8[name]
+    c = np.arange(256, dtype=np.uint32)
+    sign, mag = (c & 0x80) << 24, c & 0x7F
+    e, m = mag >> mbits, mag & ((1 << mbits) - 1)
+    # value = m * 2^(1 - bias - mbits) (e = 0) or (2^mbits + m) * 2^(e - bias - mbits)
+    scaled = np.where(e == 0, m, m + (1 << mbits)).astype(np.float64)
+    exp = np.where(e == 0, 1, e).astype(np.int64) - bias - mbits
+    bits = (np.ldexp(scaled, exp).astype(np.float32).view(np.uint32) | sign).astype(np.uint32)
+    if fnuz:
+        nan = c == 0x80
+    elif has_inf:
+        nan = mag > 0x7C
+        bits[mag == 0x7C] = sign[mag == 0x7C] | 0x7F800000
+    else:
+        nan = mag == 0x7F
+    bits[nan] = sign[nan] | 0x7FC00000
+    return bits
 
 
 def _real_array(fn, a):
@@ -106,6 +142,8 @@ def _dtype_name(fn, dtype):
     if d is not None:
         if d.name == "bfloat16":
             return "bf16"
+        if d.name in _ALIASES and d.name.startswith("float8"):
+            return _ALIASES[d.name]
         name = _NUMPY.get((d.kind, d.itemsize))
         if name is not None and d.byteorder == ">":
             raise ValueError(f"{fn}: the extension's BLOBs are little-endian, got {d.str!r}")
@@ -145,17 +183,22 @@ def array(blob, dtype="f32", shape=None):
 
     dtype names what the BLOB holds, as for q_json: 'f32' (default), 'f16',
     'bf16', or a code dtype ('int8', 'uint8', 'int16', 'uint16', 'int32',
-    'int4', 'uint4'; PyTorch's aliases too), or numpy's dtype of the same
+    'int4', 'uint4', 'int2', 'uint2', 'f8_e4m3fn', 'f8_e5m2', 'f8_e4m3fnuz',
+    'f8_e5m2fnuz'; PyTorch's aliases too), or numpy's dtype of the same
     elements in any spelling numpy takes (np.float32, np.dtype('int8'),
     'float16', 'f4', '<i2', ...; 'bfloat16' too).  A big-endian dtype or one
     the extension has no BLOB of (float64, int64, ...) is a ValueError.  The result's dtype: float32,
     float16, float32 (bf16 widened exactly: numpy has no bfloat16), int8,
-    uint8, int16, uint16, int32, int8 (int4) and uint8 (uint4).
+    uint8, int16, uint16, int32, int8 (int4, int2), uint8 (uint4, uint2)
+    and float32 for the float8 codes (each code's exact value; a NaN code
+    gives the quiet NaN of its sign, fnuz's 0x80 the negative one).
 
     shape (a sequence of ints, or JSON text as the SQL functions take it)
     must hold exactly the BLOB's elements; without it the result is 1-D.
-    4-bit codes, two per byte with element 2i in the low nibble, need the
-    shape: an odd count leaves the last high nibble 0, and that is checked.
+    Packed codes (4-bit two per byte with element 2i in the low nibble,
+    2-bit four per byte with element 4i in the low two bits) need the
+    shape: a count that does not fill the last byte leaves its unused high
+    bits 0, and that is checked.
     """
     if not isinstance(blob, (bytes, bytearray, memoryview)):
         raise TypeError(f"array: blob must be bytes, got {type(blob).__name__}")
@@ -163,23 +206,43 @@ def array(blob, dtype="f32", shape=None):
     dims = None if shape is None else _shape("array", shape)
     raw = np.frombuffer(blob, dtype=np.uint8)
     if _ELEMENTS[name] is None:
+        bits = _PACKED[name]
+        per = 8 // bits
         if dims is None:
-            raise ValueError(f"array: {name} codes need a shape (a byte holds two codes, so"
-                             f" {raw.size} bytes are {2 * raw.size} or {2 * raw.size - 1} codes), got shape=None")
+            if per == 2:
+                counts = f"{2 * raw.size} or {2 * raw.size - 1}"
+            else:
+                counts = f"{max(per * raw.size - per + 1, 0)} to {per * raw.size}"
+            raise ValueError(f"array: {name} codes need a shape (a byte holds {_PER_BYTE[bits]} codes, so"
+                             f" {raw.size} bytes are {counts} codes), got shape=None")
         count = int(np.prod(dims, dtype=np.int64))
-        if raw.size != (count + 1) // 2:
+        if raw.size != (count + per - 1) // per:
             raise ValueError(f"array: shape {list(dims)} is {count} {name} codes, which take"
-                             f" {(count + 1) // 2} bytes, got {raw.size}")
-        if count % 2 and raw[-1] >> 4:
-            raise ValueError(f"array: the last byte of an odd count of {name} codes has 0 in its"
-                             f" high nibble, got 0x{raw[-1]:02X}")
-        codes = np.empty(2 * raw.size, dtype=np.uint8)
-        codes[0::2] = raw & 0x0F
-        codes[1::2] = raw >> 4
+                             f" {(count + per - 1) // per} bytes, got {raw.size}")
+        if count % per and raw[-1] >> (bits * (count % per)):
+            if per == 2:
+                raise ValueError(f"array: the last byte of an odd count of {name} codes has 0 in its"
+                                 f" high nibble, got 0x{raw[-1]:02X}")
+            raise ValueError(f"array: the last byte of {count} {name} codes has 0 in its"
+                             f" {8 - bits * (count % per)} unused high bits, got 0x{raw[-1]:02X}")
+        mask = (1 << bits) - 1
+        codes = np.empty(per * raw.size, dtype=np.uint8)
+        for k in range(per):
+            codes[k::per] = (raw >> (bits * k)) & mask
         codes = codes[:count]
-        if name == "int4":
-            codes = ((codes.astype(np.int8) ^ 8) - 8).astype(np.int8)
+        if name in ("int4", "int2"):
+            half = 1 << (bits - 1)
+            codes = ((codes.astype(np.int8) ^ half) - half).astype(np.int8)
         return codes.reshape(dims)
+    if _ELEMENTS[name] == "f8":
+        values = _float8_table(name)[raw].view(np.float32)
+        if dims is None:
+            return values
+        count = int(np.prod(dims, dtype=np.int64))
+        if count != values.size:
+            raise ValueError(f"array: shape {list(dims)} is {count} elements, but the BLOB holds"
+                             f" {values.size} {name} elements")
+        return values.reshape(dims)
     element = np.dtype(_ELEMENTS[name])
     if raw.size % element.itemsize:
         raise ValueError(f"array: {name} BLOBs are whole {element.itemsize}-byte elements,"
