@@ -120,7 +120,10 @@ static void load_ggml(const char *lib) {
                     ? NULL : (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
     g_quant[t] = (ggml_quant_fn)sym(h, "quantize_%s", nm);
     g_deq[t] = (ggml_deq_fn)sym(h, "dequantize_row_%s", nm);
-    if ((!g_qref[t] && !sq_ggml_formats[t].needs_importance) || !g_quant[t] || !g_deq[t]) {
+    /* A type with no _ref (iq1_m) is timed without importance as
+    ** quantize_<type>(.., NULL) (J_QREF), as tests/ggml/ggml_ref_test.c
+    ** compares it. */
+    if (!g_quant[t] || !g_deq[t]) {
       printf("ggml: not present (%s lacks the %s functions)\n", lib, nm);
       return;
     }
@@ -165,7 +168,8 @@ static void run_job(const job *j) {
     break;
   case J_QREF:
     if (j->k) sq_ggml_quantizer(j->k, j->t)(j->x, j->n, NULL, j->out);
-    else g_qref[j->t](j->x, j->out, (int64_t)j->n);
+    else if (g_qref[j->t]) g_qref[j->t](j->x, j->out, (int64_t)j->n);
+    else g_quant[j->t](j->x, j->out, (int64_t)(j->n / ROW), ROW, NULL);
     break;
   case J_QIMP:
     if (j->k) {
@@ -382,6 +386,8 @@ static void make_blocks(bufs *b, int t) {
   if (g_have_ggml && sq_ggml_formats[t].needs_importance && b->n % ROW == 0)
     g_quant[t](b->x, b->blocks, (int64_t)(b->n / ROW), ROW, b->imp);
   else if (g_have_ggml && g_qref[t]) g_qref[t](b->x, b->blocks, (int64_t)b->n);
+  else if (g_have_ggml && b->n % ROW == 0)
+    g_quant[t](b->x, b->blocks, (int64_t)(b->n / ROW), ROW, NULL);
   else sq_ggml_quantizer(sq_kernels_by_name("scalar"), t)(b->x, b->n, NULL, b->blocks);
 }
 
