@@ -74,9 +74,13 @@ size_t sq_iq_index_build(sq_iq_grid g, sq_iq_index *ix) {
   ix->neighbours = NULL;
   ix->nneighbours = 0;
   memset(ix->pos, 0, sizeof ix->pos);
+  memset(ix->code3, 0, sizeof ix->code3);
   for (int j = 0; j < n; j++)
-    for (int k = 0; k < 8; k++)
-      ix->pos[j][k] = (int8_t)(2 * ((sq_iq_grids[g].codes[j] >> (2 * k)) & 3u) + 1);
+    for (int k = 0; k < 8; k++) {
+      unsigned digit = (sq_iq_grids[g].codes[j] >> (2 * k)) & 3u;
+      ix->pos[j][k] = (int8_t)(2 * digit + 1);
+      ix->code3[j] |= (digit + (k >= 4 ? 4u : 0u)) << (3 * k);
+    }
   for (unsigned w = 0; w < SQ_IQ_WORDS; w++) ix->map[w] = -1;
   for (int j = 0; j < n; j++) ix->map[sq_iq_grids[g].codes[j]] = j;
   /* Count: one slot for the length of each list, one per neighbour. */
@@ -128,8 +132,9 @@ void sq_iq_index_fill(sq_iq_grid g, sq_iq_index *ix, uint16_t *nb) {
 ** reader that sees 2 sees every byte of the index. */
 
 static sq_iq_index sq_iq_ix[SQ_IQ_NGRIDS];
-static uint16_t sq_iq_nb_2xxs[SQ_IQ_NB_2XXS], sq_iq_nb_2xs[SQ_IQ_NB_2XS],
-    sq_iq_nb_2s[SQ_IQ_NB_2S], sq_iq_nb_1s[SQ_IQ_NB_1S];
+static uint16_t sq_iq_nb_2xxs[SQ_IQ_NB_2XXS + SQ_IQ_NB_PAD],
+    sq_iq_nb_2xs[SQ_IQ_NB_2XS + SQ_IQ_NB_PAD],
+    sq_iq_nb_2s[SQ_IQ_NB_2S + SQ_IQ_NB_PAD], sq_iq_nb_1s[SQ_IQ_NB_1S + SQ_IQ_NB_PAD];
 static uint16_t *const sq_iq_nb[SQ_IQ_NGRIDS] = {sq_iq_nb_2xxs, sq_iq_nb_2xs,
                                                  sq_iq_nb_2s, sq_iq_nb_1s};
 static const size_t sq_iq_nb_size[SQ_IQ_NGRIDS] = {SQ_IQ_NB_2XXS, SQ_IQ_NB_2XS,
