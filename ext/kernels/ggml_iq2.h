@@ -47,6 +47,9 @@ typedef struct sq_iq_index {
   ** the list at neighbours[-map[w] - 1]: a count, then entry numbers. */
   int32_t map[SQ_IQ_WORDS];
   uint16_t *neighbours;
+  /* code3 of each list slot's entry (0 in the count slots), beside it:
+  ** what a vector path reads instead of gathering it. */
+  uint32_t *nb_code3;
   size_t nneighbours;
 } sq_iq_index;
 
@@ -55,9 +58,11 @@ int sq_iq_grid_of(int ggml_type);
 
 /* Step 1: fills everything but the neighbour lists into *ix and returns
 ** how many uint16_t those need.  Step 2: fills them into `neighbours`
-** (that many).  Pure computation; the caller owns every byte. */
+** (that many), and their entries' code3 into `codes` (as many).  Pure
+** computation; the caller owns every byte. */
 size_t sq_iq_index_build(sq_iq_grid g, sq_iq_index *ix);
-void sq_iq_index_fill(sq_iq_grid g, sq_iq_index *ix, uint16_t *neighbours);
+void sq_iq_index_fill(sq_iq_grid g, sq_iq_index *ix, uint16_t *neighbours,
+                      uint32_t *codes);
 
 /* The neighbour lists' sizes of the four grids: what sq_iq_index_build
 ** returns for each (tests/kernel_test.c checks it). */

@@ -25,8 +25,9 @@
 **      scalar scan's, whatever the rounding of best does.
 ** The ISA file defines, with its suffix: iq_wide (a 256-bit vector in
 ** every 256-bit half of a vfloat), iq_perm (lane l of the result: lane
-** idx[l] & 7 of a table made by iq_wide), iq_entries (SQ_W uint16 entry
-** numbers at p, widened), iq_gather (t[idx[l]] per lane).
+** idx[l] & 7 of a table made by iq_wide), iq_lanes (0, 1, ..),
+** iq_argmin (the least position among the lanes of the least value, or -1
+** when that value is FLT_MAX).
 */
 
 /* Entry points: SQ_FN(sq_ggml_quantize_iq2_xxs) and the other four. */
@@ -49,11 +50,12 @@ static int SQ_FN(iq_nearest)(const sq_iq_index *ix, const uint16_t *nb,
   const vfloat tab2 = SQ_FN(iq_wide)(_mm256_shuffle_ps(hi01, hi23, 0x44));
   const vfloat tab3 = SQ_FN(iq_wide)(_mm256_shuffle_ps(hi01, hi23, 0xee));
   const int count = nb[0];
-  const vint lanes = SQ_FN(iq_lanes)(), n = vi_set1(count), last = vi_set1(2047);
+  const uint32_t *codes = ix->nb_code3 + (nb - ix->neighbours) + 1;
+  const vint lanes = SQ_FN(iq_lanes)(), n = vi_set1(count);
   vfloat best = vf_set1(FLT_MAX);
   vint at = vi_set1(-1);
   for (int j = 0; j < count; j += SQ_W) {
-    vint code = SQ_FN(iq_gather)(ix->code3, vi_and(SQ_FN(iq_entries)(nb + 1 + j), last));
+    vint code = vi_load(codes + j);
     vfloat s = vf_zero();
     s = vf_add(s, SQ_FN(iq_perm)(tab0, code));
     s = vf_add(s, SQ_FN(iq_perm)(tab1, vi_srli(code, 3)));
@@ -68,18 +70,10 @@ static int SQ_FN(iq_nearest)(const sq_iq_index *ix, const uint16_t *nb,
     best = vf_blend(best, s, lt);
     at = vi_blend(at, pos, lt);
   }
-  float bv[SQ_W];
-  int32_t bp[SQ_W];
-  vf_store(bv, best);
-  vi_store(bp, at);
-  int g = -1;
-  float m = FLT_MAX;
-  for (int l = 0; l < SQ_W; l++)
-    if (bp[l] >= 0 && (g < 0 || bv[l] < m || (bv[l] == m && bp[l] < g))) {
-      m = bv[l];
-      g = bp[l];
-    }
-  return g < 0 ? nb[1] : nb[1 + g];
+  /* Lanes that took a sum hold it (below FLT_MAX, never NaN) and its
+  ** position; the others FLT_MAX. */
+  int g = SQ_FN(iq_argmin)(best, at);
+  return nb[1 + (g < 0 ? 0 : g)];
 }
 
 /* The lanes of the first `valid` candidates as bits. */

@@ -4,8 +4,8 @@
 ** (docs/NUMERICS.md#ggml; ggml_iq2_x86.h is the body and states the
 ** rules).  Here: the lookups of a weight's term by digit (vpermps over a
 ** 512-bit table whose halves are the same 256-bit one, so that the
-** index's fourth bit does not matter) and the loads of the neighbour
-** lists.
+** index's fourth bit does not matter) and the choice among the lanes'
+** winners.
 */
 #include <float.h>
 #include "kernels/ggml_internal.h"
@@ -24,11 +24,11 @@ SQ_AI __m512 iq_perm_avx512(__m512 tab, __m512i idx) {
 SQ_AI __m512i iq_lanes_avx512(void) {
   return _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 }
-SQ_AI __m512i iq_entries_avx512(const uint16_t *p) {
-  return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)p));
-}
-SQ_AI __m512i iq_gather_avx512(const uint32_t *t, __m512i idx) {
-  return _mm512_i32gather_epi32(idx, (const void *)t, 4);
+SQ_AI int iq_argmin_avx512(__m512 v, __m512i at) {
+  float m = _mm512_reduce_min_ps(v);
+  if (m == FLT_MAX) return -1;
+  __mmask16 eq = _mm512_cmp_ps_mask(v, _mm512_set1_ps(m), _CMP_EQ_OQ);
+  return _mm512_mask_reduce_min_epi32(eq, at);
 }
 
 #include "kernels/ggml_iq2_x86.h"

@@ -188,13 +188,31 @@ static int iq2_snap(const iq_ctx *c, const float *xval, const float *waux,
   return 0;
 }
 
-static void iq2_sums(int n, const float *w, const float *xval, const int8_t *L,
-                     float *sumqx, float *sumq2) {
+/* What each weight adds to a scale's sums, per digit d (q = 2d + 1):
+** (w * x) * q and (w * q) * q, the operations of ggml's sums, computed once
+** per group instead of once per scale tried. */
+typedef struct iq2_terms {
+  float qx[3][32], q2[3][32];
+} iq2_terms;
+
+static void iq2_terms_of(int n, const float *w, const float *xval, iq2_terms *t) {
+  for (int d = 0; d < 3; d++) {
+    float q = (float)(2 * d + 1);
+    for (int i = 0; i < n; i++) {
+      t->qx[d][i] = w[i] * xval[i] * q;
+      t->q2[d][i] = w[i] * q * q;
+    }
+  }
+}
+
+/* sum w * x * q and sum w * q^2 over the n digits L (each 0..2), in
+** order. */
+static void iq2_sums(int n, const iq2_terms *t, const int8_t *L, float *sumqx,
+                     float *sumq2) {
   float a = 0, b = 0;
   for (int i = 0; i < n; i++) {
-    float q = (float)(2 * L[i] + 1);
-    a += w[i] * xval[i] * q;
-    b += w[i] * q * q;
+    a += t->qx[L[i]][i];
+    b += t->q2[L[i]][i];
   }
   *sumqx = a;
   *sumq2 = b;
@@ -261,6 +279,8 @@ static void iq2_xxs_block(const iq_ctx *c, const float *xbl,
       scales[ib] = 0;
       continue;
     }
+    iq2_terms terms;
+    iq2_terms_of(32, weight, xval, &terms);
     float best = 0;
     for (int is = -6; is <= 6; is++) {
       float id = (5 + (float)is * 0.1f) / eff_max;
@@ -269,7 +289,7 @@ static void iq2_xxs_block(const iq_ctx *c, const float *xbl,
       for (int k = 0; k < 4; k++)
         iq2_snap(c, xval + 8 * k, waux + 8 * k, id, this_scale, Laux + 8 * k, &e);
       float sumqx, sumq2;
-      iq2_sums(32, weight, xval, Laux, &sumqx, &sumq2);
+      iq2_sums(32, &terms, Laux, &sumqx, &sumq2);
       if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
         scale = sumqx / sumq2;
         best = scale * sumqx;
@@ -284,7 +304,7 @@ static void iq2_xxs_block(const iq_ctx *c, const float *xbl,
         for (int i = 0; i < 8; i++) L[8 * k + i] = (int8_t)((ix->pos[e][i] - 1) / 2);
       }
       float sumqx, sumq2;
-      iq2_sums(32, weight, xval, L, &sumqx, &sumq2);
+      iq2_sums(32, &terms, L, &sumqx, &sumq2);
       if (sumq2 > 0) scale = sumqx / sumq2;
     }
     if (scale < 0) {
@@ -329,6 +349,8 @@ static float iq2_16(const iq_ctx *c, int s, const float *xb,
   entry[0] = entry[1] = -1;
   if (max < (s ? 1e-8f : 1e-15f)) return 0;
   memset(L, 0, 16);
+  iq2_terms terms;
+  iq2_terms_of(16, weight, xval, &terms);
   float best = 0;
   float scale = max / 5;
   on[0] = on[1] = 1;
@@ -339,7 +361,7 @@ static float iq2_16(const iq_ctx *c, int s, const float *xb,
     for (int k = 0; k < 2; k++)
       on_aux[k] = iq2_snap(c, xval + 8 * k, waux + 8 * k, id, this_scale, Laux + 8 * k, &e);
     float sumqx, sumq2;
-    iq2_sums(16, weight, xval, Laux, &sumqx, &sumq2);
+    iq2_sums(16, &terms, Laux, &sumqx, &sumq2);
     if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
       scale = sumqx / sumq2;
       best = scale * sumqx;
@@ -356,7 +378,7 @@ static float iq2_16(const iq_ctx *c, int s, const float *xb,
       iq2_snap(c, xval + 8 * k, waux + 8 * k, id, scale, L + 8 * k, &e);
     }
     float sumqx, sumq2;
-    iq2_sums(16, weight, xval, L, &sumqx, &sumq2);
+    iq2_sums(16, &terms, L, &sumqx, &sumq2);
     if (sumq2 > 0) scale = sumqx / sumq2;
   }
   if (scale < 0) {
