@@ -121,6 +121,12 @@ typedef struct sq_iq_ops {
   ** nb[1] when no sum is below FLT_MAX. */
   int (*nearest)(const sq_iq_index *ix, const uint16_t *nb, const float *x,
                  const float *w, const float *lv);
+  /* iq2's rounding: for each of `tries` (<= 19) inverse scales id[t],
+  ** the digits clamp(nearest_int(0.5 * (id[t] * x[i] - 1)), 0, 2) of the
+  ** 8 * n8 values (n8 <= 4) into Ls[t], and the code word of each eight k
+  ** (digit i at bits 2i) into words[t][k]. */
+  void (*digits)(const float *x, int n8, int tries, const float *id,
+                 int8_t (*Ls)[32], uint32_t (*words)[4]);
   /* iq1_s's search over every split i1 <= i2 of the 32 sorted weights and
   ** both shifts; iq1_m's over the 16 sorted weights and the four shift
   ** patterns (ggml_iq_quantize.c has the order and the scoring). */

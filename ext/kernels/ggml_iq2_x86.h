@@ -76,6 +76,37 @@ static int SQ_FN(iq_nearest)(const sq_iq_index *ix, const uint16_t *nb,
   return nb[1 + (g < 0 ? 0 : g)];
 }
 
+/* iq2's rounding, eight values per 256-bit vector: the scalar operations
+** (sq_ggml_nearest_int through the float mantissa, then the clamp as max
+** and min); the code word packs the eight digits' bytes. */
+static void SQ_FN(iq2_digits)(const float *x, int n8, int tries, const float *id,
+                              int8_t (*Ls)[32], uint32_t (*words)[4]) {
+  const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
+  const __m256 magic = _mm256_set1_ps(12582912.f);
+  const __m256i mant = _mm256_set1_epi32(0x007fffff), bias = _mm256_set1_epi32(0x00400000);
+  const __m256i two = _mm256_set1_epi32(2), zero = _mm256_setzero_si256();
+  const __m256i low = _mm256_set1_epi32(0x0c080400);
+  __m256 X[4];
+  for (int k = 0; k < n8; k++) X[k] = _mm256_loadu_ps(x + 8 * k);
+  for (int t = 0; t < tries; t++) {
+    const __m256 vid = _mm256_set1_ps(id[t]);
+    for (int k = 0; k < n8; k++) {
+      __m256 v = _mm256_mul_ps(half, _mm256_sub_ps(_mm256_mul_ps(vid, X[k]), one));
+      __m256i q = _mm256_sub_epi32(_mm256_and_si256(_mm256_castps_si256(_mm256_add_ps(v, magic)), mant), bias);
+      q = _mm256_min_epi32(_mm256_max_epi32(q, zero), two);
+      /* byte 0 of each lane: lanes 0..3 in the low 32 bits of each half */
+      q = _mm256_shuffle_epi8(q, low);
+      uint64_t u = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(q)) |
+                   (uint64_t)(uint32_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(q, 1)) << 32;
+      memcpy(Ls[t] + 8 * k, &u, 8);
+      /* digit i (byte i, 0..2) to bits 2i: pairs, quads, then all eight */
+      u = (u | u >> 6) & 0x000f000f000f000full;
+      u = (u | u >> 12) & 0x000000ff000000ffull;
+      words[t][k] = (uint32_t)((u | u >> 24) & 0xffffu);
+    }
+  }
+}
+
 /* The lanes of the first `valid` candidates as bits. */
 static unsigned SQ_FN(iq_valid)(int valid) {
   return valid >= SQ_W ? (1u << SQ_W) - 1u : (1u << valid) - 1u;
@@ -183,8 +214,8 @@ static void SQ_FN(iq1_split16)(const sq_iq1_sums *s, sq_iq1_best *b) {
   }
 }
 
-static const sq_iq_ops SQ_FN(iq_ops) = {SQ_FN(iq_nearest), SQ_FN(iq1_split32),
-                                        SQ_FN(iq1_split16)};
+static const sq_iq_ops SQ_FN(iq_ops) = {SQ_FN(iq_nearest), SQ_FN(iq2_digits),
+                                        SQ_FN(iq1_split32), SQ_FN(iq1_split16)};
 
 #define SQ_IQ2_ENTRY(t, T)                                                     \
   void SQ_FN(sq_ggml_quantize_##t)(const void *x, size_t n,                   \

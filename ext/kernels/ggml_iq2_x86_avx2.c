@@ -6,6 +6,7 @@
 ** 256-bit table) and the choice among the lanes' winners.
 */
 #include <float.h>
+#include <string.h>
 #include "kernels/ggml_internal.h"
 #include "kernels/ggml_iq2.h"
 

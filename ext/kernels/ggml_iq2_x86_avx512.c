@@ -8,6 +8,7 @@
 ** winners.
 */
 #include <float.h>
+#include <string.h>
 #include "kernels/ggml_internal.h"
 #include "kernels/ggml_iq2.h"
 

@@ -73,7 +73,8 @@ static int iq_best_neighbour(const iq_ctx *c, const uint16_t *nb,
                              const float *xval, const float *w,
                              const float *lv, int8_t *L) {
   int g = c->ops->nearest(c->ix, nb, xval, w, lv);
-  for (int i = 0; i < 8; i++) L[i] = (int8_t)((c->ix->pos[g][i] - 1) / 2);
+  uint32_t code = c->ix->code3[g];
+  for (int i = 0; i < 8; i++) L[i] = (int8_t)((code >> (3 * i)) & 3u);
   return g;
 }
 
@@ -163,14 +164,24 @@ static void iq1_split16_scalar(const sq_iq1_sums *s, sq_iq1_best *b) {
   }
 }
 
-const sq_iq_ops sq_iq_ops_scalar = {iq_nearest_scalar, iq1_split32_scalar,
-                                    iq1_split16_scalar};
-
 /* Digits of the eight values at inverse scale id, clamped to 0..2. */
 static void iq2_round(const float *xval, float id, int8_t *L) {
   for (int i = 0; i < 8; i++)
     L[i] = (int8_t)sq_ggml_clamp_int(sq_ggml_nearest_int(0.5f * (id * xval[i] - 1)), 0, 2);
 }
+
+static void iq2_digits_scalar(const float *x, int n8, int tries, const float *id,
+                              int8_t (*Ls)[32], uint32_t (*words)[4]) {
+  for (int t = 0; t < tries; t++)
+    for (int k = 0; k < n8; k++) {
+      iq2_round(x + 8 * k, id[t], Ls[t] + 8 * k);
+      words[t][k] = iq_word(Ls[t] + 8 * k);
+    }
+}
+
+const sq_iq_ops sq_iq_ops_scalar = {iq_nearest_scalar, iq2_digits_scalar,
+                                    iq1_split32_scalar, iq1_split16_scalar};
+
 
 /* Digits of eight values, then the grid: on it, or its best neighbour
 ** (L replaced).  Returns whether the word was on the grid. */
@@ -202,6 +213,36 @@ static void iq2_terms_of(int n, const float *w, const float *xval, iq2_terms *t)
       t->qx[d][i] = w[i] * xval[i] * q;
       t->q2[d][i] = w[i] * q * q;
     }
+  }
+}
+
+/* The scales a group tries, at most (iq2_xs and iq2_s: 19, iq2_xxs: 13). */
+#define IQ2_TRIES 19
+
+/* The n values (n / 8 eights) at each of the `tries` inverse scales
+** id[t]: their digits into Ls[t] (n each), every eight on the grid or
+** replaced by its best neighbour at scale 1 / id[t]; on[t][k]: whether
+** eight k was on the grid.  What iq2_snap does for each, with every
+** rounding first, then the look-ups, then the neighbour searches: those
+** are independent of each other, so the processor overlaps them. */
+static void iq2_try(const iq_ctx *c, int n, int tries, const float *xval,
+                    const float *waux, const float *id, int8_t (*Ls)[32],
+                    uint8_t (*on)[4]) {
+  uint32_t words[IQ2_TRIES][4];
+  c->ops->digits(xval, n / 8, tries, id, Ls, words);
+  int32_t m[IQ2_TRIES][4];
+  for (int t = 0; t < tries; t++)
+    for (int k = 0; k < n / 8; k++) {
+      m[t][k] = iq_entry(c->ix, words[t][k]);
+      on[t][k] = m[t][k] >= 0;
+    }
+  for (int t = 0; t < tries; t++) {
+    float scale = 1 / id[t];
+    const float lv[3] = {scale * 1.0f, scale * 3.0f, scale * 5.0f};
+    for (int k = 0; k < n / 8; k++)
+      if (m[t][k] < 0)
+        iq_best_neighbour(c, iq_list(c->ix, m[t][k]), xval + 8 * k, waux + 8 * k,
+                          lv, Ls[t] + 8 * k);
   }
 }
 
@@ -254,7 +295,7 @@ static void iq2_xxs_block(const iq_ctx *c, const float *xbl,
                           const float *qwbl, unsigned char *out) {
   const sq_iq_index *ix = c->ix;
   float scales[8], weight[32], xval[32], waux[32];
-  int8_t L[32], Laux[32];
+  int8_t L[32];
   unsigned signs[4];
   uint32_t q2[16];
   memset(q2, 0, sizeof q2);
@@ -281,19 +322,18 @@ static void iq2_xxs_block(const iq_ctx *c, const float *xbl,
     }
     iq2_terms terms;
     iq2_terms_of(32, weight, xval, &terms);
-    float best = 0;
-    for (int is = -6; is <= 6; is++) {
-      float id = (5 + (float)is * 0.1f) / eff_max;
-      float this_scale = 1 / id;
-      int e;
-      for (int k = 0; k < 4; k++)
-        iq2_snap(c, xval + 8 * k, waux + 8 * k, id, this_scale, Laux + 8 * k, &e);
+    float best = 0, ids[IQ2_TRIES];
+    int8_t Ls[IQ2_TRIES][32];
+    uint8_t on[IQ2_TRIES][4];
+    for (int t = 0; t < 13; t++) ids[t] = (5 + (float)(t - 6) * 0.1f) / eff_max;
+    iq2_try(c, 32, 13, xval, waux, ids, Ls, on);
+    for (int t = 0; t < 13; t++) {
       float sumqx, sumq2;
-      iq2_sums(32, &terms, Laux, &sumqx, &sumq2);
+      iq2_sums(32, &terms, Ls[t], &sumqx, &sumq2);
       if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
         scale = sumqx / sumq2;
         best = scale * sumqx;
-        memcpy(L, Laux, 32);
+        memcpy(L, Ls[t], 32);
       }
     }
     if (scale > 0) {
@@ -339,8 +379,8 @@ static float iq2_16(const iq_ctx *c, int s, const float *xb,
                     const float *weight, int *entry, unsigned *signs) {
   const sq_iq_index *ix = c->ix;
   float xval[16], waux[16];
-  int8_t L[16], Laux[16];
-  int on[2], on_aux[2];
+  int8_t L[16];
+  int on[2];
   for (int i = 0; i < 16; i++) waux[i] = sqrtf(weight[i]);
   for (int k = 0; k < 2; k++)
     signs[k] = iq2_signs(xb + 8 * k, weight + 8 * k, xval + 8 * k, !s);
@@ -354,20 +394,20 @@ static float iq2_16(const iq_ctx *c, int s, const float *xb,
   float best = 0;
   float scale = max / 5;
   on[0] = on[1] = 1;
-  for (int is = -9; is <= 9; is++) {
-    float id = (5 + (float)is * 0.1f) / max;
-    float this_scale = 1 / id;
-    int e;
-    for (int k = 0; k < 2; k++)
-      on_aux[k] = iq2_snap(c, xval + 8 * k, waux + 8 * k, id, this_scale, Laux + 8 * k, &e);
+  float ids[IQ2_TRIES];
+  int8_t Ls[IQ2_TRIES][32];
+  uint8_t ons[IQ2_TRIES][4];
+  for (int t = 0; t < 19; t++) ids[t] = (5 + (float)(t - 9) * 0.1f) / max;
+  iq2_try(c, 16, 19, xval, waux, ids, Ls, ons);
+  for (int t = 0; t < 19; t++) {
     float sumqx, sumq2;
-    iq2_sums(16, &terms, Laux, &sumqx, &sumq2);
+    iq2_sums(16, &terms, Ls[t], &sumqx, &sumq2);
     if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
       scale = sumqx / sumq2;
       best = scale * sumqx;
-      memcpy(L, Laux, 16);
-      on[0] = on_aux[0];
-      on[1] = on_aux[1];
+      memcpy(L, Ls[t], 16);
+      on[0] = ons[t][0];
+      on[1] = ons[t][1];
     }
   }
   if ((!on[0] || !on[1]) && scale > 0) {
