@@ -120,9 +120,8 @@ static void load_ggml(const char *lib) {
                     ? NULL : (ggml_qref_fn)sym(h, "quantize_row_%s_ref", nm);
     g_quant[t] = (ggml_quant_fn)sym(h, "quantize_%s", nm);
     g_deq[t] = (ggml_deq_fn)sym(h, "dequantize_row_%s", nm);
-    /* A type with no _ref (iq1_m) is timed without importance as
-    ** quantize_<type>(.., NULL) (J_QREF), as tests/ggml/ggml_ref_test.c
-    ** compares it. */
+    /* iq1_m has no _ref either (its importance is optional): (c) leaves
+    ** out every type without one. */
     if (!g_quant[t] || !g_deq[t]) {
       printf("ggml: not present (%s lacks the %s functions)\n", lib, nm);
       return;
@@ -448,7 +447,9 @@ static void section_compute(size_t n) {
          "ms per call; ggml = quantize_row_<type>_ref\n", n, 4.0 * (double)n / 1e6);
   print_head("ms (lower is better)", "speedup over ggml");
   for (int t = 0; t < NT; t++) {
-    if (!selected(t) || !is_k(t) || sq_ggml_formats[t].needs_importance) continue;
+    if (!selected(t) || !is_k(t) || sq_ggml_formats[t].needs_importance ||
+        (g_have_ggml && !g_qref[t]))
+      continue;
     measure(&b, t, J_QREF, &rs[nt]);
     print_row(t, &rs[nt], 0);
     types[nt++] = t;

@@ -77,6 +77,7 @@ class Catalogue:
         self.granularities = data["granularity"]
         self.bnb4 = data["bnb4_type"]
         self.bnb4_blocks = data["bnb4"]["block_sizes"]
+        self.bnb4_absmax_subtypes = data["bnb4"]["absmax_subtypes"]
         self.families = data["family"]
         self.functions = data["function"]
         self.fuzz_order = data["fuzz"]["order"]
@@ -131,6 +132,14 @@ class Catalogue:
                 fail(f"{where}: sql = float8 needs kind = float8 and f8")
             if d.get("sql") == "code" and d["kind"] != "code":
                 fail(f"{where}: sql = code needs kind = code")
+        for t in self.ggml + self.bnb4:
+            if "subtype" not in t:
+                fail(f"'{t['name']}': a ggml or bnb4 type needs a subtype")
+        if len(self.bnb4_absmax_subtypes) != len(self.bnb4_blocks):
+            fail("bnb4: absmax_subtypes needs one subtype per block size")
+        for a, b in zip(self.bnb4_blocks, self.bnb4_blocks[1:]):
+            if b != 2 * a:
+                fail("bnb4: block_sizes are consecutive powers of two")
         seen = {}
         for name, value in self.subtype_rows():
             if not 0xB0 <= value <= 0xFF:
@@ -205,6 +214,10 @@ class Catalogue:
     def subtype_rows(self):
         """(C name, value) of every subtype, in the order of their values."""
         rows = [(k.upper(), v) for k, v in self.other_subtypes.items()]
+        rows += [("GGML_" + t["name"].upper(), t["subtype"]) for t in self.ggml]
+        rows += [("BNB4_" + t["name"].upper(), t["subtype"]) for t in self.bnb4]
+        rows += [(f"BNB4_ABSMAX_{b}", v)
+                 for b, v in zip(self.bnb4_blocks, self.bnb4_absmax_subtypes)]
         for d in self.dtypes:
             if "subtype" in d:
                 rows.append((d["name"].upper(), d["subtype"]))
@@ -327,6 +340,20 @@ def gen_core_h(cat):
     body.append(c_macro("SQ_CATALOGUE_OTHER_SUBTYPES",
                         [(k.upper(), f"0x{v:X}") for k, v in cat.other_subtypes.items()],
                         "X(NAME, value): the subtypes that are no dtype's"))
+    body.append(c_macro("SQ_CATALOGUE_GGML_SUBTYPES",
+                        [(t["name"].upper(), f"0x{t['subtype']:X}", c_str(t["name"] + " blocks"))
+                         for t in cat.ggml],
+                        "X(TYPE, value, what): the subtype of each ggml type's blocks,\n"
+                        "** in the order of sq_ggml_type; what: the data, for messages"))
+    body.append(c_macro("SQ_CATALOGUE_BNB4_SUBTYPES",
+                        [(t["name"].upper(), f"0x{t['subtype']:X}", c_str(t["name"] + " codes"))
+                         for t in cat.bnb4],
+                        "X(TYPE, value, what): the subtype of each bnb4 type's codes"))
+    body.append(c_macro("SQ_CATALOGUE_BNB4_ABSMAX_SUBTYPES",
+                        [(b, f"0x{v:X}")
+                         for b, v in zip(cat.bnb4_blocks, cat.bnb4_absmax_subtypes)],
+                        "X(block, value): the subtype of q_bnb4_absmax's float32\n"
+                        "** result for each block size, smallest first"))
     body.append(c_macro("SQ_CATALOGUE_STORED_DTYPES",
                         [(c_str(d["name"]), d["stored"], cat.size(d["name"]))
                          for d in cat.stored_dtypes()],
@@ -588,12 +615,13 @@ def gen_md(cat):
     out += ["## ggml block types", "",
             md_table(("type", "ggml id", "weights per block", "bytes per block",
                       "bits per weight", "scheme", "importance", "quantize kernels",
-                      "dequantize kernels", "what"),
+                      "dequantize kernels", "subtype", "what"),
                      [(f"`{t['name']}`", t["id"], t["block"], t["bytes"],
                        f"{8 * t['bytes'] / t['block']:g}",
                        "affine" if t["affine"] else "symmetric",
                        "required" if t["needs_importance"] else "optional",
-                       ", ".join(t["quantize"]), ", ".join(t["dequantize"]), t["doc"])
+                       ", ".join(t["quantize"]), ", ".join(t["dequantize"]),
+                       f"0x{t['subtype']:X}", t["doc"])
                       for t in cat.ggml]), ""]
     sql_role = {"code": "code dtype", "float": "float tensor", "input": "`q_f32` input",
                 "float8": "float8 code dtype"}
@@ -858,10 +886,20 @@ def outputs(cat):
     for name, value in cat.subtype_rows():
         d = next((d for d in cat.dtypes if d["name"].upper() == name.removeprefix("FILE_")
                   and (("file_subtype" if name.startswith("FILE_") else "subtype") in d)), None)
-        if d is None:
+        ggml = next((t for t in cat.ggml if "GGML_" + t["name"].upper() == name), None)
+        bnb4 = next((t for t in cat.bnb4 if "BNB4_" + t["name"].upper() == name), None)
+        if ggml:
+            what = f"`{ggml['name']}` blocks (`q_ggml_quantize`, a GGUF file's data)"
+        elif bnb4:
+            what = f"`{bnb4['name']}` codes (`q_bnb4_quantize`)"
+        elif name.startswith("BNB4_ABSMAX_"):
+            what = (f"float32 absmax of blocks of {name.removeprefix('BNB4_ABSMAX_')} "
+                    "(`q_bnb4_absmax`)")
+        elif d is None:
             what = {"STORED": "a model file's other dtypes (`uint32`, `int64`, `bool`, "
                               "`f8_e4m3fn`, big-endian forms, ...)",
-                    "GGML": "ggml blocks, of any type"}[name]
+                    "GGML": "ggml blocks of any type (what `q_ggml_quantize` set "
+                            "before each type had its own; still read)"}[name]
         elif name.startswith("FILE_"):
             what = f"a model file's `{d['name']}`"
         else:

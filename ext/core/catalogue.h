@@ -65,6 +65,55 @@
   X(GGML, 0xC3) \
   /* end of SQ_CATALOGUE_OTHER_SUBTYPES */
 
+/* X(TYPE, value, what): the subtype of each ggml type's blocks,
+** in the order of sq_ggml_type; what: the data, for messages */
+#define SQ_CATALOGUE_GGML_SUBTYPES(X) \
+  X(Q4_0, 0xE2, "q4_0 blocks") \
+  X(Q4_1, 0xE3, "q4_1 blocks") \
+  X(Q5_0, 0xE4, "q5_0 blocks") \
+  X(Q5_1, 0xE5, "q5_1 blocks") \
+  X(Q8_0, 0xE6, "q8_0 blocks") \
+  X(Q2_K, 0xE7, "q2_K blocks") \
+  X(Q3_K, 0xE8, "q3_K blocks") \
+  X(Q4_K, 0xE9, "q4_K blocks") \
+  X(Q5_K, 0xEA, "q5_K blocks") \
+  X(Q6_K, 0xEB, "q6_K blocks") \
+  X(IQ2_XXS, 0xEC, "iq2_xxs blocks") \
+  X(IQ2_XS, 0xED, "iq2_xs blocks") \
+  X(IQ3_XXS, 0xEE, "iq3_xxs blocks") \
+  X(IQ1_S, 0xEF, "iq1_s blocks") \
+  X(IQ1_M, 0xF0, "iq1_m blocks") \
+  X(IQ4_NL, 0xF1, "iq4_nl blocks") \
+  X(IQ3_S, 0xF2, "iq3_s blocks") \
+  X(IQ2_S, 0xF3, "iq2_s blocks") \
+  X(IQ4_XS, 0xF4, "iq4_xs blocks") \
+  X(TQ1_0, 0xF5, "tq1_0 blocks") \
+  X(TQ2_0, 0xF6, "tq2_0 blocks") \
+  X(MXFP4, 0xF7, "mxfp4 blocks") \
+  X(NVFP4, 0xF8, "nvfp4 blocks") \
+  X(Q1_0, 0xF9, "q1_0 blocks") \
+  X(Q2_0, 0xFA, "q2_0 blocks") \
+  /* end of SQ_CATALOGUE_GGML_SUBTYPES */
+
+/* X(TYPE, value, what): the subtype of each bnb4 type's codes */
+#define SQ_CATALOGUE_BNB4_SUBTYPES(X) \
+  X(NF4, 0xD2, "nf4 codes") \
+  X(FP4, 0xD3, "fp4 codes") \
+  /* end of SQ_CATALOGUE_BNB4_SUBTYPES */
+
+/* X(block, value): the subtype of q_bnb4_absmax's float32
+** result for each block size, smallest first */
+#define SQ_CATALOGUE_BNB4_ABSMAX_SUBTYPES(X) \
+  X(32, 0xD4) \
+  X(64, 0xD5) \
+  X(128, 0xD6) \
+  X(256, 0xD7) \
+  X(512, 0xD8) \
+  X(1024, 0xD9) \
+  X(2048, 0xDA) \
+  X(4096, 0xDB) \
+  /* end of SQ_CATALOGUE_BNB4_ABSMAX_SUBTYPES */
+
 /* X(name, kind, size): the dtypes of files that q_f32
 ** converts (core/stored_convert.c), besides ggml's types */
 #define SQ_CATALOGUE_STORED_DTYPES(X) \

@@ -18,6 +18,7 @@
 #include "core/catalogue.h"
 #include "core/dtype.h"
 #include "core/text.h"
+#include "kernels/bnb4.h"
 
 /* The catalogue's dtypes that SQL arguments take (core/catalogue.h), in its
 ** order: the float formats, then the codes. */
@@ -64,6 +65,58 @@ unsigned sq_dtype_file_subtype(const sq_dtype *dt) {
   return sq_subtype_find(dt, 1);
 }
 
+/* Each ggml type's, bnb4 type's and bnb4 block size's subtype (the
+** catalogue's, core/catalogue.h). */
+static const struct {
+  unsigned subtype;
+  const char *what;
+} sq_ggml_subtypes[SQ_GGML_NTYPES] = {
+#define SQ_GGML_SUBTYPE_ROW(TYPE, value, what) [SQ_GGML_##TYPE] = {value, what},
+  SQ_CATALOGUE_GGML_SUBTYPES(SQ_GGML_SUBTYPE_ROW)
+#undef SQ_GGML_SUBTYPE_ROW
+}, sq_bnb4_subtypes[2] = {
+#define SQ_BNB4_SUBTYPE_ROW(TYPE, value, what) [SQ_BNB4_##TYPE] = {value, what},
+  SQ_CATALOGUE_BNB4_SUBTYPES(SQ_BNB4_SUBTYPE_ROW)
+#undef SQ_BNB4_SUBTYPE_ROW
+};
+static const struct {
+  size_t block;
+  unsigned subtype;
+} sq_absmax_subtypes[] = {
+#define SQ_ABSMAX_SUBTYPE_ROW(block, value) {block, value},
+  SQ_CATALOGUE_BNB4_ABSMAX_SUBTYPES(SQ_ABSMAX_SUBTYPE_ROW)
+#undef SQ_ABSMAX_SUBTYPE_ROW
+};
+#define SQ_NABSMAX (sizeof sq_absmax_subtypes / sizeof sq_absmax_subtypes[0])
+
+unsigned sq_ggml_subtype(sq_ggml_type t) { return sq_ggml_subtypes[t].subtype; }
+
+int sq_subtype_ggml_type(unsigned subtype) {
+  for (int t = 0; t < SQ_GGML_NTYPES; t++)
+    if (sq_ggml_subtypes[t].subtype == subtype) return t;
+  return -1;
+}
+
+unsigned sq_bnb4_codes_subtype(int t) { return sq_bnb4_subtypes[t].subtype; }
+
+int sq_subtype_bnb4_type(unsigned subtype) {
+  for (int t = 0; t < 2; t++)
+    if (sq_bnb4_subtypes[t].subtype == subtype) return t;
+  return -1;
+}
+
+unsigned sq_bnb4_absmax_subtype(size_t block) {
+  for (size_t i = 0; i < SQ_NABSMAX; i++)
+    if (sq_absmax_subtypes[i].block == block) return sq_absmax_subtypes[i].subtype;
+  return SQ_SUBTYPE_F32;     /* unreachable: block is one of the sizes */
+}
+
+size_t sq_subtype_bnb4_block(unsigned subtype) {
+  for (size_t i = 0; i < SQ_NABSMAX; i++)
+    if (sq_absmax_subtypes[i].subtype == subtype) return sq_absmax_subtypes[i].block;
+  return 0;
+}
+
 static int sq_subtype_row(unsigned subtype) {
   for (size_t i = 0; i < SQ_NSUBTYPES; i++)
     if (sq_subtypes[i].subtype == subtype) return (int)i;
@@ -71,6 +124,7 @@ static int sq_subtype_row(unsigned subtype) {
 }
 
 const sq_dtype *sq_subtype_dtype(unsigned subtype) {
+  if (sq_subtype_bnb4_block(subtype)) subtype = SQ_SUBTYPE_F32;
   int row = sq_subtype_row(subtype);
   if (row < 0) return NULL;
   const char *name = sq_subtypes[row].dtype;
@@ -79,11 +133,14 @@ const sq_dtype *sq_subtype_dtype(unsigned subtype) {
 
 int sq_subtype_known(unsigned subtype) {
   return subtype == SQ_SUBTYPE_GGML || subtype == SQ_SUBTYPE_STORED ||
-         sq_subtype_row(subtype) >= 0;
+         sq_subtype_row(subtype) >= 0 || sq_subtype_ggml_type(subtype) >= 0 ||
+         sq_subtype_bnb4_type(subtype) >= 0 || sq_subtype_bnb4_block(subtype);
 }
 
 int sq_subtype_fits(unsigned sub, unsigned expected) {
   if (sub == expected || !sq_subtype_known(sub)) return 1;
+  /* blocks stored before each ggml type had its own subtype */
+  if (sub == SQ_SUBTYPE_GGML && sq_subtype_ggml_type(expected) >= 0) return 1;
   const sq_dtype *want8 = sq_subtype_dtype(expected);
   /* a model file's float8 data read as codes of its format */
   if (sub == SQ_SUBTYPE_STORED && want8 && want8->kind == SQ_FMT_FLOAT8)
@@ -95,12 +152,15 @@ int sq_subtype_fits(unsigned sub, unsigned expected) {
   if (have == want) return 1;
   /* a file's integer type is a container: GGUF stores uint8 codes as I8
   ** and int4 codes, two per byte, as I8 too */
-  return sq_subtypes[row].file && want->kind == SQ_FMT_CODE;
+  return row >= 0 && sq_subtypes[row].file && want->kind == SQ_FMT_CODE;
 }
 
 const char *sq_subtype_what(unsigned subtype) {
-  int row = sq_subtype_row(subtype);
+  int row = sq_subtype_row(subtype), t;
   if (row >= 0) return sq_subtypes[row].what;
+  if ((t = sq_subtype_ggml_type(subtype)) >= 0) return sq_ggml_subtypes[t].what;
+  if ((t = sq_subtype_bnb4_type(subtype)) >= 0) return sq_bnb4_subtypes[t].what;
+  if (sq_subtype_bnb4_block(subtype)) return "f32 data (bnb4 absmax)";
   return subtype == SQ_SUBTYPE_GGML ? "ggml blocks"
                                     : "model-file data of another dtype";
 }

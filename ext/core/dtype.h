@@ -49,14 +49,16 @@ size_t sq_dtype_code_size(const sq_dtype *dt);
 /* SQLite subtypes (docs/reference/data-formats.md#subtypes): the element
 ** type a BLOB carries when the extension made it or read it from a model
 ** file.  0 is a BLOB of unknown type (a user's, or one stored in a table:
-** subtypes never reach storage); JSON's is 74 ('J').  Ours are 0xB0-0xC3:
+** subtypes never reach storage); JSON's is 74 ('J').  Ours are 0xB0-0xFA
+** (sqlite-html's 0xDD and sqlite-vec's 0xDF-0xE1 left alone):
 ** the float formats; the codes the extension writes; a model file's
 ** integers, which codes of any dtype may read (a file's integer type is a
 ** container: GGUF has no unsigned or 4-bit types and stores uint8 and
 ** packed int4 codes as I8);
 ** a model file's other dtypes (uint32, int64, bool, f8, big-endian forms);
 ** ggml's blocks, of any type; float8 codes (a model file's float8 data
-** keeps the model-file subtype); 2-bit codes.  SQLite keeps 8 bits of a subtype. */
+** keeps the model-file subtype); 2-bit codes; bnb4 codes and absmax; each
+** ggml type's blocks.  SQLite keeps 8 bits of a subtype. */
 #define SQ_SUBTYPE_ENUM(NAME, value, dtype, file, what) SQ_SUBTYPE_##NAME = value,
 #define SQ_SUBTYPE_OTHER_ENUM(NAME, value) SQ_SUBTYPE_##NAME = value,
 typedef enum sq_subtype {
@@ -67,21 +69,38 @@ typedef enum sq_subtype {
 #undef SQ_SUBTYPE_ENUM
 #undef SQ_SUBTYPE_OTHER_ENUM
 
+/* Each ggml type's blocks have their own subtype, and so have each bnb4
+** type's codes and the absmax of each bnb4 block size (float32 data that
+** names its block size).  SQ_SUBTYPE_GGML, ggml blocks of any type, is what
+** q_ggml_quantize set before; it is still read as blocks of any type. */
+unsigned sq_ggml_subtype(sq_ggml_type t);
+/* The ggml type whose blocks a subtype names, or -1 (SQ_SUBTYPE_GGML too). */
+int sq_subtype_ggml_type(unsigned subtype);
+/* bnb4: t is an sq_bnb4_type (kernels/bnb4.h); block one of its sizes. */
+unsigned sq_bnb4_codes_subtype(int t);
+/* The sq_bnb4_type whose codes a subtype names, or -1. */
+int sq_subtype_bnb4_type(unsigned subtype);
+unsigned sq_bnb4_absmax_subtype(size_t block);
+/* The block size an absmax subtype names, or 0. */
+size_t sq_subtype_bnb4_block(unsigned subtype);
+
 /* The subtype of the extension's results of a dtype of the table above. */
 unsigned sq_dtype_subtype(const sq_dtype *dt);
 /* The subtype of a model file's data of that dtype (integers: the file
 ** ones). */
 unsigned sq_dtype_file_subtype(const sq_dtype *dt);
-/* The dtype a subtype names, or NULL (0, ggml, stored, another
-** extension's). */
+/* The dtype a subtype names, or NULL (0, ggml, bnb4 codes, stored,
+** another extension's); a bnb4 absmax is f32 data. */
 const sq_dtype *sq_subtype_dtype(unsigned subtype);
 /* Whether a subtype is one of this extension's. */
 int sq_subtype_known(unsigned subtype);
 /* Whether data of subtype `sub` may be read as data of subtype `expected`:
-** the same, or not ours, or a model file's integers read as codes. */
+** the same, or not ours, or a model file's integers read as codes, or
+** SQ_SUBTYPE_GGML read as any ggml type's blocks, or a bnb4 absmax read as
+** f32 data. */
 int sq_subtype_fits(unsigned sub, unsigned expected);
 /* What a subtype's data is, for messages: "bf16 data", "int4 codes",
-** "int8 data from a model file", "ggml blocks", ... */
+** "int8 data from a model file", "q4_K blocks", "nf4 codes", ... */
 const char *sq_subtype_what(unsigned subtype);
 /* The dtype of the table whose canonical name is name[0..len) exactly, or
 ** NULL. */

@@ -21,6 +21,7 @@
 **      bnb4=nf4+fp4@128);
 **   6a. q_ggml_quantize: mx_exponent=ggml|ocp|torchao-rceil|torchao-ceil|
 **      torchao-even|mlx, the shared-exponent rule of mxfp4 blocks;
+**      importance=none (the one value): ggml's quantize_<type>(.., NULL);
 **   7. each function accepts the keys that mean something to it; any other key
 **      is an error that lists the valid ones;
 **   8. numbers are read in the C locale ('99.9' whatever the host's locale);
@@ -59,6 +60,7 @@ static const struct {
   {"mx_exponent", SQ_OPT_MX_EXPONENT},
   {"saturate", SQ_OPT_SATURATE},
   {"bnb4", SQ_OPT_BNB4},
+  {"importance", SQ_OPT_IMPORTANCE},
 };
 #define SQ_NKEYS (sizeof sq_option_keys / sizeof sq_option_keys[0])
 
@@ -267,6 +269,10 @@ int sq_options_parse(const char *text, unsigned allowed, sq_options *o,
           sq_mx_rule_names(&names);
           must = sq_names_join(&names, ", ", " or ");
         }
+        break;
+      case SQ_OPT_IMPORTANCE:
+        if (!sq_word_is(val, vlen, "none")) must = "none";
+        o->importance_none = 1;
         break;
       default: /* lists for q_compare: kept as text, checked by the caller */
         if (vlen == 0 || vlen >= sizeof o->dtypes)

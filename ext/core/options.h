@@ -29,6 +29,8 @@ enum {
   SQ_OPT_SATURATE = 1 << 18,
   /* q_compare: bitsandbytes' 4-bit types (bnb4=nf4+fp4@128) */
   SQ_OPT_BNB4 = 1 << 19,
+  /* q_ggml_quantize: importance=none, ggml's quantize_<type>(.., NULL) */
+  SQ_OPT_IMPORTANCE = 1 << 20,
 };
 #define SQ_OPTS_RANGE (SQ_OPT_QUANT_MIN | SQ_OPT_QUANT_MAX | SQ_OPT_REDUCE_RANGE)
 /* Functions that quantize with given parameters (quantize*_blob and
@@ -71,6 +73,7 @@ typedef struct sq_options {
   int saturate;             /* default 1 */
   char dtypes[64], schemes[64], blocks[64], methods[64], ggml[64], bnb4[64];
   int mx_exponent;          /* SQ_MX_* (kernels/ggml_lowbit.h), 0: ggml's */
+  int importance_none;      /* importance=none (the one value) */
 } sq_options;
 
 /* Parses options text (NULL: none) allowing the keys in `allowed`. */

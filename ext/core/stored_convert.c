@@ -86,7 +86,7 @@ unsigned sq_stored_dtype_subtype(const char *dtype, size_t len) {
   sq_ggml_type g;
   sq_status scratch = {0};
   return sq_ggml_type_parse(dtype, len, &g, &scratch) == SQ_OK
-             ? SQ_SUBTYPE_GGML : SQ_SUBTYPE_STORED;
+             ? sq_ggml_subtype(g) : SQ_SUBTYPE_STORED;
 }
 
 void sq_stored_dtype_names(sq_names *l) {

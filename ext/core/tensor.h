@@ -57,7 +57,7 @@ int sq_f32_from_stored(const sq_kernels *k, const char *dtype, size_t len,
                        const unsigned char *src, uint64_t nbytes,
                        const char *argname, sq_tensor *t, sq_status *st);
 /* The subtype (core/dtype.h) of a model file's bytes stored as
-** dtype[0..len): its dtype's own, SQ_SUBTYPE_GGML for ggml's block types,
+** dtype[0..len): its dtype's own, a ggml block type's own (sq_ggml_subtype),
 ** SQ_SUBTYPE_STORED for the rest. */
 unsigned sq_stored_dtype_subtype(const char *dtype, size_t len);
 /* Whether a raw float32 BLOB's n bytes look like float64 data. */

@@ -55,59 +55,112 @@ static inline int lroundf_plus1(float f) {
   return (int)(int32_t)(uint32_t)((uint64_t)INT64_MIN + 1u); /* 1 */
 }
 
-/* ---- q1_0: signs and the mean magnitude ------------------------------------ */
+/* ---- q1_0 and q2_0: one row driver, blocks in groups ------------------------
+**
+** Both formats are an fp16 d and 16 bytes of codes, code j at bits
+** bits * (j % per_byte) of byte j / per_byte.  They differ in the block
+** (128 one-bit signs, 64 two-bit codes), in the statistic d comes from and
+** in the code rule.  The row is read in groups of up to SQ_LOWBIT_GROUP
+** blocks: q1_0's d is a chain of 128 float additions (ggml adds |x| from the
+** first weight to the last, and that order is the contract), and the chains
+** of different blocks are independent, so a group runs them side by side
+** (inner loop over the group's blocks) instead of one after another.  Each
+** block's chain is still its own 128 additions in ggml's order: the bytes
+** do not depend on how the row falls into groups. */
+#define SQ_LOWBIT_GROUP 8
+
+/* A loop unrolled n times (GCC and clang both read GCC's pragma; another
+** compiler ignores it). */
+#define SQ_PRAGMA(x) _Pragma(#x)
+#if defined(__GNUC__)
+#define SQ_UNROLL(n) SQ_PRAGMA(GCC unroll n)
+#else
+#define SQ_UNROLL(n)
+#endif
+
+enum { LOWBIT_Q1_0, LOWBIT_Q2_0 };
+
+/* The block's d statistic, per block of the group xb (g blocks of blk). */
+SQ_AI void lowbit_stats(int fmt, const float *xb, int blk, int g, float *st) {
+  if (fmt == LOWBIT_Q1_0) {
+    float sum[SQ_LOWBIT_GROUP];
+    for (int k = 0; k < g; k++) sum[k] = 0.0f;
+    for (int j = 0; j < blk; j++) {
+      /* Unrolled, the group's sums stay in registers. */
+      SQ_UNROLL(8)
+      for (int k = 0; k < g; k++) sum[k] += fabsf(xb[k * blk + j]);
+    }
+    for (int k = 0; k < g; k++) st[k] = sum[k] / 128.0f; /* the mean |x| */
+  } else {
+    for (int k = 0; k < g; k++) st[k] = sq_absmax8(xb + k * blk, blk);
+  }
+}
+
+/* The codes of one block from its statistic st. */
+SQ_AI void lowbit_codes(int fmt, const float *xb, int blk, float st,
+                        int32_t *q) {
+  if (fmt == LOWBIT_Q1_0) {
+    /* x >= 0 is true for -0.0 too: a zero weight dequantizes to +d. */
+    for (int j = 0; j < blk; j++) q[j] = xb[j] >= 0.0f;
+    return;
+  }
+  /* q2_0: the codes use the float32 scale; only the stored one is fp16.
+  ** With a finite 1/amax, |x / amax| <= 1 + 2^-23, so roundf gives -1, 0
+  ** or 1 and the code is 1 + (v >= 0.5) - (v <= -0.5) (NaN cannot occur).
+  ** An infinite 1/amax gives x86's INT32_MIN for every weight (inf, or
+  ** NaN for 0 * inf): code 0 after the clamp. */
+  float id = st > 0.0f ? 1.0f / st : 0.0f;
+  if (id - id == 0.0f) {
+    for (int j = 0; j < blk; j++) {
+      float v = xb[j] * id;
+      q[j] = 1 + (v >= 0.5f) - (v <= -0.5f);
+    }
+  } else {
+    for (int j = 0; j < blk; j++) q[j] = 0;
+  }
+}
+
+SQ_AI void lowbit_row(int fmt, const void *x, size_t n, void *blocks) {
+  const int blk = fmt == LOWBIT_Q1_0 ? 128 : 64;
+  const int bits = fmt == LOWBIT_Q1_0 ? 1 : 2, per = 8 / bits;
+  sq_cb src = x;
+  sq_b dst = blocks;
+  size_t nb = n / (size_t)blk;
+  while (nb > 0) {
+    int g = nb >= SQ_LOWBIT_GROUP ? SQ_LOWBIT_GROUP : (int)nb;
+    float xb[SQ_LOWBIT_GROUP * 128], st[SQ_LOWBIT_GROUP];
+    for (int j = 0; j < g * blk; j++) xb[j] = sq_load_f32(src + 4 * j);
+    /* A full group with a constant count, so that its chains are unrolled
+    ** into registers. */
+    if (g == SQ_LOWBIT_GROUP) lowbit_stats(fmt, xb, blk, SQ_LOWBIT_GROUP, st);
+    else lowbit_stats(fmt, xb, blk, g, st);
+    for (int k = 0; k < g; k++, dst += 18) {
+      int32_t q[128];
+      lowbit_codes(fmt, xb + k * blk, blk, st[k], q);
+      sq_store_u16(dst, sq_ggml_fp16(st[k]));
+      for (int b = 0; b < 16; b++) {
+        unsigned byte = 0;
+        SQ_UNROLL(8)
+        for (int i = 0; i < per; i++)
+          byte |= (unsigned)q[per * b + i] << (bits * i);
+        dst[2 + b] = (unsigned char)byte;
+      }
+    }
+    src += 4 * (size_t)(g * blk);
+    nb -= (size_t)g;
+  }
+}
 
 void sq_ggml_quantize_q1_0(const void *x, size_t n, const void *importance,
                            void *blocks) {
   (void)importance;
-  sq_cb src = x;
-  sq_b dst = blocks;
-  for (size_t ib = 0; ib < n / 128; ib++, src += 4 * 128, dst += 18) {
-    float xb[128];
-    for (int j = 0; j < 128; j++) xb[j] = sq_load_f32(src + 4 * j);
-    float sum = 0.0f; /* one chain, first weight to last, as ggml adds */
-    for (int j = 0; j < 128; j++) sum += fabsf(xb[j]);
-    sq_store_u16(dst, sq_ggml_fp16(sum / 128.0f));
-    for (int k = 0; k < 16; k++) {
-      unsigned byte = 0;
-      /* x >= 0 is true for -0.0 too: a zero weight dequantizes to +d. */
-      for (int b = 0; b < 8; b++) byte |= (unsigned)(xb[8 * k + b] >= 0.0f) << b;
-      dst[2 + k] = (unsigned char)byte;
-    }
-  }
+  lowbit_row(LOWBIT_Q1_0, x, n, blocks);
 }
-
-/* ---- q2_0: codes round(x / amax) + 1 in 0..3 ------------------------------- */
 
 void sq_ggml_quantize_q2_0(const void *x, size_t n, const void *importance,
                            void *blocks) {
   (void)importance;
-  sq_cb src = x;
-  sq_b dst = blocks;
-  for (size_t ib = 0; ib < n / 64; ib++, src += 4 * 64, dst += 18) {
-    float xb[64];
-    for (int j = 0; j < 64; j++) xb[j] = sq_load_f32(src + 4 * j);
-    float amax = sq_absmax8(xb, 64);
-    /* The codes use the float32 scale; only the stored one is fp16. */
-    float id = amax > 0.0f ? 1.0f / amax : 0.0f;
-    sq_store_u16(dst, sq_ggml_fp16(amax));
-    /* With a finite 1/amax, |x / amax| <= 1 + 2^-23, so roundf gives -1, 0
-    ** or 1 and the code is 1 + (v >= 0.5) - (v <= -0.5) (NaN cannot occur).
-    ** An infinite 1/amax gives x86's INT32_MIN for every weight (inf, or
-    ** NaN for 0 * inf): code 0 after the clamp. */
-    int32_t q[64];
-    if (id - id == 0.0f) {
-      for (int j = 0; j < 64; j++) {
-        float v = xb[j] * id;
-        q[j] = 1 + (v >= 0.5f) - (v <= -0.5f);
-      }
-    } else {
-      for (int j = 0; j < 64; j++) q[j] = 0;
-    }
-    for (int k = 0; k < 16; k++)
-      dst[2 + k] = (unsigned char)(q[4 * k] | q[4 * k + 1] << 2 |
-                                   q[4 * k + 2] << 4 | q[4 * k + 3] << 6);
-  }
+  lowbit_row(LOWBIT_Q2_0, x, n, blocks);
 }
 
 /* ---- tq1_0, tq2_0: ternary over 256 ---------------------------------------- */

@@ -14,6 +14,7 @@
 #include "core/text.h"
 #include "formats/formats.h"
 #include "sql/sql.h"
+#include "kernels/bnb4.h"
 #include "kernels/byteorder.h"
 
 void sq_status_begin(sq_status *st, sqlite3 *db) {
@@ -330,6 +331,15 @@ static int sq_tensor_from_subtype(const unsigned char *p, size_t nb,
     return sq_fail(st, "%s is %s, not float32; dequantize them with "
                        "dequantize_blob(%s, scale, zero_point, '%s')", argname,
                    sq_subtype_what(sub), argname, dt->name);
+  int g = sq_subtype_ggml_type(sub), b = sq_subtype_bnb4_type(sub);
+  if (g >= 0)
+    return sq_fail(st, "%s is %s, not float32; dequantize them with "
+                       "q_ggml_dequantize(%s, '%s')", argname,
+                   sq_subtype_what(sub), argname, sq_ggml_formats[g].name);
+  if (b >= 0)
+    return sq_fail(st, "%s is %s, not float32; dequantize them with "
+                       "q_bnb4_dequantize(%s, absmax, '%s')", argname,
+                   sq_subtype_what(sub), argname, b == SQ_BNB4_NF4 ? "nf4" : "fp4");
   return sq_fail(st, "%s is %s, not float32; convert it with q_f32(%s, dtype) "
                      "(the dtype column of q_tensors)", argname,
                  sq_subtype_what(sub), argname);
@@ -345,6 +355,8 @@ int sq_arg_tensor(sqlite3_value *v, const char *argname, sq_tensor *t,
     const unsigned char *p = sqlite3_value_blob(v);
     size_t nb = (size_t)sqlite3_value_bytes(v);
     unsigned sub = sqlite3_value_subtype(v);
+    /* a bnb4 absmax is float32 data that names its block size */
+    if (sq_subtype_bnb4_block(sub)) sub = SQ_SUBTYPE_F32;
     if (sub != SQ_SUBTYPE_F32 && sq_subtype_known(sub)) {
       memset(t, 0, sizeof *t);
       if (!p && nb) return sq_nomem(st);

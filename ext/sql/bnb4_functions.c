@@ -21,7 +21,14 @@
 **      ceil(count / block_size) finite floats;
 **   4. q_bnb4_nest: absmax one or more finite floats; q_bnb4_unnest takes
 **      what it returns (4 + 4 x ceil(m / 256) + m bytes for m absmax);
-**   5. NULL in any argument gives NULL.
+**   5. NULL in any argument gives NULL;
+**   6. the codes carry their type's subtype and the absmax its block
+**      size's (docs/reference/data-formats.md#subtypes): q_bnb4_dequantize
+**      refuses codes of the other type, data that is neither these codes
+**      nor a model file's integers, and an absmax of another block size.
+**      Values read back from a table carry none and are taken as given;
+**      q_bnb4_unnest's absmax carries f32's (the nested form keeps no block
+**      size).
 */
 #include "sql/sql.h"
 #include "core/text.h"
@@ -63,6 +70,36 @@ static int sq_arg_bnb4_floats(sqlite3_value *v, const char *name, sq_tensor *x,
   return sq_tensor_minmax(sq_kernels_active(), x->data, x->n, 0, &mn, &mx, st);
 }
 
+static const char *sq_bnb4_name(int t) { return t == SQ_BNB4_NF4 ? "nf4" : "fp4"; }
+
+/* Codes of type t (rule 6): refused when their subtype names the other
+** type, or data that is not codes a model file stores (its integers). */
+static int sq_arg_bnb4_codes(sqlite3_value *v, sq_bnb4_type t, sq_status *st) {
+  unsigned sub = sqlite3_value_subtype(v);
+  int have = sq_subtype_bnb4_type(sub);
+  if (have >= 0 && have != (int)t)
+    return sq_fail(st, "codes are %s, got type %s", sq_bnb4_name(have),
+                   sq_bnb4_name(t));
+  if (have >= 0 || !sq_subtype_known(sub)) return SQ_OK;
+  const sq_dtype *dt = sq_subtype_dtype(sub);
+  if (dt && dt->kind == SQ_FMT_CODE && sq_dtype_file_subtype(dt) == sub &&
+      sq_dtype_subtype(dt) != sub)
+    return SQ_OK;
+  return sq_fail(st, "codes are %s, not %s codes", sq_subtype_what(sub),
+                 sq_bnb4_name(t));
+}
+
+/* An absmax whose subtype names its block size must be of block_size's
+** blocks (rule 6). */
+static int sq_arg_bnb4_absmax_block(sqlite3_value *v, size_t block,
+                                    sq_status *st) {
+  size_t have = sq_subtype_bnb4_block(sqlite3_value_subtype(v));
+  if (have && have != block)
+    return sq_fail(st, "absmax is of blocks of %zu, got block_size %zu", have,
+                   block);
+  return SQ_OK;
+}
+
 static size_t sq_bnb4_blocks(size_t n, size_t block) {
   return n / block + (n % block != 0);
 }
@@ -86,12 +123,13 @@ static void sq_bnb4_quantize_func(sqlite3_context *ctx, int argc,
     size_t m = sq_bnb4_blocks(x.n, block);
     if (!(out = sq_alloc(&st, m, 4))) goto done;
     sq_bnb4_absmax(x.data, x.n, block, out);
-    sq_result_typed(ctx, out, (uint64_t)m * 4, SQ_SUBTYPE_F32, &st);
+    sq_result_typed(ctx, out, (uint64_t)m * 4, sq_bnb4_absmax_subtype(block),
+                    &st);
   } else {
     uint64_t nbytes = (uint64_t)x.n / 2 + (x.n & 1);
     if (!(out = sq_alloc(&st, nbytes, 1))) goto done;
     sq_bnb4_quantize(t, x.data, x.n, block, out, NULL);
-    sq_result_blob(ctx, out, nbytes, &st);
+    sq_result_typed(ctx, out, nbytes, sq_bnb4_codes_subtype(t), &st);
   }
   out = NULL;
 done:
@@ -120,7 +158,9 @@ static void sq_bnb4_dequantize_func(sqlite3_context *ctx, int argc,
     goto done;
   }
   if (sq_arg_bnb4_type(argv[2], &t, &st) ||
-      sq_arg_bnb4_block(argc, argv, 3, &block, &st))
+      sq_arg_bnb4_block(argc, argv, 3, &block, &st) ||
+      sq_arg_bnb4_codes(argv[0], t, &st) ||
+      sq_arg_bnb4_absmax_block(argv[1], block, &st))
     goto done;
   if (nbytes == 0) {
     sq_fail(&st, "codes must hold at least one byte, got 0");

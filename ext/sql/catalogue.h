@@ -99,7 +99,7 @@
 /* X(name, variant, reach, subtypes, nmin, nmax, xFunc, xStep,
 ** xFinal, xValue, xInverse): ext/sql/bnb4_functions.c */
 #define SQ_CATALOGUE_FUNCTIONS_BNB4(X) \
-  X("q_bnb4_quantize", 0, SQ_VALUES, SQ_SUBTYPES_READ, 2, 3, sq_bnb4_quantize_func, NULL, NULL, NULL, NULL) \
+  X("q_bnb4_quantize", 0, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 2, 3, sq_bnb4_quantize_func, NULL, NULL, NULL, NULL) \
   X("q_bnb4_absmax", 1, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 1, 2, sq_bnb4_quantize_func, NULL, NULL, NULL, NULL) \
   X("q_bnb4_dequantize", 0, SQ_VALUES, SQ_SUBTYPES_READ | SQ_SUBTYPES_RESULT, 3, 5, sq_bnb4_dequantize_func, NULL, NULL, NULL, NULL) \
   X("q_bnb4_nest", 0, SQ_VALUES, SQ_SUBTYPES_READ, 1, 1, sq_bnb4_nest_func, NULL, NULL, NULL, NULL) \

@@ -34,10 +34,17 @@
 **   6. NULL in any argument of the scalar functions gives NULL;
 **   7. options (q_ggml_quantize) come last: text that is not a JSON array
 **      (shape and importance are) nor the importance 'none', or the fifth
-**      argument.  The one key is
+**      argument.  The keys are
 **      mx_exponent=ggml|ocp|torchao-rceil|torchao-ceil|torchao-even|mlx, the
 **      shared-exponent rule of mxfp4 blocks, for mxfp4 only; ggml (the
-**      default) is ggml's (docs/NUMERICS.md#mx-shared-exponent-rules).
+**      default) is ggml's (docs/NUMERICS.md#mx-shared-exponent-rules); and
+**      importance=none, the same as the importance 'none' (rule 3), which
+**      then must not be given as well;
+**   8. q_ggml_quantize's blocks carry their type's own subtype, as do a
+**      GGUF file's; q_ggml_dequantize (and q_f32) refuse blocks whose
+**      subtype names another type.  Blocks without one (read back from a
+**      table) are taken as the type given
+**      (docs/reference/data-formats.md#subtypes).
 */
 #include <string.h>
 #include "sql/sql.h"
@@ -51,6 +58,20 @@ static int sq_arg_ggml_type(sqlite3_value *v, sq_ggml_type *t, sq_status *st) {
   const char *text = sq_arg_text(v, "type", st);
   if (!text) return st->code;
   return sq_ggml_type_parse(text, (size_t)sqlite3_value_bytes(v), t, st);
+}
+
+/* Blocks of type t: a BLOB whose subtype names another ggml type (or other
+** data) is refused; one without a subtype, or with the generic one that
+** q_ggml_quantize set before each type had its own, is taken as t's
+** (docs/reference/data-formats.md#subtypes). */
+static int sq_arg_ggml_blocks(sqlite3_value *v, const char *argname,
+                              sq_ggml_type t, sq_status *st) {
+  int have = sq_subtype_ggml_type(sqlite3_value_subtype(v));
+  if (have >= 0 && have != (int)t)
+    return sq_fail(st, "%s are %s, got type %s", argname,
+                   sq_ggml_formats[have].name, sq_ggml_formats[t].name);
+  return sq_arg_subtype_is(v, argname, sq_ggml_subtype(t),
+                           sq_ggml_formats[t].name, st);
 }
 
 /* Is v the importance 'none' (rule 3)? */
@@ -91,7 +112,8 @@ static void sq_ggml_quantize_func(sqlite3_context *ctx, int argc,
   if (sq_arg_tensor(argv[0], "x", &x, &st) ||
       sq_arg_ggml_type(argv[1], &t, &st))
     goto done;
-  if (sq_arg_options(argc, argv, opt < 0 ? argc : opt, SQ_OPT_MX_EXPONENT, &o, &st))
+  if (sq_arg_options(argc, argv, opt < 0 ? argc : opt,
+                     SQ_OPT_MX_EXPONENT | SQ_OPT_IMPORTANCE, &o, &st))
     goto done;
   if ((o.given & SQ_OPT_MX_EXPONENT) && t != SQ_GGML_MXFP4) {
     sq_fail(&st, "option mx_exponent applies to mxfp4 only, got %s",
@@ -102,8 +124,15 @@ static void sq_ggml_quantize_func(sqlite3_context *ctx, int argc,
                     sq_shape_check_count(&shape, x.n, &st)))
     goto done;
   if (sq_ggml_granularity(t, nargs > 2 ? &shape : NULL, x.n, &g, &st)) goto done;
-  /* importance 'none': ggml's quantize_<type>(x, .., NULL) (rule 3). */
-  int unweighted = nargs > 3 && sq_ggml_is_none(argv[3]);
+  /* importance=none, or the importance 'none': ggml's
+  ** quantize_<type>(x, .., NULL) (rules 3 and 7). */
+  if (o.importance_none && nargs > 3) {
+    sq_fail(&st, "importance is given twice, as option importance=none and "
+                 "as an argument, got %s",
+            sq_ggml_is_none(argv[3]) ? "'none'" : sq_value_type_name(argv[3]));
+    goto done;
+  }
+  int unweighted = o.importance_none || (nargs > 3 && sq_ggml_is_none(argv[3]));
   int weighted = nargs > 3 && !unweighted;
   if (weighted && (sq_arg_tensor(argv[3], "importance", &w, &st) ||
                    sq_ggml_check_importance(&w, g.len, &st)))
@@ -124,7 +153,7 @@ static void sq_ggml_quantize_func(sqlite3_context *ctx, int argc,
           : sq_ggml_quantize(sq_kernels_active(), t, &x, &g, weighted ? &w : NULL,
                              out, &st))
     goto done;
-  sq_result_typed(ctx, out, nbytes, SQ_SUBTYPE_GGML, &st);
+  sq_result_typed(ctx, out, nbytes, sq_ggml_subtype(t), &st);
   out = NULL;
 done:
   sqlite3_free(out);
@@ -169,8 +198,7 @@ static void sq_ggml_dequantize_func(sqlite3_context *ctx, int argc,
             : sqlite3_value_type(argv[0]) == SQLITE_INTEGER ? "INTEGER"
                                                             : "REAL");
   } else if (!sq_arg_ggml_type(argv[1], &t, &st) &&
-             !sq_arg_subtype_is(argv[0], "blocks", SQ_SUBTYPE_GGML,
-                                sq_ggml_formats[t].name, &st) &&
+             !sq_arg_ggml_blocks(argv[0], "blocks", t, &st) &&
              !sq_arg_ggml_layout(argc, argv, &shape, &has_shape, &count,
                                  &st)) {
     const void *blocks = sqlite3_value_blob(argv[0]);

@@ -321,6 +321,8 @@ static const lit option_keys[] = {
   L("mx_exponent"),
   /* appended: q_compare's bitsandbytes list (key 23) */
   L("bnb4"),
+  /* appended: q_ggml_quantize's importance=none (key 24) */
+  L("importance"),
 };
 
 static const lit mx_rule_names[] = {

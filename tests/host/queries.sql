@@ -513,6 +513,14 @@ SELECT q_ggml_quantize(v, 'mxfp4', 'mx_exponent=ocp'), q_ggml_quantize(v, 'mxfp4
 SELECT q_ggml_quantize(zeroblob(128), 'mxfp4', 'mx_exponent=floor');
 SELECT q_ggml_quantize(zeroblob(128), 'q8_0', 'mx_exponent=ocp');
 SELECT q_ggml_quantize(zeroblob(100), 'q1_0');
+-- Subtypes: blocks of another type of the same size are refused (q_f32,
+-- a GGUF file's data too); importance=none, and given twice
+SELECT q_ggml_dequantize(q_ggml_quantize(zeroblob(1024), 'iq3_s'), 'q3_K');
+SELECT q_f32(q_ggml_quantize(zeroblob(128), 'q4_0'), 'iq4_nl');
+SELECT q_ggml_dequantize(data, 'q2_0') FROM q_tensors((SELECT q_gguf_agg('w', q_ggml_quantize(zeroblob(512), 'q1_0'), 'q1_0', '[128]')));
+SELECT hex(q_ggml_quantize(v, 'iq4_nl', 'importance=none')), hex(q_ggml_quantize(v, 'iq4_nl', '[64]', 'importance=none')) FROM (SELECT q_f32('[' || replace(hex(zeroblob(63)), '00', '0.37,') || '-2]') AS v);
+SELECT q_ggml_quantize(zeroblob(128), 'iq4_nl', '[32]', 'none', 'importance=none');
+SELECT q_ggml_quantize(zeroblob(128), 'iq4_nl', 'importance=all');
 -- Several rows and dimensions; every type through the table of types, on
 -- zeros (q4_0's all-zero block stores the scale -0.0) and in upper case.
 WITH d(v, u) AS (SELECT json_group_array(((key * 2654435761 % 4294967296) / 65536 % 2001 - 1000) * (1 << (key / 16 % 7)) / 4096.0),
@@ -937,6 +945,11 @@ SELECT q_bnb4_dequantize('ab', '[1]', 'nf4');
 SELECT q_bnb4_dequantize(X'0000', '[1]', 'nf4', 64, 5);
 SELECT q_bnb4_dequantize(zeroblob(40), '[1]', 'nf4', 64);
 SELECT q_bnb4_unnest(zeroblob(8));
+-- Subtypes: nf4 codes as fp4, an absmax of another block size, the two swapped
+SELECT q_bnb4_dequantize(q_bnb4_quantize('[1, 2, 3]', 'nf4'), q_bnb4_absmax('[1, 2, 3]'), 'fp4');
+SELECT q_bnb4_dequantize(q_bnb4_quantize(zeroblob(400), 'fp4'), q_bnb4_absmax(zeroblob(400), 128), 'fp4');
+SELECT q_bnb4_dequantize(q_bnb4_absmax('[1, 2]'), q_bnb4_quantize('[1, 2]', 'nf4'), 'nf4');
+SELECT hex(q_bnb4_dequantize(q_bnb4_quantize(zeroblob(400), 'fp4', 128), q_bnb4_absmax(zeroblob(400), 128), 'fp4', 128)), q_json(q_bnb4_absmax('[1, 2]'));
 SELECT q_bnb4_quantize(NULL, 'nf4'), q_bnb4_dequantize(X'00', NULL, 'nf4'), q_bnb4_nest(NULL), q_bnb4_unnest(NULL);
 -- q_compare's bnb4= candidates (a ragged, odd count), alone and beside the
 -- integer schemes, then the option's errors
