@@ -72,11 +72,16 @@ size_t sq_iq_index_build(sq_iq_grid g, sq_iq_index *ix) {
   const int n = sq_iq_grids[g].ngrid, want = sq_iq_grids[g].want;
   ix->ngrid = n;
   ix->neighbours = NULL;
+  ix->nb_code3 = NULL;
   ix->nneighbours = 0;
   memset(ix->pos, 0, sizeof ix->pos);
+  memset(ix->code3, 0, sizeof ix->code3);
   for (int j = 0; j < n; j++)
-    for (int k = 0; k < 8; k++)
-      ix->pos[j][k] = (int8_t)(2 * ((sq_iq_grids[g].codes[j] >> (2 * k)) & 3u) + 1);
+    for (int k = 0; k < 8; k++) {
+      unsigned digit = (sq_iq_grids[g].codes[j] >> (2 * k)) & 3u;
+      ix->pos[j][k] = (int8_t)(2 * digit + 1);
+      ix->code3[j] |= (digit + (k >= 4 ? 4u : 0u)) << (3 * k);
+    }
   for (unsigned w = 0; w < SQ_IQ_WORDS; w++) ix->map[w] = -1;
   for (int j = 0; j < n; j++) ix->map[sq_iq_grids[g].codes[j]] = j;
   /* Count: one slot for the length of each list, one per neighbour. */
@@ -92,7 +97,8 @@ size_t sq_iq_index_build(sq_iq_grid g, sq_iq_index *ix) {
   return total;
 }
 
-void sq_iq_index_fill(sq_iq_grid g, sq_iq_index *ix, uint16_t *nb) {
+void sq_iq_index_fill(sq_iq_grid g, sq_iq_index *ix, uint16_t *nb,
+                      uint32_t *codes) {
   const int n = sq_iq_grids[g].ngrid, want = sq_iq_grids[g].want;
   uint8_t d2[2048];
   size_t at = 0;
@@ -110,12 +116,15 @@ void sq_iq_index_fill(sq_iq_grid g, sq_iq_index *ix, uint16_t *nb) {
     for (int l = 0; l < nl; l++)
       for (int j = 0; j < n; j++)
         if (d2[j] == levels[l]) {
+          codes[at] = ix->code3[j];
           nb[at++] = (uint16_t)j;
           count++;
         }
     nb[start] = (uint16_t)count;
+    codes[start] = 0;
   }
   ix->neighbours = nb;
+  ix->nb_code3 = codes;
   ix->nneighbours = at;
 }
 
@@ -128,10 +137,16 @@ void sq_iq_index_fill(sq_iq_grid g, sq_iq_index *ix, uint16_t *nb) {
 ** reader that sees 2 sees every byte of the index. */
 
 static sq_iq_index sq_iq_ix[SQ_IQ_NGRIDS];
-static uint16_t sq_iq_nb_2xxs[SQ_IQ_NB_2XXS], sq_iq_nb_2xs[SQ_IQ_NB_2XS],
-    sq_iq_nb_2s[SQ_IQ_NB_2S], sq_iq_nb_1s[SQ_IQ_NB_1S];
+static uint16_t sq_iq_nb_2xxs[SQ_IQ_NB_2XXS + SQ_IQ_NB_PAD],
+    sq_iq_nb_2xs[SQ_IQ_NB_2XS + SQ_IQ_NB_PAD],
+    sq_iq_nb_2s[SQ_IQ_NB_2S + SQ_IQ_NB_PAD], sq_iq_nb_1s[SQ_IQ_NB_1S + SQ_IQ_NB_PAD];
+static uint32_t sq_iq_nc_2xxs[SQ_IQ_NB_2XXS + SQ_IQ_NB_PAD],
+    sq_iq_nc_2xs[SQ_IQ_NB_2XS + SQ_IQ_NB_PAD],
+    sq_iq_nc_2s[SQ_IQ_NB_2S + SQ_IQ_NB_PAD], sq_iq_nc_1s[SQ_IQ_NB_1S + SQ_IQ_NB_PAD];
 static uint16_t *const sq_iq_nb[SQ_IQ_NGRIDS] = {sq_iq_nb_2xxs, sq_iq_nb_2xs,
                                                  sq_iq_nb_2s, sq_iq_nb_1s};
+static uint32_t *const sq_iq_nc[SQ_IQ_NGRIDS] = {sq_iq_nc_2xxs, sq_iq_nc_2xs,
+                                                 sq_iq_nc_2s, sq_iq_nc_1s};
 static const size_t sq_iq_nb_size[SQ_IQ_NGRIDS] = {SQ_IQ_NB_2XXS, SQ_IQ_NB_2XS,
                                                    SQ_IQ_NB_2S, SQ_IQ_NB_1S};
 static int sq_iq_state[SQ_IQ_NGRIDS];
@@ -150,7 +165,7 @@ const sq_iq_index *sq_iq_index_get(sq_iq_grid g) {
   ** edited grid could need more: then every word off the grid maps to
   ** entry 0 (wrong bytes, never an overrun). */
   if (need <= sq_iq_nb_size[g]) {
-    sq_iq_index_fill(g, &sq_iq_ix[g], sq_iq_nb[g]);
+    sq_iq_index_fill(g, &sq_iq_ix[g], sq_iq_nb[g], sq_iq_nc[g]);
   } else {
     for (unsigned w = 0; w < SQ_IQ_WORDS; w++)
       if (sq_iq_ix[g].map[w] < 0) sq_iq_ix[g].map[w] = 0;

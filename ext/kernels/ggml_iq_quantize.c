@@ -60,28 +60,108 @@ static const uint16_t *iq_list(const sq_iq_index *ix, int m) {
   return ix->neighbours + (-(int64_t)m - 1);
 }
 
-/* The neighbour nearest to xval at `scale`, in weighted squared distance
-** (grid coordinates 1, 3, 5); its digits into L. */
-static int iq2_best_neighbour(const sq_iq_index *ix, const uint16_t *nb,
-                              const float *xval, const float *w, float scale,
-                              int8_t *L) {
+/* The searches' context: the grid's index and the path's inner loops. */
+typedef struct iq_ctx {
+  const sq_iq_index *ix;
+  const sq_iq_ops *ops;
+} iq_ctx;
+
+/* The entry of list nb nearest to xval at `scale` in weighted squared
+** distance, the levels of the digits lv[d] = scale * level(d); its digits
+** into L. */
+static int iq_best_neighbour(const iq_ctx *c, const uint16_t *nb,
+                             const float *xval, const float *w,
+                             const float *lv, int8_t *L) {
+  int g = c->ops->nearest(c->ix, nb, xval, w, lv);
+  uint32_t code = c->ix->code3[g];
+  for (int i = 0; i < 8; i++) L[i] = (int8_t)((code >> (3 * i)) & 3u);
+  return g;
+}
+
+/* ---- the scalar inner loops (sq_iq_ops_scalar) -------------------------------
+** nearest: the three values each weight's term can take are computed once
+** per call (the same operations as ggml's loop over the neighbours, which
+** recomputes them for every entry), then each entry's sum adds its eight
+** terms in ggml's order. */
+
+static int iq_nearest_scalar(const sq_iq_index *ix, const uint16_t *nb,
+                             const float *x, const float *w, const float *lv) {
+  float t[4][8];
+  for (int d = 0; d < 3; d++)
+    for (int i = 0; i < 8; i++) {
+      float diff = lv[d] - x[i];
+      t[d][i] = w[i] * diff * diff;
+    }
   float best = FLT_MAX;
   int g = -1;
   for (int j = 1; j <= nb[0]; j++) {
-    const int8_t *pg = ix->pos[nb[j]];
+    uint32_t code = ix->code3[nb[j]];
     float d2 = 0;
-    for (int i = 0; i < 8; i++) {
-      float diff = scale * (float)pg[i] - xval[i];
-      d2 += w[i] * diff * diff;
-    }
+    for (int i = 0; i < 8; i++) d2 += t[(code >> (3 * i)) & 3u][i];
     if (d2 < best) {
       best = d2;
       g = nb[j];
     }
   }
-  if (g < 0) g = nb[1];
-  for (int i = 0; i < 8; i++) L[i] = (int8_t)((ix->pos[g][i] - 1) / 2);
-  return g;
+  return g < 0 ? nb[1] : g;
+}
+
+const float sq_iq1_shifted[2][3] = {{-1 + 0.125f, 0.125f, 1 + 0.125f},
+                                    {-1 - 0.125f, -0.125f, 1 - 0.125f}};
+#define iq1_xp sq_iq1_shifted[0]
+#define iq1_xm sq_iq1_shifted[1]
+
+/* iq1_s: every split i1 <= i2 of the sorted weights into the levels
+** 0 | 1 | 2, each with the shift +1/8 (m = 0) and -1/8, in that order. */
+static void iq1_split32_scalar(const sq_iq1_sums *s, sq_iq1_best *b) {
+  const float *sumx = s->x, *sumw = s->w;
+  for (int i1 = 0; i1 <= 32; i1++)
+    for (int i2 = i1; i2 <= 32; i2++) {
+      for (int m = 0; m < 2; m++) {
+        const float *xs = m ? iq1_xm : iq1_xp;
+        float a = sumx[i1] - sumx[0], bb = sumx[i2] - sumx[i1], c = sumx[32] - sumx[i2];
+        float wa = sumw[i1] - sumw[0], wb = sumw[i2] - sumw[i1], wc = sumw[32] - sumw[i2];
+        float sumqx = a * xs[0] + bb * xs[1] + c * xs[2];
+        float sumq2 = wa * xs[0] * xs[0] + wb * xs[1] * xs[1] + wc * xs[2] * xs[2];
+        if (sumq2 > 0 && sumqx * sumqx > b->best * sumq2) {
+          b->scale = sumqx / sumq2;
+          b->best = b->scale * sumqx;
+          b->b1 = i1;
+          b->b2 = i2;
+          b->shift = m ? -1 : 1;
+        }
+      }
+    }
+}
+
+/* iq1_m: every split of the 16 sorted weights, each with the four shift
+** patterns k (bit 1 the first half's sign, bit 0 the second's), scored
+** from the prefix sums per half as ggml 0.25.1 does (iq1_m_block). */
+static void iq1_split16_scalar(const sq_iq1_sums *s, sq_iq1_best *b) {
+  for (int i1 = 0; i1 <= 16; i1++) {
+    float a[2][2];
+    for (int m = 0; m < 2; m++)
+      for (int h = 0; h < 2; h++) a[m][h] = s->d01[m] * s->hw[h][i1] + s->tw[m][h];
+    for (int i2 = i1; i2 <= 16; i2++) {
+      float qx[2][2], q2[2][2];
+      for (int m = 0; m < 2; m++)
+        for (int h = 0; h < 2; h++) {
+          qx[m][h] = s->tx[m][h] - (s->hx[h][i2] + s->hx[h][i1]);
+          q2[m][h] = s->d12[m] * s->hw[h][i2] + a[m][h];
+        }
+      for (int k = 0; k < 4; k++) {
+        float sqx = qx[k >> 1][0] + qx[k & 1][1];
+        float sq2 = q2[k >> 1][0] + q2[k & 1][1];
+        if (sq2 > 0 && sqx * sqx > b->best * sq2) {
+          b->scale = sqx / sq2;
+          b->best = b->scale * sqx;
+          b->b1 = i1;
+          b->b2 = i2;
+          b->shift = k;
+        }
+      }
+    }
+  }
 }
 
 /* Digits of the eight values at inverse scale id, clamped to 0..2. */
@@ -90,27 +170,90 @@ static void iq2_round(const float *xval, float id, int8_t *L) {
     L[i] = (int8_t)sq_ggml_clamp_int(sq_ggml_nearest_int(0.5f * (id * xval[i] - 1)), 0, 2);
 }
 
+static void iq2_digits_scalar(const float *x, int n8, int tries, const float *id,
+                              int8_t (*Ls)[32], uint32_t (*words)[4]) {
+  for (int t = 0; t < tries; t++)
+    for (int k = 0; k < n8; k++) {
+      iq2_round(x + 8 * k, id[t], Ls[t] + 8 * k);
+      words[t][k] = iq_word(Ls[t] + 8 * k);
+    }
+}
+
+const sq_iq_ops sq_iq_ops_scalar = {iq_nearest_scalar, iq2_digits_scalar,
+                                    iq1_split32_scalar, iq1_split16_scalar};
+
+
 /* Digits of eight values, then the grid: on it, or its best neighbour
 ** (L replaced).  Returns whether the word was on the grid. */
-static int iq2_snap(const sq_iq_index *ix, const float *xval, const float *waux,
+static int iq2_snap(const iq_ctx *c, const float *xval, const float *waux,
                     float id, float scale, int8_t *L, int *entry) {
   iq2_round(xval, id, L);
-  int m = iq_entry(ix, iq_word(L));
+  int m = iq_entry(c->ix, iq_word(L));
   if (m >= 0) {
     *entry = m;
     return 1;
   }
-  *entry = iq2_best_neighbour(ix, iq_list(ix, m), xval, waux, scale, L);
+  /* ggml's grid coordinates 1, 3, 5, times the scale */
+  const float lv[3] = {scale * 1.0f, scale * 3.0f, scale * 5.0f};
+  *entry = iq_best_neighbour(c, iq_list(c->ix, m), xval, waux, lv, L);
   return 0;
 }
 
-static void iq2_sums(int n, const float *w, const float *xval, const int8_t *L,
-                     float *sumqx, float *sumq2) {
+/* What each weight adds to a scale's sums, per digit d (q = 2d + 1):
+** (w * x) * q and (w * q) * q, the operations of ggml's sums, computed once
+** per group instead of once per scale tried. */
+typedef struct iq2_terms {
+  float qx[3][32], q2[3][32];
+} iq2_terms;
+
+static void iq2_terms_of(int n, const float *w, const float *xval, iq2_terms *t) {
+  for (int d = 0; d < 3; d++) {
+    float q = (float)(2 * d + 1);
+    for (int i = 0; i < n; i++) {
+      t->qx[d][i] = w[i] * xval[i] * q;
+      t->q2[d][i] = w[i] * q * q;
+    }
+  }
+}
+
+/* The scales a group tries, at most (iq2_xs and iq2_s: 19, iq2_xxs: 13). */
+#define IQ2_TRIES 19
+
+/* The n values (n / 8 eights) at each of the `tries` inverse scales
+** id[t]: their digits into Ls[t] (n each), every eight on the grid or
+** replaced by its best neighbour at scale 1 / id[t]; on[t][k]: whether
+** eight k was on the grid.  What iq2_snap does for each, with every
+** rounding first, then the look-ups, then the neighbour searches: those
+** are independent of each other, so the processor overlaps them. */
+static void iq2_try(const iq_ctx *c, int n, int tries, const float *xval,
+                    const float *waux, const float *id, int8_t (*Ls)[32],
+                    uint8_t (*on)[4]) {
+  uint32_t words[IQ2_TRIES][4];
+  c->ops->digits(xval, n / 8, tries, id, Ls, words);
+  int32_t m[IQ2_TRIES][4];
+  for (int t = 0; t < tries; t++)
+    for (int k = 0; k < n / 8; k++) {
+      m[t][k] = iq_entry(c->ix, words[t][k]);
+      on[t][k] = m[t][k] >= 0;
+    }
+  for (int t = 0; t < tries; t++) {
+    float scale = 1 / id[t];
+    const float lv[3] = {scale * 1.0f, scale * 3.0f, scale * 5.0f};
+    for (int k = 0; k < n / 8; k++)
+      if (m[t][k] < 0)
+        iq_best_neighbour(c, iq_list(c->ix, m[t][k]), xval + 8 * k, waux + 8 * k,
+                          lv, Ls[t] + 8 * k);
+  }
+}
+
+/* sum w * x * q and sum w * q^2 over the n digits L (each 0..2), in
+** order. */
+static void iq2_sums(int n, const iq2_terms *t, const int8_t *L, float *sumqx,
+                     float *sumq2) {
   float a = 0, b = 0;
   for (int i = 0; i < n; i++) {
-    float q = (float)(2 * L[i] + 1);
-    a += w[i] * xval[i] * q;
-    b += w[i] * q * q;
+    a += t->qx[L[i]][i];
+    b += t->q2[L[i]][i];
   }
   *sumqx = a;
   *sumq2 = b;
@@ -148,10 +291,11 @@ static unsigned iq2_signs(const float *x, const float *w, float *xval, int even)
 
 /* ---- iq2_xxs ------------------------------------------------------------------ */
 
-static void iq2_xxs_block(const sq_iq_index *ix, const float *xbl,
+static void iq2_xxs_block(const iq_ctx *c, const float *xbl,
                           const float *qwbl, unsigned char *out) {
+  const sq_iq_index *ix = c->ix;
   float scales[8], weight[32], xval[32], waux[32];
-  int8_t L[32], Laux[32];
+  int8_t L[32];
   unsigned signs[4];
   uint32_t q2[16];
   memset(q2, 0, sizeof q2);
@@ -176,30 +320,31 @@ static void iq2_xxs_block(const sq_iq_index *ix, const float *xbl,
       scales[ib] = 0;
       continue;
     }
-    float best = 0;
-    for (int is = -6; is <= 6; is++) {
-      float id = (5 + (float)is * 0.1f) / eff_max;
-      float this_scale = 1 / id;
-      int e;
-      for (int k = 0; k < 4; k++)
-        iq2_snap(ix, xval + 8 * k, waux + 8 * k, id, this_scale, Laux + 8 * k, &e);
+    iq2_terms terms;
+    iq2_terms_of(32, weight, xval, &terms);
+    float best = 0, ids[IQ2_TRIES];
+    int8_t Ls[IQ2_TRIES][32];
+    uint8_t on[IQ2_TRIES][4];
+    for (int t = 0; t < 13; t++) ids[t] = (5 + (float)(t - 6) * 0.1f) / eff_max;
+    iq2_try(c, 32, 13, xval, waux, ids, Ls, on);
+    for (int t = 0; t < 13; t++) {
       float sumqx, sumq2;
-      iq2_sums(32, weight, xval, Laux, &sumqx, &sumq2);
+      iq2_sums(32, &terms, Ls[t], &sumqx, &sumq2);
       if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
         scale = sumqx / sumq2;
         best = scale * sumqx;
-        memcpy(L, Laux, 32);
+        memcpy(L, Ls[t], 32);
       }
     }
     if (scale > 0) {
       float id = 1 / scale;
       for (int k = 0; k < 4; k++) {
         int e;
-        iq2_snap(ix, xval + 8 * k, waux + 8 * k, id, scale, L + 8 * k, &e);
+        iq2_snap(c, xval + 8 * k, waux + 8 * k, id, scale, L + 8 * k, &e);
         for (int i = 0; i < 8; i++) L[8 * k + i] = (int8_t)((ix->pos[e][i] - 1) / 2);
       }
       float sumqx, sumq2;
-      iq2_sums(32, weight, xval, L, &sumqx, &sumq2);
+      iq2_sums(32, &terms, L, &sumqx, &sumq2);
       if (sumq2 > 0) scale = sumqx / sumq2;
     }
     if (scale < 0) {
@@ -230,11 +375,12 @@ static void iq2_xxs_block(const sq_iq_index *ix, const float *xbl,
 
 /* One group of 16 of iq2_xs (s == 0) or iq2_s (s == 1): its scale, and
 ** its two grid entries and sign bytes. */
-static float iq2_16(const sq_iq_index *ix, int s, const float *xb,
+static float iq2_16(const iq_ctx *c, int s, const float *xb,
                     const float *weight, int *entry, unsigned *signs) {
+  const sq_iq_index *ix = c->ix;
   float xval[16], waux[16];
-  int8_t L[16], Laux[16];
-  int on[2], on_aux[2];
+  int8_t L[16];
+  int on[2];
   for (int i = 0; i < 16; i++) waux[i] = sqrtf(weight[i]);
   for (int k = 0; k < 2; k++)
     signs[k] = iq2_signs(xb + 8 * k, weight + 8 * k, xval + 8 * k, !s);
@@ -243,23 +389,25 @@ static float iq2_16(const sq_iq_index *ix, int s, const float *xb,
   entry[0] = entry[1] = -1;
   if (max < (s ? 1e-8f : 1e-15f)) return 0;
   memset(L, 0, 16);
+  iq2_terms terms;
+  iq2_terms_of(16, weight, xval, &terms);
   float best = 0;
   float scale = max / 5;
   on[0] = on[1] = 1;
-  for (int is = -9; is <= 9; is++) {
-    float id = (5 + (float)is * 0.1f) / max;
-    float this_scale = 1 / id;
-    int e;
-    for (int k = 0; k < 2; k++)
-      on_aux[k] = iq2_snap(ix, xval + 8 * k, waux + 8 * k, id, this_scale, Laux + 8 * k, &e);
+  float ids[IQ2_TRIES];
+  int8_t Ls[IQ2_TRIES][32];
+  uint8_t ons[IQ2_TRIES][4];
+  for (int t = 0; t < 19; t++) ids[t] = (5 + (float)(t - 9) * 0.1f) / max;
+  iq2_try(c, 16, 19, xval, waux, ids, Ls, ons);
+  for (int t = 0; t < 19; t++) {
     float sumqx, sumq2;
-    iq2_sums(16, weight, xval, Laux, &sumqx, &sumq2);
+    iq2_sums(16, &terms, Ls[t], &sumqx, &sumq2);
     if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
       scale = sumqx / sumq2;
       best = scale * sumqx;
-      memcpy(L, Laux, 16);
-      on[0] = on_aux[0];
-      on[1] = on_aux[1];
+      memcpy(L, Ls[t], 16);
+      on[0] = ons[t][0];
+      on[1] = ons[t][1];
     }
   }
   if ((!on[0] || !on[1]) && scale > 0) {
@@ -267,10 +415,10 @@ static float iq2_16(const sq_iq_index *ix, int s, const float *xb,
     for (int k = 0; k < 2; k++) {
       if (on[k]) continue;
       int e;
-      iq2_snap(ix, xval + 8 * k, waux + 8 * k, id, scale, L + 8 * k, &e);
+      iq2_snap(c, xval + 8 * k, waux + 8 * k, id, scale, L + 8 * k, &e);
     }
     float sumqx, sumq2;
-    iq2_sums(16, weight, xval, L, &sumqx, &sumq2);
+    iq2_sums(16, &terms, L, &sumqx, &sumq2);
     if (sumq2 > 0) scale = sumqx / sumq2;
   }
   if (scale < 0) {
@@ -284,7 +432,7 @@ static float iq2_16(const sq_iq_index *ix, int s, const float *xb,
   return scale;
 }
 
-static void iq2_xs_block(const sq_iq_index *ix, int s, const float *xbl,
+static void iq2_xs_block(const iq_ctx *c, int s, const float *xbl,
                          const float *qwbl, unsigned char *out) {
   float scales[16], weight[16];
   int entry[2];
@@ -300,7 +448,7 @@ static void iq2_xs_block(const sq_iq_index *ix, int s, const float *xbl,
     } else {
       for (int i = 0; i < 16; i++) weight[i] = 0.25f * sigma2 + xb[i] * xb[i];
     }
-    scales[ib] = iq2_16(ix, s, xb, weight, entry, signs);
+    scales[ib] = iq2_16(c, s, xb, weight, entry, signs);
     if (entry[0] < 0) continue;
     for (int k = 0; k < 2; k++) {
       int i8 = 2 * ib + k;
@@ -334,31 +482,6 @@ static void iq2_xs_block(const sq_iq_index *ix, int s, const float *xbl,
 
 /* ---- iq1_s and iq1_m ------------------------------------------------------------ */
 
-/* The neighbour of least weighted squared error to xval at `scale`, levels
-** xg[digit]; its digits into L. */
-static int iq1_best_neighbour(const sq_iq_index *ix, const uint16_t *nb,
-                              const float *xval, const float *w, float scale,
-                              const float *xg, int8_t *L) {
-  float best = FLT_MAX;
-  int g = -1;
-  for (int j = 1; j <= nb[0]; j++) {
-    const int8_t *pg = ix->pos[nb[j]];
-    float d2 = 0;
-    for (int i = 0; i < 8; i++) {
-      float q = xg[(pg[i] - 1) / 2];
-      float diff = scale * q - xval[i];
-      d2 += w[i] * diff * diff;
-    }
-    if (d2 < best) {
-      best = d2;
-      g = nb[j];
-    }
-  }
-  if (g < 0) g = nb[1];
-  for (int i = 0; i < 8; i++) L[i] = (int8_t)((ix->pos[g][i] - 1) / 2);
-  return g;
-}
-
 /* The n values in increasing order, stably (their positions into idx), as
 ** ggml's qsort on this glibc orders them (a merge sort: equal values keep
 ** their order). */
@@ -377,16 +500,62 @@ static void iq1_sort(int n, const float *x, int *idx) {
   }
 }
 
-static const float iq1_xp[3] = {-1 + 0.125f, 0.125f, 1 + 0.125f};
-static const float iq1_xm[3] = {-1 - 0.125f, -0.125f, 1 - 0.125f};
+/* The levels of the n sorted weights from the split b1, b2 (0 below b1, 1
+** below b2, else 2) into L in weight order; when the scale is negative,
+** every level flipped (2 - level) and the scale made positive: returns
+** whether. */
+static int iq1_levels(int n, const int *idx, sq_iq1_best *b, int8_t *L) {
+  for (int j = 0; j < n; j++) L[idx[j]] = (int8_t)(j < b->b1 ? 0 : j < b->b2 ? 1 : 2);
+  if (!(b->scale < 0)) return 0;
+  for (int j = 0; j < n; j++) L[j] = (int8_t)(2 - L[j]);
+  b->scale = -b->scale;
+  return 1;
+}
 
-static void iq1_s_block(const sq_iq_index *ix, const float *xbl,
-                        const float *qwbl, unsigned char *out) {
-  float scales[8], weight[32], sumx[33], sumw[33];
+/* The nk eights of L onto the grid: each its entry, or the neighbour of
+** least weighted squared error at `scale` with the levels xx[k] of eight k
+** (L replaced); if any was replaced, the scale refitted by least squares
+** over all of them.  The entries into index; returns the scale. */
+static float iq1_snap(const iq_ctx *c, int nk, const float *xb,
+                      const float *weight, const float *const *xx,
+                      float scale, int8_t *L, uint16_t *index) {
+  const sq_iq_index *ix = c->ix;
+  int all_on = 1;
+  for (int k = 0; k < nk; k++) {
+    int m = iq_entry(ix, iq_word(L + 8 * k));
+    if (m < 0) {
+      all_on = 0;
+      const float lv[3] = {scale * xx[k][0], scale * xx[k][1], scale * xx[k][2]};
+      m = iq_best_neighbour(c, iq_list(ix, m), xb + 8 * k, weight + 8 * k, lv,
+                            L + 8 * k);
+    }
+    index[k] = (uint16_t)m;
+  }
+  if (!all_on) {
+    float sumqx = 0, sumq2 = 0;
+    for (int k = 0; k < nk; k++) {
+      const int8_t *pg = ix->pos[index[k]];
+      for (int j = 0; j < 8; j++) {
+        float w = weight[8 * k + j];
+        float q = xx[k][(pg[j] - 1) / 2];
+        sumqx += w * q * xb[8 * k + j];
+        sumq2 += w * q * q;
+      }
+    }
+    if (sumqx > 0 && sumq2 > 0) scale = sumqx / sumq2;
+  }
+  return scale;
+}
+
+static void iq1_s_block(const iq_ctx *c, const float *xbl, const float *qwbl,
+                        unsigned char *out) {
+  float scales[8], weight[32];
+  sq_iq1_sums sums;
   int8_t L[32];
   int idx[32], shifts[8];
   uint16_t index[4];
   memset(out, 0, 50);
+  memset(&sums, 0, sizeof sums);
   float max_scale = 0;
   float sigma2 = 2 * iq_sum_sq(xbl) / QK_K;
   for (int ib = 0; ib < 8; ib++) {
@@ -398,62 +567,18 @@ static void iq1_s_block(const sq_iq_index *ix, const float *xbl,
     scales[ib] = 0;
     if (max < 1e-12f) continue;
     iq1_sort(32, xb, idx);
-    sumx[0] = sumw[0] = 0;
     for (int j = 0; j < 32; j++) {
       int i = idx[j];
-      sumx[j + 1] = sumx[j] + weight[i] * xb[i];
-      sumw[j + 1] = sumw[j] + weight[i];
+      sums.x[j + 1] = sums.x[j] + weight[i] * xb[i];
+      sums.w[j + 1] = sums.w[j] + weight[i];
     }
-    float best = -FLT_MAX, scale = max;
-    int b1 = -1, b2 = -1, bshift = 0;
-    for (int i1 = 0; i1 <= 32; i1++)
-      for (int i2 = i1; i2 <= 32; i2++) {
-        for (int m = 0; m < 2; m++) {
-          const float *xs = m ? iq1_xm : iq1_xp;
-          float a = sumx[i1] - sumx[0], b = sumx[i2] - sumx[i1], c = sumx[32] - sumx[i2];
-          float wa = sumw[i1] - sumw[0], wb = sumw[i2] - sumw[i1], wc = sumw[32] - sumw[i2];
-          float sumqx = a * xs[0] + b * xs[1] + c * xs[2];
-          float sumq2 = wa * xs[0] * xs[0] + wb * xs[1] * xs[1] + wc * xs[2] * xs[2];
-          if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
-            scale = sumqx / sumq2;
-            best = scale * sumqx;
-            b1 = i1;
-            b2 = i2;
-            bshift = m ? -1 : 1;
-          }
-        }
-      }
-    if (b1 < 0 || b2 < 0 || bshift == 0) continue;
-    for (int j = 0; j < 32; j++) L[idx[j]] = (int8_t)(j < b1 ? 0 : j < b2 ? 1 : 2);
-    if (scale < 0) {
-      for (int j = 0; j < 32; j++) L[j] = (int8_t)(2 - L[j]);
-      scale = -scale;
-      bshift = -bshift;
-    }
-    const float *xx = bshift == 1 ? iq1_xp : iq1_xm;
-    int all_on = 1;
-    for (int k = 0; k < 4; k++) {
-      int m = iq_entry(ix, iq_word(L + 8 * k));
-      if (m < 0) {
-        all_on = 0;
-        m = iq1_best_neighbour(ix, iq_list(ix, m), xb + 8 * k, weight + 8 * k,
-                               scale, xx, L + 8 * k);
-      }
-      index[k] = (uint16_t)m;
-    }
-    if (!all_on) {
-      float sumqx = 0, sumq2 = 0;
-      for (int k = 0; k < 4; k++) {
-        const int8_t *pg = ix->pos[index[k]];
-        for (int j = 0; j < 8; j++) {
-          float w = weight[8 * k + j];
-          float q = xx[(pg[j] - 1) / 2];
-          sumqx += w * q * xb[8 * k + j];
-          sumq2 += w * q * q;
-        }
-      }
-      if (sumqx > 0 && sumq2 > 0) scale = sumqx / sumq2;
-    }
+    sq_iq1_best b = {-FLT_MAX, max, -1, -1, 0};
+    c->ops->split32(&sums, &b);
+    if (b.b1 < 0 || b.b2 < 0 || b.shift == 0) continue;
+    if (iq1_levels(32, idx, &b, L)) b.shift = -b.shift;
+    const float *xx = b.shift == 1 ? iq1_xp : iq1_xm;
+    const float *const levels[4] = {xx, xx, xx, xx};
+    float scale = iq1_snap(c, 4, xb, weight, levels, b.scale, L, index);
     unsigned h = 0;
     for (int k = 0; k < 4; k++) {
       out[2 + 4 * ib + k] = (unsigned char)(index[k] & 255);
@@ -461,7 +586,7 @@ static void iq1_s_block(const sq_iq_index *ix, const float *xbl,
     }
     sq_store_u16(out + 34 + 2 * ib, (uint16_t)h);
     scales[ib] = scale;
-    shifts[ib] = bshift;
+    shifts[ib] = b.shift;
     max_scale = iq_max(max_scale, scale);
   }
   if (!max_scale) return;
@@ -491,14 +616,16 @@ static void iq1_m_weights(const float *xb, const float *qw, float sigma2,
   }
 }
 
-static void iq1_m_block(const sq_iq_index *ix, const float *xbl,
-                        const float *qwbl, unsigned char *out) {
+static void iq1_m_block(const iq_ctx *c, const float *xbl, const float *qwbl,
+                        unsigned char *out) {
   static const unsigned char masks[4] = {0x00, 0x80, 0x08, 0x88};
   float scales[16], weight[16];
+  sq_iq1_sums sums;
   int8_t L[16];
   int idx[16], shifts[16];
   uint16_t index[2];
   memset(out, 0, 56);
+  memset(&sums, 0, sizeof sums);
   float max_scale = 0;
   float sigma2 = 2 * iq_sum_sq(xbl) / QK_K;
   for (int ib = 0; ib < 16; ib++) {
@@ -511,101 +638,46 @@ static void iq1_m_block(const sq_iq_index *ix, const float *xbl,
     if (max < 1e-7f) continue;
     iq1_sort(16, xb, idx);
     /* Prefix sums over the sorted order, one pair per half of the group
-    ** (the half decides which shift a weight gets): sx[h][j], sw[h][j] of
+    ** (the half decides which shift a weight gets): hx[h][j], hw[h][j] of
     ** w * x and w over the first j sorted weights that fall in half h.
     ** ggml 0.25.1 scores each split from these, as
-    **   sumqx = (X_h * c2 - (sx[h][i2] + sx[h][i1])), summed over both halves
-    **   sumq2 = sw[h][i2] * (c1^2 - c2^2) + (sw[h][i1] * (c0^2 - c1^2)
+    **   sumqx = (X_h * c2 - (hx[h][i2] + hx[h][i1])), summed over both halves
+    **   sumq2 = hw[h][i2] * (c1^2 - c2^2) + (hw[h][i1] * (c0^2 - c1^2)
     **           + W_h * c2 * c2), likewise
     ** (levels c0, c1, c2; c0 - c1 = c1 - c2 = -1), and that float order is
     ** what decides its near-ties (constant, zero or tied weights). */
-    float sx[2][17], sw[2][17];
-    sx[0][0] = sx[1][0] = sw[0][0] = sw[1][0] = 0;
     for (int j = 0; j < 16; j++) {
       int i = idx[j], h = i >= 8;
-      sx[h][j + 1] = sx[h][j] + xb[i] * weight[i];
-      sw[h][j + 1] = sw[h][j] + weight[i];
-      sx[1 - h][j + 1] = sx[1 - h][j];
-      sw[1 - h][j + 1] = sw[1 - h][j];
+      sums.hx[h][j + 1] = sums.hx[h][j] + xb[i] * weight[i];
+      sums.hw[h][j + 1] = sums.hw[h][j] + weight[i];
+      sums.hx[1 - h][j + 1] = sums.hx[1 - h][j];
+      sums.hw[1 - h][j + 1] = sums.hw[1 - h][j];
     }
-    /* Per shift sign s (0: +1/8, 1: -1/8) and half h. */
-    float d01[2], d12[2], tx[2][2], tw[2][2];
+    /* Per shift sign m (0: +1/8, 1: -1/8) and half h. */
     for (int m = 0; m < 2; m++) {
-      const float *c = m ? iq1_xm : iq1_xp;
-      d01[m] = c[0] * c[0] - c[1] * c[1];
-      d12[m] = c[1] * c[1] - c[2] * c[2];
+      const float *cl = m ? iq1_xm : iq1_xp;
+      sums.d01[m] = cl[0] * cl[0] - cl[1] * cl[1];
+      sums.d12[m] = cl[1] * cl[1] - cl[2] * cl[2];
       for (int h = 0; h < 2; h++) {
-        tx[m][h] = sx[h][16] * c[2];
-        tw[m][h] = sw[h][16] * c[2] * c[2];
+        sums.tx[m][h] = sums.hx[h][16] * cl[2];
+        sums.tw[m][h] = sums.hw[h][16] * cl[2] * cl[2];
       }
     }
-    float best = -FLT_MAX, scale = max;
-    int b1 = -1, b2 = -1, bk = -1;
-    for (int i1 = 0; i1 <= 16; i1++) {
-      float a[2][2];
-      for (int m = 0; m < 2; m++)
-        for (int h = 0; h < 2; h++) a[m][h] = d01[m] * sw[h][i1] + tw[m][h];
-      for (int i2 = i1; i2 <= 16; i2++) {
-        float qx[2][2], q2[2][2];
-        for (int m = 0; m < 2; m++)
-          for (int h = 0; h < 2; h++) {
-            qx[m][h] = tx[m][h] - (sx[h][i2] + sx[h][i1]);
-            q2[m][h] = d12[m] * sw[h][i2] + a[m][h];
-          }
-        for (int k = 0; k < 4; k++) {
-          /* k: bit 1 the first half's sign, bit 0 the second's. */
-          float sqx = qx[k >> 1][0] + qx[k & 1][1];
-          float sq2 = q2[k >> 1][0] + q2[k & 1][1];
-          if (sq2 > 0 && sqx * sqx > best * sq2) {
-            scale = sqx / sq2;
-            best = scale * sqx;
-            b1 = i1;
-            b2 = i2;
-            bk = k;
-          }
-        }
-      }
-    }
-    if (b1 < 0 || b2 < 0 || bk < 0) continue;
-    for (int j = 0; j < 16; j++) L[idx[j]] = (int8_t)(j < b1 ? 0 : j < b2 ? 1 : 2);
-    if (scale < 0) {
-      for (int j = 0; j < 16; j++) L[j] = (int8_t)(2 - L[j]);
-      scale = -scale;
-      bk = 3 - bk;
-    }
-    int all_on = 1;
-    for (int k = 0; k < 2; k++) {
-      const float *xx = iq1_m_levels(bk, k);
-      int m = iq_entry(ix, iq_word(L + 8 * k));
-      if (m < 0) {
-        all_on = 0;
-        m = iq1_best_neighbour(ix, iq_list(ix, m), xb + 8 * k, weight + 8 * k,
-                               scale, xx, L + 8 * k);
-      }
-      index[k] = (uint16_t)m;
-    }
-    if (!all_on) {
-      float sumqx = 0, sumq2 = 0;
-      for (int k = 0; k < 2; k++) {
-        const float *xx = iq1_m_levels(bk, k);
-        const int8_t *pg = ix->pos[index[k]];
-        for (int j = 0; j < 8; j++) {
-          float w = weight[8 * k + j];
-          float q = xx[(pg[j] - 1) / 2];
-          sumqx += w * q * xb[8 * k + j];
-          sumq2 += w * q * q;
-        }
-      }
-      if (sumqx > 0 && sumq2 > 0) scale = sumqx / sumq2;
-    }
+    sq_iq1_best b = {-FLT_MAX, max, -1, -1, -1};
+    c->ops->split16(&sums, &b);
+    if (b.b1 < 0 || b.b2 < 0 || b.shift < 0) continue;
+    if (iq1_levels(16, idx, &b, L)) b.shift = 3 - b.shift;
+    const float *const levels[2] = {iq1_m_levels(b.shift, 0), iq1_m_levels(b.shift, 1)};
+    float scale = iq1_snap(c, 2, xb, weight, levels, b.scale, L, index);
     out[2 * ib] = (unsigned char)(index[0] & 255);
     out[2 * ib + 1] = (unsigned char)(index[1] & 255);
     out[32 + ib] = (unsigned char)((index[0] >> 8) | ((index[1] >> 8) << 4));
     scales[ib] = scale;
-    shifts[ib] = bk;
+    shifts[ib] = b.shift;
     max_scale = iq_max(max_scale, scale);
   }
   if (!max_scale) return;
+  const sq_iq_index *ix = c->ix;
   unsigned sc[4] = {0, 0, 0, 0};
   float d = max_scale / 15;
   float id = 1 / d;
@@ -640,63 +712,57 @@ static void iq1_m_block(const sq_iq_index *ix, const float *xbl,
 
 /* ---- rows --------------------------------------------------------------------- */
 
-typedef void (*iq_block_fn)(const sq_iq_index *ix, int variant, const float *x,
-                            const float *qw, unsigned char *out);
-
-static void iq2_xxs_v(const sq_iq_index *ix, int v, const float *x,
-                      const float *qw, unsigned char *out) {
-  (void)v;
-  iq2_xxs_block(ix, x, qw, out);
-}
-static void iq1_s_v(const sq_iq_index *ix, int v, const float *x,
-                    const float *qw, unsigned char *out) {
-  (void)v;
-  iq1_s_block(ix, x, qw, out);
-}
-static void iq1_m_v(const sq_iq_index *ix, int v, const float *x,
-                    const float *qw, unsigned char *out) {
-  (void)v;
-  iq1_m_block(ix, x, qw, out);
-}
-
 /* A row of n / 256 super-blocks.  `unit`: a type ggml quantizes only with
 ** importance; its callers never pass NULL (needs_importance), and should
 ** one, every weight counts 1 (defined bytes, not ggml's: ggml refuses). */
-static void iq_row(sq_iq_grid g, iq_block_fn f, int variant, int unit,
-                   size_t bytes, const void *x, size_t n,
-                   const void *importance, void *blocks) {
-  const sq_iq_index *ix = sq_iq_index_get(g);
+void sq_iq_quantize_row(int t, const sq_iq_ops *ops, const void *x, size_t n,
+                        const void *importance, void *blocks) {
+  int grid = sq_iq_grid_of(t == SQ_GGML_IQ1_M ? SQ_GGML_IQ1_S : t);
+  if (grid < 0) return;
+  const int unit = t != SQ_GGML_IQ2_S && t != SQ_GGML_IQ1_M;
+  const size_t bytes = sq_ggml_formats[t].bytes;
+  const iq_ctx c = {sq_iq_index_get((sq_iq_grid)grid), ops};
   const unsigned char *px = x, *pw = importance;
   unsigned char *out = blocks;
   float xb[QK_K], wb[QK_K];
   if (!pw && unit)
     for (int i = 0; i < QK_K; i++) wb[i] = 1.0f;
+  const float *qw = pw || unit ? wb : NULL;
   for (size_t b = 0; b < n / QK_K; b++) {
     iq_load(px + 4 * QK_K * b, QK_K, xb);
     if (pw) iq_load(pw + 4 * QK_K * b, QK_K, wb);
-    f(ix, variant, xb, pw || unit ? wb : NULL, out + bytes * b);
+    unsigned char *o = out + bytes * b;
+    switch (t) {
+      case SQ_GGML_IQ2_XXS: iq2_xxs_block(&c, xb, qw, o); break;
+      case SQ_GGML_IQ2_XS: iq2_xs_block(&c, 0, xb, qw, o); break;
+      case SQ_GGML_IQ2_S: iq2_xs_block(&c, 1, xb, qw, o); break;
+      case SQ_GGML_IQ1_S: iq1_s_block(&c, xb, qw, o); break;
+      default: iq1_m_block(&c, xb, qw, o); break;
+    }
   }
 }
 
 void sq_ggml_quantize_iq2_xxs(const void *x, size_t n, const void *importance,
                               void *blocks) {
-  iq_row(SQ_IQ_GRID_2XXS, iq2_xxs_v, 0, 1, 66, x, n, importance, blocks);
+  sq_iq_quantize_row(SQ_GGML_IQ2_XXS, &sq_iq_ops_scalar, x, n, importance, blocks);
 }
 void sq_ggml_quantize_iq2_xs(const void *x, size_t n, const void *importance,
                              void *blocks) {
-  iq_row(SQ_IQ_GRID_2XS, iq2_xs_block, 0, 1, 74, x, n, importance, blocks);
+  sq_iq_quantize_row(SQ_GGML_IQ2_XS, &sq_iq_ops_scalar, x, n, importance, blocks);
 }
 void sq_ggml_quantize_iq2_s(const void *x, size_t n, const void *importance,
                             void *blocks) {
-  iq_row(SQ_IQ_GRID_2S, iq2_xs_block, 1, 0, 82, x, n, importance, blocks);
+  sq_iq_quantize_row(SQ_GGML_IQ2_S, &sq_iq_ops_scalar, x, n, importance, blocks);
 }
 void sq_ggml_quantize_iq1_s(const void *x, size_t n, const void *importance,
                             void *blocks) {
-  iq_row(SQ_IQ_GRID_1S, iq1_s_v, 0, 1, 50, x, n, importance, blocks);
+  sq_iq_quantize_row(SQ_GGML_IQ1_S, &sq_iq_ops_scalar, x, n, importance, blocks);
 }
 void sq_ggml_quantize_iq1_m(const void *x, size_t n, const void *importance,
                             void *blocks) {
-  iq_row(SQ_IQ_GRID_1S, iq1_m_v, 0, 0, 56, x, n, importance, blocks);
+  sq_iq_quantize_row(SQ_GGML_IQ1_M, &sq_iq_ops_scalar, x, n, importance, blocks);
 }
 
 #undef QK_K
+#undef iq1_xp
+#undef iq1_xm

@@ -401,6 +401,11 @@ const sq_ggml_kernels sq_ggml_kernels_avx2 = {
     [SQ_GGML_Q6_K] = sq_ggml_quantize_q6_K_avx2,
     [SQ_GGML_MXFP4] = q_mxfp4_avx2,
     [SQ_GGML_NVFP4] = q_nvfp4_avx2,
+    [SQ_GGML_IQ2_XXS] = sq_ggml_quantize_iq2_xxs_avx2,
+    [SQ_GGML_IQ2_XS] = sq_ggml_quantize_iq2_xs_avx2,
+    [SQ_GGML_IQ2_S] = sq_ggml_quantize_iq2_s_avx2,
+    [SQ_GGML_IQ1_S] = sq_ggml_quantize_iq1_s_avx2,
+    [SQ_GGML_IQ1_M] = sq_ggml_quantize_iq1_m_avx2,
   },
   .own_dequantize = {
     [SQ_GGML_Q4_0] = dq_q4_0_avx2,
