@@ -165,7 +165,7 @@ extern const sq_iq_ops sq_iq_ops_scalar;
 void sq_iq_quantize_row(int t, const sq_iq_ops *ops, const void *x, size_t n,
                         const void *importance, void *blocks);
 
-/* The vector paths' entry points (ggml_iq2_x86_avx2.c, _avx512.c). */
+/* The vector paths' entry points (ggml_iq2_x86_avx2.c, ggml_iq2_x86_avx512.c). */
 #define SQ_IQ2_DECLARE(path)                                                   \
   void sq_ggml_quantize_iq2_xxs_##path(const void *x, size_t n,                \
                                        const void *importance, void *blocks);  \
