@@ -417,3 +417,6 @@ void sq_ggml_quantize_nvfp4(const void *x, size_t n, const void *importance,
   (void)importance;
   sq_fp4_nvfp4_row(x, n, blocks);
 }
+
+#undef SQ_UNROLL
+#undef SQ_PRAGMA
