@@ -439,6 +439,14 @@ static void sq_ft_result_scope(sqlite3_context *ctx, const sq_file_cursor *c,
   sqlite3_result_text64(ctx, text, len, sqlite3_free, SQLITE_UTF8);
 }
 
+/* The hidden format column is the format read, named as the format
+** argument names it, whether the argument was given or the first bytes
+** decided (rule 1): the argument is an equality SQLite leaves to the table
+** (vtab.c omits its check), so reporting the name never drops a row. */
+static void sq_ft_result_format(sqlite3_context *ctx, const sq_file_cursor *c) {
+  if (c->ix.format) sqlite3_result_text(ctx, c->ix.format, -1, SQLITE_STATIC);
+}
+
 static void sq_ft_tensor_column(const sq_cursor *cur, sqlite3_context *ctx,
                                 int col) {
   const sq_file_cursor *c = (const sq_file_cursor *)cur;
@@ -462,6 +470,7 @@ static void sq_ft_tensor_column(const sq_cursor *cur, sqlite3_context *ctx,
       sqlite3_result_int64(ctx, (sqlite3_int64)r.row_start);
       break;
     case SQ_FT_ROWS: sqlite3_result_int64(ctx, (sqlite3_int64)r.rows); break;
+    case SQ_FT_FORMAT: sq_ft_result_format(ctx, c); break;
     default: break;
   }
 }
@@ -476,6 +485,7 @@ static void sq_ft_meta_column(const sq_cursor *cur, sqlite3_context *ctx,
     case SQ_FM_VALUE:
       if (m->value) sqlite3_result_text(ctx, m->value, -1, SQLITE_TRANSIENT);
       break;
+    case SQ_FM_FORMAT: sq_ft_result_format(ctx, c); break;
     default: break;
   }
 }
