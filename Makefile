@@ -4,9 +4,11 @@
 # checks that it names every target of this file, and only those).  Checks
 # are test-NAME; what CI runs is .ci/run.  Details beside each rule.
 #
-#   all                        dist/quant.so, the loadable extension (default)
+#   all                        dist/quant.so, the loadable extension, and
+#                              dist/sqlite-quant, the command-line tool (default)
+#   test-cli                   the command-line tool: outputs, errors, exit codes
 #   help                       this list
-#   test                       the Tcl suite on every path, and test-kernels
+#   test                       the Tcl suite on every path, test-kernels, test-cli
 #   test-tcl                   the Tcl suite alone, on every kernel path
 #   test-catalogue             the generated files are what ext/catalogue.toml makes
 #   test-docs                  every link of the docs resolves, every example runs
@@ -140,8 +142,8 @@ DEPS = sh tests/ensure-deps.sh
         fuzz test-fuzz ggml-lib test-ggml test-gguf-write test-file-crash \
         test-torch test-import test-registry-concurrency test-registry-kill \
         clean kernel-test kernel-test-long kernel-test-aarch64 fuzz-ci \
-        cluster-test
-all: dist/quant.$(SO)
+        cluster-test test-cli
+all: dist/quant.$(SO) dist/sqlite-quant
 
 # The header's list of targets, as it stands.
 help:
@@ -165,6 +167,24 @@ build/asan/%.o: %.c
 dist/quant.$(SO): $(OBJ)
 	@mkdir -p dist
 	$(CC) $(CFLAGS) $(SHARED) -o $@ $(OBJ) $(LDLIBS)
+
+# The command-line tool (cli/, docs/CLI.md): the extension linked in.  What
+# calls SQLite (ext/sql, and ext/formats and ext/core for sqlite3_malloc) is
+# compiled again with SQLITE_CORE, the sqlite3_* calls direct rather than
+# through a loader's table; the kernels, which never call SQLite, are the
+# loadable file's objects.
+CLI_SRC = $(wildcard cli/*.c)
+CLI_OBJ = $(CLI_SRC:%.c=build/cli/%.o) \
+          $(SQL_SRC:%.c=build/cli/%.o) $(FORMATS_SRC:%.c=build/cli/%.o) \
+          $(CORE_SRC:%.c=build/cli/%.o) $(KERNEL_OBJ)
+build/cli/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(QUANT_CFLAGS) -DSQLITE_CORE $(DEPFLAGS) -c $< -o $@
+dist/sqlite-quant: $(CLI_OBJ)
+	@mkdir -p dist
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) -lsqlite3 $(LDLIBS)
+test-cli: dist/sqlite-quant
+	sh tests/cli/run.sh dist/sqlite-quant
 
 build/asan/quant.so: $(ASAN_OBJ)
 	$(CC) -shared $(SAN_FLAGS) -o $@ $(ASAN_OBJ) $(LDLIBS)
@@ -374,8 +394,9 @@ test-docs: dist/quant.so
 	tclsh tests/run.tcl dist/quant.so tests/docs.test
 
 test: deps test-catalogue
-	@$(MAKE) --no-print-directory dist/quant.so build/kernel_test
+	@$(MAKE) --no-print-directory dist/quant.so build/kernel_test dist/sqlite-quant
 	tclsh tests/run.tcl -kernels build/kernel_test dist/quant.so
+	sh tests/cli/run.sh dist/sqlite-quant
 
 # ---- The catalogue (docs/ARCHITECTURE.md#the-catalogue) --------------------
 # ext/catalogue.toml declares every type, dtype, format, method, scheme and
@@ -680,8 +701,10 @@ test-sqlite-versions:
 # would lose SQLite's default entry point); the header; the same code as a
 # static library compiled with SQLITE_CORE (libsqlite_quant.a, registered
 # with sqlite3_auto_extension); and sqlite-quant.pc, whose variable
-# `extension` is the loadable file's path.
+# `extension` is the loadable file's path; and the command-line tool in
+# BINDIR.
 PREFIX       = /usr/local
+BINDIR       = $(PREFIX)/bin
 LIBDIR       = $(PREFIX)/lib
 INCLUDEDIR   = $(PREFIX)/include
 PKGCONFIGDIR = $(LIBDIR)/pkgconfig
@@ -707,10 +730,11 @@ dist/libsqlite_quant.a: build/static/sqlite-quant.o
 	rm -f $@
 	$(AR) rcs $@ build/static/sqlite-quant.o
 
-install: dist/quant.$(SO) dist/libsqlite_quant.a
+install: dist/quant.$(SO) dist/libsqlite_quant.a dist/sqlite-quant
 	$(INSTALL) -d $(DESTDIR)$(EXTDIR) $(DESTDIR)$(LIBDIR) \
-	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 755 dist/quant.$(SO) $(DESTDIR)$(EXTDIR)/quant.$(SO)
+	$(INSTALL) -m 755 dist/sqlite-quant $(DESTDIR)$(BINDIR)/sqlite-quant
 	$(INSTALL) -m 644 dist/libsqlite_quant.a $(DESTDIR)$(LIBDIR)/libsqlite_quant.a
 	$(INSTALL) -m 644 include/sqlite_quant.h $(DESTDIR)$(INCLUDEDIR)/sqlite_quant.h
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
@@ -722,13 +746,14 @@ install: dist/quant.$(SO) dist/libsqlite_quant.a
 # Exactly what install wrote, and the extension's directory once it is empty.
 uninstall:
 	rm -f $(DESTDIR)$(EXTDIR)/quant.$(SO) $(DESTDIR)$(LIBDIR)/libsqlite_quant.a \
+	    $(DESTDIR)$(BINDIR)/sqlite-quant \
 	    $(DESTDIR)$(INCLUDEDIR)/sqlite_quant.h \
 	    $(DESTDIR)$(PKGCONFIGDIR)/sqlite-quant.pc
 	if [ -d $(DESTDIR)$(EXTDIR) ]; then rmdir $(DESTDIR)$(EXTDIR); fi
 
 test-install:
 	@$(DEPS) install
-	@$(MAKE) --no-print-directory dist/quant.$(SO) dist/libsqlite_quant.a
+	@$(MAKE) --no-print-directory dist/quant.$(SO) dist/libsqlite_quant.a dist/sqlite-quant
 	sh tests/install/run.sh "$(MAKE)" $(VERSION) $(SO)
 
 # The loadable file from the amalgamation with a user's ordinary flags, by

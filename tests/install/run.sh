@@ -46,7 +46,10 @@ run_make() { # NAME ARGS...
 dest=$top/destdir
 run_make install-destdir install DESTDIR="$dest"
 check destdir-files "$(files "$dest")" \
-  "./usr/local/include/sqlite_quant.h ./usr/local/lib/libsqlite_quant.a ./usr/local/lib/pkgconfig/sqlite-quant.pc ./usr/local/lib/sqlite-quant/quant.$so "
+  "./usr/local/bin/sqlite-quant ./usr/local/include/sqlite_quant.h ./usr/local/lib/libsqlite_quant.a ./usr/local/lib/pkgconfig/sqlite-quant.pc ./usr/local/lib/sqlite-quant/quant.$so "
+check installed-cli-version \
+  "$("$dest/usr/local/bin/sqlite-quant" --version 2>&1 | cut -d' ' -f1-2)" \
+  "sqlite-quant $version"
 # (pkg-config ends --libs with a space)
 pc() { PKG_CONFIG_PATH=$dest/usr/local/lib/pkgconfig pkg-config "$@" 2>&1 | sed 's/ *$//'; }
 check pc-version "$(pc --modversion sqlite-quant)" "$version"
@@ -91,7 +94,7 @@ check destdir-extension-dir-removed \
 prefix=$top/prefix
 run_make install-prefix install PREFIX="$prefix" LIBDIR="$prefix/lib64"
 check prefix-files "$(files "$prefix")" \
-  "./include/sqlite_quant.h ./lib64/libsqlite_quant.a ./lib64/pkgconfig/sqlite-quant.pc ./lib64/sqlite-quant/quant.$so "
+  "./bin/sqlite-quant ./include/sqlite_quant.h ./lib64/libsqlite_quant.a ./lib64/pkgconfig/sqlite-quant.pc ./lib64/sqlite-quant/quant.$so "
 export PKG_CONFIG_PATH=$prefix/lib64/pkgconfig
 check prefix-pc-extension "$(pkg-config --variable=extension sqlite-quant 2>&1)" \
   "$prefix/lib64/sqlite-quant/quant.$so"

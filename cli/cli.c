@@ -1,0 +1,121 @@
+/*
+** cli.c: the connection, errors and text output the commands share
+** (cli.h).
+*/
+#include <stdarg.h>
+#include <string.h>
+#include "cli.h"
+#include "sqlite_quant.h"
+
+sqlite3 *cli_open(const char *command) {
+  sqlite3 *db = NULL;
+  if (sqlite3_open(":memory:", &db) != SQLITE_OK) {
+    cli_fail(command, db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return NULL;
+  }
+  char *err = NULL;
+  if (sqlite3_quant_init(db, &err, NULL) != SQLITE_OK) {
+    cli_fail(command, err ? err : "the extension did not load");
+    sqlite3_free(err);
+    sqlite3_close(db);
+    return NULL;
+  }
+  return db;
+}
+
+sqlite3_stmt *cli_prepare(sqlite3 *db, const char *command, const char *sql) {
+  sqlite3_stmt *stmt = NULL;
+  if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+    cli_fail_db(command, db);
+    return NULL;
+  }
+  return stmt;
+}
+
+/* The length of a leading "q_name: " (an extension function's prefix), or
+** 0. */
+static size_t cli_function_prefix(const char *m) {
+  if (strncmp(m, "q_", 2) != 0) return 0;
+  size_t i = 2;
+  while ((m[i] >= 'a' && m[i] <= 'z') || (m[i] >= '0' && m[i] <= '9') ||
+         m[i] == '_')
+    i++;
+  return m[i] == ':' && m[i + 1] == ' ' ? i + 2 : 0;
+}
+
+int cli_fail(const char *command, const char *message) {
+  fflush(stdout);
+  fprintf(stderr, "sqlite-quant: %s: %s\n", command,
+          message + cli_function_prefix(message));
+  return CLI_FAILED;
+}
+
+int cli_fail_db(const char *command, sqlite3 *db) {
+  return cli_fail(command, sqlite3_errmsg(db));
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...) {
+  va_list ap;
+  fflush(stdout);
+  fprintf(stderr, "sqlite-quant: %s: ", command);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\ntry 'sqlite-quant %s --help'\n", command);
+  return CLI_USAGE;
+}
+
+int cli_is_help(const char *arg) {
+  return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+static int cli_is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+int cli_put_text(FILE *out, const char *s) {
+  int cols = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (cli_is_control(*p)) {
+      fprintf(out, "\\x%02x", *p);
+      cols += 4;
+    } else if (*p == '\\') {
+      fputs("\\\\", out);
+      cols += 2;
+    } else {
+      fputc(*p, out);
+      cols += (*p & 0xc0) != 0x80;  /* a continuation byte adds no column */
+    }
+  }
+  return cols;
+}
+
+int cli_put_json_text(FILE *out, const char *s) {
+  int cols = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (cli_is_control(*p)) {
+      if (out) fprintf(out, "\\x%02x", *p);
+      cols += 4;
+    } else {
+      if (out) fputc(*p, out);
+      cols += (*p & 0xc0) != 0x80;
+    }
+  }
+  return cols;
+}
+
+int cli_text_width(const char *s) {
+  int cols = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+    cols += cli_is_control(*p) ? 4 : *p == '\\' ? 2 : (*p & 0xc0) != 0x80;
+  return cols;
+}
+
+void cli_put_json_string(FILE *out, const char *s) {
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+    else if (cli_is_control(*p)) fprintf(out, "\\u%04x", *p);
+    else fputc(*p, out);
+  }
+  fputc('"', out);
+}

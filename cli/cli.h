@@ -1,0 +1,77 @@
+/*
+** cli.h: what the commands of the sqlite-quant command-line tool share
+** (docs/CLI.md).
+**
+** The tool is the extension linked in (sqlite3_quant_init on an in-memory
+** connection) and SQL: every command is a few statements over the same
+** functions a SQL user calls, so the tool can do nothing the extension
+** cannot, and its errors are the extension's.
+**
+** Exit codes, for every command:
+**   0  done;
+**   1  the work failed (a file that cannot be read, a bad tensor, ...):
+**      one line on stderr, "sqlite-quant: COMMAND: what";
+**   2  the command line is wrong: the line, then "try 'sqlite-quant
+**      COMMAND --help'".
+*/
+#ifndef SQLITE_QUANT_CLI_H
+#define SQLITE_QUANT_CLI_H
+
+#include <stdio.h>
+#include <sqlite3.h>
+
+enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
+
+/* One command: its name, a one-line summary for the tool's --help, its own
+** usage text (printed by COMMAND --help) and what runs it, with argv[0] the
+** command's name. */
+typedef struct cli_command {
+  const char *name;
+  const char *summary;
+  const char *usage;
+  int (*run)(int argc, char **argv);
+} cli_command;
+
+extern const cli_command cli_info_command;
+
+/* An in-memory connection with the extension registered, or NULL after
+** saying why (as cli_fail). */
+sqlite3 *cli_open(const char *command);
+
+/* The statement sql on db, or NULL after saying why. */
+sqlite3_stmt *cli_prepare(sqlite3 *db, const char *command, const char *sql);
+
+/* "sqlite-quant: COMMAND: message" on stderr; returns CLI_FAILED.  A message
+** from the extension loses its function's prefix ("q_tensors_file: "), which
+** names an implementation detail, not something the user typed. */
+int cli_fail(const char *command, const char *message);
+/* The same with db's last error as the message. */
+int cli_fail_db(const char *command, sqlite3 *db);
+/* A bad command line: the message, then the pointer to --help; returns
+** CLI_USAGE. */
+int cli_usage_error(const char *command, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Whether arg is -h or --help. */
+int cli_is_help(const char *arg);
+
+/* Text from a file (a tensor's name, a metadata key) to a terminal: bytes
+** below 0x20 and 0x7f as \xNN and a backslash as \\, so a file cannot send
+** control sequences to the user's terminal; the rest (UTF-8 included) as
+** is.  Returns the number of columns written, counting a UTF-8 sequence as
+** one (for aligning tables). */
+int cli_put_text(FILE *out, const char *s);
+/* JSON text the extension made (a metadata value), which escapes what a
+** terminal could act on, as it is: only a control byte, which JSON text
+** never holds, would be written as \xNN.  Returns the columns, as
+** cli_put_text; with out NULL, only counts them. */
+int cli_put_json_text(FILE *out, const char *s);
+/* The columns cli_put_text would write for s. */
+int cli_text_width(const char *s);
+/* s as a JSON string, quotes included. */
+void cli_put_json_string(FILE *out, const char *s);
+
+#endif /* SQLITE_QUANT_CLI_H */
