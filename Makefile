@@ -12,7 +12,7 @@
 #   test-tcl                   the Tcl suite alone, on every kernel path
 #   test-catalogue             the generated files are what ext/catalogue.toml makes
 #   test-docs                  every link of the docs resolves, every example runs
-#   test-asan                  test, against an ASan + UBSan build
+#   test-asan                  test and test-cli, against ASan + UBSan builds
 #   test-kernels               every vector kernel path against the scalar one
 #   test-kernels-long          test-kernels and all 2^32 float32s via f16/bf16
 #   test-kernels-aarch64       the NEON kernels, built for aarch64, under qemu
@@ -185,6 +185,18 @@ dist/sqlite-quant: $(CLI_OBJ)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) -lsqlite3 $(LDLIBS)
 test-cli: dist/sqlite-quant
 	sh tests/cli/run.sh dist/sqlite-quant
+
+# The tool under AddressSanitizer + UBSan, for test-asan: the same layers,
+# instrumented (the kernels are build/asan's).
+ASAN_CLI_OBJ = $(CLI_SRC:%.c=build/asan-cli/%.o) \
+               $(SQL_SRC:%.c=build/asan-cli/%.o) \
+               $(FORMATS_SRC:%.c=build/asan-cli/%.o) \
+               $(CORE_SRC:%.c=build/asan-cli/%.o) $(ASAN_KERNEL_OBJ)
+build/asan-cli/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g $(QUANT_CFLAGS) $(SAN_FLAGS) -DSQLITE_CORE $(DEPFLAGS) -c $< -o $@
+build/asan/sqlite-quant: $(ASAN_CLI_OBJ)
+	$(CC) $(SAN_FLAGS) -o $@ $(ASAN_CLI_OBJ) -lsqlite3 $(LDLIBS)
 
 build/asan/quant.so: $(ASAN_OBJ)
 	$(CC) -shared $(SAN_FLAGS) -o $@ $(ASAN_OBJ) $(LDLIBS)
@@ -416,11 +428,15 @@ build/asan/kernel_test: build/asan/tests/kernel_test.o $(ASAN_KERNEL_OBJ)
 # The kernel tests and the whole Tcl suite against AddressSanitizer + UBSan
 # builds.  tclsh is not instrumented, so the sanitizer runtime is preloaded.
 test-asan: deps
-	@$(MAKE) --no-print-directory build/asan/quant.so build/asan/kernel_test
+	@$(MAKE) --no-print-directory build/asan/quant.so build/asan/kernel_test \
+	    build/asan/sqlite-quant dist/quant.so
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 	    tclsh tests/run.tcl -kernels build/asan/kernel_test build/asan/quant.so
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    sh tests/cli/run.sh build/asan/sqlite-quant
 
 # The C SQL host (tests/host/sqlhost.c) runs tests/host/queries.sql through the
 # system libsqlite3, as an application would.  test-oom fails each allocation
