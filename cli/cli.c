@@ -44,10 +44,13 @@ static size_t cli_function_prefix(const char *m) {
   return m[i] == ':' && m[i + 1] == ' ' ? i + 2 : 0;
 }
 
+const char *cli_message(const char *message) {
+  return message + cli_function_prefix(message);
+}
+
 int cli_fail(const char *command, const char *message) {
   fflush(stdout);
-  fprintf(stderr, "sqlite-quant: %s: %s\n", command,
-          message + cli_function_prefix(message));
+  fprintf(stderr, "sqlite-quant: %s: %s\n", command, cli_message(message));
   return CLI_FAILED;
 }
 
@@ -118,4 +121,25 @@ void cli_put_json_string(FILE *out, const char *s) {
     else fputc(*p, out);
   }
   fputc('"', out);
+}
+
+uint64_t cli_shape_elements(const char *shape) {
+  uint64_t n = 1, d = 0;
+  int digits = 0;
+  for (const char *p = shape; *p; p++) {
+    if (*p >= '0' && *p <= '9') {
+      d = d * 10 + (uint64_t)(*p - '0');
+      digits = 1;
+    } else if (digits) {
+      n *= d;
+      d = 0;
+      digits = 0;
+    }
+  }
+  return n;
+}
+
+char *cli_dup_column(sqlite3_stmt *s, int col) {
+  const unsigned char *t = sqlite3_column_text(s, col);
+  return t ? sqlite3_mprintf("%s", t) : NULL;
 }

@@ -17,6 +17,7 @@
 #ifndef SQLITE_QUANT_CLI_H
 #define SQLITE_QUANT_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <sqlite3.h>
 
@@ -33,6 +34,7 @@ typedef struct cli_command {
 } cli_command;
 
 extern const cli_command cli_info_command;
+extern const cli_command cli_compare_command;
 
 /* An in-memory connection with the extension registered, or NULL after
 ** saying why (as cli_fail). */
@@ -45,6 +47,8 @@ sqlite3_stmt *cli_prepare(sqlite3 *db, const char *command, const char *sql);
 ** from the extension loses its function's prefix ("q_tensors_file: "), which
 ** names an implementation detail, not something the user typed. */
 int cli_fail(const char *command, const char *message);
+/* message without the leading function prefix cli_fail drops. */
+const char *cli_message(const char *message);
 /* The same with db's last error as the message. */
 int cli_fail_db(const char *command, sqlite3 *db);
 /* A bad command line: the message, then the pointer to --help; returns
@@ -73,5 +77,13 @@ int cli_put_json_text(FILE *out, const char *s);
 int cli_text_width(const char *s);
 /* s as a JSON string, quotes included. */
 void cli_put_json_string(FILE *out, const char *s);
+
+/* The elements of a shape in the extension's JSON form ("[2,3]"; "[]" is
+** a scalar: 1).  The extension bounds every shape it reads, so the
+** product fits. */
+uint64_t cli_shape_elements(const char *shape);
+/* A copy of a text column (sqlite3_free it), or NULL for NULL or when
+** memory is short (the caller tells them apart by the column's type). */
+char *cli_dup_column(sqlite3_stmt *s, int col);
 
 #endif /* SQLITE_QUANT_CLI_H */

@@ -45,28 +45,6 @@ typedef struct cli_info {
   uint64_t elements, bytes;
 } cli_info;
 
-/* The elements of a shape in the extension's JSON form ("[2,3]", "[]"). */
-static uint64_t cli_shape_elements(const char *shape) {
-  uint64_t n = 1, d = 0;
-  int digits = 0;
-  for (const char *p = shape; *p; p++) {
-    if (*p >= '0' && *p <= '9') {
-      d = d * 10 + (uint64_t)(*p - '0');
-      digits = 1;
-    } else if (digits) {
-      n *= d;
-      d = 0;
-      digits = 0;
-    }
-  }
-  return n;
-}
-
-static char *cli_dup_column(sqlite3_stmt *s, int col) {
-  const unsigned char *t = sqlite3_column_text(s, col);
-  return t ? sqlite3_mprintf("%s", t) : NULL;
-}
-
 /* "SELECT cols FROM table(?1[, ?2])": a NULL argument would give no rows,
 ** so the format is bound only when given. */
 static sqlite3_stmt *cli_info_query(cli_info *in, const char *cols,

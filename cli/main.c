@@ -15,6 +15,7 @@
 
 static const cli_command *const cli_commands[] = {
   &cli_info_command,
+  &cli_compare_command,
 };
 enum { CLI_NCOMMANDS = sizeof cli_commands / sizeof cli_commands[0] };
 

@@ -2,6 +2,8 @@
 # run.sh BIN: the command-line tool (docs/CLI.md) as a user meets it.
 #   - info's output on committed files, byte for byte (tests/cli/*.out: the
 #     tables, --json, escaped names, cut metadata, --full);
+#   - compare's totals and per-tensor rows on a model made here, byte for
+#     byte; its progress lines; Ctrl-C (exit code 130, no output);
 #   - errors: the message on stderr, nothing on stdout, exit code 1 for a
 #     failure (a missing file, a fifo refused without blocking, a format
 #     that does not match, output that cannot be written) and 2 for a bad
@@ -27,13 +29,13 @@ run() {
   out=$(cat "$tmp/out")
   err=$(cat "$tmp/err")
 }
-# golden NAME FILE ARGS...: stdout equals FILE byte for byte, stderr is
-# empty, exit code 0.
+# golden NAME FILE ARGS...: stdout equals FILE byte for byte (with this
+# run's scratch directory written TMP), stderr is empty, exit code 0.
 golden() {
   name=$1 want=$2
   shift 2
-  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
+  "$bin" "$@" 2>"$tmp/err" | sed "s|$tmp|TMP|g" >"$tmp/out"
+  rc=$("$bin" "$@" >/dev/null 2>&1; echo $?)
   check "$name-rc" "$rc" 0
   check "$name-stderr" "$(cat "$tmp/err")" ""
   if cmp -s "$tmp/out" "$want"; then
@@ -109,6 +111,61 @@ if [ -w /dev/full ]; then
   check info-full-disk-stderr "$(cat "$tmp/err")" "sqlite-quant: info: cannot write the output"
 fi
 
+# ---- compare: a model made here, its totals byte for byte --------------------
+# Two 2-D f32 tensors and a 1-D one, values exact in float32.
+sqlite3 :memory: ".load dist/quant" "
+  WITH RECURSIVE i(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM i WHERE k < 8191),
+  v(x) AS (SELECT q_f32(json_group_array(((k * 37) % 101 - 50) / 8.0 * (1 + (k % 64) / 16))) FROM i)
+  SELECT writefile('$tmp/m.safetensors', q_safetensors_agg(name, data, 'f32', shape)) FROM (
+    SELECT 'a.weight' AS name, (SELECT x FROM v) AS data, '[64,128]' AS shape
+    UNION ALL SELECT 'b.weight', (SELECT x FROM v), '[128,64]'
+    UNION ALL SELECT 'norm', q_f32('[1,2,3,4]'), '[4]');" >/dev/null
+golden compare-table $here/compare_m.out compare --quiet "$tmp/m.safetensors"
+golden compare-json $here/compare_m.json compare --quiet --json --tensors \
+  --ggml q8_0+q4_0+q4_K --options "dtypes=int8 blocks=none" "$tmp/m.safetensors"
+run compare --quiet --all --options "dtypes=int8 blocks=none" "$tmp/m.safetensors"
+check compare-all-summary "$(echo "$out" | head -n 1)" \
+  "$tmp/m.safetensors: 3 tensors, 16388 weights, 4 schemes"
+run compare --progress --options "dtypes=int8 blocks=none" "$tmp/m.safetensors"
+check compare-progress "$err" "[1/2] a.weight f32 [64,128]
+[2/2] b.weight f32 [128,64]"
+check compare-progress-rc "$rc" 0
+run compare --quiet --ggml q8_0+q4_K+iq4_xs --options "dtypes=int8 blocks=none" "$tmp/m.safetensors"
+check compare-not-applied "$(echo "$out" | tail -n 1)" \
+  "  not applied to any tensor (rows not whole blocks): q4_K, iq4_xs"
+run compare --quiet tests/data/safetensors/empty_tensor.safetensors
+check compare-empty-skipped "$out" "tests/data/safetensors/empty_tensor.safetensors: 0 tensors, 0 weights, 0 schemes"
+fails compare-nonfinite 1 "sqlite-quant: compare: tensor 'f64.4d': element 4 is inf" \
+  compare --quiet --all tests/data/gguf/basic.gguf
+fails compare-bad-options 1 \
+  "sqlite-quant: compare: option blocks needs positive block sizes, got '0'" \
+  compare --quiet --options blocks=0 "$tmp/m.safetensors"
+fails compare-missing 1 "sqlite-quant: compare: cannot open '$tmp/nope': no such file" \
+  compare "$tmp/nope"
+fails compare-no-file 2 "sqlite-quant: compare: FILE is missing
+try 'sqlite-quant compare --help'" compare --quiet
+fails compare-ggml-no-value 2 "sqlite-quant: compare: --ggml needs a value
+try 'sqlite-quant compare --help'" compare x --ggml
+# Ctrl-C: stopped at once, nothing on stdout, "interrupted", exit code 130.
+sqlite3 :memory: ".load dist/quant" "
+  WITH RECURSIVE i(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM i WHERE k < 65535),
+  v(x) AS (SELECT q_f32(json_group_array(((k * 37) % 101 - 50) / 10.0)) FROM i)
+  SELECT writefile('$tmp/big.safetensors',
+                   q_safetensors_agg('w' || value, (SELECT x FROM v), 'f32', '[256,256]'))
+    FROM generate_series(1, 256);" >/dev/null
+"$bin" compare --progress "$tmp/big.safetensors" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+n=0
+while ! grep -q '^\[ *1/256\]' "$tmp/err" 2>/dev/null && [ $n -lt 3000 ]; do
+  sleep 0.01
+  n=$((n + 1))
+done
+kill -INT $pid
+wait $pid
+check compare-sigint-rc $? 130
+check compare-sigint-stderr "$(tail -n 1 "$tmp/err")" "sqlite-quant: compare: interrupted"
+check compare-sigint-stdout "$(cat "$tmp/out")" ""
+
 # ---- the command line: exit 2 ------------------------------------------------
 fails info-no-file 2 "sqlite-quant: info: FILE is missing
 try 'sqlite-quant info --help'" info
@@ -132,6 +189,7 @@ run --help
 check help-rc "$rc" 0
 check help-first "$(echo "$out" | head -n 1)" "usage: sqlite-quant COMMAND [OPTIONS] ARGS"
 check help-lists-info "$(echo "$out" | grep -c '^  info       what a model file holds')" 1
+check help-lists-compare "$(echo "$out" | grep -c '^  compare    each quantization scheme')" 1
 run info --help
 check info-help-rc "$rc" 0
 check info-help-first "$(echo "$out" | head -n 1)" \
