@@ -29,6 +29,7 @@
 #   test-ggml                  every path's ggml kernels against ggml itself
 #   test-gguf-write            GGUF files against ggml's gguf code, both ways
 #   test-gguf-export           the demo's GGUF export, loaded by ggml
+#   test-llama-quantize        sqlite-quant quantize against llama.cpp's own
 #   test-onnx-export           the demo's ONNX export, run in ONNX Runtime
 #   test-bnb4                  NF4/FP4: decoding against ONNX Runtime's MatMulBnb4,
 #                              the quantizer against its numpy port, fresh data
@@ -58,6 +59,7 @@
 #   wheel                      the Python wheel in dist/
 #   npm-pack                   the npm tarball in dist/
 #   ggml-lib                   fetch ggml's library for the ggml comparisons
+#   llama-lib                  fetch llama.cpp's library for test-llama-quantize
 #   onnxruntime                fetch ONNX Runtime for the demo's evaluation
 #   deps                       install the system packages the suite needs
 #   catalogue                  regenerate what ext/catalogue.toml declares
@@ -142,7 +144,7 @@ DEPS = sh tests/ensure-deps.sh
         fuzz test-fuzz ggml-lib test-ggml test-gguf-write test-file-crash \
         test-torch test-import test-registry-concurrency test-registry-kill \
         clean kernel-test kernel-test-long kernel-test-aarch64 fuzz-ci \
-        cluster-test test-cli
+        cluster-test test-cli llama-lib test-llama-quantize
 all: dist/quant.$(SO) dist/sqlite-quant
 
 # The header's list of targets, as it stands.
@@ -284,6 +286,19 @@ GGML_LIB = build/ggml/libggml-base.so
 ggml-lib:
 	@$(DEPS) ggml
 	@sh tests/ggml/fetch_ggml.sh $(GGML_LIB)
+
+# llama.cpp's libllama.v0.5.0.so with the ggml libraries it loads, from the
+# same pinned package, side by side in build/llama/ (docs/CLI.md#quantize).
+LLAMA_LIB = build/llama
+llama-lib:
+	@$(DEPS) ggml
+	@sh tests/ggml/fetch_ggml.sh --llama $(LLAMA_LIB)
+
+# sqlite-quant quantize against llama_model_quantize on small llama models
+# of fresh random weights (seed printed): every ftype with a mixture, the
+# rest with --pure, the options, the refusals; the files byte for byte.
+test-llama-quantize: llama-lib dist/sqlite-quant
+	/usr/bin/python3 tests/llama/quantize_check.py --lib $(LLAMA_LIB) --cli dist/sqlite-quant
 
 # tests/ggml/ggml_ref_test.c: every kernel path's ggml kernels (quantize with
 # and without importance, dequantize) against ggml's own functions, loaded

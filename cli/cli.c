@@ -2,6 +2,8 @@
 ** cli.c: the connection, errors and text output the commands share
 ** (cli.h).
 */
+#define _POSIX_C_SOURCE 200809L /* sigaction */
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include "cli.h"
@@ -68,6 +70,32 @@ int cli_usage_error(const char *command, const char *fmt, ...) {
   fprintf(stderr, "\ntry 'sqlite-quant %s --help'\n", command);
   return CLI_USAGE;
 }
+
+static volatile sig_atomic_t cli_sigint;
+static sqlite3 *cli_sigint_db;
+static struct sigaction cli_old_sigint;
+
+static void cli_on_sigint(int sig) {
+  (void)sig;
+  cli_sigint = 1;
+  if (cli_sigint_db) sqlite3_interrupt(cli_sigint_db);
+}
+
+void cli_catch_interrupt(sqlite3 *db) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = cli_on_sigint;
+  sigemptyset(&sa.sa_mask);
+  cli_sigint_db = db;
+  sigaction(SIGINT, &sa, &cli_old_sigint);
+}
+
+void cli_release_interrupt(void) {
+  sigaction(SIGINT, &cli_old_sigint, NULL);
+  cli_sigint_db = NULL;
+}
+
+int cli_interrupted(void) { return cli_sigint != 0; }
 
 int cli_is_help(const char *arg) {
   return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;

@@ -35,6 +35,7 @@ typedef struct cli_command {
 
 extern const cli_command cli_info_command;
 extern const cli_command cli_compare_command;
+extern const cli_command cli_quantize_command;
 
 /* An in-memory connection with the extension registered, or NULL after
 ** saying why (as cli_fail). */
@@ -58,6 +59,15 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* Ctrl-C while a command works on db: sqlite3_interrupt makes the running
+** step return SQLITE_INTERRUPT (the sqlite3 shell does the same), and the
+** command unwinds as on any error, so nothing is left half done (a file
+** being written never appears).  cli_interrupted says whether it came;
+** the command then exits with 130, as a shell expects of SIGINT. */
+void cli_catch_interrupt(sqlite3 *db);
+void cli_release_interrupt(void);
+int cli_interrupted(void);
 
 /* Whether arg is -h or --help. */
 int cli_is_help(const char *arg);

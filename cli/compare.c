@@ -19,9 +19,8 @@
 ** over the tensors it covers; a scheme that cannot store some tensor (a
 ** ggml type whose block does not divide its rows) says how many it covers.
 */
-#define _POSIX_C_SOURCE 200809L /* sigaction, isatty */
+#define _POSIX_C_SOURCE 200809L /* isatty, open_memstream */
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -67,18 +66,6 @@ typedef struct cli_compare {
   uint64_t tensors, weights;
   int per_tensor_rows;          /* JSON: rows printed so far */
 } cli_compare;
-
-static volatile sig_atomic_t cli_interrupted;
-static sqlite3 *cli_interrupt_db;
-
-/* SIGINT: sqlite3_interrupt makes the running step return SQLITE_INTERRUPT
-** (the sqlite3 shell does the same); the statement is then finalized as on
-** any error, so nothing is left half done. */
-static void cli_on_sigint(int sig) {
-  (void)sig;
-  cli_interrupted = 1;
-  if (cli_interrupt_db) sqlite3_interrupt(cli_interrupt_db);
-}
 
 /* The energy of a little-endian float32 BLOB, in double. */
 static double cli_energy(const unsigned char *p, int nbytes) {
@@ -439,17 +426,11 @@ static int cli_compare_run(int argc, char **argv) {
     sqlite3_free(c.opts);
     return CLI_FAILED;
   }
-  cli_interrupt_db = c.db;
-  struct sigaction sa, old;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = cli_on_sigint;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, &old);
+  cli_catch_interrupt(c.db);
   int rc = cli_compare_work(&c);
-  sigaction(SIGINT, &old, NULL);
-  cli_interrupt_db = NULL;
+  cli_release_interrupt();
   cli_compare_free(&c);
-  if (cli_interrupted) rc = 130;
+  if (cli_interrupted()) rc = 130;
   if (rc == CLI_OK && (fflush(stdout) != 0 || ferror(stdout)))
     rc = cli_fail("compare", "cannot write the output");
   return rc;

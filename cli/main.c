@@ -16,6 +16,7 @@
 static const cli_command *const cli_commands[] = {
   &cli_info_command,
   &cli_compare_command,
+  &cli_quantize_command,
 };
 enum { CLI_NCOMMANDS = sizeof cli_commands / sizeof cli_commands[0] };
 

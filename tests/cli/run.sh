@@ -4,6 +4,9 @@
 #     tables, --json, escaped names, cut metadata, --full);
 #   - compare's totals and per-tensor rows on a model made here, byte for
 #     byte; its progress lines; Ctrl-C (exit code 130, no output);
+#   - quantize: the plan (--dry-run) byte for byte, the file's types and
+#     metadata, progress, the options, a failure or Ctrl-C mid-write
+#     leaving no file (and an old OUT as it was), each refusal;
 #   - errors: the message on stderr, nothing on stdout, exit code 1 for a
 #     failure (a missing file, a fifo refused without blocking, a format
 #     that does not match, output that cannot be written) and 2 for a bad
@@ -165,6 +168,99 @@ wait $pid
 check compare-sigint-rc $? 130
 check compare-sigint-stderr "$(tail -n 1 "$tmp/err")" "sqlite-quant: compare: interrupted"
 check compare-sigint-stdout "$(cat "$tmp/out")" ""
+
+# ---- quantize: a small llama-shaped model made here ---------------------------
+# (tests/llama/quantize_check.py compares the files with llama.cpp's own.)
+# f16 weights of 64 columns (whole q4_0 blocks, not whole q4_K blocks: the
+# output's q6_K falls back to q8_0) and one of 256.
+mkmodel() {  # mkmodel FILE NAN: NAN 1 makes element 6 of blk.0.attn_q.weight NaN
+  sqlite3 :memory: ".load dist/quant" "
+    WITH t(name, rows, cols, dtype) AS (VALUES
+      ('token_embd.weight', 8, 64, 'f16'), ('blk.0.attn_norm.weight', 1, 64, 'f32'),
+      ('blk.0.attn_q.weight', 64, 64, 'f16'), ('blk.0.ffn_up.weight', 4, 256, 'f16'),
+      ('output.weight', 8, 64, 'f16')),
+    w(name, rows, cols, dtype, x) AS (SELECT name, rows, cols, dtype,
+      (SELECT q_f32(json_group_array(((value * 37) % 101 - 50) / 50.0))
+         FROM generate_series(1, rows * cols)) FROM t),
+    v(name, rows, cols, dtype, x) AS (SELECT name, rows, cols, dtype,
+      CASE WHEN $2 AND name = 'blk.0.attn_q.weight'
+           THEN CAST(substr(x, 1, 24) || X'0000C07F' || substr(x, 29) AS BLOB)
+           ELSE x END FROM w)
+    SELECT writefile('$1', q_gguf_agg(name,
+        CASE dtype WHEN 'f16' THEN q_f16(x) ELSE x END, dtype,
+        CASE rows WHEN 1 THEN json_array(cols) ELSE json_array(rows, cols) END,
+        '{\"general.architecture\":{\"type\":\"string\",\"value\":\"llama\"},
+          \"general.file_type\":{\"type\":\"uint32\",\"value\":1}}'))
+      FROM v;" >/dev/null
+}
+mkmodel "$tmp/ll.gguf" 0
+mkmodel "$tmp/nan.gguf" 1
+golden quantize-dry-run $here/quantize_dry_run.out quantize --dry-run "$tmp/ll.gguf" "$tmp/q.gguf" Q4_0
+check quantize-dry-run-no-file "$(ls "$tmp/q.gguf" 2>&1 >/dev/null | wc -l)" 1
+run quantize --quiet "$tmp/ll.gguf" "$tmp/q.gguf" q4_0
+check quantize-rc "$rc" 0
+check quantize-quiet "$out$err" ""
+run info "$tmp/q.gguf"
+check quantize-types "$(echo "$out" | awk '/^  [a-z_.0-9]+ +[a-z0-9_A-Z]+ +\[/ {print $1, $2}' | tr '\n' ' ')" \
+  "output.weight q8_0 token_embd.weight q4_0 blk.0.attn_norm.weight f32 blk.0.attn_q.weight q4_0 blk.0.ffn_up.weight q4_0 "
+check quantize-file-type "$(echo "$out" | grep -E 'general\.(file_type|quantization_version)' | tr -s ' ')" \
+  " general.quantization_version uint32 2
+ general.file_type uint32 2"
+run quantize --progress "$tmp/ll.gguf" "$tmp/q.gguf" Q4_0
+check quantize-progress "$err" "[1/5] output.weight f16 [8,64] -> q8_0 0.00 MiB -> 0.00 MiB
+[2/5] token_embd.weight f16 [8,64] -> q4_0 0.00 MiB -> 0.00 MiB
+[3/5] blk.0.attn_norm.weight f32 [64] copied
+[4/5] blk.0.attn_q.weight f16 [64,64] -> q4_0 0.01 MiB -> 0.00 MiB
+[5/5] blk.0.ffn_up.weight f16 [4,256] -> q4_0 0.00 MiB -> 0.00 MiB"
+check quantize-summary "$(echo "$out" | sed "s|$tmp|TMP|")" \
+  "TMP/q.gguf: 5 tensors, 0.01 MiB -> 0.00 MiB (16.16 -> 5.11 bits per weight)"
+run quantize --dry-run --pure "$tmp/ll.gguf" "$tmp/q.gguf" Q4_K_M
+check quantize-fallback "$(echo "$out" | grep attn_q | tr -s ' ')" \
+  " blk.0.attn_q.weight [64,64] f16 q5_0 2816 fallback: rows not whole blocks of the type (q4_K)"
+run quantize --dry-run --tensor-type 'attn_q=q8_0' --token-embedding-type Q5_1 \
+  --leave-output-tensor "$tmp/ll.gguf" "$tmp/q.gguf" Q4_0
+check quantize-options "$(echo "$out" | awk 'NR > 1 && !/bits per weight/ {print $1, $4, $6}' | tr '\n' ' ')" \
+  "output.weight f16 kept: token_embd.weight q5_1 --token-embedding-type blk.0.attn_norm.weight f32 kept: blk.0.attn_q.weight q8_0 --tensor-type blk.0.ffn_up.weight q4_0 mixture: "
+# A failure while writing leaves OUT as it was, and nothing beside it.
+mkdir "$tmp/d" && echo keep >"$tmp/d/q.gguf"
+fails quantize-nan 1 "sqlite-quant: quantize: tensor 'blk.0.attn_q.weight': element 6 is NaN" \
+  quantize --quiet "$tmp/nan.gguf" "$tmp/d/q.gguf" Q4_0
+check quantize-nan-kept "$(cat "$tmp/d/q.gguf")" keep
+check quantize-nan-nothing-beside "$(ls -A "$tmp/d")" q.gguf
+fails quantize-iq-needs-imatrix 1 "sqlite-quant: quantize: tensor 'blk.0.ffn_up.weight': type iq2_xxs needs an importance matrix (imatrix files are not read yet)" \
+  quantize "$tmp/ll.gguf" "$tmp/d/iq.gguf" IQ2_XXS --pure
+check quantize-iq-no-file "$(ls -A "$tmp/d")" q.gguf
+fails quantize-requantize 1 "sqlite-quant: quantize: tensor 'token_embd.weight': requantizing from type q4_0 is disabled (--allow-requantize)" \
+  quantize "$tmp/q.gguf" "$tmp/d/r.gguf" Q8_0
+fails quantize-missing 1 "sqlite-quant: quantize: cannot open '$tmp/nope': no such file" \
+  quantize "$tmp/nope" "$tmp/d/x.gguf" Q4_0
+fails quantize-mixture-not-built 2 "sqlite-quant: quantize: the Q4_K_M mixture is not built yet; --pure quantizes every tensor to q4_K
+try 'sqlite-quant quantize --help'" quantize a b Q4_K_M
+fails quantize-unknown-ftype 2 "sqlite-quant: quantize: unknown FTYPE 'Q9_9'
+try 'sqlite-quant quantize --help'" quantize a b Q9_9
+fails quantize-nthreads 2 "sqlite-quant: quantize: NTHREADS: the work runs on one thread; threads are not built yet, got '4'
+try 'sqlite-quant quantize --help'" quantize a b Q4_0 4
+fails quantize-imatrix 2 "sqlite-quant: quantize: --imatrix is llama-quantize's, not built here yet
+try 'sqlite-quant quantize --help'" quantize --imatrix m.dat a b Q4_0
+fails quantize-bad-kv 2 "sqlite-quant: quantize: --override-kv: TYPE is int, float, bool or str, got 'i32'
+try 'sqlite-quant quantize --help'" quantize --override-kv a=i32:1 a b Q4_0
+fails quantize-bad-type 2 "sqlite-quant: quantize: --tensor-type: unknown ggml type 'q9_0'
+try 'sqlite-quant quantize --help'" quantize --tensor-type attn=q9_0 "$tmp/ll.gguf" b Q4_0
+fails quantize-few-args 2 "sqlite-quant: quantize: IN, OUT and FTYPE are needed
+try 'sqlite-quant quantize --help'" quantize a b
+# Ctrl-C while writing: exit 130, no file.
+"$bin" quantize --progress "$tmp/big.safetensors" "$tmp/d/big.gguf" F16 >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+n=0
+while ! grep -q '^\[ *1/256\]' "$tmp/err" 2>/dev/null && [ $n -lt 3000 ]; do
+  sleep 0.01
+  n=$((n + 1))
+done
+kill -INT $pid
+wait $pid
+check quantize-sigint-rc $? 130
+check quantize-sigint-stderr "$(tail -n 1 "$tmp/err")" "sqlite-quant: quantize: interrupted"
+check quantize-sigint-no-file "$(ls -A "$tmp/d")" q.gguf
 
 # ---- the command line: exit 2 ------------------------------------------------
 fails info-no-file 2 "sqlite-quant: info: FILE is missing
