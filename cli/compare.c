@@ -233,7 +233,8 @@ static void cli_compare_unapplied(const cli_compare *c, FILE *out, int json) {
 }
 
 static void cli_compare_print(cli_compare *c, FILE *out) {
-  qsort(c->schemes, c->nschemes, sizeof *c->schemes, cli_compare_cmp);
+  /* qsort's array may not be NULL, even empty (UBSan holds it to that). */
+  if (c->nschemes) qsort(c->schemes, c->nschemes, sizeof *c->schemes, cli_compare_cmp);
   if (c->json) {
     fprintf(out, "%s\"tensors\": %llu, \"weights\": %llu, \"schemes\": [",
             c->per_tensor ? (c->per_tensor_rows ? "\n],\n" : "],\n") : "",

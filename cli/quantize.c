@@ -225,7 +225,7 @@ static int cli_q_read_index(cli_quantize *q) {
   sqlite3_finalize(s);
   if (rc == SQLITE_ROW) return cli_fail("quantize", "out of memory");
   if (rc != SQLITE_DONE) return cli_fail_db("quantize", q->db);
-  qsort(q->t, (size_t)q->n, sizeof *q->t, llama_plan_order);
+  if (q->n) qsort(q->t, (size_t)q->n, sizeof *q->t, llama_plan_order);
   return CLI_OK;
 }
 
