@@ -346,7 +346,7 @@ static void cli_q_dry_run(const cli_quantize *q) {
     if (t->wanted) printf(" (%s)", t->wanted);
     putchar('\n');
   }
-  cli_q_totals(q, stdout, q->out);
+  cli_q_totals(q, stdout, "dry run, nothing written");
 }
 
 /* ---- Writing ----------------------------------------------------------------- */
