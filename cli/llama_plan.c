@@ -29,17 +29,17 @@ static const llama_ftype_info llama_ftypes[] = {
   {"F32", 0, "f32", 1},        {"F16", 1, "f16", 1},
   {"Q4_0", 2, "q4_0", 1},      {"Q4_1", 3, "q4_1", 1},
   {"Q8_0", 7, "q8_0", 1},      {"Q5_0", 8, "q5_0", 1},
-  {"Q5_1", 9, "q5_1", 1},      {"Q2_K", 10, "q2_K", 0},
-  {"Q3_K_S", 11, "q3_K", 0},   {"Q3_K_M", 12, "q3_K", 0},
-  {"Q3_K_L", 13, "q3_K", 0},   {"Q4_K_S", 14, "q4_K", 0},
-  {"Q4_K_M", 15, "q4_K", 0},   {"Q5_K_S", 16, "q5_K", 0},
-  {"Q5_K_M", 17, "q5_K", 0},   {"Q6_K", 18, "q6_K", 1},
+  {"Q5_1", 9, "q5_1", 1},      {"Q2_K", 10, "q2_K", 1},
+  {"Q3_K_S", 11, "q3_K", 1},   {"Q3_K_M", 12, "q3_K", 1},
+  {"Q3_K_L", 13, "q3_K", 1},   {"Q4_K_S", 14, "q4_K", 1},
+  {"Q4_K_M", 15, "q4_K", 1},   {"Q5_K_S", 16, "q5_K", 1},
+  {"Q5_K_M", 17, "q5_K", 1},   {"Q6_K", 18, "q6_K", 1},
   {"IQ2_XXS", 19, "iq2_xxs", 0}, {"IQ2_XS", 20, "iq2_xs", 0},
   {"Q2_K_S", 21, "q2_K", 0},   {"IQ3_XS", 22, "iq3_s", 0},
   {"IQ3_XXS", 23, "iq3_xxs", 0}, {"IQ1_S", 24, "iq1_s", 0},
-  {"IQ4_NL", 25, "iq4_nl", 0}, {"IQ3_S", 26, "iq3_s", 0},
-  {"IQ3_M", 27, "iq3_s", 0},   {"IQ2_S", 28, "iq2_xs", 0},
-  {"IQ2_M", 29, "iq2_s", 0},   {"IQ4_XS", 30, "iq4_xs", 0},
+  {"IQ4_NL", 25, "iq4_nl", 1}, {"IQ3_S", 26, "iq3_s", 1},
+  {"IQ3_M", 27, "iq3_s", 1},   {"IQ2_S", 28, "iq2_xs", 0},
+  {"IQ2_M", 29, "iq2_s", 0},   {"IQ4_XS", 30, "iq4_xs", 1},
   {"IQ1_M", 31, "iq1_m", 0},   {"BF16", 32, "bf16", 1},
   {"TQ1_0", 36, "tq1_0", 1},   {"TQ2_0", 37, "tq2_0", 1},
   {"MXFP4_MOE", 38, "mxfp4", 1},
@@ -168,23 +168,59 @@ static int llama_divides(const llama_plan_options *o, const char *type,
   return ti && ti->block_size > 0 && ne0 % ti->block_size == 0;
 }
 
-/* The mixture's type for t (default_type unless a rule says otherwise),
-** for the ftypes llama_ftypes marks as built; *rule says which rule. */
+/* The counters llama.cpp keeps while it walks the tensors in its order:
+** how many attention V tensors there are, and how many of each kind it
+** has passed. */
+typedef struct llama_counters {
+  int n_attention_wv, i_attention_wv, i_ffn_down, i_ffn_gate, i_ffn_up;
+} llama_counters;
+
+/* llama.cpp's "more bits" layers: the first and last eighth, and every
+** third one between. */
+static int llama_use_more_bits(int i, int n) {
+  return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2;
+}
+
+/* The layer of an FFN tensor: its block number in a model of experts
+** (their tensors are not in layer order), else the counter. */
+static int llama_layer(const llama_plan_options *o, const llama_plan_tensor *t,
+                       int counter) {
+  int layer = counter;
+  if (o->n_expert > 1 && sscanf(t->name, "blk.%d.", &layer) != 1) layer = -1;
+  return layer;
+}
+
+enum {
+  FT_Q2_K = 10, FT_Q3_K_S = 11, FT_Q3_K_M = 12, FT_Q3_K_L = 13,
+  FT_Q4_K_S = 14, FT_Q4_K_M = 15, FT_Q5_K_S = 16, FT_Q5_K_M = 17,
+  FT_Q2_K_S = 21, FT_IQ4_NL = 25, FT_IQ3_S = 26, FT_IQ3_M = 27,
+  FT_IQ4_XS = 30, FT_TQ1_0 = 36, FT_TQ2_0 = 37, FT_MXFP4_MOE = 38
+};
+
+/* The mixture's type for t (type, the ftype's, unless a rule says
+** otherwise), for the ftypes llama_ftypes marks as built; *rule says which
+** rule.  The rules of the IQ mixtures that need an importance matrix are
+** not here: those ftypes are refused before. */
 static const char *llama_mixture(const llama_plan_options *o,
                                  const llama_plan_tensor *t, int tied,
-                                 const char *type, const char **rule) {
+                                 llama_counters *c, const char *type,
+                                 const char **rule) {
   int f = o->ftype->id;
+  int falcon = strcmp(o->arch, "falcon") == 0;
+  int gqa4 = o->n_head_kv > 0 && o->n_head / o->n_head_kv >= 4;
   llama_category cat = llama_category_of(t->name);
+  const char *to = type;
+  *rule = "mixture: the ftype's type";
   if (cat == CAT_OUTPUT || (tied && cat == CAT_TOKEN_EMBD)) {
     if (o->output_type) {
       *rule = "--output-tensor-type (tied embeddings)";
       return o->output_type;
     }
-    if (f == 38) {
+    if (f == FT_MXFP4_MOE) {
       *rule = "MXFP4_MOE: output in q8_0";
       return "q8_0";
     }
-    if (strcmp(o->arch, "falcon") == 0 || !llama_divides(o, type, t->ne0)) {
+    if (falcon || !llama_divides(o, type, t->ne0)) {
       *rule = "output in q8_0 (falcon, or rows not whole blocks)";
       return "q8_0";
     }
@@ -196,7 +232,7 @@ static const char *llama_mixture(const llama_plan_options *o,
     *rule = "mixture: output stays q8_0";
     return type;
   }
-  if (f == 38) {
+  if (f == FT_MXFP4_MOE) {
     if (t->ne2 > 1) {
       *rule = "MXFP4_MOE: experts in mxfp4";
       return "mxfp4";
@@ -204,22 +240,83 @@ static const char *llama_mixture(const llama_plan_options *o,
     *rule = "MXFP4_MOE: other tensors in q8_0";
     return "q8_0";
   }
-  if (cat == CAT_TOKEN_EMBD) {
-    if (f == 36 || f == 37) {
+  switch (cat) {
+  case CAT_TOKEN_EMBD:
+    if (f == FT_TQ1_0 || f == FT_TQ2_0) {
       *rule = "mixture: ternary model's embeddings in q4_K";
-      return "q4_K";
+      to = "q4_K";
     }
-  } else if (cat == CAT_ATTN_V || cat == CAT_ATTN_QKV || cat == CAT_ATTN_KV_B ||
-             cat == CAT_ATTN_K) {
-    /* The ftypes built here have no attention rule of their own; an
-    ** 8-expert model's attention V and K go to q8_0 whatever the ftype. */
-    if (o->n_expert == 8 && cat != CAT_ATTN_QKV) {
-      *rule = "mixture: 8 experts, attention in q8_0";
-      return "q8_0";
-    }
+    break;
+  case CAT_ATTN_V: case CAT_ATTN_QKV: case CAT_ATTN_KV_B: {
+    int i = c->i_attention_wv, n = c->n_attention_wv;
+    if (f == FT_Q2_K) to = gqa4 ? "q4_K" : "q3_K";
+    else if (f == FT_Q2_K_S && gqa4) to = "q4_K";
+    else if (f == FT_IQ3_S && gqa4) to = "q4_K";
+    else if (f == FT_IQ3_M) to = "q4_K";
+    else if (f == FT_Q3_K_M) to = i < 2 ? "q5_K" : "q4_K";
+    else if (f == FT_Q3_K_L) to = "q5_K";
+    else if ((f == FT_IQ4_NL || f == FT_IQ4_XS) && gqa4) to = "q5_K";
+    else if ((f == FT_Q4_K_M || f == FT_Q5_K_M) && llama_use_more_bits(i, n)) to = "q6_K";
+    else if (f == FT_Q4_K_S && i < 4) to = "q5_K";
+    if (o->n_expert == 8) to = "q8_0";
+    if (to != type) *rule = o->n_expert == 8 ? "mixture: 8 experts, attention V in q8_0"
+                                             : "mixture: attention V, more bits";
+    c->i_attention_wv++;
+    break;
   }
-  *rule = "mixture: the ftype's type";
-  return type;
+  case CAT_ATTN_K:
+    if (o->n_expert == 8) {
+      *rule = "mixture: 8 experts, attention K in q8_0";
+      to = "q8_0";
+    }
+    break;
+  case CAT_FFN_DOWN: {
+    int i = llama_layer(o, t, c->i_ffn_down), n = o->n_layer;
+    if (f == FT_Q2_K) to = "q3_K";
+    else if (f == FT_Q2_K_S) { if (i < n / 8) to = "q4_K"; }
+    else if (f == FT_Q3_K_M)
+      to = i < n / 16 ? "q5_K"
+         : !falcon || llama_use_more_bits(i, n) ? "q4_K" : "q3_K";
+    else if (f == FT_IQ3_M && (i < n / 8 || (o->n_expert == 8 && llama_use_more_bits(i, n))))
+      to = "q4_K";
+    else if (f == FT_Q3_K_L) to = falcon ? "q4_K" : "q5_K";
+    else if (f == FT_Q4_K_M) {
+      if (falcon) to = i < n / 16 ? "q6_K" : llama_use_more_bits(i, n) ? "q5_K" : "q4_K";
+      else if (llama_use_more_bits(i, n)) to = "q6_K";
+    }
+    else if (i < n / 8 && (f == FT_IQ4_NL || f == FT_IQ4_XS)) to = "q5_K";
+    else if (f == FT_Q5_K_M && llama_use_more_bits(i, n)) to = "q6_K";
+    else if (f == FT_Q4_K_S && !falcon && i < n / 8) to = "q5_K";
+    if (to != type) *rule = "mixture: ffn_down of this layer, more bits";
+    c->i_ffn_down++;
+    break;
+  }
+  case CAT_ATTN_OUTPUT:
+    if (!falcon) {
+      if (o->n_expert == 8) {
+        if (f == FT_Q2_K || f == FT_Q3_K_S || f == FT_Q3_K_M || f == FT_IQ4_NL ||
+            f == FT_Q4_K_S || f == FT_Q4_K_M || f == FT_IQ3_S || f == FT_IQ3_M ||
+            f == FT_IQ4_XS)
+          to = "q5_K";
+      } else if (f == FT_Q2_K) to = "q3_K";
+      else if (f == FT_Q3_K_M) to = "q4_K";
+      else if (f == FT_Q3_K_L) to = "q5_K";
+      else if (f == FT_IQ3_M) to = "q4_K";
+    } else if (f == FT_Q3_K_L) {
+      to = "q4_K";
+    }
+    if (to != type) *rule = "mixture: attention output, more bits";
+    break;
+  case CAT_FFN_GATE:
+    c->i_ffn_gate++;
+    break;
+  case CAT_FFN_UP:
+    c->i_ffn_up++;
+    break;
+  default:
+    break;
+  }
+  return to;
 }
 
 /* ---- 4. Shape fallbacks --------------------------------------------------- */
@@ -280,7 +377,7 @@ static int llama_is_float(const char *dtype) {
 }
 
 static char *llama_plan_one(const llama_plan_options *o, llama_plan_tensor *t,
-                            int tied) {
+                            int tied, llama_counters *c) {
   const char *kept = llama_kept_because(o, t);
   t->convert = 0;
   t->wanted = NULL;
@@ -309,7 +406,7 @@ static char *llama_plan_one(const llama_plan_options *o, llama_plan_tensor *t,
           rule = "--tensor-type";
           manual = 1;
         }
-      if (!manual && !o->pure) type = llama_mixture(o, t, tied, type, &rule);
+      if (!manual && !o->pure) type = llama_mixture(o, t, tied, c, type, &rule);
       char *err = NULL;
       const char *wanted = type;
       type = llama_fallback(o, t, type, &rule, &err);
@@ -341,10 +438,37 @@ static char *llama_plan_one(const llama_plan_options *o, llama_plan_tensor *t,
 
 char *llama_plan(const llama_plan_options *o, llama_plan_tensor *t, int n) {
   int tied = 1;
-  for (int i = 0; i < n; i++)
-    if (strcmp(t[i].name, "output.weight") == 0) tied = 0;
+  llama_counters c;
+  memset(&c, 0, sizeof c);
   for (int i = 0; i < n; i++) {
-    char *err = llama_plan_one(o, &t[i], tied);
+    llama_category cat = llama_category_of(t[i].name);
+    if (cat == CAT_OUTPUT) tied = 0;
+    if (cat == CAT_ATTN_V || cat == CAT_ATTN_QKV || cat == CAT_ATTN_KV_B)
+      c.n_attention_wv++;
+  }
+  if (o->ftype && !o->pure && o->ftype->id >= FT_Q2_K && o->ftype->id <= 31 &&
+      o->n_layer <= 0)
+    return sqlite3_mprintf("the %s mixture needs the model's layer count "
+                           "(%s.block_count), which IN does not have; --pure "
+                           "quantizes every tensor to %s", o->ftype->name,
+                           *o->arch ? o->arch : "ARCH", o->ftype->default_type);
+  if (o->ftype && !o->pure && o->ftype->id >= FT_Q2_K && o->ftype->id <= 31 &&
+      o->n_layer == 80)
+    /* llama.cpp gives an 80-layer model of grouped attention (a 70B) more
+    ** bits for attention V, by the model type its loader infers; that
+    ** inference is not built here. */
+    return sqlite3_mprintf("the %s mixture of an 80-layer model (a 70B) is not "
+                           "built yet; --pure quantizes every tensor to %s",
+                           o->ftype->name, o->ftype->default_type);
+  for (int i = 0; i < n; i++) {
+    if (o->n_expert > 1 && llama_category_of(t[i].name) == CAT_FFN_DOWN &&
+        o->ftype && !o->pure) {
+      int layer;
+      if (sscanf(t[i].name, "blk.%d.", &layer) != 1 || layer < 0 || layer >= o->n_layer)
+        return sqlite3_mprintf("tensor '%s': no layer in its name (llama.cpp "
+                               "needs one in a model of experts)", t[i].name);
+    }
+    char *err = llama_plan_one(o, &t[i], tied, &c);
     if (err) return err;
   }
   return NULL;

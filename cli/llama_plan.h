@@ -8,11 +8,11 @@
 ** data is read (which is also what --dry-run prints).  Each choice carries
 ** the rule that made it, in words.
 **
-** Built: --pure for every ftype, and the mixtures of the ftypes whose rules
-** need no hyperparameters (F32 F16 BF16 Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q6_K
-** TQ1_0 TQ2_0 MXFP4_MOE, COPY).  The K and IQ mixtures (Q4_K_M and
-** friends) count attention heads, experts and layers; they are refused
-** with a message saying so, not approximated.
+** Built: --pure for every ftype, and the mixtures of F32 F16 BF16 Q4_0
+** Q4_1 Q5_0 Q5_1 Q8_0 Q6_K Q2_K Q3_K_S/M/L Q4_K_S/M Q5_K_S/M IQ4_NL
+** IQ4_XS IQ3_S IQ3_M TQ1_0 TQ2_0 MXFP4_MOE and COPY.  The mixtures of
+** the IQ types that need an importance matrix (IQ1, IQ2, IQ3_XXS, IQ3_XS,
+** Q2_K_S) are refused with a message saying so, not approximated.
 */
 #ifndef SQLITE_QUANT_CLI_LLAMA_PLAN_H
 #define SQLITE_QUANT_CLI_LLAMA_PLAN_H
@@ -55,6 +55,8 @@ typedef struct llama_plan_options {
   int noverrides;
   const char *arch;               /* general.architecture, or "" */
   int n_expert;                   /* ARCH.expert_count, or 0 */
+  int n_head, n_head_kv;          /* ARCH.attention.head_count(_kv), layer 0 */
+  int n_layer;                    /* ARCH.block_count */
   const llama_type_info *types;   /* every type a tensor can have */
   int ntypes;
 } llama_plan_options;

@@ -37,9 +37,10 @@ static const char cli_quantize_usage[] =
   "Writes OUT, a GGUF file of IN's tensors quantized as llama.cpp's\n"
   "llama-quantize quantizes them (the same bytes: docs/CLI.md#quantize).\n"
   "FTYPE is one of llama-quantize's file types, by name or number: F32 F16\n"
-  "BF16 Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q6_K TQ1_0 TQ2_0 MXFP4_MOE COPY with their\n"
-  "mixtures; Q2_K Q2_K_S Q3_K_S/M/L Q4_K_S/M Q5_K_S/M and the IQ types with\n"
-  "--pure (their mixtures are not built yet).\n"
+  "BF16 Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q2_K Q3_K_S Q3_K_M Q3_K_L Q4_K_S Q4_K_M\n"
+  "Q5_K_S Q5_K_M Q6_K IQ4_NL IQ4_XS IQ3_S IQ3_M TQ1_0 TQ2_0 MXFP4_MOE COPY\n"
+  "with their mixtures; the other IQ types and Q2_K_S, which need an\n"
+  "importance matrix, with --pure only (imatrix files are not read yet).\n"
   "\n"
   "  --pure                    every quantized tensor in FTYPE's type\n"
   "  --output-tensor-type T    output.weight in the ggml type T\n"
@@ -157,16 +158,28 @@ static int cli_q_read_keys(cli_quantize *q) {
   sqlite3_finalize(s);
   if (rc != SQLITE_DONE) return cli_fail_db("quantize", q->db);
   q->plan.arch = q->arch ? q->arch : "";
-  if (q->arch && (experts_key = sqlite3_mprintf("%s.expert_count", q->arch))) {
-    sqlite3_stmt *e = cli_q_prepare_in(
-        q, "SELECT json_extract(value, '$') FROM q_tensor_metadata_file(?1%s) "
-           "WHERE key = ?3");
-    if (e) {
-      sqlite3_bind_text(e, 3, experts_key, -1, SQLITE_STATIC);
-      if (sqlite3_step(e) == SQLITE_ROW) q->plan.n_expert = sqlite3_column_int(e, 0);
-      sqlite3_finalize(e);
-    }
+  /* The hyperparameters the K mixtures read, under the architecture's
+  ** prefix; a per-layer array gives its first layer's, as llama.cpp's
+  ** n_gqa() does. */
+  static const char *const suffix[] = {".expert_count", ".attention.head_count",
+                                       ".attention.head_count_kv", ".block_count"};
+  int *value[] = {&q->plan.n_expert, &q->plan.n_head, &q->plan.n_head_kv,
+                  &q->plan.n_layer};
+  sqlite3_stmt *e = q->arch ? cli_q_prepare_in(
+      q, "SELECT CASE json_type(value) WHEN 'array' THEN json_extract(value, '$[0]') "
+         "ELSE json_extract(value, '$') END FROM q_tensor_metadata_file(?1%s) "
+         "WHERE key = ?3") : NULL;
+  for (int i = 0; e && i < 4; i++) {
+    experts_key = sqlite3_mprintf("%s%s", q->arch, suffix[i]);
+    if (!experts_key) break;
+    sqlite3_reset(e);
+    sqlite3_bind_text(e, 3, experts_key, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(e) == SQLITE_ROW) *value[i] = sqlite3_column_int(e, 0);
+    sqlite3_free(experts_key);
+    experts_key = NULL;
   }
+  sqlite3_finalize(e);
+  if (!q->plan.n_head_kv) q->plan.n_head_kv = q->plan.n_head;
   sqlite3_free(experts_key);
   return CLI_OK;
 }

@@ -234,8 +234,10 @@ fails quantize-requantize 1 "sqlite-quant: quantize: tensor 'token_embd.weight':
   quantize "$tmp/q.gguf" "$tmp/d/r.gguf" Q8_0
 fails quantize-missing 1 "sqlite-quant: quantize: cannot open '$tmp/nope': no such file" \
   quantize "$tmp/nope" "$tmp/d/x.gguf" Q4_0
-fails quantize-mixture-not-built 2 "sqlite-quant: quantize: the Q4_K_M mixture is not built yet; --pure quantizes every tensor to q4_K
-try 'sqlite-quant quantize --help'" quantize a b Q4_K_M
+fails quantize-mixture-not-built 2 "sqlite-quant: quantize: the Q2_K_S mixture is not built yet; --pure quantizes every tensor to q2_K
+try 'sqlite-quant quantize --help'" quantize a b Q2_K_S
+fails quantize-mixture-needs-layers 1 "sqlite-quant: quantize: the Q4_K_M mixture needs the model's layer count (llama.block_count), which IN does not have; --pure quantizes every tensor to q4_K" \
+  quantize "$tmp/ll.gguf" "$tmp/d/k.gguf" Q4_K_M
 fails quantize-unknown-ftype 2 "sqlite-quant: quantize: unknown FTYPE 'Q9_9'
 try 'sqlite-quant quantize --help'" quantize a b Q9_9
 fails quantize-nthreads 2 "sqlite-quant: quantize: NTHREADS: the work runs on one thread; threads are not built yet, got '4'

@@ -159,6 +159,11 @@ def main():
         "f16-80": ["--untied", "--embd", "80", "--ff", "160", "--heads", "2",
                    "--kv-heads", "1"],
         "moe8": ["--untied", "--experts", "8", "--ff", "128"],
+        # 16 layers: use_more_bits and the n/8, n/16 layer rules have room
+        "deep": ["--untied", "--layers", "16", "--embd", "256", "--ff", "256",
+                 "--vocab", "300"],
+        # 8 heads over 2: grouped-query attention of 4
+        "gqa4": ["--untied", "--heads", "8", "--kv-heads", "2"],
     }
     paths = {}
     for k, (name, args) in enumerate(models.items()):
@@ -166,7 +171,11 @@ def main():
         gen_llama_gguf.main([paths[name], "--seed", str(seed + k)] + args)
 
     mixtures = ["F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0",
-                "Q6_K", "TQ1_0", "TQ2_0", "MXFP4_MOE"]
+                "Q6_K", "TQ1_0", "TQ2_0", "MXFP4_MOE", "Q2_K", "Q3_K_S", "Q3_K_M",
+                "Q3_K_L", "Q4_K_S", "Q4_K_M", "Q5_K_S", "Q5_K_M", "IQ4_NL",
+                "IQ4_XS", "IQ3_S", "IQ3_M"]
+    kmix = ["Q2_K", "Q3_K_M", "Q3_K_L", "Q4_K_S", "Q4_K_M", "Q5_K_M", "IQ4_NL",
+            "IQ3_M"]
     pures = ["Q2_K", "Q3_K_S", "Q3_K_M", "Q4_K_S", "Q4_K_M", "Q5_K_M",
              "Q6_K", "IQ4_NL", "IQ4_XS", "IQ3_S", "IQ3_M", "TQ1_0", "Q4_0",
              "MXFP4_MOE"]
@@ -177,8 +186,12 @@ def main():
     for f in ["Q4_0", "Q8_0", "F16", "MXFP4_MOE"]:
         cases.append(("bf16", f, []))
         cases.append(("moe8", f, []))
-    for f in ["Q4_0", "Q5_1", "Q6_K", "BF16"]:
+    for f in ["Q4_0", "Q5_1", "Q6_K", "BF16"] + kmix:
         cases.append(("f32-odd", f, []))
+    for f in kmix:
+        cases.append(("deep", f, []))
+        cases.append(("gqa4", f, []))
+        cases.append(("moe8", f, []))
     for f in pures:
         cases.append(("f16", f, ["--pure"]))
         cases.append(("f32-odd", f, ["--pure"]))
