@@ -72,13 +72,21 @@ int cli_usage_error(const char *command, const char *fmt, ...) {
 }
 
 static volatile sig_atomic_t cli_sigint;
-static sqlite3 *cli_sigint_db;
+static sqlite3 *volatile cli_sigint_dbs[64];
+static volatile sig_atomic_t cli_sigint_ndbs;
 static struct sigaction cli_old_sigint;
 
 static void cli_on_sigint(int sig) {
   (void)sig;
   cli_sigint = 1;
-  if (cli_sigint_db) sqlite3_interrupt(cli_sigint_db);
+  for (int i = 0; i < cli_sigint_ndbs; i++) sqlite3_interrupt(cli_sigint_dbs[i]);
+}
+
+void cli_interrupt_also(sqlite3 *db) {
+  if (cli_sigint_ndbs < 64) {
+    cli_sigint_dbs[cli_sigint_ndbs] = db;
+    cli_sigint_ndbs++;
+  }
 }
 
 void cli_catch_interrupt(sqlite3 *db) {
@@ -86,13 +94,14 @@ void cli_catch_interrupt(sqlite3 *db) {
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = cli_on_sigint;
   sigemptyset(&sa.sa_mask);
-  cli_sigint_db = db;
+  cli_sigint_ndbs = 0;
+  cli_interrupt_also(db);
   sigaction(SIGINT, &sa, &cli_old_sigint);
 }
 
 void cli_release_interrupt(void) {
   sigaction(SIGINT, &cli_old_sigint, NULL);
-  cli_sigint_db = NULL;
+  cli_sigint_ndbs = 0;
 }
 
 int cli_interrupted(void) { return cli_sigint != 0; }

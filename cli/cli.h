@@ -66,6 +66,8 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 ** being written never appears).  cli_interrupted says whether it came;
 ** the command then exits with 130, as a shell expects of SIGINT. */
 void cli_catch_interrupt(sqlite3 *db);
+/* Another connection the same Ctrl-C interrupts (a worker thread's). */
+void cli_interrupt_also(sqlite3 *db);
 void cli_release_interrupt(void);
 int cli_interrupted(void);
 

@@ -335,6 +335,11 @@ static int cli_compare_work(cli_compare *c) {
   long long done = 0;
   int result = CLI_OK;
   for (; rc == SQLITE_ROW; rc = sqlite3_step(t)) {
+    /* A Ctrl-C between two statements interrupts none: it is seen here. */
+    if (cli_interrupted()) {
+      result = cli_fail("compare", "interrupted");
+      break;
+    }
     const char *name = (const char *)sqlite3_column_text(t, 0);
     const char *dtype = (const char *)sqlite3_column_text(t, 1);
     long long chunk = sqlite3_column_int64(t, 2);

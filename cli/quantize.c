@@ -25,6 +25,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "cli.h"
+#include "convert_pool.h"
 #include "llama_plan.h"
 
 /* The most bytes of a tensor held at once, as stored; its float32 form is
@@ -32,7 +33,7 @@
 #define CLI_CHUNK (64 << 20)
 
 static const char cli_quantize_usage[] =
-  "usage: sqlite-quant quantize [OPTIONS] IN OUT FTYPE\n"
+  "usage: sqlite-quant quantize [OPTIONS] IN OUT FTYPE [NTHREADS]\n"
   "\n"
   "Writes OUT, a GGUF file of IN's tensors quantized as llama.cpp's\n"
   "llama-quantize quantizes them (the same bytes: docs/CLI.md#quantize).\n"
@@ -41,6 +42,8 @@ static const char cli_quantize_usage[] =
   "Q5_K_S Q5_K_M Q6_K IQ4_NL IQ4_XS IQ3_S IQ3_M TQ1_0 TQ2_0 MXFP4_MOE COPY\n"
   "with their mixtures; the other IQ types and Q2_K_S, which need an\n"
   "importance matrix, with --pure only (imatrix files are not read yet).\n"
+  "NTHREADS threads convert each chunk (default 0: one per CPU); the bytes\n"
+  "are the same for any number.\n"
   "\n"
   "  --pure                    every quantized tensor in FTYPE's type\n"
   "  --output-tensor-type T    output.weight in the ggml type T\n"
@@ -83,6 +86,8 @@ typedef struct cli_quantize {
   char *arch;
   int in_file_type;   /* general.file_type of IN, or -1 */
   char *format_read;  /* the format q_tensors_file read IN as */
+  int nthreads;
+  cli_pool *pool;     /* with 2 or more threads */
 } cli_quantize;
 
 /* ---- Reading the plan's inputs ------------------------------------------- */
@@ -382,12 +387,44 @@ static const char *cli_q_convert_sql(const char *type) {
   return "SELECT q_ggml_quantize(q_f32(?1, ?2), ?3, ?4, 'none')";
 }
 
+typedef struct cli_q_emit_ctx {
+  cli_quantize *q;
+  llama_plan_tensor *t;
+  sqlite3_stmt *ins;
+  const char **meta;
+} cli_q_emit_ctx;
+
+/* Appends one piece of t to OUT: a row of q_gguf_write (the first row
+** carries the metadata). */
+static int cli_q_insert(cli_q_emit_ctx *e, sqlite3_value *value,
+                        const void *blob, int nbytes) {
+  sqlite3_stmt *ins = e->ins;
+  sqlite3_reset(ins);
+  sqlite3_bind_text(ins, 2, e->t->name, -1, SQLITE_STATIC);
+  if (value) sqlite3_bind_value(ins, 3, value);
+  else sqlite3_bind_blob(ins, 3, blob ? blob : "", nbytes, SQLITE_STATIC);
+  sqlite3_bind_text(ins, 4, e->t->type, -1, SQLITE_STATIC);
+  sqlite3_bind_text(ins, 5, e->t->shape, -1, SQLITE_STATIC);
+  if (*e->meta) sqlite3_bind_text(ins, 6, *e->meta, -1, SQLITE_STATIC);
+  else sqlite3_bind_null(ins, 6);
+  *e->meta = NULL;
+  int rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : 1;
+  sqlite3_bind_null(ins, 3);
+  return rc;
+}
+
+static int cli_q_emit(void *ctx, const void *blob, int nbytes) {
+  return cli_q_insert(ctx, NULL, blob, nbytes);
+}
+
 static int cli_q_tensor(cli_quantize *q, int i, sqlite3_stmt *ins,
                         const char *meta) {
   llama_plan_tensor *t = &q->t[i];
+  /* A Ctrl-C between two statements interrupts none: it is seen here. */
+  if (cli_interrupted()) return cli_fail("quantize", "interrupted");
   if (q->progress) cli_q_progress(q, i);
   sqlite3_stmt *rd = cli_q_prepare_in(
-      q, "SELECT data, chunks, CASE WHEN chunks > 1 THEN json_set(shape, "
+      q, "SELECT data, rows, CASE WHEN chunks > 1 THEN json_set(shape, "
          "'$[0]', rows) ELSE shape END FROM q_tensors_file(?1%s) WHERE name = ?3");
   sqlite3_stmt *cv = t->convert ? cli_prepare(q->db, "quantize",
                                               cli_q_convert_sql(t->type))
@@ -406,8 +443,29 @@ static int cli_q_tensor(cli_quantize *q, int i, sqlite3_stmt *ins,
   int rc = sqlite3_step(rd);
   sqlite3_limit(q->db, SQLITE_LIMIT_LENGTH, limit);
   int result = CLI_OK;
+  cli_q_emit_ctx e = {q, t, ins, &meta};
   for (; rc == SQLITE_ROW && result == CLI_OK; rc = sqlite3_step(rd)) {
+    if (cli_interrupted()) {
+      result = cli_fail("quantize", "interrupted");
+      break;
+    }
     sqlite3_value *data = sqlite3_column_value(rd, 0);
+    sqlite3_int64 rows = sqlite3_column_int64(rd, 1);
+    if (cv && q->pool && rows >= 2) {
+      /* The chunk's rows cut among the threads; a piece that fails is
+      ** converted again below, whole, for the message one statement
+      ** gives (an element's index counts from the chunk's start). */
+      int r = cli_pool_convert(q->pool, cli_q_convert_sql(t->type),
+                               sqlite3_value_blob(data), sqlite3_value_bytes(data),
+                               t->dtype, t->type,
+                               (const char *)sqlite3_column_text(rd, 2), rows,
+                               cli_q_emit, &e);
+      if (r == 0) continue;
+      if (r > 0) {
+        result = cli_q_fail_tensor(q, t->name);
+        break;
+      }
+    }
     if (cv) {
       sqlite3_reset(cv);
       sqlite3_bind_value(cv, 1, data);
@@ -420,16 +478,7 @@ static int cli_q_tensor(cli_quantize *q, int i, sqlite3_stmt *ins,
       }
       data = sqlite3_column_value(cv, 0);
     }
-    sqlite3_reset(ins);
-    sqlite3_bind_text(ins, 2, t->name, -1, SQLITE_STATIC);
-    sqlite3_bind_value(ins, 3, data);
-    sqlite3_bind_text(ins, 4, t->type, -1, SQLITE_STATIC);
-    sqlite3_bind_text(ins, 5, t->shape, -1, SQLITE_STATIC);
-    if (meta) sqlite3_bind_text(ins, 6, meta, -1, SQLITE_STATIC);
-    else sqlite3_bind_null(ins, 6);
-    meta = NULL;  /* the first row carries the metadata */
-    if (sqlite3_step(ins) != SQLITE_DONE) result = cli_q_fail_tensor(q, t->name);
-    sqlite3_bind_null(ins, 3);
+    if (cli_q_insert(&e, data, NULL, 0)) result = cli_q_fail_tensor(q, t->name);
     if (cv) sqlite3_bind_null(cv, 1);
   }
   if (result == CLI_OK && rc != SQLITE_DONE) result = cli_q_fail_tensor(q, t->name);
@@ -460,6 +509,7 @@ static int cli_q_write(cli_quantize *q) {
   sqlite3_finalize(ins);
   if (result == CLI_OK && q->n == 0)
     result = cli_fail("quantize", "IN has no tensors");
+  if (result == CLI_OK && cli_interrupted()) result = cli_fail("quantize", "interrupted");
   if (result == CLI_OK && sqlite3_exec(q->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
     result = cli_fail_db("quantize", q->db);
   if (result != CLI_OK) sqlite3_exec(q->db, "ROLLBACK", NULL, NULL, NULL);
@@ -652,10 +702,16 @@ static int cli_quantize_run(int argc, char **argv) {
   int rc = CLI_OK;
   if (npos < 3) {
     rc = cli_usage_error("quantize", "IN, OUT and FTYPE are needed");
-  } else if (npos == 4) {
-    rc = cli_usage_error("quantize", "NTHREADS: the work runs on one thread; "
-                         "threads are not built yet, got '%s'", pos[3]);
   } else {
+    if (npos == 4) {
+      char *end;
+      long n = strtol(pos[3], &end, 10);
+      if (!*pos[3] || *end || n < 0 || n > 256) {
+        rc = cli_usage_error("quantize", "NTHREADS is 0..256, got '%s'", pos[3]);
+        goto done;
+      }
+      q.nthreads = (int)n;
+    }
     q.in = pos[0];
     q.out = pos[1];
     q.ftype_name = pos[2];
@@ -669,6 +725,7 @@ static int cli_quantize_run(int argc, char **argv) {
                            q.plan.ftype->default_type);
     }
   }
+done:
   if (rc != CLI_OK) {
     for (int k = 0; k < q.nkvs; k++) {
       sqlite3_free(q.kvs[k].key);
@@ -682,7 +739,18 @@ static int cli_quantize_run(int argc, char **argv) {
     return CLI_FAILED;
   }
   cli_catch_interrupt(q.db);
+  /* 0 (the default) means one thread per online CPU, as in llama-quantize. */
+  if (q.nthreads <= 0) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    q.nthreads = cpus > 0 ? (cpus < 256 ? (int)cpus : 256) : 1;
+  }
+  if (q.nthreads > 1 && !q.dry_run && !(q.pool = cli_pool_open(q.nthreads, "quantize"))) {
+    cli_release_interrupt();
+    cli_q_free(&q);
+    return CLI_FAILED;
+  }
   rc = cli_q_work(&q, output_type, embd_type, tensor_types, ntt);
+  cli_pool_close(q.pool);
   cli_release_interrupt();
   cli_q_free(&q);
   if (cli_interrupted()) rc = 130;

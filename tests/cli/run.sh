@@ -240,8 +240,12 @@ fails quantize-mixture-needs-layers 1 "sqlite-quant: quantize: the Q4_K_M mixtur
   quantize "$tmp/ll.gguf" "$tmp/d/k.gguf" Q4_K_M
 fails quantize-unknown-ftype 2 "sqlite-quant: quantize: unknown FTYPE 'Q9_9'
 try 'sqlite-quant quantize --help'" quantize a b Q9_9
-fails quantize-nthreads 2 "sqlite-quant: quantize: NTHREADS: the work runs on one thread; threads are not built yet, got '4'
-try 'sqlite-quant quantize --help'" quantize a b Q4_0 4
+fails quantize-nthreads 2 "sqlite-quant: quantize: NTHREADS is 0..256, got 'four'
+try 'sqlite-quant quantize --help'" quantize a b Q4_0 four
+# The same bytes for any number of threads.
+"$bin" quantize --quiet "$tmp/ll.gguf" "$tmp/t1.gguf" Q4_0 1
+"$bin" quantize --quiet "$tmp/ll.gguf" "$tmp/t3.gguf" Q4_0 3
+check quantize-threads-same "$(cmp "$tmp/t1.gguf" "$tmp/t3.gguf" && cmp "$tmp/t1.gguf" "$tmp/q.gguf" && echo same)" same
 fails quantize-imatrix 2 "sqlite-quant: quantize: --imatrix is llama-quantize's, not built here yet
 try 'sqlite-quant quantize --help'" quantize --imatrix m.dat a b Q4_0
 fails quantize-bad-kv 2 "sqlite-quant: quantize: --override-kv: TYPE is int, float, bool or str, got 'i32'

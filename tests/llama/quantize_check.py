@@ -235,13 +235,18 @@ def main():
         ref = os.path.join(work, f"case{n}.llama.gguf")
         got = os.path.join(work, f"case{n}.tool.gguf")
         what = f"{model} {ftype} {' '.join(opts)}".strip()
+        what += f" (threads {['1', '2', '3', 'default'][n % 4]})"
         rc = llama.quantize(paths[model], ref, ftype, opts)
         if rc != 0:
             print(f"FAIL {what}: llama_model_quantize failed ({rc})")
             failed += 1
             continue
+        # The tool's thread count cycles through 1, 2, 3 and the default:
+        # the bytes must not depend on it.
+        threads = ["1", "2", "3", "0"][n % 4]
         p = subprocess.run([a.cli, "quantize", "--quiet"] + opts +
-                           [paths[model], got, ftype], capture_output=True, text=True)
+                           [paths[model], got, ftype, threads],
+                           capture_output=True, text=True)
         if p.returncode != 0:
             print(f"FAIL {what}: the tool failed ({p.returncode}): {p.stderr.strip()}")
             failed += 1
