@@ -62,9 +62,9 @@ class Llama:
         self.L.llama_log_set(self.log_cb, None)
         self.L.llama_backend_init()
 
-    def quantize(self, src, dst, ftype, opts):
+    def quantize(self, src, dst, ftype, opts, nthread=1):
         b = bytearray(bytes(self.L.llama_model_quantize_default_params().raw))
-        struct.pack_into("<i", b, 0, 1)                  # nthread
+        struct.pack_into("<i", b, 0, nthread)
         keep = []
         if ftype == "COPY":
             b[0x12] = 1                                  # only_copy
