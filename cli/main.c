@@ -10,6 +10,9 @@
 ** finds it.
 */
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include "cli.h"
 #include "sqlite_quant.h"
 
@@ -61,6 +64,15 @@ static int cli_version(void) {
 }
 
 int main(int argc, char **argv) {
+#if defined(__GLIBC__)
+  /* The commands allocate and free buffers of tens of MB per chunk; glibc
+  ** would map each afresh (its threshold stops at 32 MB) and the kernel
+  ** would clear every page again.  The tool owns its process, so it keeps
+  ** them on the heap for reuse (what a host of the extension decides for
+  ** itself). */
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
   if (argc < 2) {
     cli_help(stderr);
     return CLI_USAGE;

@@ -30,7 +30,7 @@
 
 /* The most bytes of a tensor held at once, as stored; its float32 form is
 ** at most twice that. */
-#define CLI_CHUNK (64 << 20)
+#define CLI_CHUNK (16 << 20)
 
 static const char cli_quantize_usage[] =
   "usage: sqlite-quant quantize [OPTIONS] IN OUT FTYPE [NTHREADS]\n"
@@ -396,13 +396,13 @@ typedef struct cli_q_emit_ctx {
 
 /* Appends one piece of t to OUT: a row of q_gguf_write (the first row
 ** carries the metadata). */
-static int cli_q_insert(cli_q_emit_ctx *e, sqlite3_value *value,
-                        const void *blob, int nbytes) {
+static int cli_q_insert(cli_q_emit_ctx *e, const void *blob, int nbytes) {
   sqlite3_stmt *ins = e->ins;
   sqlite3_reset(ins);
   sqlite3_bind_text(ins, 2, e->t->name, -1, SQLITE_STATIC);
-  if (value) sqlite3_bind_value(ins, 3, value);
-  else sqlite3_bind_blob(ins, 3, blob ? blob : "", nbytes, SQLITE_STATIC);
+  /* Bound without a copy: the blob is the converting statement's result,
+  ** or the chunk itself, both alive until the next step. */
+  sqlite3_bind_blob(ins, 3, blob ? blob : "", nbytes, SQLITE_STATIC);
   sqlite3_bind_text(ins, 4, e->t->type, -1, SQLITE_STATIC);
   sqlite3_bind_text(ins, 5, e->t->shape, -1, SQLITE_STATIC);
   if (*e->meta) sqlite3_bind_text(ins, 6, *e->meta, -1, SQLITE_STATIC);
@@ -414,7 +414,7 @@ static int cli_q_insert(cli_q_emit_ctx *e, sqlite3_value *value,
 }
 
 static int cli_q_emit(void *ctx, const void *blob, int nbytes) {
-  return cli_q_insert(ctx, NULL, blob, nbytes);
+  return cli_q_insert(ctx, blob, nbytes);
 }
 
 static int cli_q_tensor(cli_quantize *q, int i, sqlite3_stmt *ins,
@@ -467,8 +467,13 @@ static int cli_q_tensor(cli_quantize *q, int i, sqlite3_stmt *ins,
       }
     }
     if (cv) {
+      /* Bound without a copy: the chunk stays in rd's row until its next
+      ** step (a chunk is up to 16 MiB; each copy costs what the
+      ** conversion does). */
+      const void *bytes = sqlite3_value_blob(data);
       sqlite3_reset(cv);
-      sqlite3_bind_value(cv, 1, data);
+      sqlite3_bind_blob(cv, 1, bytes ? bytes : "", sqlite3_value_bytes(data),
+                        SQLITE_STATIC);
       sqlite3_bind_text(cv, 2, t->dtype, -1, SQLITE_STATIC);
       sqlite3_bind_text(cv, 3, t->type, -1, SQLITE_STATIC);
       sqlite3_bind_value(cv, 4, sqlite3_column_value(rd, 2));
@@ -478,7 +483,8 @@ static int cli_q_tensor(cli_quantize *q, int i, sqlite3_stmt *ins,
       }
       data = sqlite3_column_value(cv, 0);
     }
-    if (cli_q_insert(&e, data, NULL, 0)) result = cli_q_fail_tensor(q, t->name);
+    if (cli_q_insert(&e, sqlite3_value_blob(data), sqlite3_value_bytes(data)))
+      result = cli_q_fail_tensor(q, t->name);
     if (cv) sqlite3_bind_null(cv, 1);
   }
   if (result == CLI_OK && rc != SQLITE_DONE) result = cli_q_fail_tensor(q, t->name);
