@@ -258,6 +258,11 @@ static const char *llama_mixture(const llama_plan_options *o,
     else if ((f == FT_IQ4_NL || f == FT_IQ4_XS) && gqa4) to = "q5_K";
     else if ((f == FT_Q4_K_M || f == FT_Q5_K_M) && llama_use_more_bits(i, n)) to = "q6_K";
     else if (f == FT_Q4_K_S && i < 4) to = "q5_K";
+    /* llama's 70B: 8 heads share each attention V, so V is 8 times
+    ** smaller than Q and more bits cost little. */
+    if (o->n_layer == 80 && o->n_head != o->n_head_kv && strcmp(o->arch, "llama") == 0 &&
+        (strcmp(to, "q3_K") == 0 || strcmp(to, "q4_K") == 0))
+      to = "q5_K";
     if (o->n_expert == 8) to = "q8_0";
     if (to != type) *rule = o->n_expert == 8 ? "mixture: 8 experts, attention V in q8_0"
                                              : "mixture: attention V, more bits";
@@ -453,10 +458,11 @@ char *llama_plan(const llama_plan_options *o, llama_plan_tensor *t, int n) {
                            "quantizes every tensor to %s", o->ftype->name,
                            *o->arch ? o->arch : "ARCH", o->ftype->default_type);
   if (o->ftype && !o->pure && o->ftype->id >= FT_Q2_K && o->ftype->id <= 31 &&
-      o->n_layer == 80)
-    /* llama.cpp gives an 80-layer model of grouped attention (a 70B) more
-    ** bits for attention V, by the model type its loader infers; that
-    ** inference is not built here. */
+      o->n_layer == 80 && strcmp(o->arch, "llama") != 0)
+    /* llama.cpp gives a 70B model more bits for attention V, by the model
+    ** type its loader infers from the layer count; for llama that is 80
+    ** layers of grouped attention (llama_70b below), for other
+    ** architectures rules of their own, not built here. */
     return sqlite3_mprintf("the %s mixture of an 80-layer model (a 70B) is not "
                            "built yet; --pure quantizes every tensor to %s",
                            o->ftype->name, o->ftype->default_type);

@@ -162,6 +162,9 @@ def main():
         # 16 layers: use_more_bits and the n/8, n/16 layer rules have room
         "deep": ["--untied", "--layers", "16", "--embd", "256", "--ff", "256",
                  "--vocab", "300"],
+        # llama's 70B rule: 80 layers of grouped attention (narrow, to stay small)
+        "llama80": ["--untied", "--layers", "80", "--embd", "256", "--ff", "256",
+                    "--vocab", "260"],
         # 8 heads over 2: grouped-query attention of 4
         "gqa4": ["--untied", "--heads", "8", "--kv-heads", "2"],
     }
@@ -188,6 +191,8 @@ def main():
         cases.append(("moe8", f, []))
     for f in ["Q4_0", "Q5_1", "Q6_K", "BF16"] + kmix:
         cases.append(("f32-odd", f, []))
+    for f in ["Q3_K_M", "Q4_K_S", "Q2_K"]:
+        cases.append(("llama80", f, []))
     for f in kmix:
         cases.append(("deep", f, []))
         cases.append(("gqa4", f, []))
