@@ -33,7 +33,8 @@ struct cli_pool {
   /* The job. */
   const char *sql, *dtype, *type, *shape;
   const unsigned char *data;
-  int nbytes, npieces;
+  const void *imp;
+  int nbytes, npieces, imp_bytes;
   int64_t rows;
 };
 
@@ -67,6 +68,8 @@ static void cli_pool_run_piece(cli_piece *c) {
   sqlite3_bind_text(c->stmt, 2, p->dtype, -1, SQLITE_STATIC);
   sqlite3_bind_text(c->stmt, 3, p->type, -1, SQLITE_STATIC);
   sqlite3_bind_text(c->stmt, 4, shape, -1, SQLITE_TRANSIENT);
+  if (p->imp) sqlite3_bind_blob(c->stmt, 5, p->imp, p->imp_bytes, SQLITE_STATIC);
+  else sqlite3_bind_text(c->stmt, 5, "none", -1, SQLITE_STATIC);
   c->ok = sqlite3_step(c->stmt) == SQLITE_ROW;
 }
 
@@ -146,10 +149,13 @@ void cli_pool_close(cli_pool *p) {
 
 int cli_pool_convert(cli_pool *p, const char *sql, const void *data,
                      int nbytes, const char *dtype, const char *type,
-                     const char *shape, int64_t rows,
+                     const char *shape, int64_t rows, const void *imp,
+                     int imp_bytes,
                      int (*emit)(void *ctx, const void *blob, int nbytes),
                      void *ctx) {
   pthread_mutex_lock(&p->mu);
+  p->imp = imp;
+  p->imp_bytes = imp_bytes;
   p->sql = sql;
   p->data = data;
   p->nbytes = nbytes;

@@ -24,15 +24,16 @@ void cli_pool_close(cli_pool *p);
 
 /* Converts data (nbytes, rows rows along axis 0 of shape, a JSON shape
 ** whose first dimension is rows) with sql, whose parameters are ?1 the
-** bytes, ?2 dtype, ?3 type and ?4 the piece's shape, in up to n pieces,
+** bytes, ?2 dtype, ?3 type, ?4 the piece's shape and ?5 the importance
+** (imp, imp_bytes; the text 'none' when imp is NULL), in up to n pieces,
 ** and calls emit with each piece's result in order.  Returns 0; or -1
 ** when a piece failed (the caller converts the chunk again on its own
 ** connection, for the message a single statement gives), or emit's
 ** nonzero result. */
 int cli_pool_convert(cli_pool *p, const char *sql, const void *data,
                      int nbytes, const char *dtype, const char *type,
-                     const char *shape, int64_t rows,
-                     int (*emit)(void *ctx, const void *blob, int nbytes),
+                     const char *shape, int64_t rows, const void *imp,
+                     int imp_bytes, int (*emit)(void *ctx, const void *blob, int nbytes),
                      void *ctx);
 
 #endif /* SQLITE_QUANT_CLI_CONVERT_POOL_H */

@@ -24,25 +24,25 @@
 #include "llama_plan.h"
 #include "sqlite3.h"
 
-/* llama.h's values; mixture 1 where this file has the ftype's rules. */
+/* llama.h's values. */
 static const llama_ftype_info llama_ftypes[] = {
-  {"F32", 0, "f32", 1},        {"F16", 1, "f16", 1},
-  {"Q4_0", 2, "q4_0", 1},      {"Q4_1", 3, "q4_1", 1},
-  {"Q8_0", 7, "q8_0", 1},      {"Q5_0", 8, "q5_0", 1},
-  {"Q5_1", 9, "q5_1", 1},      {"Q2_K", 10, "q2_K", 1},
-  {"Q3_K_S", 11, "q3_K", 1},   {"Q3_K_M", 12, "q3_K", 1},
-  {"Q3_K_L", 13, "q3_K", 1},   {"Q4_K_S", 14, "q4_K", 1},
-  {"Q4_K_M", 15, "q4_K", 1},   {"Q5_K_S", 16, "q5_K", 1},
-  {"Q5_K_M", 17, "q5_K", 1},   {"Q6_K", 18, "q6_K", 1},
-  {"IQ2_XXS", 19, "iq2_xxs", 0}, {"IQ2_XS", 20, "iq2_xs", 0},
-  {"Q2_K_S", 21, "q2_K", 0},   {"IQ3_XS", 22, "iq3_s", 0},
-  {"IQ3_XXS", 23, "iq3_xxs", 0}, {"IQ1_S", 24, "iq1_s", 0},
-  {"IQ4_NL", 25, "iq4_nl", 1}, {"IQ3_S", 26, "iq3_s", 1},
-  {"IQ3_M", 27, "iq3_s", 1},   {"IQ2_S", 28, "iq2_xs", 0},
-  {"IQ2_M", 29, "iq2_s", 0},   {"IQ4_XS", 30, "iq4_xs", 1},
-  {"IQ1_M", 31, "iq1_m", 0},   {"BF16", 32, "bf16", 1},
-  {"TQ1_0", 36, "tq1_0", 1},   {"TQ2_0", 37, "tq2_0", 1},
-  {"MXFP4_MOE", 38, "mxfp4", 1},
+  {"F32", 0, "f32"},        {"F16", 1, "f16"},
+  {"Q4_0", 2, "q4_0"},      {"Q4_1", 3, "q4_1"},
+  {"Q8_0", 7, "q8_0"},      {"Q5_0", 8, "q5_0"},
+  {"Q5_1", 9, "q5_1"},      {"Q2_K", 10, "q2_K"},
+  {"Q3_K_S", 11, "q3_K"},   {"Q3_K_M", 12, "q3_K"},
+  {"Q3_K_L", 13, "q3_K"},   {"Q4_K_S", 14, "q4_K"},
+  {"Q4_K_M", 15, "q4_K"},   {"Q5_K_S", 16, "q5_K"},
+  {"Q5_K_M", 17, "q5_K"},   {"Q6_K", 18, "q6_K"},
+  {"IQ2_XXS", 19, "iq2_xxs"}, {"IQ2_XS", 20, "iq2_xs"},
+  {"Q2_K_S", 21, "q2_K"},   {"IQ3_XS", 22, "iq3_s"},
+  {"IQ3_XXS", 23, "iq3_xxs"}, {"IQ1_S", 24, "iq1_s"},
+  {"IQ4_NL", 25, "iq4_nl"}, {"IQ3_S", 26, "iq3_s"},
+  {"IQ3_M", 27, "iq3_s"},   {"IQ2_S", 28, "iq2_xs"},
+  {"IQ2_M", 29, "iq2_s"},   {"IQ4_XS", 30, "iq4_xs"},
+  {"IQ1_M", 31, "iq1_m"},   {"BF16", 32, "bf16"},
+  {"TQ1_0", 36, "tq1_0"},   {"TQ2_0", 37, "tq2_0"},
+  {"MXFP4_MOE", 38, "mxfp4"},
 };
 enum { LLAMA_NFTYPES = sizeof llama_ftypes / sizeof llama_ftypes[0] };
 
@@ -191,6 +191,8 @@ static int llama_layer(const llama_plan_options *o, const llama_plan_tensor *t,
 }
 
 enum {
+  FT_Q4_0 = 2, FT_Q5_0 = 8, FT_IQ2_XXS = 19, FT_IQ2_XS = 20, FT_IQ3_XS = 22,
+  FT_IQ3_XXS = 23, FT_IQ1_S = 24, FT_IQ2_S = 28, FT_IQ2_M = 29, FT_IQ1_M = 31,
   FT_Q2_K = 10, FT_Q3_K_S = 11, FT_Q3_K_M = 12, FT_Q3_K_L = 13,
   FT_Q4_K_S = 14, FT_Q4_K_M = 15, FT_Q5_K_S = 16, FT_Q5_K_M = 17,
   FT_Q2_K_S = 21, FT_IQ4_NL = 25, FT_IQ3_S = 26, FT_IQ3_M = 27,
@@ -198,9 +200,7 @@ enum {
 };
 
 /* The mixture's type for t (type, the ftype's, unless a rule says
-** otherwise), for the ftypes llama_ftypes marks as built; *rule says which
-** rule.  The rules of the IQ mixtures that need an importance matrix are
-** not here: those ftypes are refused before. */
+** otherwise); *rule says which rule. */
 static const char *llama_mixture(const llama_plan_options *o,
                                  const llama_plan_tensor *t, int tied,
                                  llama_counters *c, const char *type,
@@ -224,6 +224,11 @@ static const char *llama_mixture(const llama_plan_options *o,
       *rule = "output in q8_0 (falcon, or rows not whole blocks)";
       return "q8_0";
     }
+    if (f == FT_IQ2_XXS || f == FT_IQ2_XS || f == FT_IQ3_XXS || f == FT_IQ1_S ||
+        f == FT_IQ2_S || f == FT_IQ2_M || f == FT_IQ1_M) {
+      *rule = "mixture: output of a 1-3 bit mixture in q5_K";
+      return "q5_K";
+    }
     if (strcmp(type, "q8_0") != 0) {
       *rule = cat == CAT_OUTPUT ? "mixture: output in q6_K"
                                 : "mixture: tied embeddings as output, q6_K";
@@ -240,18 +245,41 @@ static const char *llama_mixture(const llama_plan_options *o,
     *rule = "MXFP4_MOE: other tensors in q8_0";
     return "q8_0";
   }
-  switch (cat) {
-  case CAT_TOKEN_EMBD:
-    if (f == FT_TQ1_0 || f == FT_TQ2_0) {
-      *rule = "mixture: ternary model's embeddings in q4_K";
+  int iq2 = f == FT_IQ2_XXS || f == FT_IQ2_XS || f == FT_IQ1_S || f == FT_IQ2_S ||
+            f == FT_IQ2_M || f == FT_IQ1_M;
+  int iq2s = f == FT_IQ2_S || f == FT_IQ2_M;
+  if (cat == CAT_TOKEN_EMBD) {
+    if (f == FT_IQ2_XXS || f == FT_IQ2_XS || f == FT_IQ1_S || f == FT_IQ1_M) to = "q2_K";
+    else if (iq2s || f == FT_IQ3_XXS) to = "iq3_s";
+    else if (f == FT_TQ1_0 || f == FT_TQ2_0) to = "q4_K";
+    if (to != type) *rule = "mixture: the mixture's embeddings type";
+    return to;
+  }
+  if (iq2) {
+    /* The 1-2 bit mixtures: a few tensors get a wider type. */
+    if (cat == CAT_ATTN_V || cat == CAT_ATTN_QKV || cat == CAT_ATTN_KV_B) {
+      to = gqa4 || o->n_expert >= 4 ? "q4_K" : iq2s ? "iq3_s" : "q2_K";
+      c->i_attention_wv++;
+    } else if (o->n_expert == 8 && cat == CAT_ATTN_K) {
       to = "q4_K";
+    } else if (cat == CAT_FFN_DOWN) {
+      if (c->i_ffn_down < o->n_layer / 8) to = iq2s ? "iq3_s" : "q2_K";
+      c->i_ffn_down++;
+    } else if (cat == CAT_ATTN_OUTPUT) {
+      if (o->n_expert == 8) to = "q5_K";
+      else if (f == FT_IQ1_S || f == FT_IQ1_M) to = "iq2_xxs";
+      else if (iq2s) to = "iq3_s";
     }
-    break;
+    if (to != type) *rule = "mixture: a wider type in a 1-2 bit mixture";
+    return to;
+  }
+  switch (cat) {
   case CAT_ATTN_V: case CAT_ATTN_QKV: case CAT_ATTN_KV_B: {
     int i = c->i_attention_wv, n = c->n_attention_wv;
     if (f == FT_Q2_K) to = gqa4 ? "q4_K" : "q3_K";
     else if (f == FT_Q2_K_S && gqa4) to = "q4_K";
-    else if (f == FT_IQ3_S && gqa4) to = "q4_K";
+    else if (f == FT_IQ3_XXS) to = gqa4 ? "q4_K" : !o->has_imatrix ? "iq3_s" : "iq3_xxs";
+    else if ((f == FT_IQ3_XS || f == FT_IQ3_S) && gqa4) to = "q4_K";
     else if (f == FT_IQ3_M) to = "q4_K";
     else if (f == FT_Q3_K_M) to = i < 2 ? "q5_K" : "q4_K";
     else if (f == FT_Q3_K_L) to = "q5_K";
@@ -273,12 +301,22 @@ static const char *llama_mixture(const llama_plan_options *o,
     if (o->n_expert == 8) {
       *rule = "mixture: 8 experts, attention K in q8_0";
       to = "q8_0";
+    } else if (f == FT_IQ3_XS || f == FT_IQ3_XXS) {
+      *rule = "mixture: attention K, fewer bits";
+      to = f == FT_IQ3_XS ? "iq3_xxs" : "iq2_s";
+    }
+    break;
+  case CAT_ATTN_Q:
+    if (f == FT_IQ3_XS || f == FT_IQ3_XXS) {
+      *rule = "mixture: attention Q, fewer bits";
+      to = f == FT_IQ3_XS ? "iq3_xxs" : "iq2_s";
     }
     break;
   case CAT_FFN_DOWN: {
     int i = llama_layer(o, t, c->i_ffn_down), n = o->n_layer;
     if (f == FT_Q2_K) to = "q3_K";
     else if (f == FT_Q2_K_S) { if (i < n / 8) to = "q4_K"; }
+    else if (f == FT_IQ3_XXS && !o->has_imatrix) to = i < n / 8 ? "q4_K" : "q3_K";
     else if (f == FT_Q3_K_M)
       to = i < n / 16 ? "q5_K"
          : !falcon || llama_use_more_bits(i, n) ? "q4_K" : "q3_K";
@@ -289,9 +327,12 @@ static const char *llama_mixture(const llama_plan_options *o,
       if (falcon) to = i < n / 16 ? "q6_K" : llama_use_more_bits(i, n) ? "q5_K" : "q4_K";
       else if (llama_use_more_bits(i, n)) to = "q6_K";
     }
-    else if (i < n / 8 && (f == FT_IQ4_NL || f == FT_IQ4_XS)) to = "q5_K";
+    else if (i < n / 8 && (f == FT_IQ4_NL || f == FT_IQ4_XS) && !o->has_imatrix) to = "q5_K";
     else if (f == FT_Q5_K_M && llama_use_more_bits(i, n)) to = "q6_K";
     else if (f == FT_Q4_K_S && !falcon && i < n / 8) to = "q5_K";
+    else if ((f == FT_Q4_0 || f == FT_Q5_0) && o->has_imatrix && i < n / 8)
+      /* with an imatrix, the first eighth's ffn_down in the _1 type */
+      to = f == FT_Q4_0 ? "q4_1" : "q5_1";
     if (to != type) *rule = "mixture: ffn_down of this layer, more bits";
     c->i_ffn_down++;
     break;
@@ -299,11 +340,13 @@ static const char *llama_mixture(const llama_plan_options *o,
   case CAT_ATTN_OUTPUT:
     if (!falcon) {
       if (o->n_expert == 8) {
-        if (f == FT_Q2_K || f == FT_Q3_K_S || f == FT_Q3_K_M || f == FT_IQ4_NL ||
+        if (f == FT_Q2_K || f == FT_IQ3_XS || f == FT_IQ3_XXS ||
+            f == FT_Q3_K_S || f == FT_Q3_K_M || f == FT_IQ4_NL ||
             f == FT_Q4_K_S || f == FT_Q4_K_M || f == FT_IQ3_S || f == FT_IQ3_M ||
             f == FT_IQ4_XS)
           to = "q5_K";
       } else if (f == FT_Q2_K) to = "q3_K";
+      else if (f == FT_IQ3_XXS) to = "iq3_s";
       else if (f == FT_Q3_K_M) to = "q4_K";
       else if (f == FT_Q3_K_L) to = "q5_K";
       else if (f == FT_IQ3_M) to = "q4_K";
@@ -312,12 +355,16 @@ static const char *llama_mixture(const llama_plan_options *o,
     }
     if (to != type) *rule = "mixture: attention output, more bits";
     break;
-  case CAT_FFN_GATE:
-    c->i_ffn_gate++;
+  case CAT_FFN_GATE: case CAT_FFN_UP: {
+    int *counter = cat == CAT_FFN_GATE ? &c->i_ffn_gate : &c->i_ffn_up;
+    int i = llama_layer(o, t, *counter), n = o->n_layer;
+    if (f == FT_IQ3_XS && i >= n / 8 && i < 7 * n / 8) {
+      *rule = "mixture: the middle layers' FFN, fewer bits";
+      to = "iq3_xxs";
+    }
+    (*counter)++;
     break;
-  case CAT_FFN_UP:
-    c->i_ffn_up++;
-    break;
+  }
   default:
     break;
   }
@@ -364,9 +411,8 @@ static const char *llama_fallback(const llama_plan_options *o,
 
 /* ---- The plan -------------------------------------------------------------- */
 
-static int llama_requires_imatrix(const llama_plan_options *o,
-                                  const llama_plan_tensor *t,
-                                  const char *type) {
+int llama_requires_imatrix(const llama_plan_options *o,
+                           const llama_plan_tensor *t, const char *type) {
   if (llama_is_token_embd(t->name) || strcmp(t->name, "output.weight") == 0)
     return 0;
   static const char *const needs[] = {"iq3_xxs", "iq2_xxs", "iq2_xs",
@@ -421,9 +467,9 @@ static char *llama_plan_one(const llama_plan_options *o, llama_plan_tensor *t,
   }
   if (!llama_type_find(o, type))
     return sqlite3_mprintf("tensor '%s': unknown type '%s'", t->name, type);
-  if (llama_requires_imatrix(o, t, type))
+  if (llama_requires_imatrix(o, t, type) && !o->has_imatrix)
     return sqlite3_mprintf("tensor '%s': type %s needs an importance matrix "
-                           "(imatrix files are not read yet)", t->name, type);
+                           "(--imatrix)", t->name, type);
   if (strcmp(type, t->dtype) == 0) {
     t->type = t->dtype;
     t->rule = "copied: already of the type";

@@ -8,11 +8,10 @@
 ** data is read (which is also what --dry-run prints).  Each choice carries
 ** the rule that made it, in words.
 **
-** Built: --pure for every ftype, and the mixtures of F32 F16 BF16 Q4_0
-** Q4_1 Q5_0 Q5_1 Q8_0 Q6_K Q2_K Q3_K_S/M/L Q4_K_S/M Q5_K_S/M IQ4_NL
-** IQ4_XS IQ3_S IQ3_M TQ1_0 TQ2_0 MXFP4_MOE and COPY.  The mixtures of
-** the IQ types that need an importance matrix (IQ1, IQ2, IQ3_XXS, IQ3_XS,
-** Q2_K_S) are refused with a message saying so, not approximated.
+** Every ftype of llama.cpp v0.5.0 but Q1_0, Q2_0 and NVFP4 (whose ftype
+** numbers that release does not have), with and without --pure.  What
+** is not built is refused with a message saying so, not approximated:
+** the 70B rule of architectures other than llama.
 */
 #ifndef SQLITE_QUANT_CLI_LLAMA_PLAN_H
 #define SQLITE_QUANT_CLI_LLAMA_PLAN_H
@@ -25,7 +24,6 @@ typedef struct llama_ftype_info {
   const char *name;          /* as llama-quantize spells it: "Q4_K_M" */
   int id;                    /* the value general.file_type stores */
   const char *default_type;  /* the ggml type most tensors get */
-  int mixture;               /* 1 when its mixture is built here */
 } llama_ftype_info;
 
 /* The ftype named name (any case, or its number), or NULL.  "COPY" is
@@ -57,6 +55,7 @@ typedef struct llama_plan_options {
   int n_expert;                   /* ARCH.expert_count, or 0 */
   int n_head, n_head_kv;          /* ARCH.attention.head_count(_kv), layer 0 */
   int n_layer;                    /* ARCH.block_count */
+  int has_imatrix;                /* an importance matrix was given */
   const llama_type_info *types;   /* every type a tensor can have */
   int ntypes;
 } llama_plan_options;
@@ -71,6 +70,8 @@ typedef struct llama_plan_tensor {
   const char *rule;               /* why, in words */
   const char *wanted;             /* a fallback's type before it, or NULL */
   int convert;                    /* 1: converted; 0: copied as stored */
+  const unsigned char *importance;  /* its imatrix entry (ne0 x ne2 float32), or NULL */
+  int importance_size_wrong;      /* an entry of another size (set by the caller) */
 } llama_plan_tensor;
 
 /* The type information of name, or NULL. */
@@ -81,6 +82,12 @@ const llama_type_info *llama_type_find(const llama_plan_options *o,
 ** by name, then block 0's by name, block 1's ... (its loader's weight map
 ** is ordered so). */
 int llama_plan_order(const void *a, const void *b);
+
+/* Whether llama.cpp refuses to quantize t to type without importance
+** (the 1-3 bit IQ types, and q2_K in a Q2_K_S file; never the token
+** embeddings or the output). */
+int llama_requires_imatrix(const llama_plan_options *o,
+                           const llama_plan_tensor *t, const char *type);
 
 /* Chooses t[i].type, .rule and .convert for all n tensors (the tied
 ** embeddings rule needs to know whether output.weight exists).  Returns

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "convert_pool.h"
+#include "imatrix.h"
 #include "llama_plan.h"
 
 /* The most bytes of a tensor held at once, as stored; its float32 form is
@@ -38,10 +39,10 @@ static const char cli_quantize_usage[] =
   "Writes OUT, a GGUF file of IN's tensors quantized as llama.cpp's\n"
   "llama-quantize quantizes them (the same bytes: docs/CLI.md#quantize).\n"
   "FTYPE is one of llama-quantize's file types, by name or number: F32 F16\n"
-  "BF16 Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q2_K Q3_K_S Q3_K_M Q3_K_L Q4_K_S Q4_K_M\n"
-  "Q5_K_S Q5_K_M Q6_K IQ4_NL IQ4_XS IQ3_S IQ3_M TQ1_0 TQ2_0 MXFP4_MOE COPY\n"
-  "with their mixtures; the other IQ types and Q2_K_S, which need an\n"
-  "importance matrix, with --pure only (imatrix files are not read yet).\n"
+  "BF16 Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q2_K Q2_K_S Q3_K_S Q3_K_M Q3_K_L Q4_K_S\n"
+  "Q4_K_M Q5_K_S Q5_K_M Q6_K IQ1_S IQ1_M IQ2_XXS IQ2_XS IQ2_S IQ2_M IQ3_XXS\n"
+  "IQ3_XS IQ3_S IQ3_M IQ4_NL IQ4_XS TQ1_0 TQ2_0 MXFP4_MOE COPY, each with\n"
+  "llama.cpp's mixture (the 1-3 bit ones need --imatrix).\n"
   "NTHREADS threads convert each chunk (default 0: one per CPU); the bytes\n"
   "are the same for any number.\n"
   "\n"
@@ -51,6 +52,10 @@ static const char cli_quantize_usage[] =
   "  --tensor-type PATTERN=T   tensors whose name matches PATTERN (a POSIX\n"
   "                            extended regular expression) in T; the first\n"
   "                            match wins; may be repeated\n"
+  "  --imatrix FILE            importance from llama.cpp's GGUF imatrix FILE\n"
+  "  --include-weights NAME    use the imatrix only for tensors whose name\n"
+  "                            contains NAME; may be repeated\n"
+  "  --exclude-weights NAME    ... except for those; may be repeated\n"
   "  --leave-output-tensor     output.weight as stored\n"
   "  --allow-requantize        quantize tensors already quantized\n"
   "  --override-kv KEY=TYPE:VALUE\n"
@@ -88,6 +93,10 @@ typedef struct cli_quantize {
   char *format_read;  /* the format q_tensors_file read IN as */
   int nthreads;
   cli_pool *pool;     /* with 2 or more threads */
+  const char *imatrix_path;
+  char *include[64], *exclude[64];
+  int ninclude, nexclude;
+  cli_imatrix imatrix;
 } cli_quantize;
 
 /* ---- Reading the plan's inputs ------------------------------------------- */
@@ -379,12 +388,14 @@ static int cli_q_fail_tensor(cli_quantize *q, const char *name) {
 }
 
 /* The conversion of one chunk to t's type: ?1 the stored bytes, ?2 their
-** dtype, ?3 the type, ?4 the chunk's shape. */
+** dtype, ?3 the type, ?4 the chunk's shape, ?5 the importance (or 'none':
+** ggml's quantize_<type>(..., NULL), what llama.cpp calls without an
+** imatrix).  The float types take no importance, as in llama.cpp. */
 static const char *cli_q_convert_sql(const char *type) {
   if (strcmp(type, "f32") == 0) return "SELECT q_f32(?1, ?2)";
   if (strcmp(type, "f16") == 0) return "SELECT q_f16(q_f32(?1, ?2))";
   if (strcmp(type, "bf16") == 0) return "SELECT q_bf16(q_f32(?1, ?2))";
-  return "SELECT q_ggml_quantize(q_f32(?1, ?2), ?3, ?4, 'none')";
+  return "SELECT q_ggml_quantize(q_f32(?1, ?2), ?3, ?4, ?5)";
 }
 
 typedef struct cli_q_emit_ctx {
@@ -392,6 +403,7 @@ typedef struct cli_q_emit_ctx {
   llama_plan_tensor *t;
   sqlite3_stmt *ins;
   const char **meta;
+  sqlite3_str *gather;  /* non-NULL: pieces are gathered here, not written */
 } cli_q_emit_ctx;
 
 /* Appends one piece of t to OUT: a row of q_gguf_write (the first row
@@ -408,13 +420,70 @@ static int cli_q_insert(cli_q_emit_ctx *e, const void *blob, int nbytes) {
   if (*e->meta) sqlite3_bind_text(ins, 6, *e->meta, -1, SQLITE_STATIC);
   else sqlite3_bind_null(ins, 6);
   *e->meta = NULL;
-  int rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : 1;
+  if (sqlite3_step(ins) != SQLITE_DONE) return 1;  /* its message stays the db's */
+  /* Done with the blob: reset (a statement takes bindings only then). */
+  sqlite3_reset(ins);
   sqlite3_bind_null(ins, 3);
-  return rc;
+  return 0;
 }
 
 static int cli_q_emit(void *ctx, const void *blob, int nbytes) {
-  return cli_q_insert(ctx, blob, nbytes);
+  cli_q_emit_ctx *e = ctx;
+  if (!e->gather) return cli_q_insert(e, blob, nbytes);
+  sqlite3_str_append(e->gather, blob, nbytes);
+  return sqlite3_str_errcode(e->gather) != SQLITE_OK;
+}
+
+/* Converts bytes (nbytes: rows rows along axis 0 of shape) to t's type
+** with importance imp (NULL: none), and appends the result to OUT. */
+static int cli_q_convert(cli_quantize *q, sqlite3_stmt *cv, cli_q_emit_ctx *e,
+                         const void *bytes, int nbytes, int64_t rows,
+                         const char *shape, const void *imp, int imp_bytes) {
+  llama_plan_tensor *t = e->t;
+  if (q->pool && rows >= 2) {
+    /* The rows cut among the threads; a piece that fails is converted
+    ** again below, whole, for the message one statement gives (an
+    ** element's index counts from the chunk's start).  A matrix of a 3-D
+    ** tensor is gathered first: the file takes whole matrices. */
+    cli_q_emit_ctx g = *e;
+    if (t->ne2 > 1 && imp) g.gather = sqlite3_str_new(NULL);
+    int r = cli_pool_convert(q->pool, cli_q_convert_sql(t->type), bytes, nbytes,
+                             t->dtype, t->type, shape, rows, imp, imp_bytes,
+                             cli_q_emit, &g);
+    if (g.gather) {
+      int n = sqlite3_str_length(g.gather);
+      int err = sqlite3_str_errcode(g.gather);
+      char *all = sqlite3_str_finish(g.gather);
+      if (r == 0 && err == SQLITE_OK) r = cli_q_insert(e, all, n);
+      else if (r == 0) r = 1;
+      sqlite3_free(all);
+    }
+    if (r == 0) return CLI_OK;
+    if (r > 0) return cli_q_fail_tensor(q, t->name);
+  }
+  /* Bound without a copy: the chunk stays in the reader's row until its
+  ** next step (a chunk is up to 16 MiB; each copy costs what the
+  ** conversion does). */
+  sqlite3_reset(cv);
+  sqlite3_bind_blob(cv, 1, bytes ? bytes : "", nbytes, SQLITE_STATIC);
+  sqlite3_bind_text(cv, 2, t->dtype, -1, SQLITE_STATIC);
+  sqlite3_bind_text(cv, 3, t->type, -1, SQLITE_STATIC);
+  sqlite3_bind_text(cv, 4, shape, -1, SQLITE_STATIC);
+  if (imp) sqlite3_bind_blob(cv, 5, imp, imp_bytes, SQLITE_STATIC);
+  else sqlite3_bind_text(cv, 5, "none", -1, SQLITE_STATIC);
+  if (sqlite3_step(cv) != SQLITE_ROW) return cli_q_fail_tensor(q, t->name);
+  if (cli_q_insert(e, sqlite3_column_blob(cv, 0), sqlite3_column_bytes(cv, 0)))
+    return cli_q_fail_tensor(q, t->name);
+  sqlite3_reset(cv);
+  sqlite3_bind_null(cv, 1);
+  return CLI_OK;
+}
+
+/* The shape of one matrix of a 3-D tensor: shape without its first
+** dimension. */
+static void cli_q_matrix_shape(const char *shape, char *buf, size_t size) {
+  const char *comma = strchr(shape, ',');
+  snprintf(buf, size, "[%s", comma ? comma + 1 : "]");
 }
 
 static int cli_q_tensor(cli_quantize *q, int i, sqlite3_stmt *ins,
@@ -425,7 +494,8 @@ static int cli_q_tensor(cli_quantize *q, int i, sqlite3_stmt *ins,
   if (q->progress) cli_q_progress(q, i);
   sqlite3_stmt *rd = cli_q_prepare_in(
       q, "SELECT data, rows, CASE WHEN chunks > 1 THEN json_set(shape, "
-         "'$[0]', rows) ELSE shape END FROM q_tensors_file(?1%s) WHERE name = ?3");
+         "'$[0]', rows) ELSE shape END, row_start FROM q_tensors_file(?1%s) "
+         "WHERE name = ?3");
   sqlite3_stmt *cv = t->convert ? cli_prepare(q->db, "quantize",
                                               cli_q_convert_sql(t->type))
                                 : NULL;
@@ -443,49 +513,35 @@ static int cli_q_tensor(cli_quantize *q, int i, sqlite3_stmt *ins,
   int rc = sqlite3_step(rd);
   sqlite3_limit(q->db, SQLITE_LIMIT_LENGTH, limit);
   int result = CLI_OK;
-  cli_q_emit_ctx e = {q, t, ins, &meta};
+  cli_q_emit_ctx e = {q, t, ins, &meta, NULL};
+  const unsigned char *imp = t->convert ? t->importance : NULL;
+  int imp_bytes = (int)(t->ne0 * 4);
+  char matrix[256];
+  cli_q_matrix_shape(t->shape, matrix, sizeof matrix);
   for (; rc == SQLITE_ROW && result == CLI_OK; rc = sqlite3_step(rd)) {
     if (cli_interrupted()) {
       result = cli_fail("quantize", "interrupted");
       break;
     }
-    sqlite3_value *data = sqlite3_column_value(rd, 0);
+    const void *bytes = sqlite3_column_blob(rd, 0);
+    int nbytes = sqlite3_column_bytes(rd, 0);
     sqlite3_int64 rows = sqlite3_column_int64(rd, 1);
-    if (cv && q->pool && rows >= 2) {
-      /* The chunk's rows cut among the threads; a piece that fails is
-      ** converted again below, whole, for the message one statement
-      ** gives (an element's index counts from the chunk's start). */
-      int r = cli_pool_convert(q->pool, cli_q_convert_sql(t->type),
-                               sqlite3_value_blob(data), sqlite3_value_bytes(data),
-                               t->dtype, t->type,
-                               (const char *)sqlite3_column_text(rd, 2), rows,
-                               cli_q_emit, &e);
-      if (r == 0) continue;
-      if (r > 0) {
-        result = cli_q_fail_tensor(q, t->name);
-        break;
-      }
+    if (!cv) {
+      if (cli_q_insert(&e, bytes, nbytes)) result = cli_q_fail_tensor(q, t->name);
+    } else if (imp && t->ne2 > 1) {
+      /* Experts: each matrix with its own importance, as llama.cpp
+      ** quantizes them one by one. */
+      sqlite3_int64 first = sqlite3_column_int64(rd, 3);
+      int per = (int)(nbytes / rows);
+      int64_t mrows = (int64_t)(t->elements / (uint64_t)t->ne2 / (uint64_t)t->ne0);
+      for (sqlite3_int64 k = 0; k < rows && result == CLI_OK; k++)
+        result = cli_q_convert(q, cv, &e, (const unsigned char *)bytes + k * per,
+                               per, mrows, matrix,
+                               imp + (size_t)(first + k) * (size_t)imp_bytes, imp_bytes);
+    } else {
+      result = cli_q_convert(q, cv, &e, bytes, nbytes, rows,
+                             (const char *)sqlite3_column_text(rd, 2), imp, imp_bytes);
     }
-    if (cv) {
-      /* Bound without a copy: the chunk stays in rd's row until its next
-      ** step (a chunk is up to 16 MiB; each copy costs what the
-      ** conversion does). */
-      const void *bytes = sqlite3_value_blob(data);
-      sqlite3_reset(cv);
-      sqlite3_bind_blob(cv, 1, bytes ? bytes : "", sqlite3_value_bytes(data),
-                        SQLITE_STATIC);
-      sqlite3_bind_text(cv, 2, t->dtype, -1, SQLITE_STATIC);
-      sqlite3_bind_text(cv, 3, t->type, -1, SQLITE_STATIC);
-      sqlite3_bind_value(cv, 4, sqlite3_column_value(rd, 2));
-      if (sqlite3_step(cv) != SQLITE_ROW) {
-        result = cli_q_fail_tensor(q, t->name);
-        break;
-      }
-      data = sqlite3_column_value(cv, 0);
-    }
-    if (cli_q_insert(&e, sqlite3_value_blob(data), sqlite3_value_bytes(data)))
-      result = cli_q_fail_tensor(q, t->name);
-    if (cv) sqlite3_bind_null(cv, 1);
   }
   if (result == CLI_OK && rc != SQLITE_DONE) result = cli_q_fail_tensor(q, t->name);
   sqlite3_finalize(rd);
@@ -582,6 +638,92 @@ static int cli_q_override_kv(cli_quantize *q, const char *arg) {
   return CLI_OK;
 }
 
+/* Appends the metadata key key with value, a {"type", "value"} object. */
+static int cli_q_add_kv(cli_quantize *q, const char *key, char *value) {
+  if (q->nkvs == (int)(sizeof q->kvs / sizeof *q->kvs) || !value) {
+    sqlite3_free(value);
+    return cli_fail("quantize", "too many metadata keys, or out of memory");
+  }
+  char *path = sqlite3_mprintf("$.\"%s\"", key);
+  if (!path) {
+    sqlite3_free(value);
+    return cli_fail("quantize", "out of memory");
+  }
+  q->kvs[q->nkvs].key = path;
+  q->kvs[q->nkvs++].value = value;
+  return CLI_OK;
+}
+
+/* A JSON string of at most 127 bytes of s, as llama.cpp's string
+** overrides hold them (a longer one is cut there, whole UTF-8 or not, as
+** strncpy cuts it). */
+static char *cli_q_json_string127(const char *s) {
+  sqlite3_str *j = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(j, "{\"type\":\"string\",\"value\":\"");
+  for (int i = 0; s[i] && i < 127; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') sqlite3_str_appendf(j, "\\%c", c);
+    else if (c < 0x20) sqlite3_str_appendf(j, "\\u%04x", c);
+    else sqlite3_str_appendchar(j, 1, (char)c);
+  }
+  sqlite3_str_appendall(j, "\"}");
+  return sqlite3_str_finish(j);
+}
+
+/* The importance of each tensor from --imatrix, and the keys llama-quantize
+** records about it. */
+static int cli_q_attach_imatrix(cli_quantize *q) {
+  int rc = cli_imatrix_load(q->db, "quantize", q->imatrix_path, q->include,
+                            q->ninclude, q->exclude, q->nexclude, &q->imatrix);
+  if (rc != CLI_OK) return rc;
+  q->plan.has_imatrix = q->imatrix.n > 0;
+  for (int i = 0; i < q->n; i++) {
+    llama_plan_tensor *t = &q->t[i];
+    const cli_imatrix_entry *e = cli_imatrix_find(&q->imatrix, t->name);
+    if (!e) continue;
+    if (e->n == t->ne0 * t->ne2) t->importance = e->values;
+    else t->importance_size_wrong = (int)e->n;
+  }
+  if (!q->imatrix.n) return CLI_OK;
+  rc = cli_q_add_kv(q, "quantize.imatrix.file", cli_q_json_string127(q->imatrix_path));
+  if (rc == CLI_OK && q->imatrix.dataset)
+    rc = cli_q_add_kv(q, "quantize.imatrix.dataset", cli_q_json_string127(q->imatrix.dataset));
+  if (rc == CLI_OK)
+    rc = cli_q_add_kv(q, "quantize.imatrix.entries_count",
+                      sqlite3_mprintf("{\"type\":\"uint32\",\"value\":%d}", q->imatrix.n));
+  if (rc == CLI_OK && q->imatrix.chunk_count > 0)
+    rc = cli_q_add_kv(q, "quantize.imatrix.chunks_count",
+                      sqlite3_mprintf("{\"type\":\"uint32\",\"value\":%d}",
+                                      q->imatrix.chunk_count));
+  return rc;
+}
+
+/* What llama.cpp checks once the types are chosen: an imatrix entry of the
+** wrong size, a very low-bit type without one. */
+static int cli_q_check_importance(cli_quantize *q) {
+  for (int i = 0; i < q->n; i++) {
+    llama_plan_tensor *t = &q->t[i];
+    if (!t->convert) continue;
+    char *m = NULL;
+    if (t->importance_size_wrong && strcmp(t->name, "token_embd.weight") != 0 &&
+        strcmp(t->name, "per_layer_token_embd.weight") != 0)
+      m = sqlite3_mprintf("tensor '%s': its imatrix entry has %d values, not %lld "
+                          "(a row's %lld for each of %lld matrices)", t->name,
+                          t->importance_size_wrong, (long long)(t->ne0 * t->ne2),
+                          (long long)t->ne0, (long long)t->ne2);
+    else if (!t->importance && q->plan.has_imatrix &&
+             llama_requires_imatrix(&q->plan, t, t->type))
+      m = sqlite3_mprintf("tensor '%s': type %s needs importance, and the imatrix "
+                          "has none for it", t->name, t->type);
+    if (m) {
+      int rc = cli_fail("quantize", m);
+      sqlite3_free(m);
+      return rc;
+    }
+  }
+  return CLI_OK;
+}
+
 /* A ggml type named on the command line (any case, as llama-quantize
 ** takes it), as q_ggml_types spells it; NULL after saying why. */
 static const char *cli_q_type_arg(cli_quantize *q, const char *option,
@@ -605,6 +747,7 @@ static void cli_q_free(cli_quantize *q) {
     sqlite3_free(q->kvs[i].value);
   }
   sqlite3_free(q->types);
+  cli_imatrix_free(&q->imatrix);
   sqlite3_free(q->arch);
   sqlite3_free(q->format_read);
   sqlite3_close(q->db);
@@ -637,12 +780,14 @@ static int cli_q_work(cli_quantize *q, const char *output_type,
   q->plan.overrides = q->overrides;
   if ((rc = cli_q_read_keys(q)) != CLI_OK) return rc;
   if ((rc = cli_q_read_index(q)) != CLI_OK) return rc;
+  if (q->imatrix_path && (rc = cli_q_attach_imatrix(q)) != CLI_OK) return rc;
   char *err = llama_plan(&q->plan, q->t, q->n);
   if (err) {
     rc = cli_fail("quantize", err);
     sqlite3_free(err);
     return rc;
   }
+  if ((rc = cli_q_check_importance(q)) != CLI_OK) return rc;
   if (q->dry_run) {
     cli_q_dry_run(q);
     return CLI_OK;
@@ -693,9 +838,16 @@ static int cli_quantize_run(int argc, char **argv) {
         }
       }
       continue;
-    } else if (strcmp(a, "--imatrix") == 0 || strcmp(a, "--include-weights") == 0 ||
-               strcmp(a, "--exclude-weights") == 0 || strcmp(a, "--keep-split") == 0 ||
-               strcmp(a, "--prune-layers") == 0)
+    } else if (strcmp(a, "--imatrix") == 0) value = &q.imatrix_path;
+    else if (strcmp(a, "--include-weights") == 0 || strcmp(a, "--exclude-weights") == 0) {
+      if (++i == argc) return cli_usage_error("quantize", "%s needs a value", a);
+      int inc = a[3] == 'n';
+      if ((inc ? q.ninclude : q.nexclude) == 64)
+        return cli_usage_error("quantize", "at most 64 %s", a);
+      if (inc) q.include[q.ninclude++] = argv[i];
+      else q.exclude[q.nexclude++] = argv[i];
+      continue;
+    } else if (strcmp(a, "--keep-split") == 0 || strcmp(a, "--prune-layers") == 0)
       return cli_usage_error("quantize", "%s is llama-quantize's, not built here yet", a);
     else if (a[0] == '-' && a[1]) return cli_usage_error("quantize", "unknown option '%s'", a);
     else if (npos == 4) return cli_usage_error("quantize", "too many arguments: '%s'", a);
@@ -708,6 +860,12 @@ static int cli_quantize_run(int argc, char **argv) {
   int rc = CLI_OK;
   if (npos < 3) {
     rc = cli_usage_error("quantize", "IN, OUT and FTYPE are needed");
+  } else if (q.ninclude && q.nexclude) {
+    rc = cli_usage_error("quantize", "--include-weights and --exclude-weights "
+                         "cannot be used together");
+  } else if ((q.ninclude || q.nexclude) && !q.imatrix_path) {
+    rc = cli_usage_error("quantize", "--include-weights and --exclude-weights "
+                         "choose imatrix entries; --imatrix is missing");
   } else {
     if (npos == 4) {
       char *end;
@@ -725,10 +883,6 @@ static int cli_quantize_run(int argc, char **argv) {
       q.plan.only_copy = 1;
     } else if (!(q.plan.ftype = llama_ftype_find(q.ftype_name))) {
       rc = cli_usage_error("quantize", "unknown FTYPE '%s'", q.ftype_name);
-    } else if (!q.plan.ftype->mixture && !q.plan.pure) {
-      rc = cli_usage_error("quantize", "the %s mixture is not built yet; --pure "
-                           "quantizes every tensor to %s", q.plan.ftype->name,
-                           q.plan.ftype->default_type);
     }
   }
 done:

@@ -227,15 +227,13 @@ fails quantize-nan 1 "sqlite-quant: quantize: tensor 'blk.0.attn_q.weight': elem
   quantize --quiet "$tmp/nan.gguf" "$tmp/d/q.gguf" Q4_0
 check quantize-nan-kept "$(cat "$tmp/d/q.gguf")" keep
 check quantize-nan-nothing-beside "$(ls -A "$tmp/d")" q.gguf
-fails quantize-iq-needs-imatrix 1 "sqlite-quant: quantize: tensor 'blk.0.ffn_up.weight': type iq2_xxs needs an importance matrix (imatrix files are not read yet)" \
+fails quantize-iq-needs-imatrix 1 "sqlite-quant: quantize: tensor 'blk.0.ffn_up.weight': type iq2_xxs needs an importance matrix (--imatrix)" \
   quantize "$tmp/ll.gguf" "$tmp/d/iq.gguf" IQ2_XXS --pure
 check quantize-iq-no-file "$(ls -A "$tmp/d")" q.gguf
 fails quantize-requantize 1 "sqlite-quant: quantize: tensor 'token_embd.weight': requantizing from type q4_0 is disabled (--allow-requantize)" \
   quantize "$tmp/q.gguf" "$tmp/d/r.gguf" Q8_0
 fails quantize-missing 1 "sqlite-quant: quantize: cannot open '$tmp/nope': no such file" \
   quantize "$tmp/nope" "$tmp/d/x.gguf" Q4_0
-fails quantize-mixture-not-built 2 "sqlite-quant: quantize: the Q2_K_S mixture is not built yet; --pure quantizes every tensor to q2_K
-try 'sqlite-quant quantize --help'" quantize a b Q2_K_S
 fails quantize-mixture-needs-layers 1 "sqlite-quant: quantize: the Q4_K_M mixture needs the model's layer count (llama.block_count), which IN does not have; --pure quantizes every tensor to q4_K" \
   quantize "$tmp/ll.gguf" "$tmp/d/k.gguf" Q4_K_M
 fails quantize-unknown-ftype 2 "sqlite-quant: quantize: unknown FTYPE 'Q9_9'
@@ -246,8 +244,16 @@ try 'sqlite-quant quantize --help'" quantize a b Q4_0 four
 "$bin" quantize --quiet "$tmp/ll.gguf" "$tmp/t1.gguf" Q4_0 1
 "$bin" quantize --quiet "$tmp/ll.gguf" "$tmp/t3.gguf" Q4_0 3
 check quantize-threads-same "$(cmp "$tmp/t1.gguf" "$tmp/t3.gguf" && cmp "$tmp/t1.gguf" "$tmp/q.gguf" && echo same)" same
-fails quantize-imatrix 2 "sqlite-quant: quantize: --imatrix is llama-quantize's, not built here yet
-try 'sqlite-quant quantize --help'" quantize --imatrix m.dat a b Q4_0
+fails quantize-imatrix-not-imatrix 1 "sqlite-quant: quantize: imatrix '$tmp/ll.gguf': not an imatrix file (general.type is not \"imatrix\")" \
+  quantize --imatrix "$tmp/ll.gguf" "$tmp/ll.gguf" "$tmp/d/i.gguf" Q4_0
+fails quantize-imatrix-legacy 1 "sqlite-quant: quantize: imatrix '$tmp/m.safetensors': not a GGUF imatrix file (the legacy .dat format is not read yet)" \
+  quantize --imatrix "$tmp/m.safetensors" "$tmp/ll.gguf" "$tmp/d/i.gguf" Q4_0
+fails quantize-include-needs-imatrix 2 "sqlite-quant: quantize: --include-weights and --exclude-weights choose imatrix entries; --imatrix is missing
+try 'sqlite-quant quantize --help'" quantize --include-weights attn a b Q4_0
+fails quantize-include-exclude 2 "sqlite-quant: quantize: --include-weights and --exclude-weights cannot be used together
+try 'sqlite-quant quantize --help'" quantize --imatrix i --include-weights a --exclude-weights b a b Q4_0
+fails quantize-keep-split 2 "sqlite-quant: quantize: --keep-split is llama-quantize's, not built here yet
+try 'sqlite-quant quantize --help'" quantize --keep-split a b Q4_0
 fails quantize-bad-kv 2 "sqlite-quant: quantize: --override-kv: TYPE is int, float, bool or str, got 'i32'
 try 'sqlite-quant quantize --help'" quantize --override-kv a=i32:1 a b Q4_0
 fails quantize-bad-type 2 "sqlite-quant: quantize: --tensor-type: unknown ggml type 'q9_0'

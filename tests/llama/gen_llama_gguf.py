@@ -172,3 +172,63 @@ def main(argv=None):
 
 if __name__ == "__main__":
     main()
+
+
+def read_tensor_infos(path):
+    """(name, ne, ggml type) of each tensor of the GGUF file at path, in
+    file order: what gen_imatrix.py needs of a model."""
+    with open(path, "rb") as f:
+        buf = f.read(1 << 20)
+        pos = 0
+
+        def need(n):
+            nonlocal buf
+            while len(buf) < pos + n:
+                more = f.read(1 << 20)
+                if not more:
+                    raise ValueError("truncated GGUF")
+                buf += more
+
+        def take(fmt):
+            nonlocal pos
+            size = struct.calcsize(fmt)
+            need(size)
+            v = struct.unpack_from(fmt, buf, pos)
+            pos += size
+            return v if len(v) > 1 else v[0]
+
+        def string():
+            nonlocal pos
+            n = take("<Q")
+            need(n)
+            s = buf[pos:pos + n].decode()
+            pos += n
+            return s
+
+        sizes = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+
+        def skip_value(t):
+            nonlocal pos
+            if t == 8:
+                string()
+            elif t == 9:
+                et, n = take("<IQ")
+                for _ in range(n):
+                    skip_value(et)
+            else:
+                need(sizes[t])
+                pos += sizes[t]
+
+        magic, _version, ntensors, nkv = take("<4sIQQ")
+        assert magic == b"GGUF"
+        for _ in range(nkv):
+            string()
+            skip_value(take("<I"))
+        out = []
+        for _ in range(ntensors):
+            name = string()
+            nd = take("<I")
+            ne = [take("<q") for _ in range(nd)]
+            ttype, _offset = take("<IQ")
+            out.append((name, ne, ttype))
+        return out

@@ -23,6 +23,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_imatrix  # noqa: E402
 import gen_llama_gguf  # noqa: E402
 
 # ggml's type ids (ggml.h), for the options that take a type.
@@ -72,6 +73,7 @@ class Llama:
             struct.pack_into("<i", b, 4, FTYPE_IDS[ftype])
         i = 0
         tt, kv = [], []
+        imatrix, include, exclude = None, [], []
         while i < len(opts):
             o = opts[i]
             if o == "--pure":
@@ -93,9 +95,40 @@ class Llama:
             elif o == "--override-kv":
                 i += 1
                 kv.append(opts[i])
+            elif o == "--imatrix":
+                i += 1
+                imatrix = opts[i]
+            elif o in ("--include-weights", "--exclude-weights"):
+                i += 1
+                (include if o == "--include-weights" else exclude).append(opts[i])
             else:
                 raise ValueError(o)
             i += 1
+        if imatrix:
+            # What llama-quantize does with --imatrix: sum / count per
+            # entry, filtered by --include/--exclude-weights, passed as
+            # llama_model_imatrix_data {name, data, size}, and four keys
+            # recorded after the user's overrides.
+            values = gen_imatrix.importance(imatrix)
+            for name in exclude:
+                values = {k: v for k, v in values.items() if name not in k}
+            if include:
+                values = {k: v for k, v in values.items() if any(n in k for n in include)}
+
+            class IM(ctypes.Structure):
+                _fields_ = [("name", ctypes.c_char_p), ("data", ctypes.c_void_p),
+                            ("size", ctypes.c_size_t)]
+            arr = (IM * (len(values) + 1))()
+            for k, (name, v) in enumerate(values.items()):
+                buf = (ctypes.c_float * len(v)).from_buffer_copy(v.astype("<f4").tobytes())
+                keep.append(buf)
+                arr[k].name, arr[k].data, arr[k].size = name.encode(), ctypes.addressof(buf), len(v)
+            keep.append(arr)
+            struct.pack_into("<Q", b, 0x18, ctypes.addressof(arr))
+            kv.append(f"quantize.imatrix.file=str:{imatrix[:127]}")
+            kv.append("quantize.imatrix.dataset=str:sqlite-quant random")
+            kv.append(f"quantize.imatrix.entries_count=int:{len(values)}")
+            kv.append("quantize.imatrix.chunks_count=int:7")
         if tt:
             class TT(ctypes.Structure):
                 _fields_ = [("pattern", ctypes.c_char_p), ("type", ctypes.c_int)]
@@ -220,9 +253,34 @@ def main():
                          "--override-kv", "general.file_type=int:15"]),
         ("f16", "COPY", []),
     ]
+    # With an importance matrix (random statistics, tests/llama/gen_imatrix.py):
+    # the IQ mixtures that need one, the rules that change with one, experts
+    # each with their own importance, entries filtered or missing.
+    # (".part": one weight left out, quantized without importance.)
+    for model in ("deep", "moe8"):
+        gen_imatrix.write(paths[model], paths[model] + ".imatrix", seed)
+        gen_imatrix.write(paths[model], paths[model] + ".part.imatrix", seed,
+                          skip=("blk.1.ffn_up.weight", "blk.1.ffn_up_exps.weight"))
+    im = lambda model, part="": ["--imatrix", paths[model] + part + ".imatrix"]
+    for f in ["IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ2_M", "IQ1_S", "IQ1_M", "IQ3_XXS",
+              "IQ3_XS", "Q2_K_S"]:
+        cases.append(("deep", f, im("deep")))
+    for f in ["IQ3_S", "IQ3_M", "IQ4_NL", "IQ4_XS", "Q4_0", "Q5_0", "Q4_K_M", "Q3_K_S"]:
+        cases.append(("deep", f, im("deep", ".part")))
+    for f in ["IQ2_XS", "IQ1_M"]:
+        cases.append(("moe8", f, im("moe8")))
+    for f in ["IQ4_XS", "Q4_K_M", "Q4_0"]:
+        cases.append(("moe8", f, im("moe8", ".part")))
+    cases += [
+        ("deep", "Q4_K_M", im("deep") + ["--include-weights", "ffn_down",
+                                         "--include-weights", "attn_q"]),
+        ("deep", "IQ4_NL", im("deep") + ["--exclude-weights", "blk.3."]),
+    ]
     # Refused by both: the IQ types that need an imatrix, a row no type fits.
     refusals = [("f16", "IQ2_XXS", ["--pure"]), ("f16", "IQ1_S", ["--pure"]),
-                ("f16", "IQ3_XXS", ["--pure"])]
+                ("f16", "IQ3_XXS", ["--pure"]),
+                # a 2-bit tensor the imatrix has no entry for
+                ("deep", "IQ2_XS", im("deep", ".part"))]
 
     passed = failed = 0
     # A quantized model as input: --allow-requantize, and COPY of it.

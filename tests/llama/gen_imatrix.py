@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""gen_imatrix.py MODEL OUT [--seed S] [--skip NAME] [--wrong NAME]
+
+A GGUF importance matrix for MODEL (a GGUF file) in llama.cpp's format, of
+random statistics: for each weight of 2 or more dimensions, NAME.in_sum2
+(float32, ne = [ne0, matrices]: one matrix, or one per expert) and
+NAME.counts (float32, ne = [1, matrices]), with general.type "imatrix",
+imatrix.datasets, imatrix.chunk_count and imatrix.chunk_size.  Counts are
+whole numbers; the last expert of each 3-D weight has count 0, which
+llama-quantize reads as importance 1.  --skip leaves NAME out (llama.cpp
+then quantizes it without importance); --wrong gives NAME a row too short.
+
+Also importable: importance(path) gives what llama-quantize passes to
+llama_model_quantize for each entry (sum / count in float32, 1 where the
+count is 0), for tests/llama/quantize_check.py.
+"""
+import argparse
+import os
+import struct
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_llama_gguf import gguf_kv, gguf_string, read_tensor_infos  # noqa: E402
+
+
+def write(model, out, seed=1, skip=(), wrong=()):
+    rng = np.random.default_rng(seed)
+    tensors = []
+    for name, ne, _t in read_tensor_infos(model):
+        if len(ne) < 2 or not name.endswith("weight") or name in skip:
+            continue
+        ne0 = ne[0] - (32 if name in wrong else 0)
+        nmat = ne[2] if len(ne) >= 3 else 1
+        counts = rng.integers(1, 300, size=nmat).astype(np.float32)
+        if nmat > 1:
+            counts[-1] = 0
+        sums = (rng.random((nmat, ne0), dtype=np.float32) * 4 + 0.01) * counts[:, None]
+        tensors.append((name + ".in_sum2", [ne0, nmat], sums.astype(np.float32)))
+        tensors.append((name + ".counts", [1, nmat], counts))
+    kvs = [gguf_kv("general.type", "str", "imatrix"),
+           gguf_kv("imatrix.datasets", ("arr", "str"), ["sqlite-quant random"]),
+           gguf_kv("imatrix.chunk_count", "u32", 7),
+           gguf_kv("imatrix.chunk_size", "u32", 512)]
+    align, infos, blobs, offset = 32, b"", [], 0
+    for name, ne, a in tensors:
+        # ggml_n_dims: trailing 1s are not stored
+        while len(ne) > 1 and ne[-1] == 1:
+            ne = ne[:-1]
+        data = np.ascontiguousarray(a, dtype="<f4").tobytes()
+        infos += gguf_string(name) + struct.pack("<I", len(ne))
+        infos += b"".join(struct.pack("<q", n) for n in ne)
+        infos += struct.pack("<IQ", 0, offset)
+        pad = -len(data) % align
+        blobs.append(data + b"\0" * pad)
+        offset += len(data) + pad
+    head = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kvs)) + b"".join(kvs) + infos
+    head += b"\0" * (-len(head) % align)
+    with open(out, "wb") as f:
+        f.write(head)
+        for b in blobs:
+            f.write(b)
+
+
+def importance(path):
+    """{name: float32 array} as llama-quantize computes it from the file."""
+    infos = read_tensor_infos(path)
+    with open(path, "rb") as f:
+        raw = f.read()
+    # the data section starts at the aligned end of the header
+    data_start = None
+    names = {n: (ne, t) for n, ne, t in infos}
+    # find offsets: re-read the tensor infos' offsets
+    out, offsets = {}, {}
+    pos = 24
+    def rd(fmt):
+        nonlocal pos
+        v = struct.unpack_from(fmt, raw, pos)
+        pos += struct.calcsize(fmt)
+        return v if len(v) > 1 else v[0]
+    def rs():
+        nonlocal pos
+        n = rd("<Q")
+        s = raw[pos:pos + n].decode()
+        pos += n
+        return s
+    sizes = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+    def skip(t):
+        nonlocal pos
+        if t == 8:
+            rs()
+        elif t == 9:
+            et, n = rd("<IQ")
+            for _ in range(n):
+                skip(et)
+        else:
+            pos += sizes[t]
+    _, _, nt, nkv = struct.unpack_from("<4sIQQ", raw, 0)
+    for _ in range(nkv):
+        rs()
+        skip(rd("<I"))
+    for _ in range(nt):
+        name = rs()
+        nd = rd("<I")
+        ne = [rd("<q") for _ in range(nd)]
+        _t, off = rd("<IQ")
+        offsets[name] = (ne, off)
+    data_start = pos + (-pos % 32)
+    def arr(name):
+        ne, off = offsets[name]
+        n = int(np.prod(ne))
+        return np.frombuffer(raw, dtype="<f4", count=n, offset=data_start + off)
+    for name in offsets:
+        if not name.endswith(".in_sum2"):
+            continue
+        base = name[:-8]
+        sums, counts = arr(name), arr(base + ".counts")
+        ne0 = len(sums) // len(counts)
+        v = np.empty(len(sums), dtype=np.float32)
+        for j, c in enumerate(counts):
+            row = sums[j * ne0:(j + 1) * ne0]
+            v[j * ne0:(j + 1) * ne0] = row / np.float32(c) if c > 0 else np.float32(1)
+        out[base] = v
+    del names
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("model")
+    ap.add_argument("out")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--skip", action="append", default=[])
+    ap.add_argument("--wrong", action="append", default=[])
+    a = ap.parse_args()
+    write(a.model, a.out, a.seed, a.skip, a.wrong)
+
+
+if __name__ == "__main__":
+    main()
