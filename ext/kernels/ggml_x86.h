@@ -14,8 +14,9 @@
 **      fp16 fields are widened by F16C (exact for finite values).  The other
 **      types' bodies differ by width (integer unpacking on AVX2, table
 **      lookups on AVX-512) and live in the ISA files;
-**   2. quantize, q4_0 q4_1 q5_0 q5_1 q8_0 without importance (with it they
-**      are scalar's; the K-quants are ggml_kquants_x86.h's): SQ_W blocks per
+**   2. quantize, q4_0 q4_1 q5_0 q5_1 without importance and q8_0 with or
+**      without it (ggml ignores q8_0's; the others' weighted searches are
+**      scalar's; the K-quants are ggml_kquants_x86.h's): SQ_W blocks per
 **      pass.  Each block's extremes are folded lane-wise (max of |x| for
 **      q8_0) and transpose-reduced so that lane b holds block b's; d, id =
 **      1/d (a division) and the fp16 fields (F16C, rounding immediate 0 =
@@ -305,8 +306,12 @@ SQ_AI void SQ_FN(q_group)(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes,
 SQ_AI void SQ_FN(q_row)(const void *x, size_t n, const void *importance,
                         void *blocks, sq_ggml_type t, size_t bytes,
                         sq_qfn scalar) {
-  /* MXCSR.DAZ: max_ps/min_ps return flushed zeros where scalar's compares
-  ** keep the operand's bits, so that mode uses scalar (as in minmax) */
+  /* ggml's quantize_q8_0 ignores the importance weights (it writes the
+  ** reference's bytes), so q8_0 keeps this path with them; the other types'
+  ** weighted searches are scalar's.  MXCSR.DAZ: max_ps/min_ps return
+  ** flushed zeros where scalar's compares keep the operand's bits, so that
+  ** mode uses scalar (as in minmax) */
+  if (t == SQ_GGML_Q8_0) importance = NULL;
   if (importance || (_mm_getcsr() & 0x40)) {
     scalar(x, n, importance, blocks);
     return;
