@@ -45,6 +45,7 @@
 #include "kernels/kernels_internal.h"
 #include "kernels/fake_errors.h"
 #include "kernels/ggml_iq.h"
+#include "kernels/ggml_lowbit.h"
 #include "ggml/pin_data.h"
 
 #if defined(__x86_64__)
@@ -2323,6 +2324,59 @@ static void test_ggml_quantize(int level) {
   group_end();
 }
 
+/* Without importance every kernel quantizes each block (or super-block) on
+** its own: a row quantized in pieces of whole blocks, cut anywhere, has the
+** bytes of the row quantized in one call.  core/ggml_quant.c relies on it
+** to quantize long rows in spans that stay in cache (issue 28); so do the
+** MX rules' quantizer.  (With importance the legacy types weigh by the
+** whole row's mean square: rows then go whole, and this is not asked.) */
+static void test_ggml_spans(int level) {
+  group_begin("ggml rows in pieces");
+  enum { N = 4096 };
+  unsigned char *in = malloc(4 * N), *one = malloc(4 * N), *cut = malloc(4 * N);
+  if (!in || !one || !cut) exit(2);
+  float c = rnd_mag();
+  for (size_t i = 0; i < N; i++) {
+    if (i % 32 == 0) c = rnd_mag();
+    int fam = (int)((i / 32) % N_GGML_FAMS);
+    sq_store_f32(in + 4 * i, ggml_weight(fam, i, c));
+  }
+  for (int t = 0; t < SQ_GGML_NTYPES; t++) {
+    const sq_ggml_format *f = &sq_ggml_formats[t];
+    if (f->needs_importance) continue;
+    size_t nb = N / f->block;
+    for (int v = -1; v < NP; v++) {
+      const sq_kernels *k = v < 0 ? S : P[v];
+      for (int u = 0; u < 2 + (t == SQ_GGML_MXFP4 ? SQ_MX_NRULES - 1 : 0); u++) {
+        /* u 0: sq_ggml_quantizer, 1: the unweighted one, 2..: MX rules */
+        sq_ggml_quantize_fn fn = u == 1 ? sq_ggml_quantizer_unweighted(k, t)
+                                        : sq_ggml_quantizer(k, t);
+        int rule = u >= 2 ? u - 1 : 0;
+        if (rule) sq_mx_quantize(rule, in, N, one);
+        else fn(in, N, NULL, one);
+        for (int rep = 0; rep < (level ? 4 : 1); rep++) {
+          memset(cut, 0xA5, nb * f->bytes);
+          for (size_t b = 0; b < nb;) {
+            size_t len = 1 + rnd_below(rep == 0 ? 3 : (uint32_t)nb);
+            if (len > nb - b) len = nb - b;
+            const unsigned char *px = in + 4 * b * f->block;
+            unsigned char *po = cut + b * f->bytes;
+            if (rule) sq_mx_quantize(rule, px, len * f->block, po);
+            else fn(px, len * f->block, NULL, po);
+            b += len;
+          }
+          if (v >= 0) g_cur = v;
+          check(memcmp(one, cut, nb * f->bytes) == 0,
+                "%s %s quantize%s%s in pieces = in one call", k->name, f->name,
+                u == 1 ? " unweighted" : "", rule ? " (an MX rule)" : "");
+        }
+      }
+    }
+  }
+  free(in), free(one), free(cut);
+  group_end();
+}
+
 /* Exact-size heap buffers (for AddressSanitizer): one call of each kernel. */
 static void test_ggml_heap(void) {
   group_begin("ggml heap exact");
@@ -2855,6 +2909,7 @@ int main(int argc, char **argv) {
   test_ggml_pins();
   test_ggml_dequantize(level);
   test_ggml_quantize(level);
+  test_ggml_spans(level);
   test_ggml_heap();
   test_log2(level);
   run_env_suite();
