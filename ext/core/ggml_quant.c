@@ -83,6 +83,7 @@ int sq_ggml_check_importance(const sq_tensor *w, size_t cols, sq_status *st) {
 typedef struct sq_ggml_job {
   const sq_kernels *k;
   sq_ggml_quantize_fn fn;
+  sq_ggml_quantize_checked_fn checked;  /* fn that checks x itself, or NULL */
   sq_ggml_type t;
   const unsigned char *x;
   const void *w;
@@ -96,18 +97,27 @@ typedef struct sq_ggml_job {
 #define SQ_GGML_SPAN 8192
 
 /* A piece is a run of whole blocks of one row: its first block's group
-** number is where its bytes go.  It is checked for NaN and inf just before
-** it is quantized, while it is in cache, instead of in a pass of its own
-** over the whole tensor: pieces come in element order and each is checked
-** before any later one is read, so the element an error names is still the
-** tensor's first non-finite one (the message is sq_tensor_minmax's). */
+** number is where its bytes go.  It is checked for NaN and inf as it is
+** quantized, not in a pass of its own over the whole tensor: by the
+** kernel's own loads where the path has a checking kernel for the type,
+** else by minmax just before the kernel reads it (still in cache).  Pieces
+** come in element order and each is checked before any later one is read,
+** so the element an error names is still the tensor's first non-finite one
+** (the message is sq_tensor_minmax's). */
 static int sq_ggml_row(void *ctx, const sq_piece *p, sq_status *st) {
   const sq_ggml_job *j = ctx;
   const unsigned char *x = j->x + 4 * p->first;
+  unsigned char *out = j->blocks + p->group * sq_ggml_formats[j->t].bytes;
   float mn, mx;
+  if (j->checked) {
+    size_t bad = j->checked(x, p->cols, j->w, out);
+    /* minmax of that one element words the error */
+    if (bad < p->cols)
+      return sq_tensor_minmax(j->k, x + 4 * bad, 1, p->first + bad, &mn, &mx, st);
+    return SQ_OK;
+  }
   if (sq_tensor_minmax(j->k, x, p->cols, p->first, &mn, &mx, st))
     return st->code;
-  unsigned char *out = j->blocks + p->group * sq_ggml_formats[j->t].bytes;
   if (j->mx_rule != SQ_MX_GGML)
     sq_mx_quantize(j->mx_rule, x, p->cols, out);
   else
@@ -131,6 +141,8 @@ static int sq_ggml_run(const sq_kernels *k, sq_ggml_type t, const sq_tensor *x,
   sq_ggml_job j = {k,
                    unweighted ? sq_ggml_quantizer_unweighted(k, t)
                               : sq_ggml_quantizer(k, t),
+                   mx_rule == SQ_MX_GGML ? sq_ggml_checked_quantizer(k, t, unweighted)
+                                         : NULL,
                    t, x->data, w ? w->data : NULL, blocks, mx_rule};
   /* Without importance every kernel quantizes each block (or super-block)
   ** of a row on its own, so a long row may go in spans of whole blocks
