@@ -2324,6 +2324,71 @@ static void test_ggml_quantize(int level) {
   group_end();
 }
 
+/* The quantizers that check x (ggml.h's sq_ggml_quantize_checked_fn): on
+** finite data the bytes of the path's quantizer and n; with NaN or an
+** infinity anywhere (a group's first or last float, the next group's, the
+** scalar tail, the last; with a second one after it), the first one's
+** index; with importance too (scalar's weighted search on these paths,
+** checked before it runs).  Only the x86 paths have them: the core checks
+** x itself for any other (sq_ggml_checked_quantizer NULL). */
+static void test_ggml_checked(int level) {
+  group_begin("ggml quantize checked");
+  enum { N = 4096 + 96 };               /* whole groups and a scalar tail */
+  unsigned char *in = malloc(4 * N), *imp = malloc(4 * N), *a = malloc(4 * N),
+                *b = malloc(4 * N);
+  if (!in || !imp || !a || !b) exit(2);
+  for (int t = 0; t < SQ_GGML_NTYPES; t++) {
+    check(sq_ggml_checked_quantizer(S, (sq_ggml_type)t, 0) == NULL,
+          "scalar has no checked %s quantizer", sq_ggml_formats[t].name);
+    check(sq_ggml_checked_quantizer(S, (sq_ggml_type)t, 1) == NULL,
+          "scalar has no checked unweighted %s quantizer", sq_ggml_formats[t].name);
+  }
+  for (int v = 0; v < NP; v++) {
+    check(sq_ggml_checked_quantizer(P[v], SQ_GGML_IQ4_NL, 1) == NULL,
+          "%s: no checked iq4_nl unweighted quantizer (it differs)", P[v]->name);
+    for (int t = 0; t < SQ_GGML_NTYPES; t++) {
+      const sq_ggml_format *f = &sq_ggml_formats[t];
+      sq_ggml_quantize_checked_fn cf = sq_ggml_checked_quantizer(P[v], (sq_ggml_type)t, 0);
+      if (!cf) continue;
+      size_t n = N / f->block * f->block, ob = n / f->block * f->bytes;
+      for (int fam = 0; fam < N_GGML_FAMS; fam += level ? 1 : 3) {
+        float c = rnd_mag();
+        for (size_t i = 0; i < n; i++) {
+          sq_store_f32(in + 4 * i, ggml_weight(fam, i, c));
+          sq_store_f32(imp + 4 * i, rnd_unit() * 4.0f);
+        }
+        for (int wi = 0; wi < 2; wi++) {
+          const void *w = wi ? imp : NULL;
+          sq_ggml_quantizer(P[v], (sq_ggml_type)t)(in, n, w, a);
+          memset(b, 0xA5, ob);
+          size_t r = cf(in, n, w, b);
+          g_cur = v;
+          check(r == n && memcmp(a, b, ob) == 0,
+                "%s checked %s family %d importance %d: n and the same bytes",
+                P[v]->name, f->name, fam, wi);
+        }
+      }
+      static const uint32_t bad[] = {0x7fc00000u, 0x7f800000u, 0xff800000u,
+                                     0x7f800001u, 0xffc00000u};
+      size_t pos[] = {0, 31, 32, 255, 256, 257, 1000, 4095, 4096, n - 1};
+      for (size_t pi = 0; pi < sizeof pos / sizeof pos[0]; pi++)
+        for (size_t bi = 0; bi < sizeof bad / sizeof bad[0]; bi++)
+          for (int wi = 0; wi < 2; wi++) {
+            if (!level && (pi + bi + (size_t)wi) % 3) continue;
+            for (size_t i = 0; i < n; i++) sq_store_f32(in + 4 * i, ggml_weight(0, i, 1.0f));
+            sq_store_u32(in + 4 * pos[pi], bad[bi]);
+            if (pos[pi] + 7 < n) sq_store_u32(in + 4 * (pos[pi] + 7), bad[(bi + 1) % 5]);
+            size_t r = cf(in, n, wi ? imp : NULL, b);
+            g_cur = v;
+            check(r == pos[pi], "%s checked %s: 0x%08x at %zu (importance %d) gives %zu",
+                  P[v]->name, f->name, bad[bi], pos[pi], wi, r);
+          }
+    }
+  }
+  free(in), free(imp), free(a), free(b);
+  group_end();
+}
+
 /* Without importance every kernel quantizes each block (or super-block) on
 ** its own: a row quantized in pieces of whole blocks, cut anywhere, has the
 ** bytes of the row quantized in one call.  core/ggml_quant.c relies on it
@@ -2569,6 +2634,7 @@ static void run_env_suite(void) {
     test_half(0);
     test_ggml_dequantize(0);
     test_ggml_quantize(0);
+    test_ggml_checked(0);
     g_env = "";
     if (modes[m].mode >= 0) fesetround(FE_TONEAREST);
     else set_flush(0), g_flushing = 0;
@@ -2910,6 +2976,7 @@ int main(int argc, char **argv) {
   test_ggml_dequantize(level);
   test_ggml_quantize(level);
   test_ggml_spans(level);
+  test_ggml_checked(level);
   test_ggml_heap();
   test_log2(level);
   run_env_suite();
