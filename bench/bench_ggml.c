@@ -36,6 +36,12 @@
 **       whose quantizer ignores importance (q8_0, the FP4, ternary and
 **       sign types) must come out at 1.0x: importance may not send it to a
 **       slower path (issue 28).
+**   (f) the NaN/inf check core/ggml_quant.c makes before quantizing, for
+**       the types and paths with a checked kernel (ggml.h): a minmax pass
+**       over the tensor then the kernel per row (what 0.3.0 did), and the
+**       checked kernel per row (what it does now), each as a ratio to the
+**       kernel alone; interleaved, medians (issue 28: the pass cost
+**       +33-57%; goal: one pass, ~1.0x).
 ** --peer TYPE FILE ROWS COLS IMPFILE|- (bench/bench_sql.tcl's peer): only
 ** times the active path's kernel (SQLITE_QUANT_KERNEL) on the float32 rows
 ** in FILE, one call per row as core/ggml_quant.c makes them, with the
@@ -166,7 +172,7 @@ typedef struct job {
   void *out;
 } job;
 
-enum { J_MEMCPY, J_DEQ, J_QREF, J_QIMP, J_QROWS };
+enum { J_MEMCPY, J_DEQ, J_QREF, J_QIMP, J_QROWS, J_QMINMAX, J_QCHECKED };
 
 static void run_job(const job *j) {
   const sq_ggml_format *f = &sq_ggml_formats[j->t];
@@ -183,6 +189,23 @@ static void run_job(const job *j) {
     else if (g_qref[j->t]) g_qref[j->t](j->x, j->out, (int64_t)j->n);
     else g_quant[j->t](j->x, j->out, (int64_t)(j->n / ROW), ROW, NULL);
     break;
+  case J_QMINMAX:           /* the NaN/inf check as a pass of its own */
+  case J_QCHECKED: {        /* the check on the kernel's own loads */
+    size_t rb = ROW / f->block * f->bytes;
+    if (j->mode == J_QMINMAX) {
+      float mn, mx;
+      if (j->k->minmax(j->x, j->n, &mn, &mx) != j->n) abort();
+      for (size_t r = 0; r < j->n / ROW; r++)
+        sq_ggml_quantizer(j->k, j->t)(j->x + r * ROW, ROW, NULL,
+                                      (unsigned char *)j->out + r * rb);
+    } else {
+      sq_ggml_quantize_checked_fn cf = sq_ggml_checked_quantizer(j->k, j->t, 0);
+      for (size_t r = 0; r < j->n / ROW; r++)
+        if (cf(j->x + r * ROW, ROW, NULL, (unsigned char *)j->out + r * rb) != ROW)
+          abort();
+    }
+    break;
+  }
   case J_QROWS:             /* J_QIMP's calls without importance */
   case J_QIMP:
     if (j->k) {
@@ -510,6 +533,54 @@ static void section_importance(bufs *b) {
   }
 }
 
+/* (f): the finiteness check, as a minmax pass before the kernel and as the
+** checked kernel, against the kernel alone; interleaved, medians. */
+static void section_check(bufs *b) {
+  printf("\n(f) quantize with the NaN/inf check, %zu rows of %d weights: a minmax pass "
+         "then the kernel per row (0.3.0's core), and the checked kernel per row (the "
+         "core now), each / the kernel alone; interleaved, median of %d\n",
+         b->n / ROW, ROW, g_reps);
+  printf("%-8s %-7s %11s %13s %13s %9s\n", "type", "path", "kernel ms", "minmax+kernel",
+         "checked", "minmax ms");
+  for (int t = 0; t < NT; t++) {
+    if (!selected(t)) continue;
+    for (int p = 0; p < g_np; p++) {
+      const sq_kernels *k = sq_kernels_by_name(g_paths[p]);
+      if (!k || !sq_ggml_checked_quantizer(k, (sq_ggml_type)t, 0)) continue;
+      job jb[4] = {{0}};
+      for (int m = 0; m < 4; m++) {
+        jb[m].k = k;
+        jb[m].t = t;
+        jb[m].n = b->n;
+        jb[m].x = b->x;
+        jb[m].out = b->out;
+        jb[m].mode = m == 0 ? J_QROWS : m == 1 ? J_QMINMAX : J_QCHECKED;
+        run_job(&jb[m]);                        /* warm up */
+      }
+      double tv[3][MAXREPS], tm[MAXREPS];
+      int reps = g_reps < MAXREPS ? g_reps : MAXREPS, r = 0;
+      double start = now();
+      while (r < reps) {
+        for (int m = 0; m < 3; m++) {
+          double s0 = tick();
+          run_job(&jb[m]);
+          tv[m][r] = tick() - s0;
+        }
+        float mn, mx;
+        double s0 = tick();
+        k->minmax(b->x, b->n, &mn, &mx);
+        tm[r] = tick() - s0;
+        r++;
+        if (r >= 3 && now() - start > g_budget) break;
+      }
+      double m0 = median(tv[0], r), m1 = median(tv[1], r), m2 = median(tv[2], r);
+      printf("%-8s %-7s %11.3f %12.2fx %12.2fx %9.3f\n", sq_ggml_formats[t].name,
+             g_paths[p], m0 * 1e3, m1 / m0, m2 / m0, median(tm, r) * 1e3);
+      fflush(stdout);
+    }
+  }
+}
+
 /* --peer: the active path's kernel on FILE's rows (see the top). */
 static void *read_all(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
@@ -581,6 +652,7 @@ static void section_compute(size_t n) {
     fflush(stdout);
   }
   section_importance(&b);
+  section_check(&b);
   bufs_free(&b);
 }
 
