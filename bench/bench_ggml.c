@@ -35,12 +35,12 @@
 **       both ways, the two interleaved sample by sample, medians.  A type
 **       whose quantizer ignores importance (q8_0, the FP4, ternary and
 **       sign types) must come out at 1.0x: importance may not send it to a
-**       slower path (issue 28).
+**       slower path.
 **   (f) the NaN/inf check core/ggml_quant.c makes before quantizing, for
 **       the types and paths with a checked kernel (ggml.h): a minmax pass
 **       over the tensor then the kernel per row (what 0.3.0 did), and the
 **       checked kernel per row (what it does now), each as a ratio to the
-**       kernel alone; interleaved, medians (issue 28: the pass cost
+**       kernel alone; interleaved, medians (the pass alone cost
 **       +33-57%; goal: one pass, ~1.0x).
 ** --peer TYPE FILE ROWS COLS IMPFILE|- (bench/bench_sql.tcl's peer): only
 ** times the active path's kernel (SQLITE_QUANT_KERNEL) on the float32 rows

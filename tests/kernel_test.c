@@ -2392,7 +2392,7 @@ static void test_ggml_checked(int level) {
 /* Without importance every kernel quantizes each block (or super-block) on
 ** its own: a row quantized in pieces of whole blocks, cut anywhere, has the
 ** bytes of the row quantized in one call.  core/ggml_quant.c relies on it
-** to quantize long rows in spans that stay in cache (issue 28); so do the
+** to quantize long rows in spans that stay in cache; so do the
 ** MX rules' quantizer.  (With importance the legacy types weigh by the
 ** whole row's mean square: rows then go whole, and this is not asked.) */
 static void test_ggml_spans(int level) {

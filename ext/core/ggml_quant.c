@@ -198,3 +198,6 @@ int sq_ggml_check_shape(sq_ggml_type t, const sq_shape *s, size_t n,
                    n == 1 ? "" : "s");
   return sq_ggml_granularity(t, s, n, g, st);
 }
+
+/* This file's own (the amalgamation reads every source into one unit). */
+#undef SQ_GGML_SPAN
