@@ -36,8 +36,9 @@
 **       whose quantizer ignores importance (q8_0, the FP4, ternary and
 **       sign types) must come out at 1.0x: importance may not send it to a
 **       slower path.
-**   (f) the NaN/inf check core/ggml_quant.c makes before quantizing, for
-**       the types and paths with a checked kernel (ggml.h): a minmax pass
+**   (f) after (b), at its sizes, in rows of 4096: the NaN/inf check
+**       core/ggml_quant.c makes before quantizing, for the types and paths
+**       with a checked kernel (ggml.h): a minmax pass
 **       over the tensor then the kernel per row (what 0.3.0 did), and the
 **       checked kernel per row (what it does now), each as a ratio to the
 **       kernel alone; interleaved, medians (the pass alone cost
@@ -437,6 +438,8 @@ static double memcpy_time(bufs *b) {
   return best_time(&j);
 }
 
+static void section_check(bufs *b);
+
 static void section_memory(size_t n) {
   bufs b;
   bufs_init(&b, n);
@@ -473,6 +476,7 @@ static void section_memory(size_t n) {
     fflush(stdout);
   }
   print_goal(rs, types, nt, 1, 1.5, tm);
+  if (n >= ROW) section_check(&b);
   bufs_free(&b);
 }
 
@@ -536,12 +540,12 @@ static void section_importance(bufs *b) {
 /* (f): the finiteness check, as a minmax pass before the kernel and as the
 ** checked kernel, against the kernel alone; interleaved, medians. */
 static void section_check(bufs *b) {
-  printf("\n(f) quantize with the NaN/inf check, %zu rows of %d weights: a minmax pass "
+  printf("\n(f) quantize with the NaN/inf check, %zu rows of %d weights (%.3f MB): a minmax pass "
          "then the kernel per row (0.3.0's core), and the checked kernel per row (the "
          "core now), each / the kernel alone; interleaved, median of %d\n",
-         b->n / ROW, ROW, g_reps);
-  printf("%-8s %-7s %11s %13s %13s %9s\n", "type", "path", "kernel ms", "minmax+kernel",
-         "checked", "minmax ms");
+         b->n / ROW, ROW, 4.0 * (double)b->n / 1e6, g_reps);
+  printf("%-8s %-7s %11s %13s %13s %9s\n", "type", "path", "kernel us", "minmax+kernel",
+         "checked", "minmax us");
   for (int t = 0; t < NT; t++) {
     if (!selected(t)) continue;
     for (int p = 0; p < g_np; p++) {
@@ -574,8 +578,8 @@ static void section_check(bufs *b) {
         if (r >= 3 && now() - start > g_budget) break;
       }
       double m0 = median(tv[0], r), m1 = median(tv[1], r), m2 = median(tv[2], r);
-      printf("%-8s %-7s %11.3f %12.2fx %12.2fx %9.3f\n", sq_ggml_formats[t].name,
-             g_paths[p], m0 * 1e3, m1 / m0, m2 / m0, median(tm, r) * 1e3);
+      printf("%-8s %-7s %11.1f %12.2fx %12.2fx %9.1f\n", sq_ggml_formats[t].name,
+             g_paths[p], m0 * 1e6, m1 / m0, m2 / m0, median(tm, r) * 1e6);
       fflush(stdout);
     }
   }
@@ -652,7 +656,6 @@ static void section_compute(size_t n) {
     fflush(stdout);
   }
   section_importance(&b);
-  section_check(&b);
   bufs_free(&b);
 }
 
