@@ -2346,6 +2346,10 @@ static void test_ggml_checked(int level) {
   for (int v = 0; v < NP; v++) {
     check(sq_ggml_checked_quantizer(P[v], SQ_GGML_IQ4_NL, 1) == NULL,
           "%s: no checked iq4_nl unweighted quantizer (it differs)", P[v]->name);
+    for (int t = 0; t < SQ_GGML_NTYPES; t++)
+      check(!P[v]->ggml->own_quantize_checked[t] || P[v]->ggml->own_quantize[t],
+            "%s: a checked %s quantizer is the twin of the path's own one",
+            P[v]->name, sq_ggml_formats[t].name);
     for (int t = 0; t < SQ_GGML_NTYPES; t++) {
       const sq_ggml_format *f = &sq_ggml_formats[t];
       sq_ggml_quantize_checked_fn cf = sq_ggml_checked_quantizer(P[v], (sq_ggml_type)t, 0);

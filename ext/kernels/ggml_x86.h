@@ -35,7 +35,14 @@
 **      Under MXCSR.DAZ max_ps/min_ps return flushed zeros where scalar's
 **      compares keep the operand's bits, so that mode uses scalar;
 **   3. tails (fewer than SQ_W blocks) go to the scalar routine on offset
-**      pointers.
+**      pointers;
+**   4. the checked entries (qc_<type>, ggml.h's sq_ggml_quantize_checked_fn)
+**      run the same code and also fold each group's largest |x| bit pattern
+**      (an integer max, on the loads the extremes take anyway): a group
+**      holding NaN or inf is left unwritten and its first such float's
+**      index returned, so nothing non-finite reaches the quantizer; a tail
+**      is scanned before the scalar routine takes it, and a row that goes
+**      to scalar whole is checked by this path's minmax.
 ** Each ISA file supplies, after this header:
 **   dq_block_<T>_P(b, o)            the 256 or 32 floats of one block of
 **                                   type T whose fp16 fields are finite,
