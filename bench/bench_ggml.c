@@ -4,6 +4,7 @@
 **
 **   build/bench_ggml [--lib FILE] [--reps N] [--big N] [--small N]
 **                    [--kq N] [--budget SEC] [--only TYPE] [--clock cpu|wall]
+**   build/bench_ggml [--reps N] --peer TYPE FILE ROWS COLS IMPFILE|-
 **
 ** ggml is dlopen()ed from --lib (default build/ggml/libggml-base.so, put
 ** there by tests/ggml/fetch_ggml.sh: ggml 0.25.1, commit 0ad4a86, the
@@ -29,6 +30,24 @@
 **       realistic row: some searches depend on the whole row) with one
 **       importance weight per column, as llama.cpp's imatrix; ggml:
 **       quantize_<type>(x, y, rows, 4096, imatrix).  Informational.
+**   (e) with importance / without, every type ggml quantizes both ways, on
+**       every path: the same 256 x 4096 rows, the kernel called per row
+**       both ways, the two interleaved sample by sample, medians.  A type
+**       whose quantizer ignores importance (q8_0, the FP4, ternary and
+**       sign types) must come out at 1.0x: importance may not send it to a
+**       slower path.
+**   (f) after (b), at its sizes, in rows of 4096: the NaN/inf check
+**       core/ggml_quant.c makes before quantizing, for the types and paths
+**       with a checked kernel (ggml.h): a minmax pass
+**       over the tensor then the kernel per row (what 0.3.0 did), and the
+**       checked kernel per row (what it does now), each as a ratio to the
+**       kernel alone; interleaved, medians (the pass alone cost
+**       +33-57%; goal: one pass, ~1.0x).
+** --peer TYPE FILE ROWS COLS IMPFILE|- (bench/bench_sql.tcl's peer): only
+** times the active path's kernel (SQLITE_QUANT_KERNEL) on the float32 rows
+** in FILE, one call per row as core/ggml_quant.c makes them, with the
+** importance in IMPFILE (- for none), and prints the median wall-clock
+** seconds of --reps calls over all rows.
 ** Every ggml row carries a byte-identity check of this run's outputs: "yes"
 ** when every path wrote exactly ggml's bytes, else the paths that did not.
 **
@@ -154,7 +173,7 @@ typedef struct job {
   void *out;
 } job;
 
-enum { J_MEMCPY, J_DEQ, J_QREF, J_QIMP };
+enum { J_MEMCPY, J_DEQ, J_QREF, J_QIMP, J_QROWS, J_QMINMAX, J_QCHECKED };
 
 static void run_job(const job *j) {
   const sq_ggml_format *f = &sq_ggml_formats[j->t];
@@ -171,11 +190,30 @@ static void run_job(const job *j) {
     else if (g_qref[j->t]) g_qref[j->t](j->x, j->out, (int64_t)j->n);
     else g_quant[j->t](j->x, j->out, (int64_t)(j->n / ROW), ROW, NULL);
     break;
+  case J_QMINMAX:           /* the NaN/inf check as a pass of its own */
+  case J_QCHECKED: {        /* the check on the kernel's own loads */
+    size_t rb = ROW / f->block * f->bytes;
+    if (j->mode == J_QMINMAX) {
+      float mn, mx;
+      if (j->k->minmax(j->x, j->n, &mn, &mx) != j->n) abort();
+      for (size_t r = 0; r < j->n / ROW; r++)
+        sq_ggml_quantizer(j->k, j->t)(j->x + r * ROW, ROW, NULL,
+                                      (unsigned char *)j->out + r * rb);
+    } else {
+      sq_ggml_quantize_checked_fn cf = sq_ggml_checked_quantizer(j->k, j->t, 0);
+      for (size_t r = 0; r < j->n / ROW; r++)
+        if (cf(j->x + r * ROW, ROW, NULL, (unsigned char *)j->out + r * rb) != ROW)
+          abort();
+    }
+    break;
+  }
+  case J_QROWS:             /* J_QIMP's calls without importance */
   case J_QIMP:
     if (j->k) {
+      const float *imp = j->mode == J_QIMP ? j->imp : NULL;
       size_t rb = ROW / f->block * f->bytes;
       for (size_t r = 0; r < j->n / ROW; r++)
-        sq_ggml_quantizer(j->k, j->t)(j->x + r * ROW, ROW, j->imp,
+        sq_ggml_quantizer(j->k, j->t)(j->x + r * ROW, ROW, imp,
                                    (unsigned char *)j->out + r * rb);
     } else {
       g_quant[j->t](j->x, j->out, (int64_t)(j->n / ROW), ROW, j->imp);
@@ -400,6 +438,8 @@ static double memcpy_time(bufs *b) {
   return best_time(&j);
 }
 
+static void section_check(bufs *b);
+
 static void section_memory(size_t n) {
   bufs b;
   bufs_init(&b, n);
@@ -436,7 +476,156 @@ static void section_memory(size_t n) {
     fflush(stdout);
   }
   print_goal(rs, types, nt, 1, 1.5, tm);
+  if (n >= ROW) section_check(&b);
   bufs_free(&b);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+#define MAXREPS 64
+
+/* (e): with importance / without, interleaved samples, medians. */
+static void section_importance(bufs *b) {
+  printf("\n(e) with importance / without, %zu rows of %d weights, the kernel per "
+         "row both ways, interleaved, median of %d: 1.00x = importance costs "
+         "nothing\n", b->n / ROW, ROW, g_reps);
+  printf("%-8s", "type");
+  for (int p = 0; p < g_np; p++) printf(" %26s", g_paths[p]);
+  printf("   (ms with / without)\n");
+  for (int t = 0; t < NT; t++) {
+    if (!selected(t) || sq_ggml_formats[t].needs_importance) continue;
+    printf("%-8s", sq_ggml_formats[t].name);
+    for (int p = 0; p < g_np; p++) {
+      job w = {0}, o;
+      w.k = sq_kernels_by_name(g_paths[p]);
+      w.t = t;
+      w.mode = J_QIMP;
+      w.n = b->n;
+      w.x = b->x;
+      w.imp = b->imp;
+      w.out = b->out;
+      o = w;
+      o.mode = J_QROWS;
+      run_job(&w), run_job(&o);                 /* warm up */
+      double tw[MAXREPS], to[MAXREPS];
+      int reps = g_reps < MAXREPS ? g_reps : MAXREPS;
+      double start = now();
+      int r = 0;
+      while (r < reps) {
+        double s = tick();
+        run_job(&w);
+        tw[r] = tick() - s;
+        s = tick();
+        run_job(&o);
+        to[r] = tick() - s;
+        r++;
+        if (r >= 3 && now() - start > g_budget) break;
+      }
+      double mw = median(tw, r), mo = median(to, r);
+      printf(" %7.2fx (%7.2f/%7.2f)", mw / mo, mw * 1e3, mo * 1e3);
+    }
+    printf("\n");
+    fflush(stdout);
+  }
+}
+
+/* (f): the finiteness check, as a minmax pass before the kernel and as the
+** checked kernel, against the kernel alone; interleaved, medians. */
+static void section_check(bufs *b) {
+  printf("\n(f) quantize with the NaN/inf check, %zu rows of %d weights (%.3f MB): a minmax pass "
+         "then the kernel per row (0.3.0's core), and the checked kernel per row (the "
+         "core now), each / the kernel alone; interleaved, median of %d\n",
+         b->n / ROW, ROW, 4.0 * (double)b->n / 1e6, g_reps);
+  printf("%-8s %-7s %11s %13s %13s %9s\n", "type", "path", "kernel us", "minmax+kernel",
+         "checked", "minmax us");
+  for (int t = 0; t < NT; t++) {
+    if (!selected(t)) continue;
+    for (int p = 0; p < g_np; p++) {
+      const sq_kernels *k = sq_kernels_by_name(g_paths[p]);
+      if (!k || !sq_ggml_checked_quantizer(k, (sq_ggml_type)t, 0)) continue;
+      job jb[4] = {{0}};
+      for (int m = 0; m < 4; m++) {
+        jb[m].k = k;
+        jb[m].t = t;
+        jb[m].n = b->n;
+        jb[m].x = b->x;
+        jb[m].out = b->out;
+        jb[m].mode = m == 0 ? J_QROWS : m == 1 ? J_QMINMAX : J_QCHECKED;
+        run_job(&jb[m]);                        /* warm up */
+      }
+      double tv[3][MAXREPS], tm[MAXREPS];
+      int reps = g_reps < MAXREPS ? g_reps : MAXREPS, r = 0;
+      double start = now();
+      while (r < reps) {
+        for (int m = 0; m < 3; m++) {
+          double s0 = tick();
+          run_job(&jb[m]);
+          tv[m][r] = tick() - s0;
+        }
+        float mn, mx;
+        double s0 = tick();
+        k->minmax(b->x, b->n, &mn, &mx);
+        tm[r] = tick() - s0;
+        r++;
+        if (r >= 3 && now() - start > g_budget) break;
+      }
+      double m0 = median(tv[0], r), m1 = median(tv[1], r), m2 = median(tv[2], r);
+      printf("%-8s %-7s %11.1f %12.2fx %12.2fx %9.1f\n", sq_ggml_formats[t].name,
+             g_paths[p], m0 * 1e6, m1 / m0, m2 / m0, median(tm, r) * 1e6);
+      fflush(stdout);
+    }
+  }
+}
+
+/* --peer: the active path's kernel on FILE's rows (see the top). */
+static void *read_all(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  void *p = n > 0 ? alloc_touched((size_t)n) : NULL;
+  if (p && fread(p, 1, (size_t)n, f) != (size_t)n) free(p), p = NULL;
+  fclose(f);
+  *len = p ? (size_t)n : 0;
+  return p;
+}
+
+static int run_peer(char **a) {
+  const char *type = a[0], *file = a[1], *impfile = a[4];
+  size_t rows = strtoull(a[2], NULL, 0), cols = strtoull(a[3], NULL, 0), nx, ni = 0;
+  int t = -1;
+  for (int i = 0; i < NT; i++)
+    if (strcmp(sq_ggml_formats[i].name, type) == 0) t = i;
+  float *x = read_all(file, &nx), *imp = NULL;
+  if (strcmp(impfile, "-") != 0) imp = read_all(impfile, &ni);
+  if (t < 0 || !x || nx != 4 * rows * cols || cols % sq_ggml_formats[t].block ||
+      (strcmp(impfile, "-") != 0 && ni != 4 * cols) || sq_ggml_prepare((sq_ggml_type)t)) {
+    fprintf(stderr, "bench_ggml --peer: bad type, file or sizes\n");
+    return 2;
+  }
+  const sq_kernels *k = sq_kernels_active();
+  sq_ggml_quantize_fn fn = sq_ggml_quantizer(k, (sq_ggml_type)t);
+  size_t rb = cols / sq_ggml_formats[t].block * sq_ggml_formats[t].bytes;
+  unsigned char *out = alloc_touched(rows * rb);
+  double v[MAXREPS];
+  int reps = g_reps < MAXREPS ? g_reps : MAXREPS;
+  for (int r = -1; r < reps; r++) {           /* r = -1: warm up */
+    double s = now();
+    for (size_t i = 0; i < rows; i++) fn(x + i * cols, cols, imp, out + i * rb);
+    if (r >= 0) v[r] = now() - s;
+  }
+  printf("%.6f\n", median(v, reps));
+  free(x), free(imp), free(out);
+  return 0;
 }
 
 static void section_compute(size_t n) {
@@ -466,12 +655,14 @@ static void section_compute(size_t n) {
     print_row(t, &rs[0], 0);
     fflush(stdout);
   }
+  section_importance(&b);
   bufs_free(&b);
 }
 
 int main(int argc, char **argv) {
   const char *lib = "build/ggml/libggml-base.so";
   size_t big = 16u << 20, small = 4096, kq = 1u << 20;
+  char **peer = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--lib") == 0 && i + 1 < argc) lib = argv[++i];
     else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) g_reps = atoi(argv[++i]);
@@ -480,16 +671,19 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--kq") == 0 && i + 1 < argc) kq = strtoull(argv[++i], NULL, 0);
     else if (strcmp(argv[i], "--budget") == 0 && i + 1 < argc) g_budget = atof(argv[++i]);
     else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) g_only = argv[++i];
+    else if (strcmp(argv[i], "--peer") == 0 && i + 5 < argc) peer = argv + i + 1, i += 5;
     else if (strcmp(argv[i], "--clock") == 0 && i + 1 < argc &&
              (!strcmp(argv[i + 1], "cpu") || !strcmp(argv[i + 1], "wall")))
       g_clock = !strcmp(argv[++i], "cpu") ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
     else {
       fprintf(stderr, "usage: %s [--lib FILE] [--reps N] [--big N] [--small N] "
-                      "[--kq N] [--budget SEC] [--only TYPE] [--clock cpu|wall]\n", argv[0]);
+                      "[--kq N] [--budget SEC] [--only TYPE] [--clock cpu|wall]\n"
+                      "       %s [--reps N] --peer TYPE FILE ROWS COLS IMPFILE|-\n", argv[0], argv[0]);
       return 2;
     }
   }
   if (g_reps < 1) g_reps = 1;
+  if (peer) return run_peer(peer);
   g_start = now();
   big = big / ROW * ROW;       /* whole blocks, and whole rows for (d) */
   small = small / 256 * 256;

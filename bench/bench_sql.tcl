@@ -14,7 +14,9 @@
 # q_ggml_dequantize(blocks, type) for every type, each as a ratio to
 # SELECT q_f32(w) on that same row: a 16 MB float32 copy through SQL, the
 # input of a quantize and the output of a dequantize.  Quantize best of 3,
-# the copy and dequantize best of 7.  These children run with glibc told to
+# the copy and dequantize best of 7; then q_ggml_quantize against the
+# kernel alone on the same floats (build/bench_ggml --peer, one call per
+# row), interleaved, medians of 5.  These children run with glibc told to
 # keep freed memory (GLIBC_TUNABLES below): otherwise every 16 MB value is
 # fresh memory from the kernel, and its page faults (10-40 ms per 16 MB on
 # this project's VM, more than the copy itself) would be what is measured.
@@ -31,12 +33,52 @@ if {[lindex $argv 0] eq "-path"} {
   set argv [lrange $argv 2 end]
 }
 set ext [file normalize [lindex $argv 0]]
+# The kernel alone, for the ggml rows' SQL / kernel ratio (make bench builds
+# it); without it those columns are "-".
+set peer [file normalize [file join [file dirname [info script]] .. build bench_ggml]]
+if {![file executable $peer]} { set peer "" }
 
 source [file join [file dirname [info script]] timing.tcl]
 
+# median LIST
+proc median {l} {
+  set l [lsort -real $l]
+  set n [llength $l]
+  if {$n % 2} { return [lindex $l [expr {$n / 2}]] }
+  return [expr {([lindex $l [expr {$n / 2 - 1}]] + [lindex $l [expr {$n / 2}]]) / 2.0}]
+}
+
+# sql_vs_kernel SQL TYPE IMPFILE: the median of 5 runs of SQL (one row of
+# [1024,4096]) and of the kernel alone on the same floats (build/bench_ggml
+# --peer: one call per row, as core/ggml_quant.c calls it), the two
+# interleaved run by run; {sql kernel} seconds, kernel -1 without the peer.
+proc sql_vs_kernel {sql type impfile} {
+  global peer xfile
+  set ts {}
+  set tk {}
+  for {set r 0} {$r < 5} {incr r} {
+    if {$peer ne ""} {
+      lappend tk [exec $peer --reps 3 --peer $type $xfile 1024 4096 $impfile]
+    }
+    # exec forked this process: its heap is copy-on-write until each page
+    # is written again, so an untimed run takes those faults first
+    uplevel 1 [list db eval $sql]
+    set t0 [clock microseconds]
+    uplevel 1 [list db eval $sql]
+    lappend ts [expr {([clock microseconds] - $t0) / 1e6}]
+  }
+  return [list [median $ts] [expr {$peer eq "" ? -1 : [median $tk]}]]
+}
+
+# The three SQL / kernel columns of a row.
+proc vs_cells {ms mk} {
+  if {$mk <= 0} { return [format "%11.2f %9s %7s" [expr {$ms * 1e3}] - -] }
+  return [format "%11.2f %9.2f %7.2f" [expr {$ms * 1e3}] [expr {$mk * 1e3}] [expr {$ms / $mk}]]
+}
+
 # ggml's block formats on one row of one 4M-weight tensor (see the top).
 proc ggml_rows {} {
-  global path
+  global path peer xfile
   set vals {}
   for {set i 0} {$i < 4194304} {incr i} {
     lappend vals [expr {(rand() + rand() + rand() - 1.5) * 0.2}]
@@ -48,20 +90,38 @@ proc ggml_rows {} {
     lappend imp [expr {pow(0.1 + 2.0 * rand(), 2)}]
   }
   set imp [binary format r* $imp]
+  # The same floats for the kernel alone (bench_ggml --peer).
+  set fx [file tempfile xfile]
+  fconfigure $fx -translation binary
+  puts -nonewline $fx $w4m
+  close $fx
+  set fi [file tempfile impfile]
+  fconfigure $fi -translation binary
+  puts -nonewline $fi $imp
+  close $fi
   db eval {CREATE TABLE g(w BLOB); CREATE TABLE gb(type TEXT PRIMARY KEY, b BLOB)}
   db eval {INSERT INTO g VALUES (@w4m)}
   set base [best_of 7 {SELECT length(q_f32(w)) FROM g}]
-  puts [format "%-8s %-22s %11.2f %7.2f %13s %7s" $path "q_f32(w): the copy" [expr {$base * 1e3}] 1.0 - -]
+  set row {%-8s %-22s %11.2f %7.2f %13s %7s %11s %9s %7s}
+  puts [format $row $path "q_f32(w): the copy" [expr {$base * 1e3}] 1.0 - - - - -]
   foreach type {q4_0 q4_1 q5_0 q5_1 q8_0 q2_K q3_K q4_K q5_K q6_K} {
     set tq [best_of 3 {SELECT length(q_ggml_quantize(w, $type, '[1024,4096]')) FROM g}]
     db eval {INSERT INTO gb SELECT $type, q_ggml_quantize(w, $type, '[1024,4096]') FROM g}
     set td [best_of 7 {SELECT length(q_ggml_dequantize(b, $type)) FROM gb WHERE type = $type}]
-    puts [format "%-8s %-22s %11.2f %7.2f %13.2f %7.2f" $path $type [expr {$tq * 1e3}] \
-              [expr {$tq / $base}] [expr {$td * 1e3}] [expr {$td / $base}]]
+    lassign [sql_vs_kernel {SELECT length(q_ggml_quantize(w, $type, '[1024,4096]')) FROM g} \
+                 $type -] ms mk
+    puts [format "%-8s %-22s %11.2f %7.2f %13.2f %7.2f %s" $path $type \
+              [expr {$tq * 1e3}] [expr {$tq / $base}] [expr {$td * 1e3}] [expr {$td / $base}] \
+              [vs_cells $ms $mk]]
   }
-  set tq [best_of 3 {SELECT length(q_ggml_quantize(w, 'q4_K', '[1024,4096]', @imp)) FROM g}]
-  puts [format "%-8s %-22s %11.2f %7.2f %13s %7s" $path "q4_K with importance" [expr {$tq * 1e3}] \
-            [expr {$tq / $base}] - -]
+  foreach type {q4_K q8_0} {
+    set sql {SELECT length(q_ggml_quantize(w, $type, '[1024,4096]', @imp)) FROM g}
+    set tq [best_of 3 $sql]
+    lassign [sql_vs_kernel $sql $type $impfile] ms mk
+    puts [format "%-8s %-22s %11.2f %7.2f %13s %7s %s" $path "$type with importance" \
+              [expr {$tq * 1e3}] [expr {$tq / $base}] - - [vs_cells $ms $mk]]
+  }
+  file delete $xfile $impfile
 }
 
 if {$path eq ""} {
@@ -79,7 +139,10 @@ if {$path eq ""} {
   puts "\nSQL level, ggml block formats: one row of 4M float32 weights (\[1024,4096\], 16.8 MB),"
   puts "ratio to SELECT q_f32(w) on that row (a 16.8 MB float32 copy through SQL: quantize's input,"
   puts "dequantize's output); quantize best of 3, the rest best of 7; glibc keeps freed memory"
-  puts [format "%-8s %-22s %11s %7s %13s %7s" path type "quantize ms" ratio "dequantize ms" ratio]
+  puts "The last three columns: q_ggml_quantize and the kernel alone on the same floats (build/bench_ggml"
+  puts "--peer, one call per row), interleaved run by run, medians of 5, and their ratio (SQL / kernel)"
+  puts [format "%-8s %-22s %11s %7s %13s %7s %11s %9s %7s" path type "quantize ms" ratio "dequantize ms" ratio \
+            "SQL med ms" "kernel ms" SQL/k]
   set env(GLIBC_TUNABLES) glibc.malloc.mmap_threshold=1073741824:glibc.malloc.trim_threshold=4294967295
   foreach p $paths {
     puts [exec [info nameofexecutable] [info script] -ggml -path $p $ext]

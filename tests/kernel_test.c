@@ -45,6 +45,7 @@
 #include "kernels/kernels_internal.h"
 #include "kernels/fake_errors.h"
 #include "kernels/ggml_iq.h"
+#include "kernels/ggml_lowbit.h"
 #include "ggml/pin_data.h"
 
 #if defined(__x86_64__)
@@ -2323,6 +2324,128 @@ static void test_ggml_quantize(int level) {
   group_end();
 }
 
+/* The quantizers that check x (ggml.h's sq_ggml_quantize_checked_fn): on
+** finite data the bytes of the path's quantizer and n; with NaN or an
+** infinity anywhere (a group's first or last float, the next group's, the
+** scalar tail, the last; with a second one after it), the first one's
+** index; with importance too (scalar's weighted search on these paths,
+** checked before it runs).  Only the x86 paths have them: the core checks
+** x itself for any other (sq_ggml_checked_quantizer NULL). */
+static void test_ggml_checked(int level) {
+  group_begin("ggml quantize checked");
+  enum { N = 4096 + 96 };               /* whole groups and a scalar tail */
+  unsigned char *in = malloc(4 * N), *imp = malloc(4 * N), *a = malloc(4 * N),
+                *b = malloc(4 * N);
+  if (!in || !imp || !a || !b) exit(2);
+  for (int t = 0; t < SQ_GGML_NTYPES; t++) {
+    check(sq_ggml_checked_quantizer(S, (sq_ggml_type)t, 0) == NULL,
+          "scalar has no checked %s quantizer", sq_ggml_formats[t].name);
+    check(sq_ggml_checked_quantizer(S, (sq_ggml_type)t, 1) == NULL,
+          "scalar has no checked unweighted %s quantizer", sq_ggml_formats[t].name);
+  }
+  for (int v = 0; v < NP; v++) {
+    check(sq_ggml_checked_quantizer(P[v], SQ_GGML_IQ4_NL, 1) == NULL,
+          "%s: no checked iq4_nl unweighted quantizer (it differs)", P[v]->name);
+    for (int t = 0; t < SQ_GGML_NTYPES; t++)
+      check(!P[v]->ggml->own_quantize_checked[t] || P[v]->ggml->own_quantize[t],
+            "%s: a checked %s quantizer is the twin of the path's own one",
+            P[v]->name, sq_ggml_formats[t].name);
+    for (int t = 0; t < SQ_GGML_NTYPES; t++) {
+      const sq_ggml_format *f = &sq_ggml_formats[t];
+      sq_ggml_quantize_checked_fn cf = sq_ggml_checked_quantizer(P[v], (sq_ggml_type)t, 0);
+      if (!cf) continue;
+      size_t n = N / f->block * f->block, ob = n / f->block * f->bytes;
+      for (int fam = 0; fam < N_GGML_FAMS; fam += level ? 1 : 3) {
+        float c = rnd_mag();
+        for (size_t i = 0; i < n; i++) {
+          sq_store_f32(in + 4 * i, ggml_weight(fam, i, c));
+          sq_store_f32(imp + 4 * i, rnd_unit() * 4.0f);
+        }
+        for (int wi = 0; wi < 2; wi++) {
+          const void *w = wi ? imp : NULL;
+          sq_ggml_quantizer(P[v], (sq_ggml_type)t)(in, n, w, a);
+          memset(b, 0xA5, ob);
+          size_t r = cf(in, n, w, b);
+          g_cur = v;
+          check(r == n && memcmp(a, b, ob) == 0,
+                "%s checked %s family %d importance %d: n and the same bytes",
+                P[v]->name, f->name, fam, wi);
+        }
+      }
+      static const uint32_t bad[] = {0x7fc00000u, 0x7f800000u, 0xff800000u,
+                                     0x7f800001u, 0xffc00000u};
+      size_t pos[] = {0, 31, 32, 255, 256, 257, 1000, 4095, 4096, n - 1};
+      for (size_t pi = 0; pi < sizeof pos / sizeof pos[0]; pi++)
+        for (size_t bi = 0; bi < sizeof bad / sizeof bad[0]; bi++)
+          for (int wi = 0; wi < 2; wi++) {
+            if (!level && (pi + bi + (size_t)wi) % 3) continue;
+            for (size_t i = 0; i < n; i++) sq_store_f32(in + 4 * i, ggml_weight(0, i, 1.0f));
+            sq_store_u32(in + 4 * pos[pi], bad[bi]);
+            if (pos[pi] + 7 < n) sq_store_u32(in + 4 * (pos[pi] + 7), bad[(bi + 1) % 5]);
+            size_t r = cf(in, n, wi ? imp : NULL, b);
+            g_cur = v;
+            check(r == pos[pi], "%s checked %s: 0x%08x at %zu (importance %d) gives %zu",
+                  P[v]->name, f->name, bad[bi], pos[pi], wi, r);
+          }
+    }
+  }
+  free(in), free(imp), free(a), free(b);
+  group_end();
+}
+
+/* Without importance every kernel quantizes each block (or super-block) on
+** its own: a row quantized in pieces of whole blocks, cut anywhere, has the
+** bytes of the row quantized in one call.  core/ggml_quant.c relies on it
+** to quantize long rows in spans that stay in cache; so do the
+** MX rules' quantizer.  (With importance the legacy types weigh by the
+** whole row's mean square: rows then go whole, and this is not asked.) */
+static void test_ggml_spans(int level) {
+  group_begin("ggml rows in pieces");
+  enum { N = 4096 };
+  unsigned char *in = malloc(4 * N), *one = malloc(4 * N), *cut = malloc(4 * N);
+  if (!in || !one || !cut) exit(2);
+  float c = rnd_mag();
+  for (size_t i = 0; i < N; i++) {
+    if (i % 32 == 0) c = rnd_mag();
+    int fam = (int)((i / 32) % N_GGML_FAMS);
+    sq_store_f32(in + 4 * i, ggml_weight(fam, i, c));
+  }
+  for (int t = 0; t < SQ_GGML_NTYPES; t++) {
+    const sq_ggml_format *f = &sq_ggml_formats[t];
+    if (f->needs_importance) continue;
+    size_t nb = N / f->block;
+    for (int v = -1; v < NP; v++) {
+      const sq_kernels *k = v < 0 ? S : P[v];
+      for (int u = 0; u < 2 + (t == SQ_GGML_MXFP4 ? SQ_MX_NRULES - 1 : 0); u++) {
+        /* u 0: sq_ggml_quantizer, 1: the unweighted one, 2..: MX rules */
+        sq_ggml_quantize_fn fn = u == 1 ? sq_ggml_quantizer_unweighted(k, t)
+                                        : sq_ggml_quantizer(k, t);
+        int rule = u >= 2 ? u - 1 : 0;
+        if (rule) sq_mx_quantize(rule, in, N, one);
+        else fn(in, N, NULL, one);
+        for (int rep = 0; rep < (level ? 4 : 1); rep++) {
+          memset(cut, 0xA5, nb * f->bytes);
+          for (size_t b = 0; b < nb;) {
+            size_t len = 1 + rnd_below(rep == 0 ? 3 : (uint32_t)nb);
+            if (len > nb - b) len = nb - b;
+            const unsigned char *px = in + 4 * b * f->block;
+            unsigned char *po = cut + b * f->bytes;
+            if (rule) sq_mx_quantize(rule, px, len * f->block, po);
+            else fn(px, len * f->block, NULL, po);
+            b += len;
+          }
+          if (v >= 0) g_cur = v;
+          check(memcmp(one, cut, nb * f->bytes) == 0,
+                "%s %s quantize%s%s in pieces = in one call", k->name, f->name,
+                u == 1 ? " unweighted" : "", rule ? " (an MX rule)" : "");
+        }
+      }
+    }
+  }
+  free(in), free(one), free(cut);
+  group_end();
+}
+
 /* Exact-size heap buffers (for AddressSanitizer): one call of each kernel. */
 static void test_ggml_heap(void) {
   group_begin("ggml heap exact");
@@ -2515,6 +2638,7 @@ static void run_env_suite(void) {
     test_half(0);
     test_ggml_dequantize(0);
     test_ggml_quantize(0);
+    test_ggml_checked(0);
     g_env = "";
     if (modes[m].mode >= 0) fesetround(FE_TONEAREST);
     else set_flush(0), g_flushing = 0;
@@ -2855,6 +2979,8 @@ int main(int argc, char **argv) {
   test_ggml_pins();
   test_ggml_dequantize(level);
   test_ggml_quantize(level);
+  test_ggml_spans(level);
+  test_ggml_checked(level);
   test_ggml_heap();
   test_log2(level);
   run_env_suite();

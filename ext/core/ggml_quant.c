@@ -81,7 +81,9 @@ int sq_ggml_check_importance(const sq_tensor *w, size_t cols, sq_status *st) {
 }
 
 typedef struct sq_ggml_job {
+  const sq_kernels *k;
   sq_ggml_quantize_fn fn;
+  sq_ggml_quantize_checked_fn checked;  /* fn that checks x itself, or NULL */
   sq_ggml_type t;
   const unsigned char *x;
   const void *w;
@@ -89,16 +91,37 @@ typedef struct sq_ggml_job {
   int mx_rule;              /* mxfp4 only: SQ_MX_*, 0 ggml's own */
 } sq_ggml_job;
 
-/* A piece is one whole row (the walk is not chunked): its first block's
-** group number is where its bytes go. */
+/* Floats per kernel call when a row may be cut: 32 KB, which the finiteness
+** check leaves in L1 or L2 for the kernel to read again, and a multiple of
+** every type's block (32 to 256). */
+#define SQ_GGML_SPAN 8192
+
+/* A piece is a run of whole blocks of one row: its first block's group
+** number is where its bytes go.  It is checked for NaN and inf as it is
+** quantized, not in a pass of its own over the whole tensor: by the
+** kernel's own loads where the path has a checking kernel for the type,
+** else by minmax just before the kernel reads it (still in cache).  Pieces
+** come in element order and each is checked before any later one is read,
+** so the element an error names is still the tensor's first non-finite one
+** (the message is sq_tensor_minmax's). */
 static int sq_ggml_row(void *ctx, const sq_piece *p, sq_status *st) {
   const sq_ggml_job *j = ctx;
-  (void)st;
+  const unsigned char *x = j->x + 4 * p->first;
   unsigned char *out = j->blocks + p->group * sq_ggml_formats[j->t].bytes;
+  float mn, mx;
+  if (j->checked) {
+    size_t bad = j->checked(x, p->cols, j->w, out);
+    /* minmax of that one element words the error */
+    if (bad < p->cols)
+      return sq_tensor_minmax(j->k, x + 4 * bad, 1, p->first + bad, &mn, &mx, st);
+    return SQ_OK;
+  }
+  if (sq_tensor_minmax(j->k, x, p->cols, p->first, &mn, &mx, st))
+    return st->code;
   if (j->mx_rule != SQ_MX_GGML)
-    sq_mx_quantize(j->mx_rule, j->x + 4 * p->first, p->cols, out);
+    sq_mx_quantize(j->mx_rule, x, p->cols, out);
   else
-    j->fn(j->x + 4 * p->first, p->cols, j->w, out);
+    j->fn(x, p->cols, j->w, out);
   return SQ_OK;
 }
 
@@ -108,13 +131,25 @@ static int sq_ggml_run(const sq_kernels *k, sq_ggml_type t, const sq_tensor *x,
                        sq_status *st) {
   float mn, mx;
   if (x->n == 0) return SQ_OK;
-  if (sq_tensor_minmax(k, x->data, x->n, 0, &mn, &mx, st)) return st->code;
-  /* The iq3 lattices, built once per process (kernels/ggml_iq.h). */
-  if (sq_ggml_prepare(t)) return sq_nomem(st);
-  sq_ggml_job j = {unweighted ? sq_ggml_quantizer_unweighted(k, t)
+  /* The iq3 lattices, built once per process (kernels/ggml_iq.h).  When
+  ** that fails, NaN and inf are still reported first, as they were when
+  ** the whole tensor was checked before anything else. */
+  if (sq_ggml_prepare(t)) {
+    if (sq_tensor_minmax(k, x->data, x->n, 0, &mn, &mx, st)) return st->code;
+    return sq_nomem(st);
+  }
+  sq_ggml_job j = {k,
+                   unweighted ? sq_ggml_quantizer_unweighted(k, t)
                               : sq_ggml_quantizer(k, t),
+                   mx_rule == SQ_MX_GGML ? sq_ggml_checked_quantizer(k, t, unweighted)
+                                         : NULL,
                    t, x->data, w ? w->data : NULL, blocks, mx_rule};
-  return sq_granularity_walk(g, 0, sq_ggml_row, &j, st);
+  /* Without importance every kernel quantizes each block (or super-block)
+  ** of a row on its own, so a long row may go in spans of whole blocks
+  ** (tests/kernel_test.c checks that every path's bytes are the same); with
+  ** it the legacy types weigh by the whole row's mean square, and the
+  ** weights are indexed from the row's first column: one call per row. */
+  return sq_granularity_walk(g, w ? 0 : SQ_GGML_SPAN, sq_ggml_row, &j, st);
 }
 
 int sq_ggml_quantize(const sq_kernels *k, sq_ggml_type t, const sq_tensor *x,
@@ -163,3 +198,6 @@ int sq_ggml_check_shape(sq_ggml_type t, const sq_shape *s, size_t n,
                    n == 1 ? "" : "s");
   return sq_ggml_granularity(t, s, n, g, st);
 }
+
+/* This file's own (the amalgamation reads every source into one unit). */
+#undef SQ_GGML_SPAN

@@ -48,9 +48,20 @@ extern const sq_ggml_format sq_ggml_formats[SQ_GGML_NTYPES];
 ** n / block blocks.  importance is NULL (ggml's reference quantizer) or n
 ** little-endian float32 weights >= 0, finite (llama.cpp's imatrix entries
 ** for the row's columns).  Some weighted searches depend on the whole row
-** (its mean square), so a row is never split across calls. */
+** (its mean square), so with importance a row is never split across
+** calls; without it every type quantizes each block (or super-block) on
+** its own, and a row may be fed in pieces of whole blocks
+** (tests/kernel_test.c checks the bytes are the same). */
 typedef void (*sq_ggml_quantize_fn)(const void *x, size_t n,
                                     const void *importance, void *blocks);
+/* The same, for x that may hold NaN or infinities: returns n when every
+** element is finite, with the bytes sq_ggml_quantize_fn writes; otherwise
+** the index of the first that is not (the blocks are then unspecified, and
+** no non-finite value reached the quantizer).  The check rides on the
+** quantizer's own loads, so that a caller need not read x twice. */
+typedef size_t (*sq_ggml_quantize_checked_fn)(const void *x, size_t n,
+                                              const void *importance,
+                                              void *blocks);
 /* n floats (a multiple of the block) from n / block blocks. */
 typedef void (*sq_ggml_dequantize_fn)(const void *blocks, size_t n, void *y);
 
@@ -62,6 +73,9 @@ typedef void (*sq_ggml_dequantize_fn)(const void *blocks, size_t n, void *y);
 typedef struct sq_ggml_kernels {
   sq_ggml_quantize_fn own_quantize[SQ_GGML_NTYPES];
   sq_ggml_dequantize_fn own_dequantize[SQ_GGML_NTYPES];
+  /* The own_quantize entries that also check x (NULL: none), read through
+  ** sq_ggml_checked_quantizer. */
+  sq_ggml_quantize_checked_fn own_quantize_checked[SQ_GGML_NTYPES];
 } sq_ggml_kernels;
 
 #endif

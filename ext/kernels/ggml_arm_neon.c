@@ -15,8 +15,9 @@
 **     with the same single rounding and duplicated.  No value is NaN,
 **     infinite or subnormal on this path, so neither operand order nor
 **     FPCR.FZ/DN can change a bit; the rounding mode applies as in scalar;
-**   quantize, q4_0 q4_1 q5_0 q5_1 q8_0 without importance (with it, and the
-**     K-quants, are scalar's): one block per step.  FMAXV/FMINV give the
+**   quantize, q4_0 q4_1 q5_0 q5_1 without importance and q8_0 with or
+**     without it (ggml ignores q8_0's; the others' weighted searches, and
+**     the K-quants, are scalar's): one block per step.  FMAXV/FMINV give the
 **     block's max and min (of |x| for q8_0); ggml's first extreme follows
 **     from them as on x86 (ggml_x86.h: the signed extreme of q4_0/q5_0
 **     or the scalar routine on a +a/-a tie; a zero extreme of q4_1/q5_1
@@ -457,6 +458,9 @@ SQ_AI int q_block(sq_cb p, sq_b o, sq_ggml_type t) {
 
 SQ_AI void q_row(const void *x, size_t n, const void *importance, void *blocks,
                  sq_ggml_type t, size_t bytes, sq_qfn scalar) {
+  /* ggml's quantize_q8_0 ignores the importance weights: q8_0 keeps this
+  ** path with them (the other types' weighted searches are scalar's) */
+  if (t == SQ_GGML_Q8_0) importance = NULL;
   if (importance || (sq_fpcr() & SQ_FPCR_FLUSH)) {
     scalar(x, n, importance, blocks);
     return;

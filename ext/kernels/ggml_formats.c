@@ -52,6 +52,16 @@ sq_ggml_quantize_fn sq_ggml_quantizer_unweighted(const sq_kernels *k,
   return sq_ggml_quantizer(k, t);
 }
 
+sq_ggml_quantize_checked_fn sq_ggml_checked_quantizer(const sq_kernels *k,
+                                                      sq_ggml_type t,
+                                                      int unweighted) {
+  /* A checked entry is its own_quantize's twin: it serves the unweighted
+  ** quantizer only where that is the same kernel (every type but iq4_nl). */
+  if (unweighted && sq_ggml_quantizer_unweighted(k, t) != sq_ggml_quantizer(k, t))
+    return NULL;
+  return k->ggml->own_quantize_checked[t];
+}
+
 int sq_ggml_prepare(sq_ggml_type t) {
   if (t == SQ_GGML_IQ3_XXS) return sq_iq3_lattice_get(SQ_IQ3_XXS_GRID) ? 0 : -1;
   if (t == SQ_GGML_IQ3_S) return sq_iq3_lattice_get(SQ_IQ3_S_GRID) ? 0 : -1;

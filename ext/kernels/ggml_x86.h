@@ -14,8 +14,9 @@
 **      fp16 fields are widened by F16C (exact for finite values).  The other
 **      types' bodies differ by width (integer unpacking on AVX2, table
 **      lookups on AVX-512) and live in the ISA files;
-**   2. quantize, q4_0 q4_1 q5_0 q5_1 q8_0 without importance (with it they
-**      are scalar's; the K-quants are ggml_kquants_x86.h's): SQ_W blocks per
+**   2. quantize, q4_0 q4_1 q5_0 q5_1 without importance and q8_0 with or
+**      without it (ggml ignores q8_0's; the others' weighted searches are
+**      scalar's; the K-quants are ggml_kquants_x86.h's): SQ_W blocks per
 **      pass.  Each block's extremes are folded lane-wise (max of |x| for
 **      q8_0) and transpose-reduced so that lane b holds block b's; d, id =
 **      1/d (a division) and the fp16 fields (F16C, rounding immediate 0 =
@@ -34,7 +35,14 @@
 **      Under MXCSR.DAZ max_ps/min_ps return flushed zeros where scalar's
 **      compares keep the operand's bits, so that mode uses scalar;
 **   3. tails (fewer than SQ_W blocks) go to the scalar routine on offset
-**      pointers.
+**      pointers;
+**   4. the checked entries (qc_<type>, ggml.h's sq_ggml_quantize_checked_fn)
+**      run the same code and also fold each group's largest |x| bit pattern
+**      (an integer max, on the loads the extremes take anyway): a group
+**      holding NaN or inf is left unwritten and its first such float's
+**      index returned, so nothing non-finite reaches the quantizer; a tail
+**      is scanned before the scalar routine takes it, and a row that goes
+**      to scalar whole is checked by this path's minmax.
 ** Each ISA file supplies, after this header:
 **   dq_block_<T>_P(b, o)            the 256 or 32 floats of one block of
 **                                   type T whose fp16 fields are finite,
@@ -204,11 +212,16 @@ SQ_AI vint SQ_FN(round_away)(vfloat t) {
   return vi_dec(vf_cmp(f, vf_set1(-0.5f), _CMP_LE_OQ), i);
 }
 
-SQ_AI void SQ_FN(q_group)(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes,
-                          sq_qfn scalar) {
+/* SQ_W blocks; with `check`, first whether all their floats are finite:
+** 1 and nothing written when one is not. */
+SQ_AI int SQ_FN(q_group)(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes,
+                         sq_qfn scalar, int check) {
   const int sym = t == SQ_GGML_Q4_0 || t == SQ_GGML_Q5_0;
   const int asym = t == SQ_GGML_Q4_1 || t == SQ_GGML_Q5_1;
   vfloat mx[SQ_W], mn[SQ_W];
+  /* the largest |x| bit pattern, as a signed integer: an exponent of all
+  ** ones (NaN, inf) makes it exceed FLT_MAX's */
+  vint nf = vi_set1(0);
   SQ_UNROLL(16)
   for (int b = 0; b < SQ_W; b++) {
     sq_cb p = x + 128 * b;
@@ -222,10 +235,12 @@ SQ_AI void SQ_FN(q_group)(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes,
     for (int k = 0; k < 32 / SQ_W; k++) {
       v[k] = l[k] = vf_load(p + 4 * SQ_W * k);
       if (t == SQ_GGML_Q8_0) v[k] = vf_abs(v[k]);
+      if (check) nf = vi_max(nf, vi_bits(t == SQ_GGML_Q8_0 ? v[k] : vf_abs(l[k])));
     }
     if (t != SQ_GGML_Q8_0) mn[b] = SQ_FN(tree)(l, 32 / SQ_W, 0);
     mx[b] = SQ_FN(tree)(v, 32 / SQ_W, 1);
   }
+  if (check && vm_any(vi_cmpgt(nf, vi_set1(0x7f7fffff)))) return 1;
   vfloat hi = SQ_FN(reduce)(mx, 1), lo = t == SQ_GGML_Q8_0 ? hi : SQ_FN(reduce)(mn, 0);
   const vfloat zero = vf_zero();
   vmask bad = vm_none();
@@ -300,29 +315,53 @@ SQ_AI void SQ_FN(q_group)(sq_cb x, sq_b out, sq_ggml_type t, size_t bytes,
     if (asym) sq_store_u16(o + 2, mh[b]);
     SQ_FN(store_codes)(o, t, c, qs, qh);
   }
+  return 0;
 }
 
-SQ_AI void SQ_FN(q_row)(const void *x, size_t n, const void *importance,
-                        void *blocks, sq_ggml_type t, size_t bytes,
-                        sq_qfn scalar) {
-  /* MXCSR.DAZ: max_ps/min_ps return flushed zeros where scalar's compares
-  ** keep the operand's bits, so that mode uses scalar (as in minmax) */
+/* A row; with `check`, each group's floats are checked before it is
+** quantized (q_group), the tail's before the scalar routine takes it, and a
+** row that goes to scalar whole by this path's minmax first: n, or the
+** index of the first non-finite float. */
+SQ_AI size_t SQ_FN(q_row)(const void *x, size_t n, const void *importance,
+                          void *blocks, sq_ggml_type t, size_t bytes,
+                          sq_qfn scalar, int check) {
+  /* ggml's quantize_q8_0 ignores the importance weights (it writes the
+  ** reference's bytes), so q8_0 keeps this path with them; the other types'
+  ** weighted searches are scalar's.  MXCSR.DAZ: max_ps/min_ps return
+  ** flushed zeros where scalar's compares keep the operand's bits, so that
+  ** mode uses scalar (as in minmax) */
+  if (t == SQ_GGML_Q8_0) importance = NULL;
   if (importance || (_mm_getcsr() & 0x40)) {
+    float lo, hi;
+    size_t bad = check ? SQ_FN(sq_kernels).minmax(x, n, &lo, &hi) : n;
+    if (bad < n) return bad;
     scalar(x, n, importance, blocks);
-    return;
+    return n;
   }
   sq_cb p = x;
   sq_b o = blocks;
   size_t nb = n / 32, i = 0;
   for (; i + SQ_W <= nb; i += SQ_W)
-    SQ_FN(q_group)(p + 128 * i, o + bytes * i, t, bytes, scalar);
-  if (i < nb) scalar(p + 128 * i, 32 * (nb - i), NULL, o + bytes * i);
+    if (SQ_FN(q_group)(p + 128 * i, o + bytes * i, t, bytes, scalar, check))
+      return 32 * i + sq_first_nonfinite(p + 128 * i, 32 * SQ_W);
+  if (i < nb) {
+    size_t left = 32 * (nb - i);
+    size_t bad = check ? sq_first_nonfinite(p + 128 * i, left) : left;
+    if (bad < left) return 32 * i + bad;
+    scalar(p + 128 * i, left, NULL, o + bytes * i);
+  }
+  return n;
 }
 
 #define SQ_GGML_Q_ENTRY(T, TYPE, BYTES)                                        \
   static void SQ_FN(q_##T)(const void *x, size_t n, const void *imp,           \
                            void *blocks) {                                     \
-    SQ_FN(q_row)(x, n, imp, blocks, TYPE, BYTES, sq_ggml_quantize_##T);        \
+    SQ_FN(q_row)(x, n, imp, blocks, TYPE, BYTES, sq_ggml_quantize_##T, 0);     \
+  }                                                                            \
+  static size_t SQ_FN(qc_##T)(const void *x, size_t n, const void *imp,        \
+                              void *blocks) {                                  \
+    return SQ_FN(q_row)(x, n, imp, blocks, TYPE, BYTES, sq_ggml_quantize_##T,  \
+                        1);                                                    \
   }
 SQ_GGML_Q_ENTRY(q4_0, SQ_GGML_Q4_0, 18)
 SQ_GGML_Q_ENTRY(q4_1, SQ_GGML_Q4_1, 20)

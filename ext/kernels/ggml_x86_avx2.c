@@ -434,6 +434,13 @@ const sq_ggml_kernels sq_ggml_kernels_avx2 = {
     [SQ_GGML_IQ1_S] = sq_ggml_dequantize_iq1_s_avx2,
     [SQ_GGML_IQ1_M] = sq_ggml_dequantize_iq1_m_avx2,
   },
+  .own_quantize_checked = {
+    [SQ_GGML_Q4_0] = qc_q4_0_avx2,
+    [SQ_GGML_Q4_1] = qc_q4_1_avx2,
+    [SQ_GGML_Q5_0] = qc_q5_0_avx2,
+    [SQ_GGML_Q5_1] = qc_q5_1_avx2,
+    [SQ_GGML_Q8_0] = qc_q8_0_avx2,
+  },
 };
 
 

@@ -415,6 +415,13 @@ const sq_ggml_kernels sq_ggml_kernels_avx512 = {
     [SQ_GGML_IQ1_S] = sq_ggml_dequantize_iq1_s_avx512,
     [SQ_GGML_IQ1_M] = sq_ggml_dequantize_iq1_m_avx512,
   },
+  .own_quantize_checked = {
+    [SQ_GGML_Q4_0] = qc_q4_0_avx512,
+    [SQ_GGML_Q4_1] = qc_q4_1_avx512,
+    [SQ_GGML_Q5_0] = qc_q5_0_avx512,
+    [SQ_GGML_Q5_1] = qc_q5_1_avx512,
+    [SQ_GGML_Q8_0] = qc_q8_0_avx512,
+  },
 };
 
 

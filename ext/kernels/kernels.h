@@ -201,6 +201,13 @@ sq_ggml_dequantize_fn sq_ggml_dequantizer(const sq_kernels *k, sq_ggml_type t);
 ** NULL. */
 sq_ggml_quantize_fn sq_ggml_quantizer_unweighted(const sq_kernels *k,
                                                  sq_ggml_type t);
+/* Path k's quantizer of type t that checks x as it goes (ggml.h), writing
+** sq_ggml_quantizer's bytes, or with `unweighted` set
+** sq_ggml_quantizer_unweighted's; NULL when the path has none for it (the
+** caller then checks x itself). */
+sq_ggml_quantize_checked_fn sq_ggml_checked_quantizer(const sq_kernels *k,
+                                                      sq_ggml_type t,
+                                                      int unweighted);
 /* Builds what type t's quantizer needs once per process (iq3_xxs and
 ** iq3_s: their lattice, ggml_iq.h), from any thread: 0, or -1 when out of
 ** memory (nothing is kept; a later call tries again).  Quantizers called
