@@ -546,8 +546,10 @@ FUZZ_FILES_OPTS = -max_len=1048577 -len_control=20 -timeout=20 \
 
 # libFuzzer over the DEFLATE decoder alone (tests/fuzz/fuzz_inflate.c):
 # streams decoded whole and in ranges, which must agree.
+# (The CRC's paths and their choice are the kernels': all of them link.)
 FUZZ_INFLATE_OBJ = build/fuzz/ext/formats/inflate.o build/fuzz/ext/formats/crc32.o \
-                   build/fuzz/ext/core/status.o build/fuzz/ext/core/c_locale.o
+                   build/fuzz/ext/core/status.o build/fuzz/ext/core/c_locale.o \
+                   $(KERNEL_SRC:%.c=build/fuzz/%.o)
 build/fuzz_inflate: tests/fuzz/fuzz_inflate.c $(FUZZ_INFLATE_OBJ) $(HDR)
 	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_inflate.c $(FUZZ_INFLATE_OBJ) -lsqlite3 -lm

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kernels/kernels_internal.h"
+#include "kernels/crc32_internal.h"
 
 #if !defined(SQ_SCALAR_ONLY) && (defined(__x86_64__) || defined(_M_X64))
 #define SQ_X86 1
@@ -38,6 +39,17 @@ static size_t sq_path_count;
 static const sq_kernels *sq_active;
 static int sq_state;          /* 0: not started, 1: being chosen, 2: ready */
 
+/* The CRC-32 paths (kernels/crc32.h), slowest first, and the active one. */
+static const sq_crc32_path sq_crc_scalar = {"scalar", sq_crc32_scalar};
+static const sq_crc32_path *sq_crc_paths[4];
+static const char *sq_crc_names[4];
+static size_t sq_crc_count;
+static const sq_crc32_path *sq_crc_active;
+#ifdef SQ_X86
+static const sq_crc32_path sq_crc_pclmul = {"pclmul", sq_crc32_pclmul};
+static const sq_crc32_path sq_crc_vpclmul = {"vpclmul", sq_crc32_vpclmul};
+#endif
+
 #ifdef SQ_X86
 static uint64_t sq_xgetbv0(void) {
   uint32_t lo, hi;
@@ -45,10 +57,13 @@ static uint64_t sq_xgetbv0(void) {
   return ((uint64_t)hi << 32) | lo;
 }
 
-static void sq_detect_x86(int *avx2, int *avx512) {
+/* pclmul: PCLMULQDQ (SSE registers only, so no XGETBV condition);
+** vpclmul: VPCLMULQDQ on AVX-512 registers (also needs *avx512). */
+static void sq_detect_x86(int *avx2, int *avx512, int *pclmul, int *vpclmul) {
   unsigned a, b, c, d;
-  *avx2 = *avx512 = 0;
+  *avx2 = *avx512 = *pclmul = *vpclmul = 0;
   if (!__get_cpuid(1, &a, &b, &c, &d)) return;
+  *pclmul = (c >> 1) & 1;
   int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1, f16c = (c >> 29) & 1;
   if (!osxsave || !avx) return;
   uint64_t xcr0 = sq_xgetbv0();
@@ -58,6 +73,7 @@ static void sq_detect_x86(int *avx2, int *avx512) {
   int f = (b >> 16) & 1, dq = (b >> 17) & 1, bw = (b >> 30) & 1,
       vl = (b >> 31) & 1;
   *avx512 = *avx2 && f && dq && bw && vl && (xcr0 & 0xe0) == 0xe0;
+  *vpclmul = *avx512 && *pclmul && ((c >> 10) & 1);
 }
 #endif
 
@@ -67,13 +83,23 @@ static void sq_add_path(const sq_kernels *k) {
   sq_path_count++;
 }
 
+static void sq_add_crc(const sq_crc32_path *c) {
+  sq_crc_paths[sq_crc_count] = c;
+  sq_crc_names[sq_crc_count] = c->name;
+  sq_crc_count++;
+}
+
 static void sq_init_paths(void) {
+  sq_crc32_prepare();
   sq_add_path(&sq_kernels_scalar);
+  sq_add_crc(&sq_crc_scalar);
 #ifdef SQ_X86
-  int avx2, avx512;
-  sq_detect_x86(&avx2, &avx512);
+  int avx2, avx512, pclmul, vpclmul;
+  sq_detect_x86(&avx2, &avx512, &pclmul, &vpclmul);
   if (avx2) sq_add_path(&sq_kernels_avx2);
   if (avx512) sq_add_path(&sq_kernels_avx512);
+  if (pclmul) sq_add_crc(&sq_crc_pclmul);
+  if (vpclmul) sq_add_crc(&sq_crc_vpclmul);
 #elif defined(SQ_ARM)
 #if defined(__linux__)
   if (getauxval(AT_HWCAP) & HWCAP_ASIMD) sq_add_path(&sq_kernels_neon);
@@ -82,6 +108,25 @@ static void sq_init_paths(void) {
 #endif
 #endif
   sq_path_names[sq_path_count] = NULL;
+  sq_crc_names[sq_crc_count] = NULL;
+}
+
+/* The CRC path of kernel path k: the fastest whose instructions are among
+** the ones k's name allows (scalar: none; avx2: PCLMULQDQ; avx512: also
+** VPCLMULQDQ), so that SQLITE_QUANT_KERNEL caps the CRC as well. */
+static const sq_crc32_path *sq_crc_for(const sq_kernels *k) {
+  const sq_crc32_path *pick = &sq_crc_scalar;
+#ifdef SQ_X86
+  int allowed = strcmp(k->name, "avx512") == 0 ? 2
+                : strcmp(k->name, "avx2") == 0 ? 1 : 0;
+  for (size_t i = 1; i < sq_crc_count; i++)
+    if ((sq_crc_paths[i] == &sq_crc_pclmul && allowed >= 1) ||
+        (sq_crc_paths[i] == &sq_crc_vpclmul && allowed >= 2))
+      pick = sq_crc_paths[i];
+#else
+  (void)k;
+#endif
+  return pick;
 }
 
 /* Every path name any build knows, in the order users read them
@@ -126,6 +171,7 @@ static void sq_init(void) {
       if (sq_rank(sq_paths[i]->name) <= rank) pick = sq_paths[i];
   }
   sq_active = pick;
+  sq_crc_active = sq_crc_for(pick);
   __atomic_store_n(&sq_state, 2, __ATOMIC_RELEASE);
 }
 
@@ -154,4 +200,21 @@ const char *const *sq_kernels_known(void) { return sq_known_names; }
 const char *const *sq_kernels_available(void) {
   sq_init();
   return sq_path_names;
+}
+
+const sq_crc32_path *sq_crc32_active(void) {
+  sq_init();
+  return sq_crc_active;
+}
+
+const sq_crc32_path *sq_crc32_by_name(const char *name) {
+  sq_init();
+  for (size_t i = 0; i < sq_crc_count; i++)
+    if (strcmp(sq_crc_paths[i]->name, name) == 0) return sq_crc_paths[i];
+  return NULL;
+}
+
+const char *const *sq_crc32_available(void) {
+  sq_init();
+  return sq_crc_names;
 }
