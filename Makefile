@@ -212,9 +212,17 @@ test-ensure-deps:
 	@$(DEPS) test
 	sh tests/ensure-deps/lock_test.sh
 
-# Kernel unit tests: every vector path against the scalar reference.
+# Kernel unit tests: every vector path against the scalar reference.  The
+# CRC-32 paths are also checked against zlib's crc32 itself, and the bench
+# times them against it, where zlib.h is installed (zlib1g-dev: `make deps`
+# installs it); without it the test says so and uses its pinned zlib values.
+ZLIB_OK := $(shell echo '\#include <zlib.h>' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+ZLIB_FLAGS = $(if $(ZLIB_OK),-DSQ_TEST_ZLIB)
+ZLIB_LIBS  = $(if $(ZLIB_OK),-lz)
+build/obj/tests/kernel_test.o build/obj/bench/bench_kernels.o: QUANT_CFLAGS += $(ZLIB_FLAGS)
+build/asan/tests/kernel_test.o: TEST_CFLAGS = $(ZLIB_FLAGS)
 build/kernel_test: build/obj/tests/kernel_test.o $(KERNEL_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(ZLIB_LIBS) $(LDLIBS)
 
 test-kernels: build/kernel_test
 	./build/kernel_test
@@ -423,7 +431,7 @@ test-catalogue:
 	/usr/bin/python3 tools/gen_catalogue.py --check
 
 build/asan/kernel_test: build/asan/tests/kernel_test.o $(ASAN_KERNEL_OBJ)
-	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(ZLIB_LIBS) $(LDLIBS)
 
 # The kernel tests and the whole Tcl suite against AddressSanitizer + UBSan
 # builds.  tclsh is not instrumented, so the sanitizer runtime is preloaded.
@@ -494,7 +502,7 @@ bench: dist/quant.so
 # The benchmarks link the extension's own kernel objects: what they time is
 # what dist/quant.so runs.
 build/bench_kernels: build/obj/bench/bench_kernels.o $(KERNEL_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(ZLIB_LIBS) $(LDLIBS)
 
 build/bench_ggml: build/obj/bench/bench_ggml.o $(KERNEL_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -ldl
