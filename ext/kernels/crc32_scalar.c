@@ -65,3 +65,5 @@ uint32_t sq_crc32_raw(uint32_t c, const unsigned char *p, size_t n) {
 uint32_t sq_crc32_scalar(uint32_t crc, const unsigned char *p, size_t n) {
   return ~sq_crc32_raw(~crc, p, n);
 }
+
+#undef SQ_CRC_POLY

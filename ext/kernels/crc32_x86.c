@@ -120,4 +120,13 @@ uint32_t sq_crc32_vpclmul(uint32_t crc, const unsigned char *p, size_t n) {
   SQ_CRC_TAIL16(x, p, n);
   return sq_crc_finish(x, p, n);
 }
+/* File-local (the amalgamation reads the files that follow). */
+#undef SQ_CRC_TARGET_128
+#undef SQ_CRC_TARGET_512
+#undef SQ_CRC_K128
+#undef SQ_CRC_FOLD128
+#undef SQ_CRC_FOLD512
+#undef SQ_CRC_MIN_128
+#undef SQ_CRC_MIN_512
+#undef SQ_CRC_TAIL16
 #endif
