@@ -303,8 +303,9 @@ static void run_size(size_t n, int reps, const char *const *names) {
 }
 
 /* ---- CRC-32 (kernels/crc32.h) ---------------------------------------------
-** Every CRC path and zlib's crc32 (when built with zlib.h: SQ_TEST_ZLIB; else
-** memcpy of the same bytes is the peer) on buffers from 4 KiB to 64 MiB.
+** Every CRC path and zlib's crc32 (when built with zlib's header:
+** SQ_TEST_ZLIB; else memcpy of the same bytes is the peer) on buffers from
+** 4 KiB to 64 MiB.
 ** Unlike the table above, which is best-of, these are medians of per-call
 ** process CPU time over `reps` rounds, each round timing every path and the
 ** peer in turn (interleaved, so a slow moment of the machine hits all of
@@ -355,7 +356,7 @@ static void run_crc(int reps) {
 #else
   const char *peer = "memcpy";
   printf("\nCRC-32, median CPU time of %d interleaved rounds; peer: memcpy "
-         "(built without zlib.h)\n", reps);
+         "(built without zlib's header)\n", reps);
 #endif
   printf("%-12s %-8s %11s %9s %9s\n", "bytes", "path", "us", "GB/s", "x peer");
   static const size_t sizes[] = {4096, 65536, 1u << 20, 64u << 20};

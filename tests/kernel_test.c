@@ -2802,7 +2802,8 @@ static void test_float8(int level) {
 ** with --quick) at every misalignment mod 64 and against the guard page, two
 ** initial values; continued across calls of random sizes and across paths;
 ** large buffers.  Built with zlib (SQ_TEST_ZLIB: the native build when
-** zlib.h is there), every reference value is also zlib's crc32 itself. */
+** zlib's header is installed), every reference value is also zlib's crc32
+** itself. */
 #ifdef SQ_TEST_ZLIB
 #include <zlib.h>
 #endif

@@ -7,10 +7,10 @@
 ** Paths (every one returns the same value for the same bytes):
 **   "scalar"  slicing by 16 (crc32_scalar.c): bytes combined one by one, so
 **             the result does not depend on the host's byte order;
-**   "pclmul"  carry-less multiply folding of 16-byte blocks (crc32_x86.c),
-**             CPUs with PCLMULQDQ;
-**   "vpclmul" the same folding on 64-byte AVX-512 registers (VPCLMULQDQ on
-**             AVX-512 F/BW/VL/DQ).
+**   "pclmul"  carry-less multiply folding of 16-byte blocks
+**             (crc32_x86_pclmul.c), CPUs with PCLMULQDQ;
+**   "vpclmul" the same folding on 64-byte AVX-512 registers
+**             (crc32_x86_avx512.c: VPCLMULQDQ on AVX-512 F/BW/VL/DQ).
 ** The path follows the kernel path (dispatch.c): scalar kernels give the
 ** scalar CRC; avx2 gives pclmul when the CPU has it; avx512 gives vpclmul,
 ** else pclmul; neon gives scalar.  So SQLITE_QUANT_KERNEL=scalar forces the

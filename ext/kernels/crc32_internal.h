@@ -56,8 +56,23 @@ uint32_t sq_crc32_raw(uint32_t reg, const unsigned char *p, size_t n);
 
 uint32_t sq_crc32_scalar(uint32_t crc, const unsigned char *p, size_t n);
 #if defined(__x86_64__) && !defined(SQ_SCALAR_ONLY)
+#include <immintrin.h>
 uint32_t sq_crc32_pclmul(uint32_t crc, const unsigned char *p, size_t n);
 uint32_t sq_crc32_vpclmul(uint32_t crc, const unsigned char *p, size_t n);
+/* The end both x86 paths share (crc32_x86_pclmul.c): x is the raw register
+** of the blocks so far; folds the 16-byte blocks of p[0..n) into it, reduces
+** it and continues over the last n % 16 bytes.  Returns the final CRC. */
+uint32_t sq_crc32_pclmul_end(__m128i x, const unsigned char *p, size_t n);
+
+/* The constant pair for distance d as a 128-bit register. */
+#define SQ_CRC_K128(d) \
+  _mm_set_epi64x((long long)sq_crc32_fold[d][1], (long long)sq_crc32_fold[d][0])
+/* x moved D bits on (k: D's pair), XORed into the block b found there (in
+** functions whose target has PCLMULQDQ). */
+#define SQ_CRC_FOLD128(x, k, b)                                           \
+  _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128((x), (k), 0x00),       \
+                              _mm_clmulepi64_si128((x), (k), 0x11)),      \
+                (b))
 #endif
 
 #endif
