@@ -11,10 +11,11 @@
 **             (crc32_x86_pclmul.c), CPUs with PCLMULQDQ;
 **   "vpclmul" the same folding on 64-byte AVX-512 registers
 **             (crc32_x86_avx512.c: VPCLMULQDQ on AVX-512 F/BW/VL/DQ).
-** The path follows the kernel path (dispatch.c): scalar kernels give the
-** scalar CRC; avx2 gives pclmul when the CPU has it; avx512 gives vpclmul,
-** else pclmul; neon gives scalar.  So SQLITE_QUANT_KERNEL=scalar forces the
-** portable code here too.
+** dispatch.c picks the fastest the CPU runs, or, when SQLITE_QUANT_KERNEL
+** names a kernel path, the fastest that name allows: scalar (or neon) gives
+** the scalar CRC; avx2 pclmul when the CPU has it; avx512 vpclmul, else
+** pclmul.  So SQLITE_QUANT_KERNEL=scalar forces the portable code here too,
+** and a CPU with PCLMULQDQ but no AVX2 still folds.
 */
 #ifndef SQ_KERNELS_CRC32_H
 #define SQ_KERNELS_CRC32_H
@@ -32,7 +33,7 @@ typedef struct sq_crc32_path {
   sq_crc32_fn crc32;
 } sq_crc32_path;
 
-/* The path the active kernel path selects (see above).  Never NULL. */
+/* The path chosen as above, once per process.  Never NULL. */
 const sq_crc32_path *sq_crc32_active(void);
 
 /* A path by name, or NULL when not built in or the CPU lacks it. */

@@ -111,23 +111,6 @@ static void sq_init_paths(void) {
   sq_crc_names[sq_crc_count] = NULL;
 }
 
-/* The CRC path of kernel path k: the fastest whose instructions are among
-** the ones k's name allows (scalar: none; avx2: PCLMULQDQ; avx512: also
-** VPCLMULQDQ), so that SQLITE_QUANT_KERNEL caps the CRC as well. */
-static const sq_crc32_path *sq_crc_for(const sq_kernels *k) {
-  const sq_crc32_path *pick = &sq_crc_scalar;
-#ifdef SQ_X86
-  int allowed = strcmp(k->name, "avx512") == 0 ? 2
-                : strcmp(k->name, "avx2") == 0 ? 1 : 0;
-  for (size_t i = 1; i < sq_crc_count; i++)
-    if ((sq_crc_paths[i] == &sq_crc_pclmul && allowed >= 1) ||
-        (sq_crc_paths[i] == &sq_crc_vpclmul && allowed >= 2))
-      pick = sq_crc_paths[i];
-#else
-  (void)k;
-#endif
-  return pick;
-}
 
 /* Every path name any build knows, in the order users read them
 ** (ext/catalogue.toml). */
@@ -148,6 +131,24 @@ static int sq_rank(const char *name) {
   for (int i = 0; order[i]; i++)
     if (strcmp(order[i], name) == 0) return i;
   return -1;
+}
+
+/* The CRC path: the fastest this CPU runs or, when SQLITE_QUANT_KERNEL
+** names a path, the fastest whose instructions that name allows (scalar or
+** a name with no path here: none; avx2: PCLMULQDQ; avx512: VPCLMULQDQ too).
+** A CPU without AVX2 still gets PCLMULQDQ unless asked for scalar. */
+static const sq_crc32_path *sq_crc_for(const char *want) {
+  const sq_crc32_path *pick = &sq_crc_scalar;
+#ifdef SQ_X86
+  int allowed = !want || !*want ? 2 : sq_rank(want) < 0 ? 0 : sq_rank(want);
+  for (size_t i = 1; i < sq_crc_count; i++)
+    if ((sq_crc_paths[i] == &sq_crc_pclmul && allowed >= 1) ||
+        (sq_crc_paths[i] == &sq_crc_vpclmul && allowed >= 2))
+      pick = sq_crc_paths[i];
+#else
+  (void)want;
+#endif
+  return pick;
 }
 
 static void sq_init(void) {
@@ -171,7 +172,7 @@ static void sq_init(void) {
       if (sq_rank(sq_paths[i]->name) <= rank) pick = sq_paths[i];
   }
   sq_active = pick;
-  sq_crc_active = sq_crc_for(pick);
+  sq_crc_active = sq_crc_for(want);
   __atomic_store_n(&sq_state, 2, __ATOMIC_RELEASE);
 }
 
