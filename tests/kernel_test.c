@@ -2905,13 +2905,22 @@ static void test_crc32(int level) {
             "%s n=%zu", cp[v]->name, n);
     }
   }
-  /* The fastest path, or the one SQLITE_QUANT_KERNEL's name allows
-  ** (kernels/crc32.h). */
+  /* The fastest path, or the fastest SQLITE_QUANT_KERNEL's name allows
+  ** (kernels/crc32.h): each CRC path has the rank of the kernel path that
+  ** may run it. */
   {
+    static const struct { const char *crc; int rank; } crc_rank[] = {
+        {"pclmul", 1}, {"armv8", 1}, {"vpclmul", 2}};
     const char *env = getenv("SQLITE_QUANT_KERNEL"), *want = "scalar";
-    int cap = !env || !*env || strcmp(env, "avx512") == 0 ? 2 : strcmp(env, "avx2") == 0;
-    if (cap >= 2 && sq_crc32_by_name("vpclmul")) want = "vpclmul";
-    else if (cap >= 1 && sq_crc32_by_name("pclmul")) want = "pclmul";
+#if defined(__aarch64__)
+    int cap = !env || !*env ? 99 : strcmp(env, "neon") == 0;
+#else
+    int cap = !env || !*env ? 99 : strcmp(env, "avx512") == 0 ? 2 : strcmp(env, "avx2") == 0;
+#endif
+    for (int r = 1; r <= 2; r++)
+      for (size_t i = 0; i < sizeof crc_rank / sizeof crc_rank[0]; i++)
+        if (crc_rank[i].rank == r && r <= cap && sq_crc32_by_name(crc_rank[i].crc))
+          want = crc_rank[i].crc;
     check(strcmp(sq_crc32_active()->name, want) == 0,
           "SQLITE_QUANT_KERNEL=%s gives crc path %s, not %s", env ? env : "(unset)", want,
           sq_crc32_active()->name);

@@ -10,12 +10,14 @@
 **   "pclmul"  carry-less multiply folding of 16-byte blocks
 **             (crc32_x86_pclmul.c), CPUs with PCLMULQDQ;
 **   "vpclmul" the same folding on 64-byte AVX-512 registers
-**             (crc32_x86_avx512.c: VPCLMULQDQ on AVX-512 F/BW/VL/DQ).
-** dispatch.c picks the fastest the CPU runs, or, when SQLITE_QUANT_KERNEL
-** names a kernel path, the fastest that name allows: scalar (or neon) gives
-** the scalar CRC; avx2 pclmul when the CPU has it; avx512 vpclmul, else
-** pclmul.  So SQLITE_QUANT_KERNEL=scalar forces the portable code here too,
-** and a CPU with PCLMULQDQ but no AVX2 still folds.
+**             (crc32_x86_avx512.c: VPCLMULQDQ on AVX-512 F/BW/VL/DQ);
+**   "armv8"   AArch64's CRC32 instructions (crc32_arm.c), CPUs with the
+**             ARMv8 CRC extension.
+** dispatch.c picks the fastest the CPU runs or, when SQLITE_QUANT_KERNEL
+** names a kernel path, the fastest that name allows: scalar gives the
+** scalar CRC; avx2 pclmul when the CPU has it; avx512 vpclmul, else pclmul;
+** neon armv8.  So SQLITE_QUANT_KERNEL=scalar forces the portable code here
+** too, and a CPU with PCLMULQDQ but no AVX2 still folds.
 */
 #ifndef SQ_KERNELS_CRC32_H
 #define SQ_KERNELS_CRC32_H
@@ -29,7 +31,7 @@ typedef uint32_t (*sq_crc32_fn)(uint32_t crc, const unsigned char *p,
                                 size_t n);
 
 typedef struct sq_crc32_path {
-  const char *name;   /* "scalar", "pclmul", "vpclmul" */
+  const char *name;   /* "scalar", "pclmul", "vpclmul", "armv8" */
   sq_crc32_fn crc32;
 } sq_crc32_path;
 

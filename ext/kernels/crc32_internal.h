@@ -55,7 +55,17 @@ void sq_crc32_prepare(void);
 uint32_t sq_crc32_raw(uint32_t reg, const unsigned char *p, size_t n);
 
 uint32_t sq_crc32_scalar(uint32_t crc, const unsigned char *p, size_t n);
-#if defined(__x86_64__) && !defined(SQ_SCALAR_ONLY)
+/* The AArch64 path exists (crc32_arm.c says when). */
+#if defined(__aarch64__) && !defined(SQ_SCALAR_ONLY) && \
+    !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) && \
+    (defined(__ARM_FEATURE_CRC32) || (defined(__GNUC__) && !defined(__clang__)))
+#define SQ_CRC32_ARMV8 1
+uint32_t sq_crc32_armv8(uint32_t crc, const unsigned char *p, size_t n);
+#else
+#define SQ_CRC32_ARMV8 0
+#endif
+
+#if (defined(__x86_64__) || defined(_M_X64)) && !defined(SQ_SCALAR_ONLY)
 #include <immintrin.h>
 uint32_t sq_crc32_pclmul(uint32_t crc, const unsigned char *p, size_t n);
 uint32_t sq_crc32_vpclmul(uint32_t crc, const unsigned char *p, size_t n);

@@ -8,11 +8,11 @@
 */
 #include "kernels/crc32_internal.h"
 
-#if defined(__x86_64__) && !defined(SQ_SCALAR_ONLY)
+#if (defined(__x86_64__) || defined(_M_X64)) && !defined(SQ_SCALAR_ONLY)
 
 #define SQ_CRC_TARGET                                                      \
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,vpclmulqdq,"  \
-                        "pclmul,sse4.1")))
+                        "pclmul")))
 /* Every lane of x moved D bits on (k: D's pair in every lane), XORed into
 ** b (one three-way XOR: ternary-logic table 0x96). */
 #define SQ_CRC_FOLD512(x, k, b)                                            \
@@ -25,7 +25,8 @@ uint32_t sq_crc32_vpclmul(uint32_t crc, const unsigned char *p, size_t n) {
   if (n < 256) return sq_crc32_pclmul(crc, p, n);
   __m512i z0 = _mm512_xor_si512(
       _mm512_loadu_si512(p),
-      _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~crc)));
+      _mm512_inserti32x4(_mm512_setzero_si512(),
+                         _mm_cvtsi32_si128((int)~crc), 0));
   __m512i z1 = _mm512_loadu_si512(p + 64), z2 = _mm512_loadu_si512(p + 128),
           z3 = _mm512_loadu_si512(p + 192);
   p += 256;

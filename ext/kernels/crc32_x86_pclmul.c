@@ -11,9 +11,9 @@
 */
 #include "kernels/crc32_internal.h"
 
-#if defined(__x86_64__) && !defined(SQ_SCALAR_ONLY)
+#if (defined(__x86_64__) || defined(_M_X64)) && !defined(SQ_SCALAR_ONLY)
 
-#define SQ_CRC_TARGET __attribute__((target("pclmul,sse4.1")))
+#define SQ_CRC_TARGET __attribute__((target("pclmul")))
 
 SQ_CRC_TARGET
 uint32_t sq_crc32_pclmul_end(__m128i x, const unsigned char *p, size_t n) {

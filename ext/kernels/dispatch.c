@@ -29,6 +29,9 @@
 #ifndef HWCAP_ASIMD
 #define HWCAP_ASIMD (1 << 1)
 #endif
+#ifndef HWCAP_CRC32
+#define HWCAP_CRC32 (1 << 7)
+#endif
 #endif
 #endif
 
@@ -42,12 +45,16 @@ static int sq_state;          /* 0: not started, 1: being chosen, 2: ready */
 /* The CRC-32 paths (kernels/crc32.h), slowest first, and the active one. */
 static const sq_crc32_path sq_crc_scalar = {"scalar", sq_crc32_scalar};
 static const sq_crc32_path *sq_crc_paths[4];
+static int sq_crc_levels[4];  /* the lowest sq_rank that may run each one */
 static const char *sq_crc_names[4];
 static size_t sq_crc_count;
 static const sq_crc32_path *sq_crc_active;
 #ifdef SQ_X86
 static const sq_crc32_path sq_crc_pclmul = {"pclmul", sq_crc32_pclmul};
 static const sq_crc32_path sq_crc_vpclmul = {"vpclmul", sq_crc32_vpclmul};
+#endif
+#if defined(SQ_ARM) && SQ_CRC32_ARMV8
+static const sq_crc32_path sq_crc_armv8 = {"armv8", sq_crc32_armv8};
 #endif
 
 #ifdef SQ_X86
@@ -83,7 +90,8 @@ static void sq_add_path(const sq_kernels *k) {
   sq_path_count++;
 }
 
-static void sq_add_crc(const sq_crc32_path *c) {
+static void sq_add_crc(const sq_crc32_path *c, int level) {
+  sq_crc_levels[sq_crc_count] = level;
   sq_crc_paths[sq_crc_count] = c;
   sq_crc_names[sq_crc_count] = c->name;
   sq_crc_count++;
@@ -92,19 +100,25 @@ static void sq_add_crc(const sq_crc32_path *c) {
 static void sq_init_paths(void) {
   sq_crc32_prepare();
   sq_add_path(&sq_kernels_scalar);
-  sq_add_crc(&sq_crc_scalar);
+  sq_add_crc(&sq_crc_scalar, 0);
 #ifdef SQ_X86
   int avx2, avx512, pclmul, vpclmul;
   sq_detect_x86(&avx2, &avx512, &pclmul, &vpclmul);
   if (avx2) sq_add_path(&sq_kernels_avx2);
   if (avx512) sq_add_path(&sq_kernels_avx512);
-  if (pclmul) sq_add_crc(&sq_crc_pclmul);
-  if (vpclmul) sq_add_crc(&sq_crc_vpclmul);
+  if (pclmul) sq_add_crc(&sq_crc_pclmul, 1);      /* avx2 */
+  if (vpclmul) sq_add_crc(&sq_crc_vpclmul, 2);    /* avx512 */
 #elif defined(SQ_ARM)
 #if defined(__linux__)
   if (getauxval(AT_HWCAP) & HWCAP_ASIMD) sq_add_path(&sq_kernels_neon);
+#if SQ_CRC32_ARMV8
+  if (getauxval(AT_HWCAP) & HWCAP_CRC32) sq_add_crc(&sq_crc_armv8, 1); /* neon */
+#endif
 #else
   sq_add_path(&sq_kernels_neon);               /* AdvSIMD is baseline */
+#if SQ_CRC32_ARMV8 && defined(__ARM_FEATURE_CRC32)
+  sq_add_crc(&sq_crc_armv8, 1);                /* the build targets it */
+#endif
 #endif
 #endif
   sq_path_names[sq_path_count] = NULL;
@@ -134,20 +148,16 @@ static int sq_rank(const char *name) {
 }
 
 /* The CRC path: the fastest this CPU runs or, when SQLITE_QUANT_KERNEL
-** names a path, the fastest whose instructions that name allows (scalar or
-** a name with no path here: none; avx2: PCLMULQDQ; avx512: VPCLMULQDQ too).
-** A CPU without AVX2 still gets PCLMULQDQ unless asked for scalar. */
+** names a path, the fastest whose instructions that name allows: each CRC
+** path has the rank of the kernel path that may run it (pclmul and armv8:
+** avx2 and neon; vpclmul: avx512), and a name with no path here allows the
+** scalar CRC only.  A CPU without AVX2 still folds with PCLMULQDQ unless
+** asked for scalar. */
 static const sq_crc32_path *sq_crc_for(const char *want) {
+  int allowed = !want || !*want ? 99 : sq_rank(want) < 0 ? 0 : sq_rank(want);
   const sq_crc32_path *pick = &sq_crc_scalar;
-#ifdef SQ_X86
-  int allowed = !want || !*want ? 2 : sq_rank(want) < 0 ? 0 : sq_rank(want);
   for (size_t i = 1; i < sq_crc_count; i++)
-    if ((sq_crc_paths[i] == &sq_crc_pclmul && allowed >= 1) ||
-        (sq_crc_paths[i] == &sq_crc_vpclmul && allowed >= 2))
-      pick = sq_crc_paths[i];
-#else
-  (void)want;
-#endif
+    if (sq_crc_levels[i] <= allowed) pick = sq_crc_paths[i];
   return pick;
 }
 
