@@ -3,7 +3,7 @@
 ** instructions (the ARMv8 CRC extension, mandatory from ARMv8.1), which
 ** advance the raw register of exactly this polynomial (0xEDB88320
 ** reflected, no inversions) over 8 or 1 little-endian bytes.  Built where
-** the compiler's arm_acle.h declares them for a function of its own target
+** the compiler's ACLE header declares them for a function of its own target
 ** (gcc), or where the whole build targets the extension
 ** (__ARM_FEATURE_CRC32); dispatch.c adds the path when HWCAP says the CPU
 ** has it.  Little-endian hosts only (the 8-byte loads), as NEON.
