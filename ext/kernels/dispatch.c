@@ -10,7 +10,10 @@
 **      value is refused by the extension's entry point (a misspelt request
 **      must not run a path nobody asked for);
 **   3. the choice is made on first use and never changes in the process, so
-**      every statement of a connection sees one path.
+**      every statement of a connection sees one path;
+**   4. the zip CRC-32's path (kernels/crc32.h) is chosen at the same time,
+**      from features of its own (PCLMULQDQ, VPCLMULQDQ, HWCAP_CRC32) under
+**      the same request: SQLITE_QUANT_KERNEL caps it too.
 ** No ifunc or target_clones: they are missing on musl, macOS and Windows, and
 ** give no way to force a path for testing.
 */
@@ -124,7 +127,6 @@ static void sq_init_paths(void) {
   sq_path_names[sq_path_count] = NULL;
   sq_crc_names[sq_crc_count] = NULL;
 }
-
 
 /* Every path name any build knows, in the order users read them
 ** (ext/catalogue.toml). */
