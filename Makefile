@@ -214,9 +214,17 @@ test-ensure-deps:
 	@$(DEPS) test
 	sh tests/ensure-deps/lock_test.sh
 
-# Kernel unit tests: every vector path against the scalar reference.
+# Kernel unit tests: every vector path against the scalar reference.  The
+# CRC-32 paths are also checked against zlib's crc32 itself, and the bench
+# times them against it, where zlib.h is installed (zlib1g-dev: `make deps`
+# installs it); without it the test says so and uses its pinned zlib values.
+ZLIB_OK := $(shell echo '\#include <zlib.h>' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+ZLIB_FLAGS = $(if $(ZLIB_OK),-DSQ_TEST_ZLIB)
+ZLIB_LIBS  = $(if $(ZLIB_OK),-lz)
+build/obj/tests/kernel_test.o build/obj/bench/bench_kernels.o: QUANT_CFLAGS += $(ZLIB_FLAGS)
+build/asan/tests/kernel_test.o: TEST_CFLAGS = $(ZLIB_FLAGS)
 build/kernel_test: build/obj/tests/kernel_test.o $(KERNEL_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(ZLIB_LIBS) $(LDLIBS)
 
 test-kernels: build/kernel_test
 	./build/kernel_test
@@ -438,7 +446,7 @@ test-catalogue:
 	/usr/bin/python3 tools/gen_catalogue.py --check
 
 build/asan/kernel_test: build/asan/tests/kernel_test.o $(ASAN_KERNEL_OBJ)
-	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(ZLIB_LIBS) $(LDLIBS)
 
 # The kernel tests and the whole Tcl suite against AddressSanitizer + UBSan
 # builds.  tclsh is not instrumented, so the sanitizer runtime is preloaded.
@@ -509,7 +517,7 @@ bench: dist/quant.so
 # The benchmarks link the extension's own kernel objects: what they time is
 # what dist/quant.so runs.
 build/bench_kernels: build/obj/bench/bench_kernels.o $(KERNEL_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(ZLIB_LIBS) $(LDLIBS)
 
 build/bench_ggml: build/obj/bench/bench_ggml.o $(KERNEL_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -ldl
@@ -561,8 +569,10 @@ FUZZ_FILES_OPTS = -max_len=1048577 -len_control=20 -timeout=20 \
 
 # libFuzzer over the DEFLATE decoder alone (tests/fuzz/fuzz_inflate.c):
 # streams decoded whole and in ranges, which must agree.
+# (The CRC's paths and their choice are the kernels': all of them link.)
 FUZZ_INFLATE_OBJ = build/fuzz/ext/formats/inflate.o build/fuzz/ext/formats/crc32.o \
-                   build/fuzz/ext/core/status.o build/fuzz/ext/core/c_locale.o
+                   build/fuzz/ext/core/status.o build/fuzz/ext/core/c_locale.o \
+                   $(KERNEL_SRC:%.c=build/fuzz/%.o)
 build/fuzz_inflate: tests/fuzz/fuzz_inflate.c $(FUZZ_INFLATE_OBJ) $(HDR)
 	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_inflate.c $(FUZZ_INFLATE_OBJ) -lsqlite3 -lm

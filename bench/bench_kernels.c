@@ -13,6 +13,8 @@
 ** "x memcpy" below 1.0 means faster than copying.
 ** Outputs are touched before timing so page faults are not measured; small
 ** tensors repeat the call until a sample takes about a millisecond.
+** Last, the CRC-32 paths against zlib (run_crc; --only crc32 for that
+** table alone).
 */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -23,6 +25,7 @@
 #include <time.h>
 
 #include "kernels/bnb4.h"
+#include "kernels/crc32.h"
 #include "kernels/kernels.h"
 
 static double now(void) {
@@ -299,6 +302,94 @@ static void run_size(size_t n, int reps, const char *const *names) {
   free(sc), free(iv), free(lo), free(hi), free(zp), free(ad), free(c.axis0);
 }
 
+/* ---- CRC-32 (kernels/crc32.h) ---------------------------------------------
+** Every CRC path and zlib's crc32 (when built with zlib's header:
+** SQ_TEST_ZLIB; else memcpy of the same bytes is the peer) on buffers from
+** 4 KiB to 64 MiB.
+** Unlike the table above, which is best-of, these are medians of per-call
+** process CPU time over `reps` rounds, each round timing every path and the
+** peer in turn (interleaved, so a slow moment of the machine hits all of
+** them alike).  "x peer" is the peer's time over the path's: above 1, faster
+** than zlib (or than copying). */
+#ifdef SQ_TEST_ZLIB
+#include <zlib.h>
+#endif
+
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static volatile uint32_t g_crc_sink;
+
+/* path < 0: the peer. */
+static double crc_sample(const sq_crc32_path *p, const unsigned char *b,
+                         unsigned char *copy, size_t n, int inner) {
+  double t0 = cpu_now();
+  for (int i = 0; i < inner; i++) {
+    if (p) g_crc_sink += p->crc32(g_crc_sink, b, n);
+#ifdef SQ_TEST_ZLIB
+    else g_crc_sink += (uint32_t)crc32(g_crc_sink, b, (uInt)n);
+#else
+    else memcpy(copy, b, n), g_crc_sink += copy[n - 1];
+#endif
+  }
+  (void)copy;
+  return (cpu_now() - t0) / inner;
+}
+
+static void run_crc(int reps) {
+  const char *const *names = sq_crc32_available();
+  const sq_crc32_path *cp[8];
+  int np = 0;
+  for (int i = 0; names[i] && np < 7; i++) cp[np++] = sq_crc32_by_name(names[i]);
+#ifdef SQ_TEST_ZLIB
+  const char *peer = "zlib";
+  printf("\nCRC-32, median CPU time of %d interleaved rounds; peer: zlib %s's crc32\n",
+         reps, zlibVersion());
+#else
+  const char *peer = "memcpy";
+  printf("\nCRC-32, median CPU time of %d interleaved rounds; peer: memcpy "
+         "(built without zlib's header)\n", reps);
+#endif
+  printf("%-12s %-8s %11s %9s %9s\n", "bytes", "path", "us", "GB/s", "x peer");
+  static const size_t sizes[] = {4096, 65536, 1u << 20, 64u << 20};
+  size_t maxn = sizes[sizeof sizes / sizeof sizes[0] - 1];
+  unsigned char *b = malloc(maxn), *copy = malloc(maxn);
+  double *t = malloc(sizeof(double) * (size_t)reps * (size_t)(np + 1));
+  if (!b || !copy || !t) {
+    fprintf(stderr, "out of memory\n");
+    exit(1);
+  }
+  for (size_t i = 0; i < maxn; i++) b[i] = (unsigned char)(rnd32() >> 24);
+  memset(copy, 0, maxn);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    size_t n = sizes[s];
+    int inner = n >= (16u << 20) ? 1 : (int)((64u << 20) / n);
+    for (int v = 0; v <= np; v++) crc_sample(v < np ? cp[v] : NULL, b, copy, n, 1);
+    for (int r = 0; r < reps; r++)
+      for (int v = 0; v <= np; v++)
+        t[(size_t)v * (size_t)reps + (size_t)r] =
+            crc_sample(v < np ? cp[v] : NULL, b, copy, n, inner);
+    double med[8];
+    for (int v = 0; v <= np; v++) {
+      double *tv = t + (size_t)v * (size_t)reps;
+      qsort(tv, (size_t)reps, sizeof *tv, cmp_double);
+      med[v] = reps % 2 ? tv[reps / 2] : 0.5 * (tv[reps / 2 - 1] + tv[reps / 2]);
+    }
+    for (int v = 0; v <= np; v++)
+      printf("%-12zu %-8s %11.2f %9.2f %9.2f\n", n, v < np ? cp[v]->name : peer,
+             med[v] * 1e6, (double)n / med[v] / 1e9, med[np] / med[v]);
+  }
+  free(b), free(copy), free(t);
+}
+
 int main(int argc, char **argv) {
   int reps = 7;
   size_t big = 16u << 20, small = 4096;
@@ -321,5 +412,6 @@ int main(int argc, char **argv) {
   printf(" (active: %s)\n", sq_kernels_active()->name);
   if (big) run_size(big, reps, names);
   if (small) run_size(small, reps, names);
+  if (!g_only || strstr("crc32", g_only)) run_crc(reps);
   return 0;
 }

@@ -49,8 +49,9 @@ what=${1:-test}
 base="gcc make libc6-dev libsqlite3-dev sqlite3 tcl libsqlite3-tcl"
 case "$what" in
   # python3-numpy runs the Python example; g++ builds better-sqlite3 for the
-  # Node example when its prebuilt binary cannot be downloaded.
-  test)    pkgs="$base python3 python3-numpy g++" ;;
+  # Node example when its prebuilt binary cannot be downloaded; zlib1g-dev:
+  # the kernel test and the bench check and time the CRC-32 against zlib's.
+  test)    pkgs="$base python3 python3-numpy g++ zlib1g-dev" ;;
   aarch64) pkgs="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
   # SQLite for s390x is Debian's own s390x build, through multiarch: only the
   # runtime library.  libsqlite3-dev:s390x cannot be installed beside amd64:
@@ -61,7 +62,7 @@ case "$what" in
   s390x)   pkgs="gcc make libc6-dev libsqlite3-dev gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user libsqlite3-0:s390x" ;;
   demo)    pkgs="$base python3 python3-numpy python3-onnx npm librsvg2-bin espeak-ng" ;;
   import)  pkgs="$base python3 python3-numpy python3-onnx npm" ;;
-  bench)   pkgs="$base" ;;
+  bench)   pkgs="$base zlib1g-dev" ;;
   host)    pkgs="gcc make libc6-dev libsqlite3-dev" ;;
   locale)  pkgs="gcc make libc6-dev libsqlite3-dev locales"; need_locale=1 ;;
   # libFuzzer and the ASan/UBSan runtimes are in libclang-rt-dev, which clang

@@ -22,6 +22,8 @@
 **    scalar's bytes on random and adversarial data (see test_ggml_pins).
 ** float8 codes: every path's conversions against scalar's bytes on every
 **    rounding-relevant float32 pattern (test_float8).
+** CRC-32: every CRC path against a bit-at-a-time loop pinned to zlib's
+**    values (and zlib itself when built with it), see test_crc32.
 ** --long adds all 2^32 float32 patterns through f32 -> f16 and f32 -> bf16;
 ** --quick runs fewer lengths and misalignments (for slow emulators).
 **
@@ -43,6 +45,7 @@
 #include <unistd.h>
 
 #include "kernels/kernels_internal.h"
+#include "kernels/crc32.h"
 #include "kernels/fake_errors.h"
 #include "kernels/ggml_iq.h"
 #include "kernels/ggml_lowbit.h"
@@ -2917,6 +2920,199 @@ static void test_float8(int level) {
   group_end();
 }
 
+/* ---- CRC-32 (kernels/crc32.h) ---------------------------------------------
+** Every CRC path, scalar included (it is not the reference here: a bit-at-a-
+** time loop is, pinned to zlib's values), on every length 0..4160 (0..1100
+** with --quick) at every misalignment mod 64 and against the guard page, two
+** initial values; continued across calls of random sizes and across paths;
+** large buffers.  Built with zlib (SQ_TEST_ZLIB: the native build when
+** zlib's header is installed), every reference value is also zlib's crc32
+** itself. */
+#ifdef SQ_TEST_ZLIB
+#include <zlib.h>
+#endif
+
+/* The definition, one bit at a time: nothing shared with the paths. */
+static uint32_t crc_bitwise(uint32_t crc, const unsigned char *p, size_t n) {
+  crc = ~crc;
+  for (; n; n--, p++) {
+    crc ^= *p;
+    for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1)));
+  }
+  return ~crc;
+}
+
+/* xorshift32 bytes (the top byte of each step), as the generator of the
+** pins below produces them. */
+static void crc_fill(unsigned char *b, size_t n) {
+  uint32_t x = 2463534242u;
+  for (size_t i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    b[i] = (unsigned char)(x >> 24);
+  }
+}
+
+/* zlib.crc32(b[:n]) and zlib.crc32(b[:n], 0xDEADBEEF) of crc_fill's bytes,
+** from python3:
+**   x = 2463534242; b = bytearray()
+**   for i in range(70000):
+**       x ^= (x << 13) & 0xffffffff; x ^= x >> 17; x ^= (x << 5) & 0xffffffff
+**       b.append(x >> 24)
+**   print(n, hex(zlib.crc32(b[:n])), hex(zlib.crc32(b[:n], 0xDEADBEEF))) */
+static const struct { size_t n; uint32_t crc, seeded; } crc_pins[] = {
+    {0, 0x00000000u, 0xDEADBEEFu},     {1, 0x7EBE16CDu, 0x4ED5449Au},
+    {3, 0x19A397B9u, 0x693C5C99u},     {4, 0xAEC7A3ADu, 0x95D91CAEu},
+    {15, 0x6CE1C090u, 0x365BA0EDu},    {16, 0xD503CA54u, 0xFBED7DB5u},
+    {17, 0xA5D0DCD1u, 0x72F3E088u},    {63, 0x8A90294Au, 0xBB669CB9u},
+    {64, 0x75EF59C5u, 0x516A0CD6u},    {65, 0x007A8529u, 0x84E041A2u},
+    {127, 0xBC7831AAu, 0x09EE41A7u},   {255, 0x5906B7E8u, 0xEDE4892Du},
+    {256, 0x995F3D7Du, 0x72E5E97Cu},   {257, 0x8FF3ABB2u, 0xF81F21F0u},
+    {511, 0xED210486u, 0xCDCD057Eu},   {1024, 0xEEB734BAu, 0x85209F29u},
+    {4095, 0x4D993B3Cu, 0x0219508Fu},  {4097, 0x1A1F463Cu, 0x0F974C17u},
+    {65536, 0x552A9E6Fu, 0xF52EC98Cu}, {69999, 0x3EA52048u, 0xF3FC151Bu},
+};
+#define CRC_PIN_BYTES 70000
+#define CRC_SEED 0xDEADBEEFu
+
+static uint32_t crc_zlib_or(uint32_t ref, uint32_t crc, const unsigned char *p,
+                            size_t n) {
+#ifdef SQ_TEST_ZLIB
+  (void)ref;
+  uLong z = crc;
+  for (size_t done = 0; done < n;) {       /* zlib takes uInt lengths */
+    uInt k = (uInt)(n - done > 1u << 30 ? 1u << 30 : n - done);
+    z = crc32(z, p + done, k);
+    done += k;
+  }
+  return (uint32_t)z;
+#else
+  (void)crc, (void)p, (void)n;
+  return ref;
+#endif
+}
+
+static void test_crc32(int level) {
+  const char *const *names = sq_crc32_available();
+  const sq_crc32_path *cp[8];
+  int ncp = 0;
+  for (int i = 0; names[i] && ncp < 8; i++) {
+    cp[ncp] = sq_crc32_by_name(names[i]);
+    check(cp[ncp] != NULL && strcmp(cp[ncp]->name, names[i]) == 0,
+          "sq_crc32_by_name(%s)", names[i]);
+    if (cp[ncp]) ncp++;
+  }
+  unsigned char *src = malloc(CRC_PIN_BYTES);
+  if (!src) exit(2);
+  crc_fill(src, CRC_PIN_BYTES);
+
+  group_begin("crc32 pins (zlib's values)");
+  printf("crc32 paths:");
+  for (int v = 0; v < ncp; v++) printf(" %s", cp[v]->name);
+  printf("  (active: %s)\n", sq_crc32_active()->name);
+  check(crc_bitwise(0, (sq_cb) "123456789", 9) == 0xCBF43926u, "bitwise 123456789");
+  check(sq_crc32_by_name("scalar") != NULL && sq_crc32_by_name("no such") == NULL,
+        "scalar always, unknown names never");
+  for (size_t i = 0; i < sizeof crc_pins / sizeof crc_pins[0]; i++) {
+    size_t n = crc_pins[i].n;
+    check(crc_bitwise(0, src, n) == crc_pins[i].crc &&
+              crc_bitwise(CRC_SEED, src, n) == crc_pins[i].seeded,
+          "bitwise n=%zu", n);
+    check(crc_zlib_or(crc_pins[i].crc, 0, src, n) == crc_pins[i].crc, "zlib n=%zu", n);
+    for (int v = 0; v < ncp; v++) {
+      unsigned char *in = gb_place(&g_in, n, -1);
+      memcpy(in, src, n);
+      ctx("crc32 %s pin n=%zu", cp[v]->name, n);
+      check(cp[v]->crc32(0, in, n) == crc_pins[i].crc &&
+                cp[v]->crc32(CRC_SEED, in, n) == crc_pins[i].seeded,
+            "%s n=%zu", cp[v]->name, n);
+    }
+  }
+  /* The fastest path, or the fastest SQLITE_QUANT_KERNEL's name allows
+  ** (kernels/crc32.h): each CRC path has the rank of the kernel path that
+  ** may run it. */
+  {
+    static const struct { const char *crc; int rank; } crc_rank[] = {
+        {"pclmul", 1}, {"armv8", 1}, {"vpclmul", 2}};
+    const char *env = getenv("SQLITE_QUANT_KERNEL"), *want = "scalar";
+#if defined(__aarch64__)
+    int cap = !env || !*env ? 99 : strcmp(env, "neon") == 0;
+#else
+    int cap = !env || !*env ? 99 : strcmp(env, "avx512") == 0 ? 2 : strcmp(env, "avx2") == 0;
+#endif
+    for (int r = 1; r <= 2; r++)
+      for (size_t i = 0; i < sizeof crc_rank / sizeof crc_rank[0]; i++)
+        if (crc_rank[i].rank == r && r <= cap && sq_crc32_by_name(crc_rank[i].crc))
+          want = crc_rank[i].crc;
+    check(strcmp(sq_crc32_active()->name, want) == 0,
+          "SQLITE_QUANT_KERNEL=%s gives crc path %s, not %s", env ? env : "(unset)", want,
+          sq_crc32_active()->name);
+  }
+  group_end();
+
+  group_begin("crc32 lengths x misalignments");
+  size_t maxlen = level ? 4160 : 1100;
+  uint32_t r0 = 0, r1 = CRC_SEED;           /* references of src[0..n) */
+  for (size_t n = 0; n <= maxlen; n++) {
+    if (n) r0 = crc_bitwise(r0, src + n - 1, 1), r1 = crc_bitwise(r1, src + n - 1, 1);
+    int nmis = level ? 65 : 4;
+    for (int m = 0; m < nmis; m++) {
+      int mis = m == 0 ? -1 : level ? m - 1 : (int)((n * 11 + (size_t)m * 17) % 64);
+      unsigned char *in = gb_place(&g_in, n, mis);
+      memcpy(in, src, n);
+      int seeded = (int)((n + (size_t)m) & 1);
+      uint32_t want = seeded ? r1 : r0;
+      for (int v = 0; v < ncp; v++) {
+        ctx("crc32 %s n=%zu mis=%d", cp[v]->name, n, mis);
+        check(cp[v]->crc32(seeded ? CRC_SEED : 0, in, n) == want,
+              "%s n=%zu mis=%d seeded=%d", cp[v]->name, n, mis, seeded);
+      }
+    }
+    if (n % 512 == 0 || n == maxlen)
+      check(crc_zlib_or(r0, 0, src, n) == r0 && crc_zlib_or(r1, CRC_SEED, src, n) == r1,
+            "bitwise against zlib n=%zu", n);
+  }
+  group_end();
+
+  group_begin("crc32 continued across calls");
+  for (int trial = 0; trial < (level ? 400 : 40); trial++) {
+    size_t total = rnd_below(CRC_PIN_BYTES + 1), at = 0;
+    uint32_t c = 0, want = crc_zlib_or(cp[0]->crc32(0, src, total), 0, src, total);
+    while (at < total) {
+      size_t k = rnd_below(trial % 3 == 0 ? 40 : 3000);
+      if (k > total - at) k = total - at;
+      c = cp[rnd_below((size_t)ncp)]->crc32(c, src + at, k);   /* any path */
+      at += k;
+    }
+    check(c == want, "trial %d: %zu bytes in pieces", trial, total);
+  }
+  group_end();
+
+  group_begin("crc32 large buffers");
+  {
+    size_t big = level ? ((size_t)64 << 20) + 7 : ((size_t)1 << 20) + 13;
+    unsigned char *b = malloc(big);
+    if (!b) exit(2);
+    for (size_t i = 0; i < big; i++) b[i] = (unsigned char)(rnd32() >> 24);
+    static const size_t cuts[] = {(1u << 20) + 13, 3u << 20, 0};
+    for (int c = 0; c < 3; c++) {
+      size_t n = cuts[c] && cuts[c] <= big ? cuts[c] : big;
+      uint32_t ref = cp[0]->crc32(0x01020304u, b, n);
+      check(crc_zlib_or(ref, 0x01020304u, b, n) == ref, "scalar against zlib n=%zu", n);
+      for (int v = 1; v < ncp; v++) {
+        ctx("crc32 %s large n=%zu", cp[v]->name, n);
+        check(cp[v]->crc32(0x01020304u, b, n) == ref, "%s n=%zu", cp[v]->name, n);
+        check(cp[v]->crc32(0x01020304u, b + 1, n - 1) == cp[0]->crc32(0x01020304u, b + 1, n - 1),
+              "%s n=%zu at offset 1", cp[v]->name, n - 1);
+      }
+    }
+    free(b);
+  }
+  group_end();
+  free(src);
+}
+
 int main(int argc, char **argv) {
   int longrun = 0, quick = 0;
   for (int i = 1; i < argc; i++) {
@@ -2983,6 +3179,7 @@ int main(int argc, char **argv) {
   test_ggml_checked(level);
   test_ggml_heap();
   test_log2(level);
+  test_crc32(quick ? 0 : 1);
   run_env_suite();
   if (longrun) test_half_long();
 
