@@ -629,6 +629,7 @@ WHEEL_EPOCH = $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/n
 # The wheel records file modes: umask 022 keeps the caller's out of it.
 build_wheel = rm -rf $(1)/setup $(1)/sqlite_quant-*.whl && mkdir -p $(1)/setup && \
   umask 022 && cd bindings/python && SQLITE_QUANT_LIB=$(CURDIR)/build/python/quant.so \
+  SQLITE_QUANT_CLI=$(CURDIR)/build/python/sqlite-quant \
   SOURCE_DATE_EPOCH=$(WHEEL_EPOCH) \
   PYTHONWARNINGS="ignore:setup.py install is deprecated" \
   $(PYTHON) setup.py -q egg_info --egg-base $(CURDIR)/$(1)/setup \
@@ -636,9 +637,17 @@ build_wheel = rm -rf $(1)/setup $(1)/sqlite_quant-*.whl && mkdir -p $(1)/setup &
     bdist_wheel --bdist-dir $(CURDIR)/$(1)/setup/bdist --dist-dir $(CURDIR)/$(1)
 
 .PHONY: wheel test-python
+# The wheel's command-line tool (the sqlite-quant console script) is the
+# tool with SQLite linked in statically (Debian's libsqlite3.a), so that
+# like the extension it needs only libc and libm.
+build/python/sqlite-quant: $(CLI_OBJ)
+	@mkdir -p build/python
+	$(CC) $(CFLAGS) -o $@.tmp $(CLI_OBJ) $$($(CC) -print-file-name=libsqlite3.a) $(LDLIBS)
+	strip --strip-debug -o $@ $@.tmp && rm -f $@.tmp
+
 wheel:
 	@$(DEPS) python
-	@$(MAKE) --no-print-directory dist/quant.so
+	@$(MAKE) --no-print-directory dist/quant.so build/python/sqlite-quant
 	@mkdir -p build/python
 	strip --strip-debug -o build/python/quant.so dist/quant.so
 	@$(call build_wheel,dist)

@@ -10,7 +10,10 @@ What comes from the C build rather than from this folder:
   - the extension, dist/quant.so (or the file SQLITE_QUANT_LIB names),
     copied into the package as sqlite_quant/quant.so, and the LICENSE
     beside it;
-  - the wheel's platform tag, read from that file (platform_tag below).
+  - the command-line tool, build/python/sqlite-quant (or the file
+    SQLITE_QUANT_CLI names: SQLite linked in statically), copied in as
+    sqlite_quant/sqlite-quant and run by the sqlite-quant console script;
+  - the wheel's platform tag, read from those files (platform_tag below).
 """
 import os
 import re
@@ -42,11 +45,28 @@ def library():
     return path
 
 
+def tool():
+    path = os.environ.get("SQLITE_QUANT_CLI") or os.path.join(REPO, "build", "python", "sqlite-quant")
+    if not os.path.isfile(path):
+        raise SystemExit(f"setup.py: the tool {path} is not built; run make wheel")
+    return path
+
+
 # ELF e_machine values of the architectures the project builds for.
 ELF_MACHINES = {62: "x86_64", 183: "aarch64", 22: "s390x"}
 
 
-def platform_tag(path):
+def platform_tag(*paths):
+    """The tag every file of paths allows: the newest glibc among them."""
+    tags = [file_tag(p) for p in paths]
+    arches = {t.split("_", 3)[3] for t in tags}
+    if len(arches) != 1:
+        raise SystemExit(f"setup.py: {paths} are for different machines: {sorted(arches)}")
+    key = lambda t: tuple(int(x) for x in t.split("_")[1:3])
+    return max(tags, key=key)
+
+
+def file_tag(path):
     """manylinux_2_Y_<arch>: the oldest glibc the extension can load on.
 
     The extension is not a CPython module (it is loaded by SQLite, not
@@ -102,6 +122,9 @@ class BuildPy(build_py):
         target = os.path.join(package, "quant" + os.path.splitext(lib)[1])
         shutil.copyfile(lib, target)
         os.chmod(target, 0o755)
+        target = os.path.join(package, "sqlite-quant")
+        shutil.copyfile(tool(), target)
+        os.chmod(target, 0o755)
         target = os.path.join(package, "LICENSE")
         shutil.copyfile(LICENSE, target)
         os.chmod(target, 0o644)
@@ -120,7 +143,7 @@ class BdistWheel(bdist_wheel):
     platform."""
 
     def get_tag(self):
-        return "py3", "none", platform_tag(library())
+        return "py3", "none", platform_tag(library(), tool())
 
 
 setup(

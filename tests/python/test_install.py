@@ -51,11 +51,33 @@ def run(t, env):
     t.eq("version", sqlite_quant.__version__, version)
     t.eq("metadata-version", importlib.metadata.version("sqlite_quant"), version)
 
-    major, minor = glibc_needed(env.ext)
+    # The tag allows the newest glibc either binary needs (the tool's
+    # threads need 2.34's libc; the extension 2.33's fstat).
+    tool = os.path.join(package_dir, "sqlite-quant")
+    major, minor = max(glibc_needed(env.ext), glibc_needed(tool))
     t.eq("wheel-name", os.path.basename(env.wheel),
          f"sqlite_quant-{version}-py3-none-manylinux_{major}_{minor}_{platform.machine()}.whl")
     t.eq("wheel-reproducible", sha256(env.wheel_again), sha256(env.wheel))
     t.eq("licence", os.path.isfile(os.path.join(package_dir, "LICENSE")), True)
+
+    # The console script: the tool the wheel carries, on the venv's PATH,
+    # SQLite linked in (it needs only libc and libm, like the extension).
+    script = os.path.join(sys.prefix, "bin", "sqlite-quant")
+    t.eq("cli-script", os.path.isfile(script) and os.access(script, os.X_OK), True)
+    out = subprocess.run([script, "--version"], capture_output=True, text=True)
+    t.eq("cli-version", (out.returncode, re.sub(r" \(SQLite [0-9.]+, kernels [a-z0-9]+\)$", "",
+                                                out.stdout.strip())),
+         (0, f"sqlite-quant {version}"))
+    needed = subprocess.run(["readelf", "-d", tool], check=True, capture_output=True,
+                            text=True).stdout
+    t.eq("cli-needs-libc-libm", sorted(re.findall(r"\(NEEDED\).*\[(.*)\]", needed)),
+         ["libc.so.6", "libm.so.6"])
+    out = subprocess.run([script, "info", os.path.join("tests", "data", "gguf", "basic.gguf")],
+                         capture_output=True, text=True, cwd=env.repo)
+    t.eq("cli-info", (out.returncode, out.stdout.splitlines()[0] if out.stdout else ""),
+         (0, next(open(os.path.join(env.repo, "tests", "cli", "info_basic_gguf.out"))).rstrip("\n")))
+    out = subprocess.run([script, "quantize", "a", "b"], capture_output=True, text=True)
+    t.eq("cli-usage-exit-2", (out.returncode, out.stdout), (2, ""))
 
     t.eq("loadable-path", sqlite_quant.loadable_path(), os.path.join(package_dir, "quant"))
     t.eq("loadable-file", os.path.isfile(sqlite_quant.loadable_path() + ".so"), True)
