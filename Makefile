@@ -30,6 +30,7 @@
 #   test-gguf-write            GGUF files against ggml's gguf code, both ways
 #   test-gguf-export           the demo's GGUF export, loaded by ggml
 #   test-llama-quantize        sqlite-quant quantize against llama.cpp's own
+#   test-llama-run             its files run in llama.cpp; KL per mixture
 #   test-onnx-export           the demo's ONNX export, run in ONNX Runtime
 #   test-bnb4                  NF4/FP4: decoding against ONNX Runtime's MatMulBnb4,
 #                              the quantizer against its numpy port, fresh data
@@ -144,7 +145,7 @@ DEPS = sh tests/ensure-deps.sh
         fuzz test-fuzz ggml-lib test-ggml test-gguf-write test-file-crash \
         test-torch test-import test-registry-concurrency test-registry-kill \
         clean kernel-test kernel-test-long kernel-test-aarch64 fuzz-ci \
-        cluster-test test-cli llama-lib test-llama-quantize
+        cluster-test test-cli llama-lib test-llama-quantize test-llama-run
 all: dist/quant.$(SO) dist/sqlite-quant
 
 # The header's list of targets, as it stands.
@@ -307,6 +308,13 @@ llama-lib:
 # rest with --pure, the options, the refusals; the files byte for byte.
 test-llama-quantize: llama-lib dist/sqlite-quant
 	/usr/bin/python3 tests/llama/quantize_check.py --lib $(LLAMA_LIB) --cli dist/sqlite-quant
+
+# The files run: a small llama model of fresh random weights quantized under
+# nine mixtures, each loaded by llama.cpp's llama_model_load_from_file and
+# fed 32 tokens; finite logits, and the KL divergence from the f16 model's
+# next-token distribution growing as the bits shrink (the table printed).
+test-llama-run: llama-lib dist/sqlite-quant
+	/usr/bin/python3 tests/llama/run_check.py --lib $(LLAMA_LIB) --cli dist/sqlite-quant
 
 # tests/ggml/ggml_ref_test.c: every kernel path's ggml kernels (quantize with
 # and without importance, dequantize) against ggml's own functions, loaded
