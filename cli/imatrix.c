@@ -1,12 +1,24 @@
 /*
 ** imatrix.c: reading llama.cpp's GGUF importance matrix files
-** (imatrix.h).  The file is read with the extension's GGUF reader
+** (imatrix.h).  A GGUF file is read with the extension's GGUF reader
 ** (q_tensors_file, q_tensor_metadata_file), so it gets the readers'
 ** checks and bounds; this file only pairs each NAME.in_sum2 with its
-** NAME.counts and divides.
+** NAME.counts and divides.  The legacy format (imatrix.dat, before GGUF)
+** is read here: opened without blocking, a regular file only, every
+** length checked against the bytes left before it is used.
+**
+**   int32 n; n times { int32 len; name[len]; int32 ncall; int32 nval;
+**   float32 values[nval] }; then, optionally, int32 chunks and
+**   { int32 len; dataset[len] }; all little-endian.  The importance is
+**   values / ncall (the file holds mean x ncall), or values when ncall is 0.
 */
+#define _POSIX_C_SOURCE 200809L /* pread */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "imatrix.h"
 
@@ -70,9 +82,7 @@ static int cli_imatrix_metadata(sqlite3 *db, const char *command,
   }
   if (rc != SQLITE_DONE) {
     const char *e = sqlite3_errmsg(db);
-    rc = strstr(e, "not a GGUF file")
-             ? cli_imatrix_fail(command, path, "not a GGUF imatrix file (the legacy .dat format is not read yet)")
-             : cli_imatrix_fail(command, path, e);
+    rc = cli_imatrix_fail(command, path, e);
     sqlite3_finalize(s);
     return rc;
   }
@@ -82,11 +92,150 @@ static int cli_imatrix_metadata(sqlite3 *db, const char *command,
   return CLI_OK;
 }
 
+/* The legacy reader's cursor over the file. */
+typedef struct cli_dat {
+  int fd;
+  int64_t size, pos;
+} cli_dat;
+
+static int cli_dat_read(cli_dat *d, void *buf, int64_t n) {
+  if (n < 0 || n > d->size - d->pos) return 0;
+  for (int64_t done = 0; done < n;) {
+    ssize_t k = pread(d->fd, (char *)buf + done, (size_t)(n - done), (off_t)(d->pos + done));
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return 0;
+    done += k;
+  }
+  d->pos += n;
+  return 1;
+}
+
+static int cli_dat_int(cli_dat *d, int32_t *v) {
+  unsigned char b[4];
+  if (!cli_dat_read(d, b, 4)) return 0;
+  *v = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+                 (uint32_t)b[3] << 24);
+  return 1;
+}
+
+static int cli_imatrix_load_dat(const char *command, const char *path, int fd,
+                                int64_t size, char **include, int ninclude,
+                                char **exclude, int nexclude, cli_imatrix *m) {
+  cli_dat d = {fd, size, 0};
+  int32_t n;
+  const char *what = NULL;
+  char *name = NULL;
+  unsigned char *values = NULL;
+  if (!cli_dat_int(&d, &n) || n < 0 || (int64_t)n * 16 > size)
+    return cli_imatrix_fail(command, path, "not an imatrix file (neither GGUF nor "
+                            "the legacy format: a bad entry count)");
+  m->entries = n ? sqlite3_malloc64((sqlite3_uint64)n * sizeof *m->entries) : NULL;
+  if (n && !m->entries) return cli_fail(command, "out of memory");
+  for (int32_t i = 0; i < n; i++) {
+    int32_t len, ncall, nval;
+    if (!cli_dat_int(&d, &len) || len <= 0 || len > d.size - d.pos) {
+      what = "an entry's name is cut short";
+      break;
+    }
+    if (!(name = sqlite3_malloc(len + 1))) {
+      what = "out of memory";
+      break;
+    }
+    if (!cli_dat_read(&d, name, len) || memchr(name, 0, (size_t)len)) {
+      what = "an entry's name is cut short or holds a NUL";
+      break;
+    }
+    name[len] = 0;
+    if (!cli_dat_int(&d, &ncall) || !cli_dat_int(&d, &nval) || ncall < 0 || nval <= 0 ||
+        (int64_t)nval * 4 > d.size - d.pos) {
+      what = "an entry's counts or values are cut short";
+      break;
+    }
+    if (!(values = sqlite3_malloc64((sqlite3_uint64)nval * 4))) {
+      what = "out of memory";
+      break;
+    }
+    if (!cli_dat_read(&d, values, (int64_t)nval * 4)) {
+      what = "an entry's values are cut short";
+      break;
+    }
+    if (!cli_imatrix_kept(name, include, ninclude, exclude, nexclude)) {
+      sqlite3_free(name);
+      sqlite3_free(values);
+      name = NULL;
+      values = NULL;
+      continue;
+    }
+    if (ncall > 0)
+      for (int32_t k = 0; k < nval; k++)
+        cli_put_le_float(values + 4 * k, cli_le_float(values + 4 * k) / (float)ncall);
+    cli_imatrix_entry *e = &m->entries[m->n++];
+    e->name = name;
+    e->values = values;
+    e->n = nval;
+    name = NULL;
+    values = NULL;
+  }
+  sqlite3_free(name);
+  sqlite3_free(values);
+  if (what && strcmp(what, "out of memory") == 0) return cli_fail(command, what);
+  if (what) return cli_imatrix_fail(command, path, what);
+  /* The optional tail: the chunk count, then the dataset's name. */
+  int32_t chunks, len;
+  if (cli_dat_int(&d, &chunks)) {
+    m->chunk_count = chunks > 0 ? chunks : 0;
+    if (cli_dat_int(&d, &len) && len > 0 && len <= d.size - d.pos &&
+        (m->dataset = sqlite3_malloc(len + 1)) != NULL) {
+      if (cli_dat_read(&d, m->dataset, len)) m->dataset[len] = 0;
+      else {
+        sqlite3_free(m->dataset);
+        m->dataset = NULL;
+      }
+    }
+  }
+  if (m->n) qsort(m->entries, (size_t)m->n, sizeof *m->entries, cli_imatrix_cmp);
+  return CLI_OK;
+}
+
+/* GGUF or legacy: the first four bytes say.  The file is opened without
+** blocking and must be a regular file, as the extension's readers do. */
+static int cli_imatrix_kind(const char *command, const char *path, int *fd,
+                            int64_t *size, int *gguf) {
+  *fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (*fd < 0) {
+    char *w = sqlite3_mprintf("cannot open it: %s", strerror(errno));
+    int rc = cli_imatrix_fail(command, path, w ? w : "cannot open it");
+    sqlite3_free(w);
+    return rc;
+  }
+  struct stat st;
+  unsigned char magic[4];
+  if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(*fd);
+    *fd = -1;
+    return cli_imatrix_fail(command, path, "not a regular file");
+  }
+  *size = (int64_t)st.st_size;
+  *gguf = pread(*fd, magic, 4, 0) == 4 && memcmp(magic, "GGUF", 4) == 0;
+  return CLI_OK;
+}
+
 int cli_imatrix_load(sqlite3 *db, const char *command, const char *path,
                      char **include, int ninclude, char **exclude,
                      int nexclude, cli_imatrix *m) {
   memset(m, 0, sizeof *m);
-  int rc = cli_imatrix_metadata(db, command, path, m);
+  int fd = -1, gguf = 0;
+  int64_t size = 0;
+  int rc = cli_imatrix_kind(command, path, &fd, &size, &gguf);
+  if (rc != CLI_OK) return rc;
+  if (!gguf) {
+    rc = cli_imatrix_load_dat(command, path, fd, size, include, ninclude, exclude,
+                              nexclude, m);
+    close(fd);
+    return rc;
+  }
+  close(fd);
+  rc = cli_imatrix_metadata(db, command, path, m);
   if (rc != CLI_OK) return rc;
   sqlite3_stmt *s = cli_prepare(
       db, command,

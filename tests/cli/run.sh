@@ -246,8 +246,16 @@ try 'sqlite-quant quantize --help'" quantize a b Q4_0 four
 check quantize-threads-same "$(cmp "$tmp/t1.gguf" "$tmp/t3.gguf" && cmp "$tmp/t1.gguf" "$tmp/q.gguf" && echo same)" same
 fails quantize-imatrix-not-imatrix 1 "sqlite-quant: quantize: imatrix '$tmp/ll.gguf': not an imatrix file (general.type is not \"imatrix\")" \
   quantize --imatrix "$tmp/ll.gguf" "$tmp/ll.gguf" "$tmp/d/i.gguf" Q4_0
-fails quantize-imatrix-legacy 1 "sqlite-quant: quantize: imatrix '$tmp/m.safetensors': not a GGUF imatrix file (the legacy .dat format is not read yet)" \
+fails quantize-imatrix-not-legacy 1 "sqlite-quant: quantize: imatrix '$tmp/m.safetensors': an entry's name is cut short" \
   quantize --imatrix "$tmp/m.safetensors" "$tmp/ll.gguf" "$tmp/d/i.gguf" Q4_0
+printf '\002\000\000\000' >"$tmp/short.dat"
+fails quantize-imatrix-legacy-short 1 "sqlite-quant: quantize: imatrix '$tmp/short.dat': not an imatrix file (neither GGUF nor the legacy format: a bad entry count)" \
+  quantize --imatrix "$tmp/short.dat" "$tmp/ll.gguf" "$tmp/d/i.gguf" Q4_0
+fails quantize-imatrix-directory 1 "sqlite-quant: quantize: imatrix '$tmp/d': not a regular file" \
+  quantize --imatrix "$tmp/d" "$tmp/ll.gguf" "$tmp/d/i.gguf" Q4_0
+mkfifo "$tmp/fifo.dat"
+fails quantize-imatrix-fifo 1 "sqlite-quant: quantize: imatrix '$tmp/fifo.dat': not a regular file" \
+  quantize --imatrix "$tmp/fifo.dat" "$tmp/ll.gguf" "$tmp/d/i.gguf" Q4_0
 fails quantize-include-needs-imatrix 2 "sqlite-quant: quantize: --include-weights and --exclude-weights choose imatrix entries; --imatrix is missing
 try 'sqlite-quant quantize --help'" quantize --include-weights attn a b Q4_0
 fails quantize-include-exclude 2 "sqlite-quant: quantize: --include-weights and --exclude-weights cannot be used together

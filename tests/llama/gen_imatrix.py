@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gen_imatrix.py MODEL OUT [--seed S] [--skip NAME] [--wrong NAME]
+"""gen_imatrix.py MODEL OUT [--seed S] [--skip NAME] [--wrong NAME] [--legacy]
 
 A GGUF importance matrix for MODEL (a GGUF file) in llama.cpp's format, of
 random statistics: for each weight of 2 or more dimensions, NAME.in_sum2
@@ -9,6 +9,10 @@ imatrix.datasets, imatrix.chunk_count and imatrix.chunk_size.  Counts are
 whole numbers; the last expert of each 3-D weight has count 0, which
 llama-quantize reads as importance 1.  --skip leaves NAME out (llama.cpp
 then quantizes it without importance); --wrong gives NAME a row too short.
+
+--legacy writes the same statistics in the format before GGUF
+(imatrix.dat: per entry its name, ncall and mean x ncall, then the chunk
+count and the dataset's name), with ncall the entry's largest count.
 
 Also importable: importance(path) gives what llama-quantize passes to
 llama_model_quantize for each entry (sum / count in float32, 1 where the
@@ -23,6 +27,43 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_llama_gguf import gguf_kv, gguf_string, read_tensor_infos  # noqa: E402
+
+
+def write_legacy(model, out, seed=1):
+    rng = np.random.default_rng(seed)
+    with open(out, "wb") as f:
+        entries = []
+        for name, ne, _t in read_tensor_infos(model):
+            if len(ne) < 2 or not name.endswith("weight"):
+                continue
+            nmat = ne[2] if len(ne) >= 3 else 1
+            ncall = int(rng.integers(1, 300))
+            vals = (rng.random(ne[0] * nmat, dtype=np.float32) * 4 + 0.01) * np.float32(ncall)
+            entries.append((name, ncall, vals.astype("<f4")))
+        f.write(struct.pack("<i", len(entries)))
+        for name, ncall, vals in entries:
+            b = name.encode()
+            f.write(struct.pack("<i", len(b)) + b + struct.pack("<ii", ncall, len(vals)))
+            f.write(vals.tobytes())
+        ds = b"sqlite-quant random"
+        f.write(struct.pack("<i", 7) + struct.pack("<i", len(ds)) + ds)
+
+
+def importance_legacy(path):
+    """{name: float32 array} from a legacy file: values / ncall."""
+    raw = open(path, "rb").read()
+    n, = struct.unpack_from("<i", raw, 0)
+    pos, out = 4, {}
+    for _ in range(n):
+        ln, = struct.unpack_from("<i", raw, pos)
+        name = raw[pos + 4:pos + 4 + ln].decode()
+        pos += 4 + ln
+        ncall, nval = struct.unpack_from("<ii", raw, pos)
+        pos += 8
+        v = np.frombuffer(raw, dtype="<f4", count=nval, offset=pos).copy()
+        pos += 4 * nval
+        out[name] = (v / np.float32(ncall)).astype(np.float32) if ncall > 0 else v
+    return out
 
 
 def write(model, out, seed=1, skip=(), wrong=()):
@@ -133,8 +174,12 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip", action="append", default=[])
     ap.add_argument("--wrong", action="append", default=[])
+    ap.add_argument("--legacy", action="store_true")
     a = ap.parse_args()
-    write(a.model, a.out, a.seed, a.skip, a.wrong)
+    if a.legacy:
+        write_legacy(a.model, a.out, a.seed)
+    else:
+        write(a.model, a.out, a.seed, a.skip, a.wrong)
 
 
 if __name__ == "__main__":

@@ -109,7 +109,8 @@ class Llama:
             # entry, filtered by --include/--exclude-weights, passed as
             # llama_model_imatrix_data {name, data, size}, and four keys
             # recorded after the user's overrides.
-            values = gen_imatrix.importance(imatrix)
+            values = (gen_imatrix.importance_legacy(imatrix) if imatrix.endswith(".dat")
+                      else gen_imatrix.importance(imatrix))
             for name in exclude:
                 values = {k: v for k, v in values.items() if name not in k}
             if include:
@@ -271,6 +272,11 @@ def main():
         cases.append(("moe8", f, im("moe8")))
     for f in ["IQ4_XS", "Q4_K_M", "Q4_0"]:
         cases.append(("moe8", f, im("moe8", ".part")))
+    # The legacy imatrix.dat format.
+    for model in ("deep", "moe8"):
+        gen_imatrix.write_legacy(paths[model], paths[model] + ".imatrix.dat", seed)
+    cases += [("deep", "IQ2_XS", ["--imatrix", paths["deep"] + ".imatrix.dat"]),
+              ("moe8", "Q4_K_M", ["--imatrix", paths["moe8"] + ".imatrix.dat"])]
     cases += [
         ("deep", "Q4_K_M", im("deep") + ["--include-weights", "ffn_down",
                                          "--include-weights", "attn_q"]),
