@@ -587,25 +587,34 @@ build/fuzz_inflate: tests/fuzz/fuzz_inflate.c $(FUZZ_INFLATE_OBJ) $(HDR)
 FUZZ_INFLATE_OPTS = -max_len=262148 -timeout=20 -rss_limit_mb=2048 \
                     -malloc_limit_mb=256
 
+# libFuzzer over the tool's importance matrix reader (tests/fuzz/fuzz_imatrix.c):
+# bytes as an --imatrix file, GGUF (the extension's reader, through SQL) or
+# legacy (cli/imatrix.c's own parser); the objects of fuzz_sql.
+build/fuzz_imatrix: tests/fuzz/fuzz_imatrix.c cli/imatrix.c cli/cli.c cli/cli.h cli/imatrix.h $(FUZZ_OBJ) $(HDR)
+	clang $(FUZZ_CFLAGS) -Wall -Wextra -Wshadow -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_imatrix.c cli/imatrix.c cli/cli.c $(FUZZ_OBJ) -lsqlite3 -lm
+FUZZ_IMATRIX_OPTS = -max_len=65536 -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=256
+
 # New inputs go to build/fuzz-corpus-sql; the committed seeds are read too.
 # One allocation over 256 MiB is a finding: no value may exceed 1 MiB here.
 FUZZ_SQL_OPTS = -dict=tests/fuzz/sql.dict -max_len=8192 -timeout=20 \
                 -rss_limit_mb=2048 -malloc_limit_mb=256
 fuzz:
 	@$(DEPS) fuzz
-	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files build/fuzz_inflate build/fuzz_models
-	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sql build/fuzz-corpus-files build/fuzz-corpus-inflate
+	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files build/fuzz_inflate build/fuzz_models build/fuzz_imatrix
+	@mkdir -p build/fuzz-corpus build/fuzz-corpus-sql build/fuzz-corpus-files build/fuzz-corpus-inflate build/fuzz-corpus-imatrix
 	./build/fuzz_sql $(FUZZ_SQL_OPTS) -max_total_time=60 build/fuzz-corpus-sql tests/fuzz/corpus/sql
 	./build/fuzz_parsers -max_total_time=20 -max_len=4096 build/fuzz-corpus
 	./build/fuzz_files $(FUZZ_FILES_OPTS) -max_total_time=60 build/fuzz-corpus-files tests/fuzz/corpus/files
 	./build/fuzz_inflate $(FUZZ_INFLATE_OPTS) -max_total_time=30 build/fuzz-corpus-inflate tests/fuzz/corpus/inflate
 	@mkdir -p build/fuzz-corpus-models
 	./build/fuzz_models $(FUZZ_MODELS_OPTS) -max_total_time=60 build/fuzz-corpus-models tests/fuzz/corpus/models
+	./build/fuzz_imatrix $(FUZZ_IMATRIX_OPTS) -max_total_time=30 build/fuzz-corpus-imatrix tests/fuzz/corpus/imatrix
 
 # Deterministic (-seed=1, bounded -runs) for CI; ends "fuzz: N passed, N failed".
 test-fuzz:
 	@$(DEPS) fuzz
-	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files build/fuzz_inflate build/fuzz_models
+	@$(MAKE) --no-print-directory build/fuzz_sql build/fuzz_parsers build/fuzz_files build/fuzz_inflate build/fuzz_models build/fuzz_imatrix
 	sh tests/fuzz/ci.sh
 
 clean:

@@ -50,9 +50,14 @@ const char *cli_message(const char *message) {
   return message + cli_function_prefix(message);
 }
 
+static FILE *cli_errors;  /* NULL: stderr */
+
+void cli_set_errors(FILE *f) { cli_errors = f; }
+
 int cli_fail(const char *command, const char *message) {
   fflush(stdout);
-  fprintf(stderr, "sqlite-quant: %s: %s\n", command, cli_message(message));
+  fprintf(cli_errors ? cli_errors : stderr, "sqlite-quant: %s: %s\n", command,
+          cli_message(message));
   return CLI_FAILED;
 }
 

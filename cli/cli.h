@@ -48,6 +48,9 @@ sqlite3_stmt *cli_prepare(sqlite3 *db, const char *command, const char *sql);
 ** from the extension loses its function's prefix ("q_tensors_file: "), which
 ** names an implementation detail, not something the user typed. */
 int cli_fail(const char *command, const char *message);
+/* Where cli_fail writes (NULL, the default: stderr); a fuzzer sends the
+** messages of its millions of bad inputs elsewhere. */
+void cli_set_errors(FILE *f);
 /* message without the leading function prefix cli_fail drops. */
 const char *cli_message(const char *message);
 /* The same with db's last error as the message. */

@@ -220,10 +220,24 @@ static int cli_imatrix_kind(const char *command, const char *path, int *fd,
   return CLI_OK;
 }
 
+static int cli_imatrix_read(sqlite3 *db, const char *command, const char *path,
+                            char **include, int ninclude, char **exclude,
+                            int nexclude, cli_imatrix *m);
+
 int cli_imatrix_load(sqlite3 *db, const char *command, const char *path,
                      char **include, int ninclude, char **exclude,
                      int nexclude, cli_imatrix *m) {
   memset(m, 0, sizeof *m);
+  int rc = cli_imatrix_read(db, command, path, include, ninclude, exclude,
+                            nexclude, m);
+  /* A failure leaves nothing to free (the entries read before it were). */
+  if (rc != CLI_OK) cli_imatrix_free(m);
+  return rc;
+}
+
+static int cli_imatrix_read(sqlite3 *db, const char *command, const char *path,
+                            char **include, int ninclude, char **exclude,
+                            int nexclude, cli_imatrix *m) {
   int fd = -1, gguf = 0;
   int64_t size = 0;
   int rc = cli_imatrix_kind(command, path, &fd, &size, &gguf);

@@ -30,7 +30,7 @@ typedef struct cli_imatrix {
 /* Reads path into m on db, keeping the entries whose name contains one of
 ** include[] (all when ninclude is 0) and none of exclude[], as
 ** llama-quantize's --include-weights / --exclude-weights do.  Returns
-** CLI_OK, or CLI_FAILED after saying why. */
+** CLI_OK, or CLI_FAILED after saying why (m then holds nothing). */
 int cli_imatrix_load(sqlite3 *db, const char *command, const char *path,
                      char **include, int ninclude, char **exclude,
                      int nexclude, cli_imatrix *m);

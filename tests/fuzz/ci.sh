@@ -16,7 +16,11 @@
 #      through SQL.  It prints per format how many inputs gave tensor rows,
 #      chunks under a small length limit, a file written and read back and
 #      log2 rows from q_compare; any of those 0 for any format fails the
-#      step (a fuzzer that gets nothing back tests nothing).
+#      step (a fuzzer that gets nothing back tests nothing);
+#   7. build/fuzz_imatrix over tests/fuzz/corpus/imatrix (a GGUF and a
+#      legacy importance matrix), then FUZZ_IMATRIX_RUNS mutated inputs
+#      from -seed=1: the tool's --imatrix reader; fewer than 1 in 50 inputs
+#      giving entries fails the step.
 #
 # New inputs go to a scratch directory, never into the committed corpus.  A
 # crash, sanitizer report, leak or timeout fails its step: the report is
@@ -159,6 +163,23 @@ else
   failed=$((failed + 1))
 fi
 
-rm -rf "$out/new-sql" "$out/new-parsers" "$out/new-files" "$out/new-inflate" "$out/new-models"
+imatrix_runs=${FUZZ_IMATRIX_RUNS:-20000}
+mkdir -p "$out/new-imatrix"
+step imatrix "imatrix (seed 1, $imatrix_runs runs)" \
+  $norandom ./build/fuzz_imatrix -seed=1 -reload=0 -runs="$imatrix_runs" -max_len=65536 \
+  -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=256 \
+  -artifact_prefix="$out/imatrix/" "$out/new-imatrix" tests/fuzz/corpus/imatrix
+# At least 1 in 50 inputs must give entries (20,000 from -seed=1 gave 834).
+line=$(grep '^fuzz_imatrix: ' "$out/imatrix.log" | tail -n 1)
+echo "${line:---- imatrix: no count in $out/imatrix.log}"
+got=$(echo "$line" | sed -n 's/^fuzz_imatrix: \([0-9]*\) of \([0-9]*\) .*/\1/p')
+all=$(echo "$line" | sed -n 's/^fuzz_imatrix: \([0-9]*\) of \([0-9]*\) .*/\2/p')
+if [ -z "$got" ] || [ $((got * 50)) -lt "${all:-1}" ]; then
+  echo "--- imatrix: ${got:-0} of ${all:-0} inputs gave entries, fewer than 1 in 50"
+  failed=$((failed + 1))
+fi
+
+rm -rf "$out/new-sql" "$out/new-parsers" "$out/new-files" "$out/new-inflate" "$out/new-models" \
+       "$out/new-imatrix"
 echo "fuzz: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
