@@ -25,6 +25,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "cli.h"
+#include "budget.h"
 #include "convert_pool.h"
 #include "imatrix.h"
 #include "llama_plan.h"
@@ -61,6 +62,9 @@ static const char cli_quantize_usage[] =
   "  --override-kv KEY=TYPE:VALUE\n"
   "                            set a metadata key (TYPE int, float, bool or\n"
   "                            str); may be repeated\n"
+  "  --target-bpw B            the least error within B bits per weight: each\n"
+  "                            quantized tensor's type chosen from q2_K..q8_0\n"
+  "                            by measuring them (with the imatrix's weights)\n"
   "  --dry-run                 print each tensor's type, size and rule, and\n"
   "                            the totals; write nothing\n"
   "  --format F                read IN as F (gguf, safetensors, ...)\n"
@@ -97,6 +101,7 @@ typedef struct cli_quantize {
   char *include[64], *exclude[64];
   int ninclude, nexclude;
   cli_imatrix imatrix;
+  double target_bpw;  /* --target-bpw, or 0 */
 } cli_quantize;
 
 /* ---- Reading the plan's inputs ------------------------------------------- */
@@ -374,6 +379,23 @@ static void cli_q_dry_run(const cli_quantize *q) {
     putchar('\n');
   }
   cli_q_totals(q, stdout, "dry run, nothing written");
+}
+
+/* The budget's choices as llama-quantize options: a --tensor-type line per
+** tensor, its name as an anchored pattern (the dots escaped; ECMAScript and
+** POSIX read such a pattern alike). */
+static void cli_q_tensor_type_lines(const cli_quantize *q) {
+  for (int i = 0; i < q->n; i++) {
+    const llama_plan_tensor *t = &q->t[i];
+    if (strcmp(t->rule, "--target-bpw: measured") != 0) continue;
+    fputs("--tensor-type '^", stdout);
+    for (const char *c = t->name; *c; c++) {
+      if (strchr(".[]()*+?{}|^$\\", *c)) putchar('\\');
+      if (*c == '\'') fputs("'\\''", stdout);
+      else putchar(*c);
+    }
+    printf("$=%s'\n", t->type);
+  }
 }
 
 /* ---- Writing ----------------------------------------------------------------- */
@@ -768,6 +790,9 @@ static int cli_q_work(cli_quantize *q, const char *output_type,
     llama_tensor_override *o = &q->overrides[q->plan.noverrides];
     if (!(o->type = cli_q_type_arg(q, "--tensor-type", eq + 1))) return CLI_USAGE;
     *eq = 0;
+    /* llama-quantize lowercases the pattern, as tensor names are. */
+    for (char *c = tensor_types[i]; *c; c++)
+      if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
     o->pattern = tensor_types[i];
     int e = regcomp(&o->re, o->pattern, REG_EXTENDED | REG_NOSUB);
     if (e) {
@@ -788,8 +813,13 @@ static int cli_q_work(cli_quantize *q, const char *output_type,
     return rc;
   }
   if ((rc = cli_q_check_importance(q)) != CLI_OK) return rc;
+  if (q->target_bpw > 0 &&
+      (rc = cli_budget(q->db, q->in, q->format, &q->plan, q->t, q->n, q->target_bpw,
+                       q->progress)) != CLI_OK)
+    return rc;
   if (q->dry_run) {
     cli_q_dry_run(q);
+    if (q->target_bpw > 0) cli_q_tensor_type_lines(q);
     return CLI_OK;
   }
   if ((rc = cli_q_write(q)) != CLI_OK) return rc;
@@ -822,6 +852,15 @@ static int cli_quantize_run(int argc, char **argv) {
     else if (strcmp(a, "--output-tensor-type") == 0) value = &output_type;
     else if (strcmp(a, "--token-embedding-type") == 0) value = &embd_type;
     else if (strcmp(a, "--format") == 0) value = &q.format;
+    else if (strcmp(a, "--target-bpw") == 0) {
+      if (++i == argc) return cli_usage_error("quantize", "%s needs a value", a);
+      char *end;
+      q.target_bpw = strtod(argv[i], &end);
+      if (!*argv[i] || *end || !(q.target_bpw > 0 && q.target_bpw <= 32))
+        return cli_usage_error("quantize", "--target-bpw is a number of bits per "
+                               "weight above 0 and at most 32, got '%s'", argv[i]);
+      continue;
+    }
     else if (strcmp(a, "--tensor-type") == 0 || strcmp(a, "--override-kv") == 0) {
       if (++i == argc) return cli_usage_error("quantize", "%s needs a value", a);
       if (a[2] == 't') {

@@ -221,6 +221,20 @@ run quantize --dry-run --tensor-type 'attn_q=q8_0' --token-embedding-type Q5_1 \
   --leave-output-tensor "$tmp/ll.gguf" "$tmp/q.gguf" Q4_0
 check quantize-options "$(echo "$out" | awk 'NR > 1 && !/bits per weight/ {print $1, $4, $6}' | tr '\n' ' ')" \
   "output.weight f16 kept: token_embd.weight q5_1 --token-embedding-type blk.0.attn_norm.weight f32 kept: blk.0.attn_q.weight q8_0 --tensor-type blk.0.ffn_up.weight q4_0 mixture: "
+# A budget: the measured choice within 6 bits per weight, exported as
+# llama-quantize's --tensor-type lines; a target no candidate reaches.
+run quantize --dry-run --target-bpw 6 "$tmp/ll.gguf" "$tmp/q.gguf" Q4_0
+check quantize-budget-types "$(echo "$out" | awk 'NR > 1 && !/bits per weight/ && !/^--/ {print $1, $4}' | tr '\n' ' ')" \
+  "output.weight q5_0 token_embd.weight q5_0 blk.0.attn_norm.weight f32 blk.0.attn_q.weight q5_0 blk.0.ffn_up.weight q6_K "
+check quantize-budget-total "$(echo "$out" | grep '^dry run')" \
+  "dry run, nothing written: 5 tensors, 0.01 MiB -> 0.00 MiB (16.16 -> 5.95 bits per weight)"
+check quantize-budget-lines "$(echo "$out" | grep '^--tensor-type' | head -n 2)" \
+  "--tensor-type '^output\\.weight\$=q5_0'
+--tensor-type '^token_embd\\.weight\$=q5_0'"
+fails quantize-budget-too-low 1 "sqlite-quant: quantize: --target-bpw 4 is below the 4.4742 bits per weight of the cheapest candidates (q2_K where it fits, else q4_0; the tensors kept as stored count too)" \
+  quantize --dry-run --target-bpw 4 "$tmp/ll.gguf" "$tmp/q.gguf" Q4_0
+fails quantize-budget-bad 2 "sqlite-quant: quantize: --target-bpw is a number of bits per weight above 0 and at most 32, got '0'
+try 'sqlite-quant quantize --help'" quantize --target-bpw 0 a b Q4_0
 # A failure while writing leaves OUT as it was, and nothing beside it.
 mkdir "$tmp/d" && echo keep >"$tmp/d/q.gguf"
 fails quantize-nan 1 "sqlite-quant: quantize: tensor 'blk.0.attn_q.weight': element 6 is NaN" \

@@ -272,6 +272,11 @@ def main():
         cases.append(("moe8", f, im("moe8")))
     for f in ["IQ4_XS", "Q4_K_M", "Q4_0"]:
         cases.append(("moe8", f, im("moe8", ".part")))
+    # A budget: the tool's measured choice, and llama.cpp given the same
+    # choice as --tensor-type lines.
+    cases += [("deep", "Q4_K_M", ["--target-bpw", "4.6"]),
+              ("deep", "Q4_K_M", ["--target-bpw", "3.3"] + im("deep")),
+              ("moe8", "Q4_K_M", ["--target-bpw", "5"] + im("moe8"))]
     # The legacy imatrix.dat format.
     for model in ("deep", "moe8"):
         gen_imatrix.write_legacy(paths[model], paths[model] + ".imatrix.dat", seed)
@@ -305,7 +310,23 @@ def main():
         got = os.path.join(work, f"case{n}.tool.gguf")
         what = f"{model} {ftype} {' '.join(opts)}".strip()
         what += f" (threads {['1', '2', '3', 'default'][n % 4]})"
-        rc = llama.quantize(paths[model], ref, ftype, opts)
+        llama_opts = opts
+        if "--target-bpw" in opts:
+            # The budget's choices, exported as llama-quantize options by the
+            # tool's --dry-run, given to llama.cpp: the same file must come out.
+            d = subprocess.run([a.cli, "quantize", "--dry-run"] + opts + [paths[model], got, ftype],
+                               capture_output=True, text=True)
+            lines = [l for l in d.stdout.splitlines() if l.startswith("--tensor-type '")]
+            llama_opts = [o for k, o in enumerate(opts)
+                          if o != "--target-bpw" and (k == 0 or opts[k - 1] != "--target-bpw")]
+            for l in lines:
+                llama_opts += ["--tensor-type", l[len("--tensor-type '"):-1]]
+            if d.returncode != 0 or not lines:
+                print(f"FAIL {what}: the tool's --dry-run exported no --tensor-type lines "
+                      f"({d.returncode}: {d.stderr.strip()})")
+                failed += 1
+                continue
+        rc = llama.quantize(paths[model], ref, ftype, llama_opts)
         if rc != 0:
             print(f"FAIL {what}: llama_model_quantize failed ({rc})")
             failed += 1
