@@ -607,7 +607,7 @@ static void test_quantize_il(int level) {
       g_x[rows * ch - 1] = rnd_nan();
       cmp_quantize_il(t, g_x, rows, &p, -1, "wide nan last");
     }
-    /* Rows wider than L1 holds the parameters of (issue 28: the vector paths
+    /* Rows wider than L1 holds the parameters of (the vector paths
     ** prefetch the input 4 KB ahead there), odd counts and ones with a
     ** tail: every path against scalar, and scalar against the one-parameter
     ** kernel element by element (the formula the interleaved ones share). */
