@@ -519,6 +519,7 @@ bench: dist/quant.so
 	tclsh bench/bench_sql.tcl dist/quant.so
 	tclsh bench/bench_compare.tcl dist/quant.so
 	tclsh bench/bench_params.tcl dist/quant.so
+	tclsh bench/bench_per_channel.tcl dist/quant.so
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/bench_python.py
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 bench/bench_calibration.py
 

@@ -58,6 +58,7 @@ typedef struct ctx {
   sq_qparams p8, pu8, p8d, p16, p32;
   float f8scale;                 /* float8: amax / 448 */
   sq_channel_params cp;
+  sq_channel_params cp4k;         /* 4096 channels: arrays larger than L1 */
   sq_qparams *axis0;              /* per-channel params for the axis-0 loop */
   size_t axis0_ch;
   float mn[256], mx[256];
@@ -108,6 +109,10 @@ static void op_qilf8(ctx *c) {
 static void op_qil(ctx *c) {
   c->sink += c->k->quantize_interleaved[SQ_CODE_I8](c->x, c->n / c->cp.channels,
                                                     &c->cp, c->q);
+}
+static void op_qil4k(ctx *c) {
+  c->sink += c->k->quantize_interleaved[SQ_CODE_I8](c->x, c->n / c->cp4k.channels,
+                                                    &c->cp4k, c->q);
 }
 static void op_dqil(ctx *c) {
   c->k->dequantize_interleaved[SQ_CODE_I8](c->q, c->n / c->cp.channels, &c->cp, c->y);
@@ -162,6 +167,7 @@ static const op ops[] = {
     {"dequantize f8_e4m3fn", op_dqf8, 1, 0},
     {"quantize_interleaved f8_e4m3fn ch=256", op_qilf8, 0, 0},
     {"quantize_interleaved int8 ch=256", op_qil, 0, 0},
+    {"quantize_interleaved int8 ch=4096", op_qil4k, 0, 0},
     {"quantize per-channel axis0 int8 (256 runs)", op_qaxis0, 0, 0},
     {"dequantize_interleaved int8 ch=256", op_dqil, 1, 0},
     {"minmax_interleaved ch=256", op_mmil, 0, 0},
@@ -270,6 +276,25 @@ static void run_size(size_t n, int reps, const char *const *names) {
   c.cp.qmin = -128;
   c.cp.qmax = 127;
   c.axis0_ch = ch;
+  size_t ch4 = 4096;
+  float *sc4 = malloc(4 * ch4), *iv4 = malloc(4 * ch4), *lo4 = malloc(4 * ch4),
+        *hi4 = malloc(4 * ch4), *ad4 = calloc(ch4, 4);
+  int32_t *zp4 = malloc(4 * ch4);
+  for (size_t k = 0; k < ch4; k++) {
+    sc4[k] = amax / 127.5f * (1.0f + (float)k / 4096.0f);
+    iv4[k] = 1.0f / sc4[k];
+    zp4[k] = (int32_t)(k % 7) - 3;
+    lo4[k] = (float)(-128 - zp4[k]);
+    hi4[k] = (float)(127 - zp4[k]);
+  }
+  c.cp4k = c.cp;
+  c.cp4k.channels = ch4;
+  c.cp4k.scale = sc4;
+  c.cp4k.inv = iv4;
+  c.cp4k.lo = lo4;
+  c.cp4k.hi = hi4;
+  c.cp4k.zp = zp4;
+  c.cp4k.add = ad4;
   /* codes and halves for the *->f32 directions */
   sq_kernels_active()->quantize[SQ_CODE_I16](c.x, n, &c.p16, c.q);
   sq_kernels_active()->f32_to_f16(c.x, n, c.h);
@@ -300,6 +325,7 @@ static void run_size(size_t n, int reps, const char *const *names) {
   }
   free(c.x), free(c.y), free(c.q), free(c.h), free(c.bmn), free(c.bmx), free(c.bq);
   free(sc), free(iv), free(lo), free(hi), free(zp), free(ad), free(c.axis0);
+  free(sc4), free(iv4), free(lo4), free(hi4), free(zp4), free(ad4);
 }
 
 /* ---- CRC-32 (kernels/crc32.h) ---------------------------------------------

@@ -607,6 +607,51 @@ static void test_quantize_il(int level) {
       g_x[rows * ch - 1] = rnd_nan();
       cmp_quantize_il(t, g_x, rows, &p, -1, "wide nan last");
     }
+    /* Rows wider than L1 holds the parameters of (the vector paths
+    ** prefetch the input 4 KB ahead there), odd counts and ones with a
+    ** tail: every path against scalar, and scalar against the one-parameter
+    ** kernel element by element (the formula the interleaved ones share). */
+    static const size_t wider[] = {2053, 4096, 4099};
+    for (size_t a = 0; a < sizeof wider / sizeof wider[0]; a++) {
+      size_t ch = wider[a], rows = level ? 5 : 3;
+      for (int variant = 0; variant < 3; variant++) {
+        int divide = variant != 0;
+        chset cs;
+        sq_channel_params p = make_cp(t, ch, divide, &cs, 0);
+        if (variant == 2 && t != SQ_CODE_I32)     /* rounding=tutorial */
+          for (size_t c = 0; c < ch; c++) {
+            cs.add[c] = (float)cs.zp[c];
+            cs.lo[c] = (float)p.qmin;
+            cs.hi[c] = (float)p.qmax;
+          }
+        size_t n = rows * ch;
+        for (size_t i = 0; i < n; i++) g_x[i] = gen_qc(&p, &cs, i % ch);
+        cmp_quantize_il(t, g_x, rows, &p, (int)a - 1, "wider");
+        unsigned char *in = gb_place(&g_in, 4 * n, -1);
+        store_floats(in, g_x, n);
+        size_t rs = S->quantize_interleaved[t](in, rows, &p, g_ref);
+        size_t bad = n;
+        for (size_t i = 0; i < n && bad == n; i++) {
+          size_t c = i % ch;
+          sq_qparams q = {cs.scale[c], cs.inv[c], cs.lo[c], cs.hi[c], cs.zp[c],
+                          p.qmin, p.qmax, p.divide, cs.add[c]};
+          unsigned char one[4];
+          S->quantize[t](in + 4 * i, 1, &q, one);
+          if (memcmp(one, g_ref + esize[t] * i, esize[t])) bad = i;
+        }
+        check(rs == n && bad == n,
+              "scalar quantize_interleaved %s ch=%zu variant %d: element %zu "
+              "differs from quantize with its channel's parameters",
+              tname[t], ch, variant, bad);
+        size_t pos[3] = {rnd_below(ch), ch + rnd_below(ch), n - 1 - rnd_below(3)};
+        for (int b = 0; b < 3; b++) {
+          float keep = g_x[pos[b]];
+          g_x[pos[b]] = rnd_nan();
+          cmp_quantize_il(t, g_x, rows, &p, b - 1, "wider nan");
+          g_x[pos[b]] = keep;
+        }
+      }
+    }
   }
   group_end();
 }
