@@ -60,6 +60,18 @@ void sq_ggml_kquant_row(sq_ggml_type type, const sq_kq_search *s,
                         const void *x, size_t n, const void *importance,
                         void *blocks);
 
+/* The weighted legacy quantizers (q4_0, q4_1, q5_0, q5_1 with importance,
+** as sq_ggml_kernels.quantize specifies) with the searches of table s: a
+** legacy block of 32 is searched as one sub-block (ggml_quantize_legacy.c). */
+void sq_ggml_legacy_weighted_row(sq_ggml_type type, const sq_kq_search *s,
+                                 const void *x, size_t n,
+                                 const void *importance, void *blocks);
+/* The same with the vector paths' searches (scalar's under MXCSR.DAZ). */
+void sq_ggml_legacy_weighted_avx2(sq_ggml_type type, const void *x, size_t n,
+                                  const void *importance, void *blocks);
+void sq_ggml_legacy_weighted_avx512(sq_ggml_type type, const void *x, size_t n,
+                                    const void *importance, void *blocks);
+
 /* The vector paths' K-quant entry points (sq_ggml_kernels.quantize). */
 #define SQ_KQ_DECLARE_PATH(T, P)                                               \
   void sq_ggml_quantize_##T##_##P(const void *x, size_t n,                     \

@@ -343,6 +343,11 @@ static const sq_kq_search *SQ_FN(searches)(void) {
   return (_mm_getcsr() & 0x40) ? &sq_kq_search_scalar : &SQ_FN(search);
 }
 
+void SQ_FN(sq_ggml_legacy_weighted)(sq_ggml_type type, const void *x, size_t n,
+                                    const void *importance, void *blocks) {
+  sq_ggml_legacy_weighted_row(type, SQ_FN(searches)(), x, n, importance, blocks);
+}
+
 #define SQ_KQ_ENTRY(T, TYPE)                                                  \
   void SQ_FN(sq_ggml_quantize_##T)(const void *x, size_t n,                   \
                                    const void *importance, void *blocks) {    \
