@@ -280,9 +280,19 @@ static void pack_weighted(sq_ggml_type t, float d, float neg_min,
 **     when its error compares smaller, which a NaN error never does.
 ** A vector table takes whole groups of 8 blocks, so a batch with fewer is
 ** padded with copies of its last block, whose results are not written. */
+static void weigh_scalar(const unsigned char *x, const unsigned char *imp,
+                         float sigma2, size_t count, float *xb, float *w) {
+  for (size_t j = 0; j < count; j++) {
+    xb[j] = sq_load_f32(x + 4 * j);
+    w[j] = sq_load_f32(imp + 4 * j);
+    w[j] = w[j] * sqrtf(sigma2 + xb[j] * xb[j]);
+  }
+}
+
 void sq_ggml_legacy_weighted_row(sq_ggml_type t, const sq_kq_search *s,
-                                 const void *x, size_t n,
-                                 const void *importance, void *blocks) {
+                                 sq_legacy_weigh_fn weigh, const void *x,
+                                 size_t n, const void *importance,
+                                 void *blocks) {
   static const sq_kq_affine q4_1 = {QK, 15, -0.9f, 0.05f, 36, 0, 1};
   static const sq_kq_affine q5_1 = {QK, 31, -0.9f, 0.05f, 36, 0, 1};
   const int symmetric = t == SQ_GGML_Q4_0 || t == SQ_GGML_Q5_0;
@@ -296,11 +306,8 @@ void sq_ggml_legacy_weighted_row(sq_ggml_type t, const sq_kq_search *s,
   for (size_t b = 0; b < nb; b += BATCH) {
     int m = nb - b < BATCH ? (int)(nb - b) : BATCH;
     int padded = (m + 7) / 8 * 8;
-    for (int j = 0; j < m * QK; j++) {
-      xb[j] = sq_load_f32(src + 4 * (QK * b + (size_t)j));
-      w[j] = sq_load_f32(imp + 4 * (QK * b + (size_t)j));
-      w[j] = w[j] * sqrtf(sigma2 + xb[j] * xb[j]);
-    }
+    (weigh ? weigh : weigh_scalar)(src + 4 * QK * b, imp + 4 * QK * b, sigma2,
+                                   (size_t)m * QK, xb, w);
     for (int j = m * QK; j < padded * QK; j++) {
       xb[j] = xb[j - QK];
       w[j] = w[j - QK];
@@ -321,7 +328,7 @@ void sq_ggml_legacy_weighted_row(sq_ggml_type t, const sq_kq_search *s,
 void sq_ggml_quantize_q4_0(const void *x, size_t n, const void *importance,
                            void *blocks) {
   if (importance)
-    sq_ggml_legacy_weighted_row(SQ_GGML_Q4_0, &sq_kq_search_scalar, x, n,
+    sq_ggml_legacy_weighted_row(SQ_GGML_Q4_0, &sq_kq_search_scalar, NULL, x, n,
                                 importance, blocks);
   else
     quantize_ref(x, n, blocks, SQ_GGML_Q4_0, ref_block_q4_0);
@@ -330,7 +337,7 @@ void sq_ggml_quantize_q4_0(const void *x, size_t n, const void *importance,
 void sq_ggml_quantize_q4_1(const void *x, size_t n, const void *importance,
                            void *blocks) {
   if (importance)
-    sq_ggml_legacy_weighted_row(SQ_GGML_Q4_1, &sq_kq_search_scalar, x, n,
+    sq_ggml_legacy_weighted_row(SQ_GGML_Q4_1, &sq_kq_search_scalar, NULL, x, n,
                                 importance, blocks);
   else
     quantize_ref(x, n, blocks, SQ_GGML_Q4_1, ref_block_q4_1);
@@ -339,7 +346,7 @@ void sq_ggml_quantize_q4_1(const void *x, size_t n, const void *importance,
 void sq_ggml_quantize_q5_0(const void *x, size_t n, const void *importance,
                            void *blocks) {
   if (importance)
-    sq_ggml_legacy_weighted_row(SQ_GGML_Q5_0, &sq_kq_search_scalar, x, n,
+    sq_ggml_legacy_weighted_row(SQ_GGML_Q5_0, &sq_kq_search_scalar, NULL, x, n,
                                 importance, blocks);
   else
     quantize_ref(x, n, blocks, SQ_GGML_Q5_0, ref_block_q5_0);
@@ -348,7 +355,7 @@ void sq_ggml_quantize_q5_0(const void *x, size_t n, const void *importance,
 void sq_ggml_quantize_q5_1(const void *x, size_t n, const void *importance,
                            void *blocks) {
   if (importance)
-    sq_ggml_legacy_weighted_row(SQ_GGML_Q5_1, &sq_kq_search_scalar, x, n,
+    sq_ggml_legacy_weighted_row(SQ_GGML_Q5_1, &sq_kq_search_scalar, NULL, x, n,
                                 importance, blocks);
   else
     quantize_ref(x, n, blocks, SQ_GGML_Q5_1, ref_block_q5_1);
