@@ -9,7 +9,9 @@
 ** lane, every lane doing the scalar search's float operations in the
 ** scalar order, so the results are the same bits.  Everything around the
 ** searches (weights, the scales of the scales, requantization, packing) is
-** ggml_quantize_kquants.c's, shared by every path.
+** ggml_quantize_kquants.c's, shared by every path.  The weighted legacy
+** quantizers (q4_0 .. q5_1 with importance) use the same tables, a block of
+** 32 as one sub-block (ggml_quantize_legacy.c).
 */
 #ifndef SQ_GGML_KQUANTS_H
 #define SQ_GGML_KQUANTS_H

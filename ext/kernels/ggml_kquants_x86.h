@@ -27,7 +27,8 @@
 ** as they steer the scalar code.  A batch with fewer sub-blocks than lanes
 ** (AVX-512: the last super-block of a row with an odd count) fills the
 ** spare lanes with copies and writes only the real ones.  Everything else
-** of the quantizers is ggml_quantize_kquants.c's.
+** of the quantizers is ggml_quantize_kquants.c's (ggml_quantize_legacy.c's
+** for the weighted legacy types, whose search weights are computed here).
 ** Under MXCSR.DAZ the scalar searches run instead (min_ps/max_ps flush a
 ** denormal operand that the scalar compare-and-assign keeps).
 **
