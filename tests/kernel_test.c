@@ -2359,12 +2359,15 @@ static void test_ggml_quantize(int level) {
     for (int fam = 0; fam < N_GGML_FAMS; fam++)
       for (size_t c = 0; c < N_GGML_COUNTS; c++) {
         size_t nb = legacy ? ggml_counts[c] : (ggml_counts[c] + 7) / 8;
-        /* the vector paths' own code: every family and count; importance
-        ** (scalar's code on every path) and the K-quants more sparsely */
-        if (legacy && (level || (c + (size_t)fam) % 3 == 0))
+        /* the vector paths' own code, legacy blocks with and without
+        ** importance (the weighted searches run 8 or 16 blocks side by
+        ** side: counts below, at and past a batch): every family and
+        ** count; the K-quants more sparsely */
+        if (legacy && (level || (c + (size_t)fam) % 3 == 0)) {
           cmp_ggml_quantize(t, nb, fam, 0, level && c == 1 && fam == 0);
-        if ((c + (size_t)fam) % (level ? 4 : 12) == 0) {
-          if (!legacy) cmp_ggml_quantize(t, nb, fam, 0, 0);
+          cmp_ggml_quantize(t, nb, fam, 1, level && c == 2 && fam == 0);
+        } else if (!legacy && (c + (size_t)fam) % (level ? 4 : 12) == 0) {
+          cmp_ggml_quantize(t, nb, fam, 0, 0);
           cmp_ggml_quantize(t, nb, fam, 1, 0);
         }
       }

@@ -9,7 +9,9 @@
 ** lane, every lane doing the scalar search's float operations in the
 ** scalar order, so the results are the same bits.  Everything around the
 ** searches (weights, the scales of the scales, requantization, packing) is
-** ggml_quantize_kquants.c's, shared by every path.
+** ggml_quantize_kquants.c's, shared by every path.  The weighted legacy
+** quantizers (q4_0 .. q5_1 with importance) use the same tables, a block of
+** 32 as one sub-block (ggml_quantize_legacy.c).
 */
 #ifndef SQ_GGML_KQUANTS_H
 #define SQ_GGML_KQUANTS_H
@@ -59,6 +61,27 @@ extern const sq_kq_search sq_kq_search_scalar;
 void sq_ggml_kquant_row(sq_ggml_type type, const sq_kq_search *s,
                         const void *x, size_t n, const void *importance,
                         void *blocks);
+
+/* The count floats of x (little-endian) into xb and the search weights of
+** ggml's weighted legacy quantizers into w: imp[j] * sqrt(sigma2 + x[j]^2),
+** one rounding per operation (count is a multiple of 32). */
+typedef void (*sq_legacy_weigh_fn)(const unsigned char *x,
+                                   const unsigned char *imp, float sigma2,
+                                   size_t count, float *xb, float *w);
+
+/* The weighted legacy quantizers (q4_0, q4_1, q5_0, q5_1 with importance,
+** as sq_ggml_kernels.quantize specifies) with the searches of table s and
+** the weights of weigh (NULL: the scalar loop): a legacy block of 32 is
+** searched as one sub-block (ggml_quantize_legacy.c). */
+void sq_ggml_legacy_weighted_row(sq_ggml_type type, const sq_kq_search *s,
+                                 sq_legacy_weigh_fn weigh, const void *x,
+                                 size_t n, const void *importance,
+                                 void *blocks);
+/* The same with the vector paths' searches (scalar's under MXCSR.DAZ). */
+void sq_ggml_legacy_weighted_avx2(sq_ggml_type type, const void *x, size_t n,
+                                  const void *importance, void *blocks);
+void sq_ggml_legacy_weighted_avx512(sq_ggml_type type, const void *x, size_t n,
+                                    const void *importance, void *blocks);
 
 /* The vector paths' K-quant entry points (sq_ggml_kernels.quantize). */
 #define SQ_KQ_DECLARE_PATH(T, P)                                               \

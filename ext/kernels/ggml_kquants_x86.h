@@ -27,7 +27,8 @@
 ** as they steer the scalar code.  A batch with fewer sub-blocks than lanes
 ** (AVX-512: the last super-block of a row with an odd count) fills the
 ** spare lanes with copies and writes only the real ones.  Everything else
-** of the quantizers is ggml_quantize_kquants.c's.
+** of the quantizers is ggml_quantize_kquants.c's (ggml_quantize_legacy.c's
+** for the weighted legacy types, whose search weights are computed here).
 ** Under MXCSR.DAZ the scalar searches run instead (min_ps/max_ps flush a
 ** denormal operand that the scalar compare-and-assign keeps).
 **
@@ -341,6 +342,24 @@ static const sq_kq_search SQ_FN(search) = {SQ_FN(affine), SQ_FN(symmetric),
 ** scalar searches. */
 static const sq_kq_search *SQ_FN(searches)(void) {
   return (_mm_getcsr() & 0x40) ? &sq_kq_search_scalar : &SQ_FN(search);
+}
+
+/* ggml's legacy search weights, SQ_W at a time: the scalar loop's
+** multiply, add, square root (correctly rounded in both) and multiply. */
+static void SQ_FN(legacy_weigh)(const unsigned char *x, const unsigned char *imp,
+                                float sigma2, size_t count, float *xb, float *w) {
+  const vfloat s2 = vf_set1(sigma2);
+  for (size_t j = 0; j < count; j += SQ_W) {
+    vfloat v = vf_load(x + 4 * j);
+    vf_store(xb + j, v);
+    vf_store(w + j, vf_mul(vf_load(imp + 4 * j), vf_sqrt(vf_add(s2, vf_mul(v, v)))));
+  }
+}
+
+void SQ_FN(sq_ggml_legacy_weighted)(sq_ggml_type type, const void *x, size_t n,
+                                    const void *importance, void *blocks) {
+  sq_ggml_legacy_weighted_row(type, SQ_FN(searches)(), SQ_FN(legacy_weigh), x, n,
+                              importance, blocks);
 }
 
 #define SQ_KQ_ENTRY(T, TYPE)                                                  \

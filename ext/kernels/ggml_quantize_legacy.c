@@ -19,8 +19,10 @@
 **     are reduced in independent lanes (the chain was the slow part) and
 **     ggml's choice among equal candidates (the first one, which decides
 **     the sign of a zero or of a tied magnitude) is restored exactly;
-**   - the weighted searches are ggml_search.c's; a NaN scale they return is
-**     stored as x86's NaN (see searched_scale_fp16).
+**   - the weighted searches are ggml_search.c's, taken from a K-quant
+**     search table (ggml_kquants.h) so that the x86 paths run 8 or 16
+**     blocks side by side with the same results; a NaN scale they return
+**     is stored as x86's NaN (see searched_scale_fp16).
 **
 ** Block layouts (ggml-common.h), fp16 fields little-endian:
 **   q4_0: d, qs[16]             q4_1: d, m, qs[16]
@@ -33,6 +35,7 @@
 #include <math.h>
 #include "kernels/ggml_blocks.h"
 #include "kernels/ggml_internal.h"
+#include "kernels/ggml_kquants.h"
 
 #define QK 32 /* weights per block in every format of this file */
 
@@ -237,71 +240,86 @@ static float row_sigma2(const unsigned char *x, size_t n) {
   return sum / (float)n;
 }
 
-/* q4_0, q5_0: symmetric levels 0 .. 2*nmax - 1 from make_qx_quants (the
-** least-squares fit, rmse_type 1, with the weights above). */
-static void weighted_block_q4_0(const float *xb, const float *w,
-                                unsigned char *out) {
-  int8_t level[QK];
-  float d = sq_ggml_make_qx_quants(QK, 8, xb, level, w);
-  uint8_t code[QK];
-  for (int j = 0; j < QK; j++) code[j] = (uint8_t)level[j];
-  sq_store_u16(out, sq_ggml_fp16_searched(d));
-  pack_q4(code, out + SQ_Q4_0_QS);
+/* Blocks searched per call of the table: two AVX-512 batches of 16 lanes. */
+#define BATCH 32
+
+/* The stored scale and codes of block j of a batch from the search's
+** results: q4_0/q5_0 store the scale as searched (a NaN as x86's NaN), q4_1
+** and q5_1 also the min, m = -(the search's negated min). */
+static void pack_weighted(sq_ggml_type t, float d, float neg_min,
+                          const uint8_t *code, unsigned char *out) {
+  switch (t) {
+    case SQ_GGML_Q4_0:
+      sq_store_u16(out, sq_ggml_fp16_searched(d));
+      pack_q4(code, out + SQ_Q4_0_QS);
+      break;
+    case SQ_GGML_Q5_0:
+      sq_store_u16(out, sq_ggml_fp16_searched(d));
+      pack_q5(code, out + SQ_Q5_0_QH, out + SQ_Q5_0_QS);
+      break;
+    case SQ_GGML_Q4_1:
+      sq_store_u16(out, sq_ggml_fp16(d));
+      sq_store_u16(out + SQ_Q4_1_M, sq_ggml_fp16(-neg_min));
+      pack_q4(code, out + SQ_Q4_1_QS);
+      break;
+    default: /* SQ_GGML_Q5_1 */
+      sq_store_u16(out, sq_ggml_fp16(d));
+      sq_store_u16(out + SQ_Q5_1_M, sq_ggml_fp16(-neg_min));
+      pack_q5(code, out + SQ_Q5_1_QH, out + SQ_Q5_1_QS);
+      break;
+  }
 }
 
-static void weighted_block_q5_0(const float *xb, const float *w,
-                                unsigned char *out) {
-  int8_t level[QK];
-  float d = sq_ggml_make_qx_quants(QK, 16, xb, level, w);
-  uint8_t code[QK];
-  for (int j = 0; j < QK; j++) code[j] = (uint8_t)level[j];
-  sq_store_u16(out, sq_ggml_fp16_searched(d));
-  pack_q5(code, out + SQ_Q5_0_QH, out + SQ_Q5_0_QS);
+/* The searches, on blocks one after another (the table runs them side by
+** side on the vector paths; each block's result is the scalar search's):
+**   q4_0, q5_0: symmetric levels 0 .. 2*nmax - 1 from make_qx_quants (the
+**     least-squares fit, rmse_type 1, with the weights above);
+**   q4_1, q5_1: affine levels 0 .. nmax from make_qkx3_quants with ggml's
+**     search grid (rmin -0.9, rdelta 0.05, 36 steps, no MAD).  Their scale
+**     and min are never NaN: a candidate replaces the starting fit only
+**     when its error compares smaller, which a NaN error never does.
+** A vector table takes whole groups of 8 blocks, so a batch with fewer is
+** padded with copies of its last block, whose results are not written. */
+static void weigh_scalar(const unsigned char *x, const unsigned char *imp,
+                         float sigma2, size_t count, float *xb, float *w) {
+  for (size_t j = 0; j < count; j++) {
+    xb[j] = sq_load_f32(x + 4 * j);
+    w[j] = sq_load_f32(imp + 4 * j);
+    w[j] = w[j] * sqrtf(sigma2 + xb[j] * xb[j]);
+  }
 }
 
-/* q4_1, q5_1: affine levels 0 .. nmax from make_qkx3_quants with ggml's
-** search grid (rmin -0.9, rdelta 0.05, 36 steps, no MAD).  The search
-** returns the negated min; the block stores m = -that.  Its scale and min
-** are never NaN: a candidate replaces the starting fit only when its error
-** compares smaller, which a NaN error never does. */
-static void weighted_block_q4_1(const float *xb, const float *w,
-                                unsigned char *out) {
-  uint8_t code[QK], aux[QK];
-  float neg_min;
-  float d = sq_ggml_make_qkx3_quants(QK, 15, xb, w, code, &neg_min, aux,
-                                     -0.9f, 0.05f, 36, 0);
-  sq_store_u16(out, sq_ggml_fp16(d));
-  sq_store_u16(out + SQ_Q4_1_M, sq_ggml_fp16(-neg_min));
-  pack_q4(code, out + SQ_Q4_1_QS);
-}
-
-static void weighted_block_q5_1(const float *xb, const float *w,
-                                unsigned char *out) {
-  uint8_t code[QK], aux[QK];
-  float neg_min;
-  float d = sq_ggml_make_qkx3_quants(QK, 31, xb, w, code, &neg_min, aux,
-                                     -0.9f, 0.05f, 36, 0);
-  sq_store_u16(out, sq_ggml_fp16(d));
-  sq_store_u16(out + SQ_Q5_1_M, sq_ggml_fp16(-neg_min));
-  pack_q5(code, out + SQ_Q5_1_QH, out + SQ_Q5_1_QS);
-}
-
-typedef void (*weighted_block_fn)(const float *xb, const float *w,
-                                  unsigned char *out);
-
-static void quantize_weighted(const void *x, size_t n, const void *importance,
-                              void *blocks, sq_ggml_type t,
-                              weighted_block_fn block) {
+void sq_ggml_legacy_weighted_row(sq_ggml_type t, const sq_kq_search *s,
+                                 sq_legacy_weigh_fn weigh, const void *x,
+                                 size_t n, const void *importance,
+                                 void *blocks) {
+  static const sq_kq_affine q4_1 = {QK, 15, -0.9f, 0.05f, 36, 0, 1};
+  static const sq_kq_affine q5_1 = {QK, 31, -0.9f, 0.05f, 36, 0, 1};
+  const int symmetric = t == SQ_GGML_Q4_0 || t == SQ_GGML_Q5_0;
+  const int nmax = t == SQ_GGML_Q4_0 ? 8 : 16;
   const unsigned char *src = x, *imp = importance;
   unsigned char *dst = blocks;
-  size_t bytes = sq_ggml_formats[t].bytes;
+  size_t bytes = sq_ggml_formats[t].bytes, nb = n / QK;
   float sigma2 = row_sigma2(src, n);
-  float xb[QK], w[QK];
-  for (size_t ib = 0; ib < n / QK; ib++) {
-    load_block(src + 4 * QK * ib, xb);
-    load_block(imp + 4 * QK * ib, w);
-    for (int j = 0; j < QK; j++) w[j] = w[j] * sqrtf(sigma2 + xb[j] * xb[j]);
-    block(xb, w, dst + bytes * ib);
+  float xb[BATCH * QK], w[BATCH * QK], d[BATCH], neg_min[BATCH];
+  uint8_t code[BATCH * QK];
+  for (size_t b = 0; b < nb; b += BATCH) {
+    int m = nb - b < BATCH ? (int)(nb - b) : BATCH;
+    int padded = (m + 7) / 8 * 8;
+    (weigh ? weigh : weigh_scalar)(src + 4 * QK * b, imp + 4 * QK * b, sigma2,
+                                   (size_t)m * QK, xb, w);
+    for (int j = m * QK; j < padded * QK; j++) {
+      xb[j] = xb[j - QK];
+      w[j] = w[j - QK];
+    }
+    if (symmetric)
+      s->symmetric(padded, QK, nmax, xb, w, d, (int8_t *)code);
+    else
+      s->affine(t == SQ_GGML_Q4_1 ? &q4_1 : &q5_1, padded, xb, w, d, neg_min,
+                code);
+    for (int j = 0; j < m; j++)
+      pack_weighted(t, d[j], symmetric ? 0.0f : neg_min[j], code + QK * j,
+                    dst + bytes * (b + (size_t)j));
   }
 }
 
@@ -310,8 +328,8 @@ static void quantize_weighted(const void *x, size_t n, const void *importance,
 void sq_ggml_quantize_q4_0(const void *x, size_t n, const void *importance,
                            void *blocks) {
   if (importance)
-    quantize_weighted(x, n, importance, blocks, SQ_GGML_Q4_0,
-                      weighted_block_q4_0);
+    sq_ggml_legacy_weighted_row(SQ_GGML_Q4_0, &sq_kq_search_scalar, NULL, x, n,
+                                importance, blocks);
   else
     quantize_ref(x, n, blocks, SQ_GGML_Q4_0, ref_block_q4_0);
 }
@@ -319,8 +337,8 @@ void sq_ggml_quantize_q4_0(const void *x, size_t n, const void *importance,
 void sq_ggml_quantize_q4_1(const void *x, size_t n, const void *importance,
                            void *blocks) {
   if (importance)
-    quantize_weighted(x, n, importance, blocks, SQ_GGML_Q4_1,
-                      weighted_block_q4_1);
+    sq_ggml_legacy_weighted_row(SQ_GGML_Q4_1, &sq_kq_search_scalar, NULL, x, n,
+                                importance, blocks);
   else
     quantize_ref(x, n, blocks, SQ_GGML_Q4_1, ref_block_q4_1);
 }
@@ -328,8 +346,8 @@ void sq_ggml_quantize_q4_1(const void *x, size_t n, const void *importance,
 void sq_ggml_quantize_q5_0(const void *x, size_t n, const void *importance,
                            void *blocks) {
   if (importance)
-    quantize_weighted(x, n, importance, blocks, SQ_GGML_Q5_0,
-                      weighted_block_q5_0);
+    sq_ggml_legacy_weighted_row(SQ_GGML_Q5_0, &sq_kq_search_scalar, NULL, x, n,
+                                importance, blocks);
   else
     quantize_ref(x, n, blocks, SQ_GGML_Q5_0, ref_block_q5_0);
 }
@@ -337,8 +355,8 @@ void sq_ggml_quantize_q5_0(const void *x, size_t n, const void *importance,
 void sq_ggml_quantize_q5_1(const void *x, size_t n, const void *importance,
                            void *blocks) {
   if (importance)
-    quantize_weighted(x, n, importance, blocks, SQ_GGML_Q5_1,
-                      weighted_block_q5_1);
+    sq_ggml_legacy_weighted_row(SQ_GGML_Q5_1, &sq_kq_search_scalar, NULL, x, n,
+                                importance, blocks);
   else
     quantize_ref(x, n, blocks, SQ_GGML_Q5_1, ref_block_q5_1);
 }
@@ -354,3 +372,4 @@ void sq_ggml_quantize_q8_0(const void *x, size_t n, const void *importance,
 /* The macros above are this file's own (sqlite-quant.c, the amalgamation,
 ** reads every source into one translation unit). */
 #undef LANES
+#undef BATCH

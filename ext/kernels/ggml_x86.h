@@ -15,8 +15,8 @@
 **      types' bodies differ by width (integer unpacking on AVX2, table
 **      lookups on AVX-512) and live in the ISA files;
 **   2. quantize, q4_0 q4_1 q5_0 q5_1 without importance and q8_0 with or
-**      without it (ggml ignores q8_0's; the others' weighted searches are
-**      scalar's; the K-quants are ggml_kquants_x86.h's): SQ_W blocks per
+**      without it (ggml ignores q8_0's; the others' weighted searches and
+**      the K-quants are ggml_kquants_x86.h's): SQ_W blocks per
 **      pass.  Each block's extremes are folded lane-wise (max of |x| for
 **      q8_0) and transpose-reduced so that lane b holds block b's; d, id =
 **      1/d (a division) and the fp16 fields (F16C, rounding immediate 0 =
@@ -327,15 +327,19 @@ SQ_AI size_t SQ_FN(q_row)(const void *x, size_t n, const void *importance,
                           sq_qfn scalar, int check) {
   /* ggml's quantize_q8_0 ignores the importance weights (it writes the
   ** reference's bytes), so q8_0 keeps this path with them; the other types'
-  ** weighted searches are scalar's.  MXCSR.DAZ: max_ps/min_ps return
-  ** flushed zeros where scalar's compares keep the operand's bits, so that
-  ** mode uses scalar (as in minmax) */
+  ** weighted searches run blocks side by side in the K-quant search lanes
+  ** (ggml_kquants_x86.h; scalar's searches under DAZ).  MXCSR.DAZ:
+  ** max_ps/min_ps return flushed zeros where scalar's compares keep the
+  ** operand's bits, so that mode uses scalar (as in minmax) */
   if (t == SQ_GGML_Q8_0) importance = NULL;
   if (importance || (_mm_getcsr() & 0x40)) {
     float lo, hi;
     size_t bad = check ? SQ_FN(sq_kernels).minmax(x, n, &lo, &hi) : n;
     if (bad < n) return bad;
-    scalar(x, n, importance, blocks);
+    if (importance)
+      SQ_FN(sq_ggml_legacy_weighted)(t, x, n, importance, blocks);
+    else
+      scalar(x, n, importance, blocks);
     return n;
   }
   sq_cb p = x;

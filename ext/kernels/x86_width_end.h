@@ -32,6 +32,7 @@
 #undef vf_sub
 #undef vf_mul
 #undef vf_div
+#undef vf_sqrt
 #undef vf_min
 #undef vf_max
 #undef vf_abs
