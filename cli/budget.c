@@ -154,6 +154,16 @@ static void cli_hull(cli_choice *ch, const llama_plan_options *o,
   }
 }
 
+/* Whether the budget chooses t's type: a block type the plan converts to,
+** not one the user named (--tensor-type, --output-tensor-type,
+** --token-embedding-type: their rules start with "--", as does --pure's,
+** which the budget replaces). */
+static int cli_budget_chooses(const llama_plan_options *o, const llama_plan_tensor *t) {
+  const llama_type_info *ti = t->convert ? llama_type_find(o, t->type) : NULL;
+  if (!ti || !ti->quantized) return 0;
+  return strncmp(t->rule, "--", 2) != 0 || strncmp(t->rule, "--pure", 6) == 0;
+}
+
 static uint64_t cli_bytes_of(const llama_plan_options *o, const llama_plan_tensor *t,
                              const char *type) {
   const llama_type_info *ti = llama_type_find(o, type);
@@ -171,13 +181,11 @@ int cli_budget(sqlite3 *db, const char *in, const char *format,
     ch[i].nhull = 0;
     ch[i].at = 0;
     weights += (double)t[i].elements;
-    const llama_type_info *ti = t[i].convert ? llama_type_find(o, t[i].type) : NULL;
-    if (ti && ti->quantized) nmeasured++;
+    if (cli_budget_chooses(o, &t[i])) nmeasured++;
   }
   int k = 0;
   for (int i = 0; i < n; i++) {
-    const llama_type_info *ti = t[i].convert ? llama_type_find(o, t[i].type) : NULL;
-    if (ti && ti->quantized) {
+    if (cli_budget_chooses(o, &t[i])) {
       double err[CLI_NCAND];
       if (progress) {
         fprintf(stderr, "measuring [%*d/%d] ", (int)snprintf(NULL, 0, "%d", nmeasured),

@@ -17,7 +17,8 @@
 #include <sqlite3.h>
 #include "llama_plan.h"
 
-/* Chooses t[i].type for the tensors the plan converts to a block type, so
+/* Chooses t[i].type for the tensors the plan converts to a block type
+** (except those whose type the user named), so
 ** that the whole model (every tensor, as planned or chosen) has at most
 ** target_bpw bits per weight.  in and format name the input as for
 ** q_tensors_file.  Returns CLI_OK, or CLI_FAILED after saying why (a target

@@ -231,6 +231,9 @@ check quantize-budget-total "$(echo "$out" | grep '^dry run')" \
 check quantize-budget-lines "$(echo "$out" | grep '^--tensor-type' | head -n 2)" \
   "--tensor-type '^output\\.weight\$=q5_0'
 --tensor-type '^token_embd\\.weight\$=q5_0'"
+run quantize --dry-run --target-bpw 6 --output-tensor-type q8_0 "$tmp/ll.gguf" "$tmp/q.gguf" Q4_0
+check quantize-budget-keeps-user-types "$(echo "$out" | grep '^  output.weight' | tr -s ' ')" \
+  " output.weight [8,64] f16 q8_0 544 --output-tensor-type"
 fails quantize-budget-too-low 1 "sqlite-quant: quantize: --target-bpw 4 is below the 4.4742 bits per weight of the cheapest candidates (q2_K where it fits, else q4_0; the tensors kept as stored count too)" \
   quantize --dry-run --target-bpw 4 "$tmp/ll.gguf" "$tmp/q.gguf" Q4_0
 fails quantize-budget-bad 2 "sqlite-quant: quantize: --target-bpw is a number of bits per weight above 0 and at most 32, got '0'
