@@ -25,21 +25,13 @@ typedef struct cli_choice {
   int nhull, at;               /* its points, and the one chosen */
 } cli_choice;
 
-static float cli_f32(const unsigned char *p) {
-  uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-               (uint32_t)p[3] << 24;
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
 /* sum over the elements of w[column] (x - y)^2, in double; w NULL: 1. */
 static double cli_sse(const unsigned char *x, const unsigned char *y, int64_t n,
                       int64_t ne0, const unsigned char *w) {
   double s = 0;
   for (int64_t k = 0; k < n; k++) {
-    double d = (double)cli_f32(x + 4 * k) - (double)cli_f32(y + 4 * k);
-    s += (w ? (double)cli_f32(w + 4 * (k % ne0)) : 1.0) * d * d;
+    double d = (double)cli_le_f32(x + 4 * k) - (double)cli_le_f32(y + 4 * k);
+    s += (w ? (double)cli_le_f32(w + 4 * (k % ne0)) : 1.0) * d * d;
   }
   return s;
 }

@@ -165,6 +165,14 @@ void cli_put_json_string(FILE *out, const char *s) {
   fputc('"', out);
 }
 
+float cli_le_f32(const unsigned char *p) {
+  uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+               (uint32_t)p[3] << 24;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
 uint64_t cli_shape_elements(const char *shape) {
   uint64_t n = 1, d = 0;
   int digits = 0;

@@ -93,6 +93,10 @@ int cli_text_width(const char *s);
 /* s as a JSON string, quotes included. */
 void cli_put_json_string(FILE *out, const char *s);
 
+/* The float32 at p, little-endian (as the extension's BLOBs hold them),
+** on any host. */
+float cli_le_f32(const unsigned char *p);
+
 /* The elements of a shape in the extension's JSON form ("[2,3]"; "[]" is
 ** a scalar: 1).  The extension bounds every shape it reads, so the
 ** product fits. */

@@ -71,11 +71,8 @@ typedef struct cli_compare {
 static double cli_energy(const unsigned char *p, int nbytes) {
   double e = 0;
   for (int i = 0; i + 4 <= nbytes; i += 4) {
-    uint32_t u = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8 |
-                 (uint32_t)p[i + 2] << 16 | (uint32_t)p[i + 3] << 24;
-    float f;
-    memcpy(&f, &u, sizeof f);
-    e += (double)f * (double)f;
+    double f = cli_le_f32(p + i);
+    e += f * f;
   }
   return e;
 }

@@ -22,14 +22,6 @@
 #include "cli.h"
 #include "imatrix.h"
 
-static float cli_le_float(const unsigned char *p) {
-  uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-               (uint32_t)p[3] << 24;
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
 static void cli_put_le_float(unsigned char *p, float f) {
   uint32_t u;
   memcpy(&u, &f, sizeof u);
@@ -168,7 +160,7 @@ static int cli_imatrix_load_dat(const char *command, const char *path, int fd,
     }
     if (ncall > 0)
       for (int32_t k = 0; k < nval; k++)
-        cli_put_le_float(values + 4 * k, cli_le_float(values + 4 * k) / (float)ncall);
+        cli_put_le_float(values + 4 * k, cli_le_f32(values + 4 * k) / (float)ncall);
     cli_imatrix_entry *e = &m->entries[m->n++];
     e->name = name;
     e->values = values;
@@ -314,11 +306,11 @@ static int cli_imatrix_read(sqlite3 *db, const char *command, const char *path,
     }
     int64_t ne0 = nsums / ncounts;
     for (int64_t j = 0; j < ncounts; j++) {
-      float count = cli_le_float(counts + 4 * j);
+      float count = cli_le_f32(counts + 4 * j);
       for (int64_t i = 0; i < ne0; i++) {
         int64_t k = j * ne0 + i;
         cli_put_le_float(e->values + 4 * k,
-                         count > 0.0f ? cli_le_float(sums + 4 * k) / count : 1.0f);
+                         count > 0.0f ? cli_le_f32(sums + 4 * k) / count : 1.0f);
       }
     }
   }
