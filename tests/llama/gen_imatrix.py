@@ -106,53 +106,15 @@ def write(model, out, seed=1, skip=(), wrong=()):
 
 def importance(path):
     """{name: float32 array} as llama-quantize computes it from the file."""
-    infos = read_tensor_infos(path)
     with open(path, "rb") as f:
         raw = f.read()
-    # the data section starts at the aligned end of the header
-    data_start = None
-    names = {n: (ne, t) for n, ne, t in infos}
-    # find offsets: re-read the tensor infos' offsets
-    out, offsets = {}, {}
-    pos = 24
-    def rd(fmt):
-        nonlocal pos
-        v = struct.unpack_from(fmt, raw, pos)
-        pos += struct.calcsize(fmt)
-        return v if len(v) > 1 else v[0]
-    def rs():
-        nonlocal pos
-        n = rd("<Q")
-        s = raw[pos:pos + n].decode()
-        pos += n
-        return s
-    sizes = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
-    def skip(t):
-        nonlocal pos
-        if t == 8:
-            rs()
-        elif t == 9:
-            et, n = rd("<IQ")
-            for _ in range(n):
-                skip(et)
-        else:
-            pos += sizes[t]
-    _, _, nt, nkv = struct.unpack_from("<4sIQQ", raw, 0)
-    for _ in range(nkv):
-        rs()
-        skip(rd("<I"))
-    for _ in range(nt):
-        name = rs()
-        nd = rd("<I")
-        ne = [rd("<q") for _ in range(nd)]
-        _t, off = rd("<IQ")
-        offsets[name] = (ne, off)
-    data_start = pos + (-pos % 32)
+    where = {n: (ne, off) for n, ne, _t, off in read_tensor_infos(path, offsets=True)}
+
     def arr(name):
-        ne, off = offsets[name]
-        n = int(np.prod(ne))
-        return np.frombuffer(raw, dtype="<f4", count=n, offset=data_start + off)
-    for name in offsets:
+        ne, off = where[name]
+        return np.frombuffer(raw, dtype="<f4", count=int(np.prod(ne)), offset=off)
+    out = {}
+    for name in where:
         if not name.endswith(".in_sum2"):
             continue
         base = name[:-8]
@@ -163,7 +125,6 @@ def importance(path):
             row = sums[j * ne0:(j + 1) * ne0]
             v[j * ne0:(j + 1) * ne0] = row / np.float32(c) if c > 0 else np.float32(1)
         out[base] = v
-    del names
     return out
 
 

@@ -174,9 +174,11 @@ if __name__ == "__main__":
     main()
 
 
-def read_tensor_infos(path):
+def read_tensor_infos(path, offsets=False):
     """(name, ne, ggml type) of each tensor of the GGUF file at path, in
-    file order: what gen_imatrix.py needs of a model."""
+    file order: what gen_imatrix.py needs of a model.  With offsets, also
+    each tensor's byte offset in the file (for files of the default
+    alignment, 32, as this script and gen_imatrix.py write them)."""
     with open(path, "rb") as f:
         buf = f.read(1 << 20)
         pos = 0
@@ -229,6 +231,9 @@ def read_tensor_infos(path):
             name = string()
             nd = take("<I")
             ne = [take("<q") for _ in range(nd)]
-            ttype, _offset = take("<IQ")
-            out.append((name, ne, ttype))
-        return out
+            ttype, offset = take("<IQ")
+            out.append((name, ne, ttype, offset))
+        data_start = pos + (-pos % 32)
+        if offsets:
+            return [(n, ne, t, data_start + o) for n, ne, t, o in out]
+        return [(n, ne, t) for n, ne, t, _o in out]
