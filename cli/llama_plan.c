@@ -453,6 +453,7 @@ static char *llama_plan_one(const llama_plan_options *o, llama_plan_tensor *t,
       int manual = 0;
       for (int i = 0; i < o->noverrides && !manual; i++)
         if (regexec(&o->overrides[i].re, t->name, 0, NULL, 0) == 0) {
+          o->overrides[i].matched++;
           type = o->overrides[i].type;
           rule = "--tensor-type";
           manual = 1;

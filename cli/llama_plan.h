@@ -43,6 +43,7 @@ typedef struct llama_tensor_override {
   const char *pattern;       /* a POSIX extended regular expression */
   regex_t re;
   const char *type;
+  int matched;               /* tensors it gave their type (set by llama_plan) */
 } llama_tensor_override;
 
 typedef struct llama_plan_options {

@@ -746,6 +746,30 @@ static int cli_q_check_importance(cli_quantize *q) {
   return CLI_OK;
 }
 
+/* What the user asked for that reached nothing is said (the work goes on,
+** as llama-quantize's does): a --tensor-type pattern that matched no
+** tensor, an imatrix with no entry for some quantized tensors (those are
+** quantized without importance; an imatrix of another model matches
+** none). */
+static void cli_q_warn_unmatched(cli_quantize *q) {
+  for (int i = 0; i < q->plan.noverrides; i++)
+    if (!q->overrides[i].matched)
+      fprintf(stderr, "sqlite-quant: quantize: warning: --tensor-type '%s' matched "
+                      "no tensor\n", q->overrides[i].pattern);
+  if (!q->imatrix_path) return;
+  int quantized = 0, without = 0;
+  for (int i = 0; i < q->n; i++) {
+    const llama_type_info *ti = q->t[i].convert ? llama_type_find(&q->plan, q->t[i].type) : NULL;
+    if (!ti || !ti->quantized) continue;
+    quantized++;
+    without += !q->t[i].importance;
+  }
+  if (without)
+    fprintf(stderr, "sqlite-quant: quantize: warning: the imatrix has no entry for "
+                    "%d of the %d quantized tensors; they are quantized without "
+                    "importance\n", without, quantized);
+}
+
 /* A ggml type named on the command line (any case, as llama-quantize
 ** takes it), as q_ggml_types spells it; NULL after saying why. */
 static const char *cli_q_type_arg(cli_quantize *q, const char *option,
@@ -813,6 +837,7 @@ static int cli_q_work(cli_quantize *q, const char *output_type,
     return rc;
   }
   if ((rc = cli_q_check_importance(q)) != CLI_OK) return rc;
+  if (!q->quiet) cli_q_warn_unmatched(q);
   if (q->target_bpw > 0 &&
       (rc = cli_budget(q->db, q->in, q->format, &q->plan, q->t, q->n, q->target_bpw,
                        q->progress)) != CLI_OK)

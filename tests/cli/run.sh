@@ -238,6 +238,15 @@ fails quantize-budget-too-low 1 "sqlite-quant: quantize: --target-bpw 4 is below
   quantize --dry-run --target-bpw 4 "$tmp/ll.gguf" "$tmp/q.gguf" Q4_0
 fails quantize-budget-bad 2 "sqlite-quant: quantize: --target-bpw is a number of bits per weight above 0 and at most 32, got '0'
 try 'sqlite-quant quantize --help'" quantize --target-bpw 0 a b Q4_0
+# What reached nothing is said on stderr, and the work goes on: a pattern
+# that matched no tensor; an imatrix (here only its token_embd entry, of
+# another model's width, which llama.cpp ignores) that has no entry for the
+# quantized tensors.
+run quantize --dry-run --tensor-type nosuch=q8_0 "$tmp/ll.gguf" "$tmp/q.gguf" Q4_0
+check quantize-warn-pattern "$rc $err" "0 sqlite-quant: quantize: warning: --tensor-type 'nosuch' matched no tensor"
+run quantize --dry-run --imatrix tests/fuzz/corpus/imatrix/tiny.gguf.imatrix \
+  --include-weights token_embd "$tmp/ll.gguf" "$tmp/q.gguf" Q4_0
+check quantize-warn-imatrix "$rc $err" "0 sqlite-quant: quantize: warning: the imatrix has no entry for 4 of the 4 quantized tensors; they are quantized without importance"
 # A failure while writing leaves OUT as it was, and nothing beside it.
 mkdir "$tmp/d" && echo keep >"$tmp/d/q.gguf"
 fails quantize-nan 1 "sqlite-quant: quantize: tensor 'blk.0.attn_q.weight': element 6 is NaN" \
