@@ -156,16 +156,22 @@ sqlite3 :memory: ".load dist/quant" "
   SELECT writefile('$tmp/big.safetensors',
                    q_safetensors_agg('w' || value, (SELECT x FROM v), 'f32', '[256,256]'))
     FROM generate_series(1, 256);" >/dev/null
-"$bin" compare --progress "$tmp/big.safetensors" >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-n=0
-while ! grep -q '^\[ *1/256\]' "$tmp/err" 2>/dev/null && [ $n -lt 3000 ]; do
-  sleep 0.01
-  n=$((n + 1))
-done
-kill -INT $pid
-wait $pid
-check compare-sigint-rc $? 130
+# interrupt ARGS...: runs the tool in the background, sends SIGINT once its
+# first progress line is out, and sets $rc to its exit status.
+interrupt() {
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err" &
+  pid=$!
+  n=0
+  while ! grep -q '^\[ *1/256\]' "$tmp/err" 2>/dev/null && [ $n -lt 3000 ]; do
+    sleep 0.01
+    n=$((n + 1))
+  done
+  kill -INT $pid
+  wait $pid
+  rc=$?
+}
+interrupt compare --progress "$tmp/big.safetensors"
+check compare-sigint-rc "$rc" 130
 check compare-sigint-stderr "$(tail -n 1 "$tmp/err")" "sqlite-quant: compare: interrupted"
 check compare-sigint-stdout "$(cat "$tmp/out")" ""
 
@@ -295,16 +301,8 @@ try 'sqlite-quant quantize --help'" quantize --tensor-type attn=q9_0 "$tmp/ll.gg
 fails quantize-few-args 2 "sqlite-quant: quantize: IN, OUT and FTYPE are needed
 try 'sqlite-quant quantize --help'" quantize a b
 # Ctrl-C while writing: exit 130, no file.
-"$bin" quantize --progress "$tmp/big.safetensors" "$tmp/d/big.gguf" F16 >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-n=0
-while ! grep -q '^\[ *1/256\]' "$tmp/err" 2>/dev/null && [ $n -lt 3000 ]; do
-  sleep 0.01
-  n=$((n + 1))
-done
-kill -INT $pid
-wait $pid
-check quantize-sigint-rc $? 130
+interrupt quantize --progress "$tmp/big.safetensors" "$tmp/d/big.gguf" F16
+check quantize-sigint-rc "$rc" 130
 check quantize-sigint-stderr "$(tail -n 1 "$tmp/err")" "sqlite-quant: quantize: interrupted"
 check quantize-sigint-no-file "$(ls -A "$tmp/d")" q.gguf
 
